@@ -1,0 +1,64 @@
+# Quick start: `make run` (the daemon against the simulated board) and
+# `make test` (every test, C and Python). Both set up .venv themselves.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST_BUILD := build/host
+SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
+FUZZ_SECONDS ?= 30
+export EPDLE_SIM_LIB := $(SIM_LIB)
+
+.PHONY: run test test-c test-py native venv size fuzz lint format golden bench clean
+
+run: venv native
+	$(VENV)/bin/epdle play
+
+test: test-c test-py
+
+venv: $(VENV)/.stamp
+
+$(VENV)/.stamp: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+# The host build: simulated board library + C unit tests.
+native:
+	cmake -S . -B $(HOST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEPDLE_BUILD_TESTS=ON > /dev/null
+	cmake --build $(HOST_BUILD) -j2
+
+test-c: native
+	ctest --test-dir $(HOST_BUILD) --output-on-failure
+
+test-py: venv native
+	$(PY) -m pytest
+
+# Static RAM and code of the portable firmware, compiled by SDCC for an 8-bit core.
+size:
+	bash tools/sdcc_size.sh
+
+# Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
+fuzz:
+	bash tools/fuzz.sh $(FUZZ_SECONDS)
+
+lint: venv
+	$(VENV)/bin/ruff check host tests tools
+	$(VENV)/bin/ruff format --check host tests tools
+	clang-format --dry-run --Werror $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
+
+format: venv
+	$(VENV)/bin/ruff format host tests tools
+	$(VENV)/bin/ruff check --fix host tests tools
+	clang-format -i $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
+
+# Regenerate golden images after an intended design change.
+golden: venv
+	$(PY) tools/regen_golden.py
+
+bench: venv
+	$(VENV)/bin/epdle bench --strategy best
+
+clean:
+	rm -rf build $(VENV)

@@ -1,0 +1,32 @@
+/*
+ * display.h - put frame N on the panel: from the stored set if one is
+ * committed, else from the built-in frames compiled from images/.
+ */
+#ifndef EPDLE_DISPLAY_H
+#define EPDLE_DISPLAY_H
+
+#include <stdint.h>
+
+typedef enum {
+    DISPLAY_OK = 0,
+    DISPLAY_ERR_NO_FRAME,  /* index out of range / nothing to show */
+    DISPLAY_ERR_BAD_FRAME, /* CRC or structure check failed: panel untouched */
+    DISPLAY_ERR_PANEL      /* the driver reported an error (e.g. BUSY stuck) */
+} display_status_t;
+
+/* Frames available now (stored set, or built-in when none is stored). */
+uint8_t display_frame_count(void);
+
+/* Index of the frame shown last (0 after reset). */
+uint8_t display_current(void);
+
+/*
+ * Validate frame `index`, then power the panel, stream it (white page,
+ * windows), refresh, and power the panel down again (always, on any error).
+ */
+display_status_t display_show(uint8_t index);
+
+/* display_show() of the frame after the current one, wrapping around. */
+display_status_t display_show_next(void);
+
+#endif /* EPDLE_DISPLAY_H */

@@ -1,0 +1,24 @@
+/*
+ * link.h - the UART protocol, device side (spec: docs/protocol.md).
+ */
+#ifndef EPDLE_LINK_H
+#define EPDLE_LINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+void link_init(void);
+
+/*
+ * Process every received byte and complete packet (commands may write flash
+ * or show frames). Returns true while the device should stay awake: a packet
+ * is half received or the host was heard from recently (bounded by a
+ * timeout counted in calls/ms inside, never forever).
+ */
+bool link_service(void);
+
+/* Device events sent to the host (best effort, no ack expected). */
+void link_event_button(void);
+void link_event_shown(uint8_t index, uint8_t display_status);
+
+#endif /* EPDLE_LINK_H */

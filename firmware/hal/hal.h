@@ -1,0 +1,101 @@
+/*
+ * hal.h - the one hardware interface of the epdle firmware.
+ *
+ * Two implementations sit behind it:
+ *   hal/pic16f18326/  real XC8 register code for the PIC16F18326
+ *   hal/sim/          the simulated board (firmware/sim/) for host builds
+ *
+ * Rules for everything above this layer (drivers/, app/):
+ *   - C99 that XC8 and SDCC accept, fixed-width integer types only;
+ *   - no malloc, no recursion, no frame buffer (stream everything);
+ *   - every wait on hardware is bounded by a caller-visible count.
+ */
+#ifndef EPDLE_HAL_H
+#define EPDLE_HAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- pins ------------------------------------------------------------ */
+
+/* Board nets (names match hardware/pins.csv and the sim's VCD signals). */
+typedef enum {
+    HAL_PIN_EPD_SCL = 0, /* RC0, out: SPI clock */
+    HAL_PIN_EPD_SDA,     /* RC2, out: SPI data (MOSI) */
+    HAL_PIN_EPD_CS,      /* RC4, out: chip select, active low */
+    HAL_PIN_EPD_DC,      /* RC5, out: 0 = command, 1 = data */
+    HAL_PIN_EPD_RST,     /* RC3, out: reset, active low */
+    HAL_PIN_EPD_BUSY,    /* RA4, in:  0 = busy, 1 = idle */
+    HAL_PIN_EPD_PWR,     /* RA2, out: panel load-switch enable, 1 = powered */
+    HAL_PIN_BUTTON,      /* RA5, in:  to ground, weak pull-up, IOC falling */
+    HAL_PIN_COUNT
+} hal_pin_t;
+
+/* Output pins only; writes to inputs are ignored. */
+void hal_pin_write(hal_pin_t pin, uint8_t level);
+uint8_t hal_pin_read(hal_pin_t pin);
+
+/* ---- time ------------------------------------------------------------ */
+
+/* Busy-wait delays at Fosc = 32 MHz. Bounded by their argument. */
+void hal_delay_us(uint16_t us);
+void hal_delay_ms(uint16_t ms);
+
+/* ---- interrupts and sleep -------------------------------------------- */
+
+void hal_init(void); /* clocks, pins (all panel pins low, panel off), IOC, UART */
+void hal_irq_enable(void);
+void hal_irq_disable(void);
+
+/*
+ * True once per falling edge seen on the button since the last call
+ * (latched by the interrupt, so an edge during a long refresh is kept).
+ */
+bool hal_button_edge_take(void);
+
+/*
+ * Enter SLEEP until the button's falling edge or a UART start bit wakes the
+ * CPU (EUSART wake-on-receive). Returns after the wake-up (the interrupt has
+ * already run). As on the chip, the character whose start bit woke the CPU
+ * is not received: senders put a wake preamble in front of real data.
+ */
+void hal_sleep(void);
+
+/* ---- UART (EUSART, 115200 8N1) --------------------------------------- */
+
+/* Non-blocking: true and *byte set if a received byte was waiting. */
+bool hal_uart_read(uint8_t *byte);
+/* Blocking until the transmitter takes the byte; bounded by one byte time. */
+void hal_uart_write(uint8_t byte);
+/* Bytes lost since the last call (overrun or framing errors). */
+uint8_t hal_uart_errors_take(void);
+
+/* ---- program flash (self-write through NVMCON) ------------------------ */
+
+/*
+ * Addresses are word addresses. A word holds 14 bits; erased value 0x3FFF.
+ * Erase and write work on whole rows of HAL_FLASH_ROW_WORDS words, aligned.
+ * The CPU stalls while a row is erased or written (about 2 ms each).
+ */
+#define HAL_FLASH_WORDS 16384u
+#define HAL_FLASH_ROW_WORDS 32u
+#define HAL_FLASH_ERASED 0x3FFFu
+
+uint16_t hal_flash_read(uint16_t word_addr);
+/* Erase the row that starts at row_addr (must be row aligned). */
+bool hal_flash_erase_row(uint16_t row_addr);
+/*
+ * Program the row at row_addr (row aligned, previously erased) with
+ * HAL_FLASH_ROW_WORDS words taken from words[] (only the low 14 bits count).
+ */
+bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words);
+
+/* ---- data EEPROM (256 bytes, byte erase/write, erased value 0xFF) ----- */
+
+#define HAL_EEPROM_BYTES 256u
+
+uint8_t hal_eeprom_read(uint8_t addr);
+/* Erase-and-write one byte (about 4 ms, CPU keeps running, bounded wait). */
+bool hal_eeprom_write(uint8_t addr, uint8_t value);
+
+#endif /* EPDLE_HAL_H */

@@ -1,0 +1,5 @@
+import sys
+
+from epdle.cli import main
+
+sys.exit(main())
