@@ -1,0 +1,1 @@
+"""Frames for the panel: planes <-> images, suggestion and status frame design."""
