@@ -1,0 +1,233 @@
+/*
+ * epd.c - IL0373 panel driver: bit-banged SPI, reset, init, streamed plane
+ * writes, refresh, deep sleep and power gating.
+ */
+#include "epd.h"
+
+#include "hal.h"
+
+#include <stdbool.h>
+
+/* IL0373 command bytes (facts 1.3). */
+#define CMD_PANEL_SETTING 0x00u
+#define CMD_POWER_OFF 0x02u
+#define CMD_POWER_ON 0x04u
+#define CMD_BOOSTER_SOFT_START 0x06u
+#define CMD_DEEP_SLEEP 0x07u
+#define CMD_DTM1 0x10u
+#define CMD_DISPLAY_REFRESH 0x12u
+#define CMD_DTM2 0x13u
+#define CMD_VCOM_AND_DATA_INTERVAL 0x50u
+#define CMD_RESOLUTION_SETTING 0x61u
+#define CMD_PARTIAL_WINDOW 0x90u
+#define CMD_PARTIAL_IN 0x91u
+#define CMD_PARTIAL_OUT 0x92u
+
+#define DEEP_SLEEP_CHECK_CODE 0xA5u
+#define PARTIAL_WINDOW_SCAN_ALL_GATES 0x01u
+
+/*
+ * Timing. The load switch brings the rail up in well under a millisecond; one
+ * millisecond covers it and the controller's own power-on reset. The IL0373
+ * needs only a reset pulse in the tens of microseconds and reports the end of
+ * its internal initialisation on BUSY, so the reset is 1 ms low, then a BUSY
+ * wait, instead of the 2 x 200 ms of fixed delays the original build used.
+ */
+#define SUPPLY_SETTLE_MS 1u
+#define RESET_LOW_MS 1u
+#define RESET_READY_TIMEOUT_MS 10u
+/* BUSY bounds: about 2x the published times (power on 37 ms, power off 21 ms,
+ * full refresh 14.9 s on GDEW0213Z16 / IL0373; datasheets say about 15 s). */
+#define POWER_ON_TIMEOUT_MS 100u
+#define POWER_OFF_TIMEOUT_MS 100u
+#define REFRESH_TIMEOUT_MS 30000u
+
+/*
+ * The driver's whole state, rewritten by epd_power_up() (the start of every
+ * panel cycle) and by the power cut that ends it.
+ */
+static bool panel_powered;
+static bool panel_ready;
+
+static void spi_send(uint8_t byte, uint8_t dc_level) {
+    uint8_t mask;
+
+    hal_pin_write(HAL_PIN_EPD_DC, dc_level);
+    hal_pin_write(HAL_PIN_EPD_CS, 0u);
+    /* Mode 0: data settles while SCL is low, the controller samples on the rise. */
+    for (mask = 0x80u; mask != 0u; mask >>= 1) {
+        hal_pin_write(HAL_PIN_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
+        hal_pin_write(HAL_PIN_EPD_SCL, 1u);
+        hal_pin_write(HAL_PIN_EPD_SCL, 0u);
+    }
+    hal_pin_write(HAL_PIN_EPD_CS, 1u);
+}
+
+static void send_command(uint8_t command) {
+    spi_send(command, 0u);
+}
+
+static void send_data(uint8_t data) {
+    spi_send(data, 1u);
+}
+
+static void send_repeated(uint8_t value, uint16_t count) {
+    uint16_t i;
+
+    for (i = 0u; i < count; i++) {
+        send_data(value);
+    }
+}
+
+static void send_stream(epd_byte_source_t source, void *ctx, uint16_t count) {
+    uint16_t i;
+
+    for (i = 0u; i < count; i++) {
+        send_data(source(ctx));
+    }
+}
+
+/* Polls BUSY (1 = idle) once a millisecond; false if still busy after timeout_ms. */
+static bool wait_until_idle(uint16_t timeout_ms) {
+    uint16_t waited_ms = 0u;
+
+    while (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
+        if (waited_ms >= timeout_ms) {
+            return false;
+        }
+        hal_delay_ms(1u);
+        waited_ms++;
+    }
+    return true;
+}
+
+/* Every control pin low first, then the supply: no pin may feed an unpowered panel. */
+static void cut_power(void) {
+    hal_pin_write(HAL_PIN_EPD_SCL, 0u);
+    hal_pin_write(HAL_PIN_EPD_SDA, 0u);
+    hal_pin_write(HAL_PIN_EPD_DC, 0u);
+    hal_pin_write(HAL_PIN_EPD_CS, 0u);
+    hal_pin_write(HAL_PIN_EPD_RST, 0u);
+    hal_pin_write(HAL_PIN_EPD_PWR, 0u);
+    panel_powered = false;
+    panel_ready = false;
+}
+
+static void hardware_reset(void) {
+    hal_pin_write(HAL_PIN_EPD_RST, 0u);
+    hal_delay_ms(RESET_LOW_MS);
+    hal_pin_write(HAL_PIN_EPD_RST, 1u);
+}
+
+epd_status_t epd_power_up(void) {
+    panel_ready = false;
+    panel_powered = true;
+    hal_pin_write(HAL_PIN_EPD_PWR, 1u);
+    hal_delay_ms(SUPPLY_SETTLE_MS);
+    hal_pin_write(HAL_PIN_EPD_CS, 1u);
+    hardware_reset();
+    if (!wait_until_idle(RESET_READY_TIMEOUT_MS)) {
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+
+    send_command(CMD_BOOSTER_SOFT_START);
+    send_data(0x17u);
+    send_data(0x17u);
+    send_data(0x17u);
+    send_command(CMD_POWER_ON);
+    if (!wait_until_idle(POWER_ON_TIMEOUT_MS)) {
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+    send_command(CMD_PANEL_SETTING);
+    send_data(0x8Fu);
+    send_command(CMD_VCOM_AND_DATA_INTERVAL);
+    send_data(0x37u);
+    send_command(CMD_RESOLUTION_SETTING);
+    send_data((uint8_t)EPD_WIDTH);
+    send_data(0x00u);
+    send_data((uint8_t)EPD_HEIGHT);
+
+    panel_ready = true;
+    return EPD_OK;
+}
+
+epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
+    if (!panel_ready) {
+        return EPD_ERR_NOT_READY;
+    }
+    send_command(CMD_DTM1);
+    send_repeated(black_fill, EPD_PLANE_BYTES);
+    send_command(CMD_DTM2);
+    send_repeated(red_fill, EPD_PLANE_BYTES);
+    return EPD_OK;
+}
+
+static bool window_is_valid(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    if ((x & 0x07u) != 0u || (w & 0x07u) != 0u || w == 0u || h == 0u) {
+        return false;
+    }
+    return (uint16_t)x + w <= EPD_WIDTH && (uint16_t)y + h <= EPD_HEIGHT;
+}
+
+epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
+                              void *ctx) {
+    uint16_t last_row;
+    uint16_t plane_bytes;
+
+    if (!window_is_valid(x, y, w, h) || source == 0) {
+        return EPD_ERR_BAD_WINDOW;
+    }
+    if (!panel_ready) {
+        return EPD_ERR_NOT_READY;
+    }
+    last_row = (uint16_t)y + h - 1u;
+    plane_bytes = (uint16_t)(w / 8u) * h;
+
+    send_command(CMD_PARTIAL_IN);
+    send_command(CMD_PARTIAL_WINDOW);
+    send_data((uint8_t)(x & 0xF8u));
+    send_data((uint8_t)((((x & 0xF8u) + w) - 1u) | 0x07u));
+    send_data(0x00u); /* y < 256: high byte of the first row */
+    send_data(y);
+    send_data((uint8_t)(last_row >> 8));
+    send_data((uint8_t)(last_row & 0xFFu));
+    send_data(PARTIAL_WINDOW_SCAN_ALL_GATES);
+    send_command(CMD_DTM1);
+    send_stream(source, ctx, plane_bytes);
+    send_command(CMD_DTM2);
+    send_stream(source, ctx, plane_bytes);
+    send_command(CMD_PARTIAL_OUT);
+    return EPD_OK;
+}
+
+epd_status_t epd_refresh(void) {
+    if (!panel_ready) {
+        return EPD_ERR_NOT_READY;
+    }
+    send_command(CMD_DISPLAY_REFRESH);
+    if (!wait_until_idle(REFRESH_TIMEOUT_MS)) {
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+    return EPD_OK;
+}
+
+epd_status_t epd_power_down(void) {
+    epd_status_t status = EPD_OK;
+
+    /* Commands only to a controller that listens; a stuck BUSY is cut off. */
+    if (panel_powered) {
+        if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
+            status = EPD_ERR_BUSY_TIMEOUT;
+        } else {
+            send_command(CMD_POWER_OFF);
+            if (wait_until_idle(POWER_OFF_TIMEOUT_MS)) {
+                send_command(CMD_DEEP_SLEEP);
+                send_data(DEEP_SLEEP_CHECK_CODE);
+            } else {
+                status = EPD_ERR_BUSY_TIMEOUT;
+            }
+        }
+    }
+    cut_power();
+    return status;
+}
