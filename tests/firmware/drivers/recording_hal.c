@@ -207,6 +207,9 @@ void hal_sleep(void) {
     if (!rec_panel_pins_all_low()) {
         rec.sleeps_with_panel_pin_high++;
     }
+    if (rec.irq_enabled) {
+        rec.sleeps_with_irq_enabled++;
+    }
     /* As on the chip, a latched interrupt flag makes SLEEP return at once. */
     while (!rec.button_edge_latched) {
         if (rec.button_event_next >= rec.button_event_count) {

@@ -58,6 +58,7 @@ typedef struct {
     /* Sleep bookkeeping; hal_sleep() with no event left longjmps to exit_to. */
     uint32_t sleep_count;
     uint32_t sleeps_with_panel_pin_high;
+    uint32_t sleeps_with_irq_enabled; /* racy: an interrupt could slip in before SLEEP */
     bool irq_enabled;
     uint32_t init_count;
     jmp_buf *exit_to;

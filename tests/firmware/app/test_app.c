@@ -1,0 +1,235 @@
+/*
+ * Main loop tests: the real app.c and panel driver on the recording HAL, with
+ * a display stand-in that drives the panel like display_show() does and a
+ * link stand-in that records events.
+ */
+#include "app.h"
+#include "display.h"
+#include "epd.h"
+#include "link.h"
+#include "recording_hal.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define MAX_SHOWS 16u
+#define FRAME_COUNT 3u
+
+static jmp_buf test_exit;
+
+static struct {
+    uint32_t show_start_ms[MAX_SHOWS];
+    uint32_t show_count;
+    uint8_t current;
+    bool cut_power_during_show;
+} fake_display;
+
+static struct {
+    uint32_t init_count;
+    uint32_t service_calls;
+    uint32_t stay_awake_calls; /* link_service() returns true this many times */
+    uint32_t sleeps_at_last_awake_call;
+    char events[64]; /* 'b' = button, '0'+index = shown */
+    uint32_t event_count;
+} fake_link;
+
+uint8_t display_frame_count(void) {
+    return FRAME_COUNT;
+}
+
+uint8_t display_current(void) {
+    return fake_display.current;
+}
+
+display_status_t display_show(uint8_t index) {
+    epd_status_t status;
+
+    if (fake_display.show_count < MAX_SHOWS) {
+        fake_display.show_start_ms[fake_display.show_count] = rec_now_ms();
+    }
+    fake_display.show_count++;
+    fake_display.current = index;
+    status = epd_power_up();
+    if (status == EPD_OK) {
+        status = epd_fill(0xFF, 0xFF);
+    }
+    if (fake_display.cut_power_during_show) {
+        longjmp(test_exit, 1);
+    }
+    if (status == EPD_OK) {
+        status = epd_refresh();
+    }
+    (void)epd_power_down();
+    return status == EPD_OK ? DISPLAY_OK : DISPLAY_ERR_PANEL;
+}
+
+display_status_t display_show_next(void) {
+    return display_show((uint8_t)((fake_display.current + 1u) % FRAME_COUNT));
+}
+
+void link_init(void) {
+    fake_link.init_count++;
+}
+
+bool link_service(void) {
+    fake_link.service_calls++;
+    if (fake_link.stay_awake_calls > 0u) {
+        fake_link.stay_awake_calls--;
+        fake_link.sleeps_at_last_awake_call = rec.sleep_count;
+        return true;
+    }
+    return false;
+}
+
+static void record_event(char event) {
+    if (fake_link.event_count + 1u < sizeof fake_link.events) {
+        fake_link.events[fake_link.event_count++] = event;
+    }
+}
+
+void link_event_button(void) {
+    record_event('b');
+}
+
+void link_event_shown(uint8_t index, uint8_t display_status) {
+    assert_int_equal(display_status, DISPLAY_OK);
+    record_event((char)('0' + index));
+}
+
+static int setup(void **state) {
+    (void)state;
+    (void)epd_power_down();
+    rec_reset();
+    rec.exit_to = &test_exit;
+    memset(&fake_display, 0, sizeof fake_display);
+    memset(&fake_link, 0, sizeof fake_link);
+    return 0;
+}
+
+/* Runs the firmware until it sleeps with no scripted event left. */
+static void run_app(void) {
+    if (setjmp(test_exit) == 0) {
+        app_main();
+    }
+}
+
+static void assert_slept_unpowered(void) {
+    assert_true(rec.sleep_count > 0u);
+    assert_int_equal(rec.sleeps_with_panel_pin_high, 0);
+    assert_int_equal(rec.backfeed_writes, 0);
+    assert_true(rec_panel_pins_all_low());
+}
+
+static void test_boot_sleeps_without_showing(void **state) {
+    (void)state;
+    run_app();
+    assert_int_equal(rec.init_count, 1);
+    assert_int_equal(fake_link.init_count, 1);
+    assert_int_equal(fake_display.show_count, 0);
+    assert_int_equal(rec.sleep_count, 1);
+    assert_int_equal(rec.sleeps_with_irq_enabled, 0);
+    assert_slept_unpowered();
+}
+
+static void test_press_shows_next_frame_then_sleeps(void **state) {
+    int32_t refresh;
+
+    (void)state;
+    rec_button_press(100u, 150u, 0u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+    assert_int_equal(rec.sleep_count, 2);
+    assert_slept_unpowered();
+    /* Button edge to DISPLAY_REFRESH: debounce, power-up, init, a full white page. */
+    refresh = rec_find_command(0x12, 0);
+    assert_true(refresh >= 0);
+    print_message("button edge -> DISPLAY_REFRESH: %.2f ms\n",
+                  (double)(rec.bytes[refresh].t_ns - 100000000ull) / 1e6);
+    assert_true(rec.bytes[refresh].t_ns - 100000000ull <= 300000000ull);
+}
+
+static void test_bouncing_press_counts_once(void **state) {
+    (void)state;
+    rec_button_press(100u, 200u, 5u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+}
+
+static void test_glitch_shorter_than_debounce_is_ignored(void **state) {
+    (void)state;
+    rec_button_at(100u, 0u);
+    rec_button_at(103u, 1u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 0);
+    assert_int_equal(rec.sleep_count, 2);
+}
+
+static void test_press_during_refresh_is_shown_once_afterwards(void **state) {
+    (void)state;
+    rec_button_press(100u, 150u, 3u);
+    /* A quick press well inside the 14.9 s refresh of the first frame. */
+    rec_button_press(5000u, 80u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 2);
+    assert_string_equal(fake_link.events, "b1b2");
+    assert_true(fake_display.show_start_ms[1] > 100u + 14900u);
+    assert_slept_unpowered();
+}
+
+static void test_sleeps_unpowered_after_every_update(void **state) {
+    (void)state;
+    rec_button_press(100u, 120u, 2u);
+    rec_button_press(20000u, 120u, 2u);
+    rec_button_press(40000u, 120u, 2u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 3);
+    assert_string_equal(fake_link.events, "b1b2b0");
+    assert_int_equal(rec.sleep_count, 4);
+    assert_slept_unpowered();
+}
+
+static void test_link_keeps_the_chip_awake_while_busy(void **state) {
+    (void)state;
+    fake_link.stay_awake_calls = 5u;
+    run_app();
+    assert_int_equal(fake_link.service_calls, 6);
+    assert_int_equal(fake_link.sleeps_at_last_awake_call, 0);
+    assert_int_equal(rec.sleep_count, 1);
+}
+
+static void test_reboot_mid_show_starts_clean(void **state) {
+    (void)state;
+    rec_button_press(100u, 150u, 0u);
+    fake_display.cut_power_during_show = true;
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+
+    /* Power cut: the board reboots by calling app_main() again. */
+    fake_display.cut_power_during_show = false;
+    run_app();
+    assert_int_equal(rec.init_count, 2);
+    assert_int_equal(fake_link.init_count, 2);
+    assert_int_equal(fake_display.show_count, 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_boot_sleeps_without_showing, setup),
+        cmocka_unit_test_setup(test_press_shows_next_frame_then_sleeps, setup),
+        cmocka_unit_test_setup(test_bouncing_press_counts_once, setup),
+        cmocka_unit_test_setup(test_glitch_shorter_than_debounce_is_ignored, setup),
+        cmocka_unit_test_setup(test_press_during_refresh_is_shown_once_afterwards, setup),
+        cmocka_unit_test_setup(test_sleeps_unpowered_after_every_update, setup),
+        cmocka_unit_test_setup(test_link_keeps_the_chip_awake_while_busy, setup),
+        cmocka_unit_test_setup(test_reboot_mid_show_starts_clean, setup),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
