@@ -1,0 +1,68 @@
+"""The frames kept as golden PNGs (tests/render/golden/<name>.png).
+
+Advice is written by hand so the goldens change only when the design does,
+never because the solver ranks differently. Regenerate with `make golden`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from epdle.render.planes import planes_to_image
+from epdle.render.suggestions import StatusKind, render_advice, render_status
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+@dataclass(frozen=True)
+class HandSuggestion:
+    word: str
+    bits: float
+    expected_left: float
+    is_candidate: bool
+
+
+@dataclass(frozen=True)
+class HandAdvice:
+    candidates_left: int
+    solved: bool
+    suggestions: list[HandSuggestion]
+
+
+MIDGAME = [("salet", "BBYBB"), ("crony", "BGYBB")]
+SOLVED_IN_FOUR = [("salet", "BYBBB"), ("croak", "BBYBB"), ("humid", "GYBBB"), ("hippo", "GGGGG")]
+
+
+def _first_frame(history, advice: HandAdvice) -> Image.Image:
+    return planes_to_image(render_advice(history, advice, top=5)[0])
+
+
+GOLDEN_CASES: dict[str, Callable[[], Image.Image]] = {
+    "opening": lambda: _first_frame(
+        [], HandAdvice(2315, False, [HandSuggestion("salet", 5.84, 71.3, True)])
+    ),
+    "midgame_wide_word": lambda: _first_frame(
+        MIDGAME, HandAdvice(23, False, [HandSuggestion("mummy", 3.41, 2.1, True)])
+    ),
+    "midgame_probe": lambda: planes_to_image(
+        render_advice(
+            MIDGAME,
+            HandAdvice(
+                23,
+                False,
+                [
+                    HandSuggestion("mummy", 3.41, 2.1, True),
+                    HandSuggestion("blimp", 3.9, 1.6, False),
+                ],
+            ),
+            top=5,
+        )[1]
+    ),
+    "solved": lambda: planes_to_image(render_status(StatusKind.SOLVED, SOLVED_IN_FOUR)),
+    "no_match": lambda: planes_to_image(render_status(StatusKind.NO_MATCH, MIDGAME)),
+    "waiting": lambda: planes_to_image(render_status(StatusKind.WAITING)),
+}

@@ -1,0 +1,175 @@
+"""Suggestion and status frames: content, colours, legibility and the board's tiles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+from render_golden_cases import MIDGAME, HandAdvice, HandSuggestion
+
+from epdle.render.board import ROWS_SHOWN, TILE, TILE_GAP
+from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE, image_to_planes, planes_to_image
+from epdle.render.suggestions import (
+    MIN_WORD_CAP_HEIGHT,
+    StatusKind,
+    board_origin,
+    render_advice,
+    render_status,
+    render_suggestion,
+    status_image,
+    suggestion_image,
+    word_box,
+)
+
+SEVEN = [
+    HandSuggestion(word, 4.0 - i / 10, 3.0, i % 2 == 0)
+    for i, word in enumerate(["salet", "crane", "trace", "slate", "crate", "roate", "raise"])
+]
+
+
+def colours_of(image: Image.Image) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in image.getcolors()}
+
+
+def letter_extents(image: Image.Image, box) -> list[tuple[int, int]]:
+    """(width, height) of each run of black ink columns inside ``box``."""
+    ink = (np.asarray(image.crop(box)) == BLACK).all(axis=2)
+    columns = ink.any(axis=0)
+    extents = []
+    start = None
+    for x, has_ink in enumerate([*columns, False]):
+        if has_ink and start is None:
+            start = x
+        elif not has_ink and start is not None:
+            rows = np.flatnonzero(ink[:, start:x].any(axis=1))
+            extents.append((x - start, int(rows[-1] - rows[0] + 1)))
+            start = None
+    return extents
+
+
+@pytest.mark.parametrize(("top", "frames"), [(5, 5), (2, 2), (1, 1), (9, 7)])
+def test_one_distinct_frame_per_suggestion_up_to_top(top: int, frames: int) -> None:
+    planes = render_advice(MIDGAME, HandAdvice(40, False, SEVEN), top)
+    assert len(planes) == frames
+    assert len(set(planes)) == frames
+
+
+def test_rank_is_the_only_difference_between_identical_suggestions() -> None:
+    same = HandSuggestion("crane", 4.0, 3.0, True)
+    first, second = render_advice(MIDGAME, HandAdvice(40, False, [same, same]), top=5)
+    black_first, red_first = first.masks()
+    black_second, red_second = second.masks()
+    assert (black_first == black_second).all()
+    changed_rows, changed_columns = np.nonzero(red_first != red_second)
+    # Only inside the rank badge, at the top of the suggestion panel.
+    assert changed_rows.max() < word_box(True)[1]
+    assert changed_columns.min() >= word_box(True)[0]
+
+
+def test_solved_advice_gives_the_solved_status_frame() -> None:
+    history = [*MIDGAME, ("hippo", "GGGGG")]
+    frames = render_advice(history, HandAdvice(1, True, []), top=5)
+    assert frames == [render_status(StatusKind.SOLVED, history)]
+
+
+def test_no_candidate_left_gives_the_no_match_frame() -> None:
+    frames = render_advice(MIDGAME, HandAdvice(0, False, []), top=5)
+    assert frames == [render_status(StatusKind.NO_MATCH, MIDGAME)]
+
+
+def test_status_frames_differ_from_each_other() -> None:
+    frames = {kind: render_status(kind, MIDGAME) for kind in StatusKind}
+    assert len(set(frames.values())) == len(StatusKind)
+
+
+@pytest.mark.parametrize("top", [0, -1])
+def test_top_below_one_is_rejected(top: int) -> None:
+    with pytest.raises(ValueError, match="top"):
+        render_advice(MIDGAME, HandAdvice(40, False, SEVEN), top)
+
+
+def test_rank_outside_its_range_is_rejected() -> None:
+    with pytest.raises(ValueError, match="rank"):
+        render_suggestion(MIDGAME, SEVEN[0], rank=6, of=5, candidates_left=3)
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ([("sale", "BBBB")], "5-letter"),
+        ([("salet", "BBXBB")], "feedback"),
+        ([("salet", "BBB")], "feedback"),
+        ([("sa1et", "BBBBB")], "5-letter"),
+        ([("salet",)], "expected"),
+    ],
+)
+def test_bad_history_is_rejected_with_a_clear_message(history, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        render_advice(history, HandAdvice(40, False, SEVEN), top=5)
+
+
+def test_feedback_and_words_are_case_insensitive() -> None:
+    upper = render_status(StatusKind.NO_MATCH, [("SALET", "BBYBB")])
+    assert render_status(StatusKind.NO_MATCH, [("salet", "bbybb")]) == upper
+
+
+def every_frame_image() -> list[Image.Image]:
+    images = [
+        suggestion_image(history, suggestion, 1, 5, 40)
+        for history in ([], MIDGAME)
+        for suggestion in SEVEN
+    ]
+    images += [status_image(kind, MIDGAME) for kind in StatusKind]
+    return images
+
+
+def test_drawn_frames_hold_only_panel_colours_and_survive_the_planes_exactly() -> None:
+    for image in every_frame_image():
+        assert image.size == LANDSCAPE_SIZE
+        assert colours_of(image) <= {WHITE, BLACK, RED}
+        # A grey pixel from anti-aliasing would come back black or white here.
+        round_trip = planes_to_image(image_to_planes(image))
+        assert (np.asarray(round_trip) == np.asarray(image)).all()
+
+
+@pytest.mark.parametrize("word", ["salet", "mummy", "wowed", "queue", "lilli", "jazzy"])
+@pytest.mark.parametrize("history", [[], MIDGAME], ids=["opening", "midgame"])
+def test_suggested_word_glyphs_are_at_least_24_px_tall(word: str, history) -> None:
+    suggestion = HandSuggestion(word, 3.0, 2.0, False)
+    image = suggestion_image(history, suggestion, 1, 5, 40)
+    extents = letter_extents(image, word_box(bool(history)))
+    assert len(extents) == 5
+    assert min(height for _, height in extents) >= MIN_WORD_CAP_HEIGHT
+
+
+def tile_pixels(image: Image.Image, guesses: int, row: int, column: int) -> np.ndarray:
+    left, top = board_origin(guesses)
+    x = left + column * (TILE + TILE_GAP)
+    y = top + row * (TILE + TILE_GAP)
+    return np.asarray(image.crop((x, y, x + TILE, y + TILE)))
+
+
+def border(tile: np.ndarray) -> np.ndarray:
+    return np.concatenate([tile[0], tile[-1], tile[1:-1, 0], tile[1:-1, -1]])
+
+
+def test_board_tiles_show_green_yellow_and_grey() -> None:
+    image = status_image(StatusKind.NO_MATCH, [("crane", "GYBBB")])
+    green, yellow, grey = (tile_pixels(image, 1, 0, column) for column in range(3))
+    assert (border(green) == RED).all()
+    # Solid with a white letter, against an outline around mostly white.
+    assert (green[2:-2, 2:-2] == RED).all(axis=2).mean() > 0.5
+    assert (border(yellow) == RED).all()
+    assert (yellow[2:-2, 2:-2] == WHITE).all(axis=2).mean() > 0.5
+    assert (border(grey) == BLACK).all()
+    assert not (grey == RED).all(axis=2).any()
+
+
+def test_board_shows_only_the_last_six_guesses() -> None:
+    history = [("salet", "BBBBB"), *[("crane", "BYBBG")] * (ROWS_SHOWN - 1), ("hippo", "GGGGG")]
+    assert render_status(StatusKind.SOLVED, history[1:]) != render_status(
+        StatusKind.SOLVED, history[:-1]
+    )
+    shown = status_image(StatusKind.NO_MATCH, history)
+    last_six = status_image(StatusKind.NO_MATCH, history[-ROWS_SHOWN:])
+    assert (np.asarray(shown) == np.asarray(last_six)).all()

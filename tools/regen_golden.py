@@ -1,0 +1,33 @@
+"""Rewrite the golden frames of tests/render after an intended design change.
+
+Usage: `make golden` (or: PYTHONPATH=host python tools/regen_golden.py).
+Look at the PNGs it writes before committing them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+CASES_FILE = Path(__file__).resolve().parent.parent / "tests" / "render" / "render_golden_cases.py"
+
+
+def main() -> int:
+    spec = importlib.util.spec_from_file_location("render_golden_cases", CASES_FILE)
+    if spec is None or spec.loader is None:
+        print(f"cannot load {CASES_FILE}", file=sys.stderr)
+        return 1
+    cases = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = cases  # dataclasses look their module up while being defined
+    spec.loader.exec_module(cases)
+    cases.GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+    for name, render in cases.GOLDEN_CASES.items():
+        path = cases.GOLDEN_DIR / f"{name}.png"
+        render().save(path, optimize=True)
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
