@@ -1,0 +1,43 @@
+"""The Wordle solver: scoring, pattern engine, strategies, decision tree and bench.
+
+Scoring and parsing import eagerly (pure Python, used by `from epdle import score`);
+the numpy engine loads on first use of its names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from epdle.solver.scoring import parse_feedback, parse_history, score
+
+if TYPE_CHECKING:
+    from epdle.solver.engine import (
+        DEFAULT_STRATEGY,
+        STRATEGIES,
+        Advice,
+        HistoryError,
+        Solver,
+        Suggestion,
+    )
+
+_ENGINE_NAMES = {"DEFAULT_STRATEGY", "STRATEGIES", "Advice", "HistoryError", "Solver", "Suggestion"}
+
+__all__ = [
+    "DEFAULT_STRATEGY",
+    "STRATEGIES",
+    "Advice",
+    "HistoryError",
+    "Solver",
+    "Suggestion",
+    "parse_feedback",
+    "parse_history",
+    "score",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ENGINE_NAMES:
+        from epdle.solver import engine
+
+        return getattr(engine, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

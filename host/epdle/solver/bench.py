@@ -1,0 +1,101 @@
+"""Play every hidden word with one solver and summarise how many guesses it took."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from epdle.solver.engine import Solver
+from epdle.solver.scoring import score
+
+WINNING_TURNS = 6
+# A game still unsolved after this many guesses is stopped and counted as a failure.
+MAX_TURNS = 20
+
+
+@dataclass
+class BenchResult:
+    strategy: str
+    hard: bool
+    blind: bool
+    games: int
+    mean: float
+    max: int
+    histogram: dict[int, int]  # guesses -> games
+    failures: int  # games over six guesses (or never solved)
+    seconds: float
+    first_guess: str
+    worst_words: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "strategy": self.strategy,
+            "hard": self.hard,
+            "blind": self.blind,
+            "games": self.games,
+            "mean": round(self.mean, 4),
+            "max": self.max,
+            "histogram": {str(turns): count for turns, count in sorted(self.histogram.items())},
+            "failures": self.failures,
+            "seconds": round(self.seconds, 2),
+            "first_guess": self.first_guess,
+            "worst_words": self.worst_words,
+        }
+
+
+def play(solver: Solver, answer: str) -> list[str]:
+    """The guesses the solver makes until it finds `answer` (at most MAX_TURNS)."""
+    state = solver.initial_state()
+    guesses: list[str] = []
+    while len(guesses) < MAX_TURNS:
+        guess = solver.next_guess(state)
+        guesses.append(guess)
+        feedback = score(guess, answer)
+        if guess == answer:
+            return guesses
+        state = solver.apply(state, guess, feedback)
+    return guesses
+
+
+def run_bench(
+    solver: Solver,
+    hidden_words: Sequence[str],
+    progress: Callable[[int, int], None] | None = None,
+    started: float | None = None,
+) -> BenchResult:
+    """Play each hidden word; `started` lets the caller include its own setup in the time."""
+    started = time.perf_counter() if started is None else started
+    pool = set(solver.universe.answers)
+    outside = [word for word in hidden_words if word not in pool]
+    if outside:
+        raise ValueError(
+            f"{len(outside)} hidden words are not possible answers for this solver "
+            f"(e.g. {outside[0]!r}); add them to the guess or answer list"
+        )
+    solver.universe.patterns  # noqa: B018 - build or load the matrix inside the timing
+    turns: dict[str, int] = {}
+    first_guess = ""
+    for done, answer in enumerate(hidden_words, start=1):
+        guesses = play(solver, answer)
+        first_guess = first_guess or guesses[0]
+        solved = guesses[-1] == answer
+        turns[answer] = len(guesses) if solved else MAX_TURNS + 1
+        if progress is not None:
+            progress(done, len(hidden_words))
+    histogram = Counter(turns.values())
+    worst = max(turns.values(), default=0)
+    return BenchResult(
+        strategy=solver.strategy,
+        hard=solver.hard,
+        blind=solver.blind,
+        games=len(turns),
+        mean=sum(turns.values()) / max(1, len(turns)),
+        max=worst,
+        histogram=dict(sorted(histogram.items())),
+        failures=sum(count for t, count in histogram.items() if t > WINNING_TURNS),
+        seconds=time.perf_counter() - started,
+        first_guess=first_guess,
+        worst_words=sorted(word for word, t in turns.items() if t == worst)[:10],
+    )

@@ -1,0 +1,247 @@
+"""The Solver: validates a game history, narrows the candidates, ranks the next guesses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from epdle.solver import openers
+from epdle.solver.patterns import patterns_against
+from epdle.solver.scoring import GREY, pattern_code, solved_code
+from epdle.solver.strategies import (
+    ONE_PLY_STRATEGIES,
+    candidate_bits,
+    freq_choice,
+    guess_stats,
+    rank_expected_guesses,
+    rank_one_ply,
+)
+from epdle.solver.universe import Universe
+
+STRATEGIES = (*ONE_PLY_STRATEGIES, "best")
+DEFAULT_STRATEGY = "best"
+# How many ranked guesses a turn keeps (more than anyone asks for with --top).
+_RANKED_KEPT = 50
+
+History = Sequence[tuple[str, str]]
+
+
+class HistoryError(ValueError):
+    """A game history that cannot be right: the message names the offending guess."""
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    word: str
+    bits: float  # expected information of its feedback
+    expected_left: float  # expected candidates left after it (0 when it is the answer)
+    is_candidate: bool  # could itself be the answer
+
+
+@dataclass(frozen=True)
+class Advice:
+    candidates_left: int
+    solved: bool
+    suggestions: list[Suggestion]  # best first
+    candidates: list[str] = field(default_factory=list)  # most likely first (at most 100)
+
+
+@dataclass
+class GameState:
+    """What the history leaves: the candidates and (hard mode) which guesses are allowed."""
+
+    history: tuple[tuple[str, str], ...]
+    candidates: np.ndarray  # indexes into universe.answers
+    allowed: np.ndarray | None  # hard mode: mask over universe.guesses
+    solved: bool = False
+
+    def key(self) -> bytes:
+        allowed = b"" if self.allowed is None else np.packbits(self.allowed).tobytes()
+        return self.candidates.tobytes() + b"|" + allowed
+
+
+class Solver:
+    """Next-guess advice for one strategy and mode over one word universe."""
+
+    def __init__(
+        self,
+        strategy: str = DEFAULT_STRATEGY,
+        hard: bool = False,
+        blind: bool = False,
+        *,
+        universe: Universe | None = None,
+        keep_plurals: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+        self.strategy = strategy
+        self.hard = hard
+        self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
+        self.blind = self.universe.blind
+        self._progress = progress
+        self._ranked: dict[bytes, list[int]] = {}
+        self._tree: dict[str, str] | None = None
+
+    # -- history -> state -------------------------------------------------------------
+
+    def initial_state(self) -> GameState:
+        return GameState((), np.arange(len(self.universe.answers)), self._all_allowed())
+
+    def _all_allowed(self) -> np.ndarray | None:
+        return np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
+
+    def state_after(self, history: History) -> GameState:
+        """Replay a history; raise HistoryError naming the first guess that cannot be right."""
+        state = self.initial_state()
+        for turn, (raw_guess, feedback) in enumerate(history, start=1):
+            guess = raw_guess.strip().lower()
+            where = f"guess {turn} {guess!r}"
+            if state.solved:
+                raise HistoryError(f"{where}: the game was already solved by the guess before it")
+            if len(guess) != self.universe.length:
+                raise HistoryError(
+                    f"{where}: has {len(guess)} letters, this game uses {self.universe.length}"
+                )
+            if guess not in self.universe.guess_index:
+                raise HistoryError(f"{where}: not in the accepted word list")
+            if len(feedback) != len(guess) or set(feedback) - {"G", "Y", "B"}:
+                raise HistoryError(
+                    f"{where}: feedback {feedback!r} is not {len(guess)} G/Y/B marks"
+                )
+            state = self.apply(state, guess, feedback)
+            if len(state.candidates) == 0:
+                raise HistoryError(
+                    f"{where}: feedback {feedback} contradicts the earlier feedback "
+                    "(no word in the list fits all of it)"
+                )
+        return state
+
+    def apply(self, state: GameState, guess: str, feedback: str) -> GameState:
+        """The state after playing `guess` and seeing `feedback`."""
+        code = pattern_code(feedback)
+        letters = self.universe.answer_letters[state.candidates]
+        keep = patterns_against(guess, letters) == code
+        allowed = state.allowed
+        if allowed is not None:
+            allowed = allowed & self._hard_mode_mask(guess, feedback)
+        solved = code == solved_code(self.universe.length)
+        return GameState(
+            (*state.history, (guess, feedback)), state.candidates[keep], allowed, solved
+        )
+
+    def _hard_mode_mask(self, guess: str, feedback: str) -> np.ndarray:
+        """Guesses that reuse every revealed hint: greens in place, yellows anywhere."""
+        universe = self.universe
+        mask = np.ones(len(universe.guesses), dtype=bool)
+        required: dict[int, int] = {}
+        for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
+            index = ord(letter) - ord("a")
+            if mark == "G":
+                mask &= universe.guess_letters[:, position] == index
+            if mark != GREY:
+                required[index] = required.get(index, 0) + 1
+        for index, count in required.items():
+            mask &= universe.guess_letter_counts[:, index] >= count
+        return mask
+
+    # -- advice ---------------------------------------------------------------------------
+
+    def advise(self, history: History, top: int = 5) -> Advice:
+        """Ranked next guesses for a history of (guess, feedback) pairs."""
+        state = self.state_after(history)
+        order = np.argsort(-self.universe.weights[state.candidates], kind="stable")
+        likely = [self.universe.answers[state.candidates[i]] for i in order[:100]]
+        if state.solved:
+            return Advice(1, True, [], likely[:1])
+        ranked = self.ranked_guesses(state)[: max(1, top)]
+        stats = guess_stats(self.universe, state.candidates, np.array(ranked))
+        suggestions = [
+            Suggestion(
+                word=self.universe.guesses[guess],
+                bits=float(stats.bits[i]),
+                expected_left=float(stats.expected_left[i]),
+                is_candidate=bool(stats.answer_probability[i] > 0),
+            )
+            for i, guess in enumerate(ranked)
+        ]
+        return Advice(len(state.candidates), False, suggestions, likely)
+
+    def next_guess(self, state: GameState) -> str:
+        return self.universe.guesses[self.ranked_guesses(state)[0]]
+
+    def ranked_guesses(self, state: GameState) -> list[int]:
+        """Guess indexes, best first, for a state (memoised per candidate set)."""
+        if self.strategy == "best":
+            return self._best_ranked(state)
+        key = state.key()
+        if self.strategy == "freq":
+            key += repr(sorted(self._letters_seen(state))).encode()
+        ranked = self._ranked.get(key)
+        if ranked is None:
+            ranked = self._rank(state)
+            self._ranked[key] = ranked
+        return ranked
+
+    def _allowed_guesses(self, state: GameState) -> np.ndarray | None:
+        return None if state.allowed is None else np.flatnonzero(state.allowed)
+
+    def _rank(self, state: GameState) -> list[int]:
+        if self.strategy == "freq":
+            seen = self._letters_seen(state)
+            return freq_choice(
+                self.universe, state.candidates, state.allowed, seen, self._yellows(state)
+            )
+        if not state.history:
+            return openers.ranked_openers(self, self._rank_by_stats)
+        return self._rank_by_stats(state)
+
+    def _rank_by_stats(self, state: GameState) -> list[int]:
+        candidates = state.candidates
+        if len(candidates) <= 2:
+            # Guess a candidate: the likelier one first (ties keep list order).
+            order = np.argsort(-self.universe.weights[candidates], kind="stable")
+            return [self.universe.guess_index[self.universe.answers[candidates[i]]] for i in order]
+        stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
+        if self.strategy in ONE_PLY_STRATEGIES:
+            order = rank_one_ply(self.strategy, stats)
+        else:
+            order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
+        return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
+
+    def _letters_seen(self, state: GameState) -> set[int]:
+        return {ord(letter) - ord("a") for guess, _ in state.history for letter in guess}
+
+    def _yellows(self, state: GameState) -> dict[int, set[int]]:
+        tried: dict[int, set[int]] = {}
+        for guess, feedback in state.history:
+            for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
+                if mark == "Y":
+                    tried.setdefault(ord(letter) - ord("a"), set()).add(position)
+        return tried
+
+    # -- best: decision tree with a search fallback ---------------------------------------
+
+    def _best_ranked(self, state: GameState) -> list[int]:
+        from epdle.solver import best
+
+        if self._tree is None and not self.blind:
+            self._tree = best.load_or_build_tree(self.universe, self.hard, self._progress)
+        key = best.path_key(state.history)
+        if self._tree is not None and key in self._tree:
+            chosen = self.universe.guess_index[self._tree[key]]
+            return [chosen, *(g for g in self._fallback_ranked(state) if g != chosen)]
+        return self._fallback_ranked(state)
+
+    def _fallback_ranked(self, state: GameState) -> list[int]:
+        key = state.key()
+        ranked = self._ranked.get(key)
+        if ranked is None:
+            if not state.history:
+                ranked = openers.ranked_openers(self, self._rank_by_stats)
+            else:
+                ranked = self._rank_by_stats(state)
+            self._ranked[key] = ranked
+        return ranked

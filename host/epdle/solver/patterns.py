@@ -1,0 +1,128 @@
+"""The pattern engine: feedback codes for every (answer, guess) pair as a numpy matrix.
+
+Layout: rows are answers (candidates), columns are guesses, so the rows of the
+candidates still alive are one contiguous gather. Codes are 0 .. 3**length - 1.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from epdle.solver.cache import cache_dir, lists_key, write_atomically
+
+log = logging.getLogger(__name__)
+
+ALPHABET_SIZE = 26
+# Answers per block when building the matrix: bounds the temporaries to a few tens of MB.
+_ANSWER_BLOCK = 512
+
+
+def encode_words(words: Sequence[str]) -> np.ndarray:
+    """Words as an (n, length) uint8 array of letter indexes (a = 0)."""
+    if not words:
+        return np.zeros((0, 0), dtype=np.uint8)
+    joined = "".join(words).encode("ascii")
+    letters = np.frombuffer(joined, dtype=np.uint8).reshape(len(words), -1) - ord("a")
+    if letters.max(initial=0) >= ALPHABET_SIZE:
+        raise ValueError("words must be lower-case letters a-z")
+    return letters
+
+
+def code_dtype(length: int) -> type[np.unsignedinteger]:
+    return np.uint8 if 3**length <= 256 else np.uint16
+
+
+def _repeat_groups(guesses: np.ndarray) -> dict[tuple[int, ...], np.ndarray]:
+    """Guess columns grouped by which positions repeat a letter (first-occurrence map)."""
+    length = guesses.shape[1]
+    first = np.zeros_like(guesses)
+    for position in range(1, length):
+        same = guesses[:, :position] == guesses[:, position : position + 1]
+        earliest = np.where(same.any(axis=1), same.argmax(axis=1), position)
+        first[:, position] = earliest
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for column, shape in enumerate(map(tuple, first.tolist())):
+        groups.setdefault(shape, []).append(column)
+    return {shape: np.array(columns) for shape, columns in groups.items()}
+
+
+def _block_codes(answers: np.ndarray, guesses: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Codes for answers x guesses that share one repeat shape (int array, answers x guesses).
+
+    A non-green guess letter is yellow iff fewer earlier non-green copies of it in the
+    guess have claimed the answer's unused copies than there are unused copies.
+    """
+    length = guesses.shape[1]
+    counts = np.zeros((answers.shape[0], ALPHABET_SIZE), dtype=np.int8)
+    for position in range(length):
+        np.add.at(counts, (np.arange(answers.shape[0]), answers[:, position]), 1)
+    greens = [answers[:, None, p] == guesses[None, :, p] for p in range(length)]
+    codes = np.zeros((answers.shape[0], guesses.shape[0]), dtype=np.int32)
+    for position in range(length):
+        same_letter = [p for p in range(length) if shape[p] == shape[position]]
+        unused = counts[:, guesses[:, position]]
+        for p in same_letter:
+            unused = unused - greens[p]
+        claimed = sum(~greens[p] for p in same_letter if p < position)
+        yellow = ~greens[position] & (claimed < unused)
+        codes += (2 * greens[position] + yellow) * 3**position
+    return codes
+
+
+def compute_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np.ndarray:
+    """The (answers, guesses) matrix of pattern codes, computed vectorised."""
+    guesses = encode_words(guess_words)
+    answers = encode_words(answer_words)
+    length = guesses.shape[1]
+    if answers.shape[1] != length:
+        raise ValueError("guesses and answers must have the same length")
+    matrix = np.empty((len(answer_words), len(guess_words)), dtype=code_dtype(length))
+    groups = _repeat_groups(guesses)
+    for start in range(0, len(answer_words), _ANSWER_BLOCK):
+        block = answers[start : start + _ANSWER_BLOCK]
+        for shape, columns in groups.items():
+            matrix[start : start + len(block), columns] = _block_codes(
+                block, guesses[columns], shape
+            )
+    return matrix
+
+
+def patterns_against(guess: str, answer_words: np.ndarray) -> np.ndarray:
+    """Codes of one guess against encoded answers (used to filter candidates)."""
+    encoded = encode_words([guess])
+    shape = next(iter(_repeat_groups(encoded)))
+    return _block_codes(answer_words, encoded, shape)[:, 0]
+
+
+def matrix_path(guess_words: Sequence[str], answer_words: Sequence[str]) -> Path:
+    return cache_dir() / f"patterns-{lists_key(guess_words, answer_words)}.npy"
+
+
+def load_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np.ndarray:
+    """The pattern matrix from the disk cache, built and stored on a miss or a bad file."""
+    path = matrix_path(guess_words, answer_words)
+    expected = (len(answer_words), len(guess_words))
+    try:
+        matrix = np.load(path, mmap_mode="r")
+        if matrix.shape == expected and matrix.dtype == code_dtype(len(guess_words[0])):
+            return matrix
+        log.warning("pattern cache %s has the wrong shape; rebuilding", path)
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as error:
+        log.warning("pattern cache %s unreadable (%s); rebuilding", path, error)
+    matrix = compute_patterns(guess_words, answer_words)
+
+    def save(temporary: Path) -> None:
+        with temporary.open("wb") as handle:
+            np.save(handle, matrix)
+
+    try:
+        write_atomically(path, save)
+    except OSError as error:
+        log.warning("cannot write pattern cache %s: %s", path, error)
+    return matrix

@@ -1,0 +1,116 @@
+"""Wordle feedback: scoring a guess against an answer, pattern codes, and parsing user input.
+
+Feedback strings use G (green), Y (yellow) and B (grey). A pattern code packs one
+feedback into an integer: position i contributes 3**i times 2 (G), 1 (Y) or 0 (B).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+GREEN, YELLOW, GREY = "G", "Y", "B"
+_MARK_DIGIT = {GREY: 0, YELLOW: 1, GREEN: 2}
+_DIGIT_MARK = {digit: mark for mark, digit in _MARK_DIGIT.items()}
+
+# Every spelling of a mark that people type or paste. The orange and blue squares
+# are the game's high-contrast colours for green and yellow.
+_MARK_ALIASES = {
+    "g": GREEN, "2": GREEN, "🟩": GREEN, "🟧": GREEN,
+    "y": YELLOW, "1": YELLOW, "🟨": YELLOW, "🟦": YELLOW,
+    "b": GREY, "0": GREY, "⬛": GREY, "⬜": GREY,
+}  # fmt: skip
+_IGNORED_CHARACTERS = {"\ufe0f", " ", "\t"}  # emoji variation selector, spacing
+
+
+def score(guess: str, answer: str) -> str:
+    """The feedback the game shows for `guess` when the hidden word is `answer`.
+
+    Greens first (each uses up its answer letter), then left to right a letter is
+    yellow only while the answer still has an unused copy of it.
+    """
+    guess, answer = guess.lower(), answer.lower()
+    if len(guess) != len(answer):
+        raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
+    marks = [GREY] * len(guess)
+    unused = Counter()
+    for position, (g, a) in enumerate(zip(guess, answer, strict=True)):
+        if g == a:
+            marks[position] = GREEN
+        else:
+            unused[a] += 1
+    for position, g in enumerate(guess):
+        if marks[position] != GREEN and unused[g] > 0:
+            marks[position] = YELLOW
+            unused[g] -= 1
+    return "".join(marks)
+
+
+def pattern_code(feedback: str) -> int:
+    """The integer code of a normalised feedback string ('GYBBB' -> 2 + 3)."""
+    return sum(_MARK_DIGIT[mark] * 3**position for position, mark in enumerate(feedback))
+
+
+def pattern_string(code: int, length: int = 5) -> str:
+    """The feedback string of a pattern code (inverse of pattern_code)."""
+    marks = []
+    for _ in range(length):
+        code, digit = divmod(code, 3)
+        marks.append(_DIGIT_MARK[digit])
+    return "".join(marks)
+
+
+def solved_code(length: int = 5) -> int:
+    """The code of all greens."""
+    return 3**length - 1
+
+
+def parse_feedback(text: str, length: int | None = None) -> str:
+    """Normalise feedback typed or pasted by a person to G/Y/B letters.
+
+    Accepts G/Y/B letters (any case), 2/1/0 digits and the emoji squares
+    🟩🟨⬛⬜ (plus the high-contrast 🟧🟦). Raises ValueError saying what is wrong.
+    """
+    marks = []
+    for position, character in enumerate(
+        (c for c in text.strip() if c not in _IGNORED_CHARACTERS), start=1
+    ):
+        mark = _MARK_ALIASES.get(character.lower())
+        if mark is None:
+            raise ValueError(
+                f"feedback {text.strip()!r}: {character!r} at position {position} is not a mark; "
+                "use G/Y/B letters, 2/1/0 digits or 🟩🟨⬛ squares"
+            )
+        marks.append(mark)
+    if not marks:
+        raise ValueError("empty feedback: give one G/Y/B mark per letter")
+    if length is not None and len(marks) != length:
+        raise ValueError(
+            f"feedback {text.strip()!r} has {len(marks)} marks, expected {length} (one per letter)"
+        )
+    return "".join(marks)
+
+
+def parse_history(text: str) -> list[tuple[str, str]]:
+    """Parse 'salet:BBYBB,crony:21000' into [(guess, feedback), ...] (normalised).
+
+    Entries are separated by commas (or semicolons / new lines); each is
+    `word:feedback`. Errors name the offending entry.
+    """
+    history: list[tuple[str, str]] = []
+    entries = text.replace(";", ",").replace("\n", ",").split(",")
+    for number, raw_entry in enumerate(entries, start=1):
+        entry = raw_entry.strip()
+        if not entry:
+            continue
+        word, separator, feedback = entry.partition(":")
+        word = word.strip().lower()
+        if not separator:
+            raise ValueError(f"history entry {number} {entry!r}: expected word:feedback")
+        if not word.isalpha() or not word.isascii():
+            raise ValueError(f"history entry {number} {entry!r}: guess must be letters a-z")
+        try:
+            marks = parse_feedback(feedback, len(word))
+        except ValueError as error:
+            raise ValueError(f"history entry {number} (guess {word!r}): {error}") from None
+        history.append((word, marks))
+    return history

@@ -1,0 +1,186 @@
+"""One-ply strategies: how each ranks the possible next guesses for a set of candidates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from epdle.solver.universe import Universe
+
+ONE_PLY_STRATEGIES = ("freq", "expected", "minimax", "entropy")
+# Cells (candidates x guesses) per bincount block: bounds the index temporaries.
+_BLOCK_CELLS = 1 << 22
+# Free probing (facts §2.4 row 2) pays off only while this many candidates remain.
+PROBE_MIN_CANDIDATES = 9
+# Common-letter split (row 3): this many candidates agreeing on all but one position.
+SPLIT_MIN_CANDIDATES = 4
+
+
+@dataclass
+class GuessStats:
+    """Partition statistics of the candidates for each considered guess (parallel arrays)."""
+
+    guesses: np.ndarray  # guess indexes into universe.guesses
+    bits: np.ndarray  # entropy of the feedback distribution
+    expected_left: np.ndarray  # expected candidates left afterwards (0 when solved)
+    worst_left: np.ndarray  # largest bucket, the solved one excluded
+    answer_probability: np.ndarray  # chance that the guess itself is the answer
+    buckets: np.ndarray  # number of distinct feedbacks
+
+
+def guess_stats(
+    universe: Universe, candidates: np.ndarray, guesses: np.ndarray | None = None
+) -> GuessStats:
+    """Bucket the candidates by feedback for every guess (all guesses when None)."""
+    if guesses is None:
+        guesses = np.arange(len(universe.guesses))
+    weights = universe.weights[candidates]
+    weights = weights / weights.sum()
+    uniform = not universe.blind
+    rows = universe.patterns[candidates]
+    size = len(guesses)
+    bits = np.empty(size)
+    expected = np.empty(size)
+    worst = np.empty(size, dtype=np.int64)
+    buckets = np.empty(size, dtype=np.int64)
+    block = max(1, _BLOCK_CELLS // max(1, len(candidates)))
+    for start in range(0, size, block):
+        columns = guesses[start : start + block]
+        labels, bins = _bucket_labels(rows[:, columns], universe.pattern_count)
+        flat = (labels + np.arange(len(columns)) * bins).ravel()
+        count = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
+        if uniform:
+            mass = count / len(candidates)
+        else:
+            spread = np.broadcast_to(weights[:, None], labels.shape).ravel()
+            mass = np.bincount(flat, weights=spread, minlength=len(columns) * bins)
+            mass = mass.reshape(len(columns), bins)
+        part = slice(start, start + len(columns))
+        safe = np.where(mass > 0, mass, 1.0)
+        bits[part] = -(mass * np.log2(safe)).sum(axis=1)
+        expected[part] = (mass * count).sum(axis=1)
+        worst[part] = count.max(axis=1)
+        buckets[part] = (count > 0).sum(axis=1)
+    probability = np.zeros(size)
+    answer_rows = universe.answer_of_guess[guesses]
+    row_position = np.full(len(universe.answers), -1)
+    row_position[candidates] = np.arange(len(candidates))
+    hits = (answer_rows >= 0) & (row_position[np.maximum(answer_rows, 0)] >= 0)
+    probability[hits] = weights[row_position[answer_rows[hits]]]
+    # The solved bucket (the guess itself) holds one word and leaves nothing to find.
+    expected -= probability
+    only_singletons = worst <= 1
+    worst[only_singletons] = (buckets[only_singletons] - (probability[only_singletons] > 0)) > 0
+    return GuessStats(guesses, bits, expected, worst, probability, buckets)
+
+
+def _bucket_labels(codes: np.ndarray, pattern_count: int) -> tuple[np.ndarray, int]:
+    """Per column, labels that are equal exactly where the codes are, and how many there are.
+
+    Few candidates: relabel codes by rank within the column (fewer bins than patterns).
+    """
+    n = codes.shape[0]
+    if n >= pattern_count // 4:
+        return codes.astype(np.int64), pattern_count
+    ordered = np.sort(codes, axis=0)
+    starts = np.ones_like(ordered, dtype=bool)
+    starts[1:] = ordered[1:] != ordered[:-1]
+    rank_of_sorted = np.cumsum(starts, axis=0) - 1
+    labels = np.empty((n, codes.shape[1]), dtype=np.int64)
+    order = np.argsort(codes, axis=0, kind="stable")
+    np.put_along_axis(labels, order, rank_of_sorted, axis=0)
+    return labels, n
+
+
+def rank_one_ply(strategy: str, stats: GuessStats) -> np.ndarray:
+    """Order (indexes into stats) from best to worst for entropy / expected / minimax."""
+    # Rounding keeps float noise from beating the "prefer a possible answer" tie-break.
+    bits = np.round(stats.bits, 9)
+    expected = np.round(stats.expected_left, 9)
+    prefer_answer = -stats.answer_probability
+    if strategy == "entropy":
+        return np.lexsort((prefer_answer, -bits))
+    if strategy == "expected":
+        return np.lexsort((prefer_answer, expected))
+    if strategy == "minimax":
+        return np.lexsort((prefer_answer, expected, stats.worst_left))
+    raise ValueError(f"not a one-ply strategy: {strategy!r}")
+
+
+def candidate_bits(universe: Universe, candidates: np.ndarray) -> float:
+    """Entropy of the hidden word's distribution over the candidates."""
+    weights = universe.weights[candidates]
+    weights = weights / weights.sum()
+    return float(-(weights * np.log2(weights)).sum())
+
+
+def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
+    """Order by estimated guesses to finish: this guess plus a cost model of what stays.
+
+    The feedback removes `bits` of the `uncertainty_bits`; the rest costs guesses by a
+    fitted curve, and a guess that may be the answer saves it with that probability.
+    """
+    remaining_bits = np.maximum(0.0, uncertainty_bits - stats.bits)
+    cost = 1.0 + (1.0 - stats.answer_probability) * _bits_to_guesses(remaining_bits)
+    return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
+
+
+def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:
+    """Expected further guesses when `bits` of uncertainty remain (fitted on optimal play)."""
+    return np.where(bits <= 0, 0.0, 1.0 + 0.31 * bits + 0.02 * bits**2)
+
+
+def freq_choice(
+    universe: Universe,
+    candidates: np.ndarray,
+    allowed: np.ndarray | None,
+    seen_letters: set[int],
+    yellow_positions: dict[int, set[int]],
+) -> list[int]:
+    """Letter-frequency play (facts §2.4 rows 1-3): guess indexes, best first.
+
+    Candidates are narrowed to the most frequent tier that still has one; with many
+    left a probe of unseen letters is played instead (normal mode), and a family of
+    near-identical words is split by a guess covering their differing letters.
+    """
+    tiers = universe.tiers[candidates]
+    pool = candidates[tiers <= tiers.min()]
+    letters = universe.answer_letters[pool]
+    contains = np.zeros((len(pool), 26), dtype=bool)
+    contains[np.arange(len(pool))[:, None], letters] = True
+    letter_weight = contains.sum(axis=0).astype(float)
+    guess_contains = universe.guess_letter_counts > 0
+    allowed_mask = np.ones(len(universe.guesses), dtype=bool) if allowed is None else allowed
+    candidate_guesses = universe.answer_of_guess >= 0
+    in_pool = np.zeros(len(universe.answers), dtype=bool)
+    in_pool[pool] = True
+    pool_guess = candidate_guesses & in_pool[np.maximum(universe.answer_of_guess, 0)]
+
+    if allowed is None and len(pool) >= SPLIT_MIN_CANDIDATES:
+        agreeing = (letters == letters[:1]).all(axis=0)
+        if agreeing.sum() >= universe.length - 1:
+            differing = np.zeros(26, dtype=bool)
+            differing[np.unique(letters[:, ~agreeing])] = True
+            cover = (guess_contains & differing).sum(axis=1) + 0.5 * pool_guess
+            return list(np.lexsort((-pool_guess.astype(int), -cover))[:50])
+    if allowed is None and len(pool) >= PROBE_MIN_CANDIDATES:
+        unseen = np.ones(26, dtype=bool)
+        unseen[list(seen_letters)] = False
+        probe = (guess_contains * (letter_weight * unseen)).sum(axis=1)
+        for letter, tried in yellow_positions.items():
+            for position in range(universe.length):
+                if position not in tried:
+                    moved = universe.guess_letters[:, position] == letter
+                    probe = probe + moved * (len(pool) / 2)
+        return list(np.lexsort((-pool_guess.astype(int), -probe))[:50])
+    # Pool words first, then the other candidates; each by letter-frequency score.
+    in_candidates = np.zeros(len(universe.answers), dtype=bool)
+    in_candidates[candidates] = True
+    candidate_guess = candidate_guesses & in_candidates[np.maximum(universe.answer_of_guess, 0)]
+    playable = np.flatnonzero(candidate_guess & allowed_mask)
+    if len(playable) == 0:
+        playable = np.flatnonzero(candidate_guess)
+    score = (guess_contains[playable] * letter_weight).sum(axis=1)
+    order = np.lexsort((-score, ~pool_guess[playable]))
+    return [int(playable[i]) for i in order[:50]]

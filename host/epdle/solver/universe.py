@@ -1,0 +1,94 @@
+"""The word universe one solver plays in: guess list, candidate pool, prior, tiers, patterns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+from epdle import words
+from epdle.solver.cache import lists_key
+from epdle.solver.patterns import encode_words, load_patterns
+
+ALPHABET_SIZE = 26
+
+
+class Universe:
+    """Guesses the game accepts and the pool the hidden word is drawn from, with its prior.
+
+    `blind` universes have no answer list: every accepted word is a candidate,
+    weighted by the frequency prior. Otherwise candidates are equally likely.
+    """
+
+    def __init__(
+        self,
+        guess_words: Sequence[str],
+        answer_words: Sequence[str] | None = None,
+        *,
+        language: str = "en",
+        keep_plurals: bool = False,
+    ) -> None:
+        guess_list = list(dict.fromkeys(guess_words))
+        self.blind = answer_words is None
+        answer_list = list(guess_list if answer_words is None else dict.fromkeys(answer_words))
+        if not guess_list or not answer_list:
+            raise ValueError("word lists must not be empty")
+        self.length = len(guess_list[0])
+        if any(len(word) != self.length for word in guess_list + answer_list):
+            raise ValueError("every guess and answer must have the same length")
+        known = set(guess_list)
+        extra_answers = [word for word in answer_list if word not in known]
+        # An answer can always be typed, even if a custom guess list forgot it.
+        self.guesses: list[str] = guess_list + extra_answers
+        self.answers: list[str] = answer_list
+        self.language = language
+        self.keep_plurals = keep_plurals
+        self.guess_index = {word: index for index, word in enumerate(self.guesses)}
+        answer_index = {word: index for index, word in enumerate(self.answers)}
+        # For each guess, its row among the answers (-1 when it cannot be the answer).
+        self.answer_of_guess = np.array(
+            [answer_index.get(word, -1) for word in self.guesses], dtype=np.int64
+        )
+        self.guess_letters = encode_words(self.guesses)
+        self.answer_letters = encode_words(self.answers)
+        self.key = lists_key(self.guesses, [] if self.blind else self.answers) + (
+            f"-blind-{language}-{int(keep_plurals)}" if self.blind else ""
+        )
+
+    @classmethod
+    def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:
+        return cls(words.guesses(), None if blind else words.answers(), keep_plurals=keep_plurals)
+
+    @cached_property
+    def infos(self) -> list[words.WordInfo]:
+        return words.word_info(self.answers, self.language)
+
+    @cached_property
+    def weights(self) -> np.ndarray:
+        """Prior probability of each answer (sums to 1)."""
+        if not self.blind:
+            return np.full(len(self.answers), 1.0 / len(self.answers))
+        raw = np.array([words.prior_weight(info, self.keep_plurals) for info in self.infos])
+        return raw / raw.sum()
+
+    @cached_property
+    def tiers(self) -> np.ndarray:
+        """Tier of each answer: 0 frequent, 1 common, 2 all."""
+        return np.array([words.tier_of(info, self.keep_plurals) for info in self.infos])
+
+    @cached_property
+    def patterns(self) -> np.ndarray:
+        """(answers, guesses) pattern codes, from the disk cache."""
+        return load_patterns(self.guesses, self.answers)
+
+    @cached_property
+    def guess_letter_counts(self) -> np.ndarray:
+        counts = np.zeros((len(self.guesses), ALPHABET_SIZE), dtype=np.int8)
+        for position in range(self.length):
+            np.add.at(counts, (np.arange(len(self.guesses)), self.guess_letters[:, position]), 1)
+        return counts
+
+    @property
+    def pattern_count(self) -> int:
+        return 3**self.length

@@ -1,0 +1,180 @@
+"""Shipped word data: the game's lists, a precomputed frequency table, tiers and the prior.
+
+The English five-letter data ships with the package (see PROVENANCE.md); other
+languages and lengths come from the optional `wordfreq` extra at run time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+# Zipf thresholds chosen so the tiers match facts §2.3 in size: "frequent" keeps
+# about 800 accepted words, "common" about 4,100 (plurals excluded by default).
+FREQUENT_ZIPF = 4.2
+COMMON_ZIPF = 2.5
+TIER_NAMES = ("frequent", "common", "all")
+
+# Where the frequency prior is one half, and how soft its edge is (Zipf units).
+PRIOR_CENTRE_ZIPF = 2.9
+PRIOR_WIDTH_ZIPF = 0.35
+# Answers are almost never plurals and seldom past tenses (1 of 1,830 plural-looking
+# accepted words is an original answer, 17 of 430 "-ed" words): their prior is scaled down.
+PLURAL_PRIOR_FACTOR = 0.02
+PAST_TENSE_PRIOR_FACTOR = 0.3
+# A stem must be at least this frequent for "stem + s" to count as its plural.
+STEM_MIN_ZIPF = 2.8
+
+
+@dataclass(frozen=True)
+class WordInfo:
+    zipf: float
+    plural: bool
+    past_tense: bool
+
+
+def inflection_flags(word: str, zipf: Callable[[str], float]) -> tuple[bool, bool]:
+    """(plural, past tense) guesses for an English word from how frequent its stem is."""
+    plural = False
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        stems = [word[:-1]]
+        if word.endswith("es"):
+            stems.append(word[:-2])
+        if word.endswith("ies"):
+            stems.append(word[:-3] + "y")
+        plural = any(len(stem) > 1 and zipf(stem) >= STEM_MIN_ZIPF for stem in stems)
+    past_tense = False
+    if word.endswith("ed"):
+        stems = [word[:-1], word[:-2]]
+        if len(word) > 3 and word[-3] == word[-4]:
+            stems.append(word[:-3])
+        if word.endswith("ied"):
+            stems.append(word[:-3] + "y")
+        past_tense = any(len(stem) > 1 and zipf(stem) >= STEM_MIN_ZIPF for stem in stems)
+    return plural, past_tense
+
+
+def _package_text(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def parse_word_lines(text: str, source: str, length: int | None = None) -> list[str]:
+    """Words from a one-word-a-line text; blank lines and '#' comments are skipped."""
+    words: list[str] = []
+    seen: set[str] = set()
+    for number, raw in enumerate(text.splitlines(), start=1):
+        word = raw.strip().lower()
+        if not word or word.startswith("#"):
+            continue
+        if not word.isalpha() or not word.isascii():
+            raise ValueError(f"{source}:{number}: {raw.strip()!r} is not a word of letters a-z")
+        if length is not None and len(word) != length:
+            raise ValueError(f"{source}:{number}: {word!r} has {len(word)} letters, not {length}")
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    if not words:
+        raise ValueError(f"{source}: no words")
+    lengths = {len(word) for word in words}
+    if len(lengths) != 1:
+        raise ValueError(f"{source}: words of different lengths {sorted(lengths)}")
+    return words
+
+
+def read_word_file(path: str | Path, length: int | None = None) -> list[str]:
+    """A plain one-word-a-line file (the --answers / --guesses format)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise ValueError(f"cannot read word list {path}: {error.strerror}") from error
+    return parse_word_lines(text, str(path), length)
+
+
+@cache
+def answers() -> tuple[str, ...]:
+    """The original game's 2,315 answers, in their original order."""
+    return tuple(parse_word_lines(_package_text("answers.txt"), "answers.txt", 5))
+
+
+@cache
+def guesses() -> tuple[str, ...]:
+    """The 14,855 accepted guesses (answers included), sorted."""
+    return tuple(parse_word_lines(_package_text("guesses.txt"), "guesses.txt", 5))
+
+
+@cache
+def frequency_table() -> dict[str, WordInfo]:
+    table: dict[str, WordInfo] = {}
+    for line in _package_text("frequencies.tsv").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        word, zipf, plural, past = line.split("\t")
+        table[word] = WordInfo(float(zipf), plural == "1", past == "1")
+    return table
+
+
+def word_info(words: Iterable[str], language: str = "en") -> list[WordInfo]:
+    """Frequency facts per word: from the shipped table, or from wordfreq for other words."""
+    table = frequency_table() if language == "en" else {}
+    words = list(words)
+    if all(word in table for word in words):
+        return [table[word] for word in words]
+    zipf = _wordfreq_zipf(language)
+    infos = []
+    for word in words:
+        if word in table:
+            infos.append(table[word])
+            continue
+        plural, past = inflection_flags(word, zipf) if language == "en" else (False, False)
+        infos.append(WordInfo(zipf(word), plural, past))
+    return infos
+
+
+def tier_of(info: WordInfo, keep_plurals: bool = False) -> int:
+    """0 = frequent, 1 = common, 2 = all (index into TIER_NAMES)."""
+    if info.plural and not keep_plurals:
+        return 2
+    if info.zipf >= FREQUENT_ZIPF:
+        return 0
+    return 1 if info.zipf >= COMMON_ZIPF else 2
+
+
+def prior_weight(info: WordInfo, keep_plurals: bool = False) -> float:
+    """How likely a word is to be the answer, before any feedback (unnormalised, in (0, 1))."""
+    weight = 1.0 / (1.0 + math.exp(-(info.zipf - PRIOR_CENTRE_ZIPF) / PRIOR_WIDTH_ZIPF))
+    if info.plural and not keep_plurals:
+        weight *= PLURAL_PRIOR_FACTOR
+    if info.past_tense:
+        weight *= PAST_TENSE_PRIOR_FACTOR
+    return weight
+
+
+def _wordfreq_zipf(language: str) -> Callable[[str], float]:
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError as error:
+        raise ValueError(
+            "other languages and word lengths need the optional wordfreq extra: "
+            "pip install 'epdle[wordfreq]'"
+        ) from error
+    return lambda word: zipf_frequency(word, language)
+
+
+def language_words(language: str, length: int, size: int = 60000) -> list[str]:
+    """Words of one length from wordfreq's list for a language (needs the wordfreq extra)."""
+    _wordfreq_zipf(language)
+    from wordfreq import top_n_list
+
+    try:
+        ranked = top_n_list(language, size)
+    except LookupError as error:
+        raise ValueError(f"wordfreq has no word list for language {language!r}") from error
+    words = sorted({w for w in ranked if len(w) == length and w.isalpha() and w.islower()})
+    if len(words) < 2:
+        raise ValueError(f"wordfreq has fewer than two {length}-letter words for {language!r}")
+    return words
