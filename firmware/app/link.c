@@ -1,0 +1,312 @@
+/*
+ * link.c - the UART protocol, device side (docs/protocol.md, protocol.h).
+ *
+ * Stop-and-wait: the host sends one command and waits for its response, so
+ * the device never receives while a flash row write stalls the CPU. Packets
+ * are decoded as bytes arrive; only the decoded packet is held.
+ */
+#include "link.h"
+
+#include "cobs.h"
+#include "crc16.h"
+#include "display.h"
+#include "hal.h"
+#include "protocol.h"
+#include "store_layout.h"
+#include "store_write.h"
+
+/* Idle polls are 100 us apart: well inside the two bytes (174 us) the
+ * EUSART's FIFO holds. */
+#define LINK_POLL_US 100u
+#define LINK_AWAKE_POLLS ((uint16_t)(LINK_AWAKE_MS * (1000u / LINK_POLL_US)))
+/* Bytes handled in one link_service() call: more than one whole packet, so
+ * a steady stream cannot keep the caller from its other duties forever. */
+#define LINK_BYTES_PER_SERVICE (2u * LINK_PACKET_MAX)
+
+#define LINK_REPLY_MAX (LINK_HEADER_BYTES + LINK_INFO_PAYLOAD_BYTES + LINK_CRC_BYTES)
+#define LINK_MIN_PACKET (LINK_HEADER_BYTES + LINK_CRC_BYTES)
+
+static uint8_t packet[LINK_PACKET_MAX];
+static cobs_decoder_t decoder;
+/* The last response, kept whole so a retransmitted command (same bytes,
+ * same CRC) is answered again without being executed twice. */
+static uint8_t reply[LINK_REPLY_MAX];
+static uint8_t reply_length;
+static uint16_t reply_command_crc;
+static uint16_t quiet_polls;
+static bool sleep_requested;
+static uint8_t event_seq;
+
+void link_init(void) {
+    cobs_decoder_init(&decoder, packet, (uint8_t)sizeof packet);
+    reply_length = 0;
+    reply_command_crc = 0;
+    quiet_polls = 0;
+    sleep_requested = false;
+    event_seq = 0;
+    (void)hal_uart_errors_take();
+}
+
+static void put_u16(uint8_t *at, uint16_t value) {
+    at[0] = (uint8_t)value;
+    at[1] = (uint8_t)(value >> 8);
+}
+
+static uint16_t get_u16(const uint8_t *at) {
+    return (uint16_t)(at[0] | ((uint16_t)at[1] << 8));
+}
+
+/* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
+static uint8_t seal(uint8_t *body, uint8_t length) {
+    uint16_t crc = crc16_block(CRC16_INIT, body, length);
+
+    body[length] = (uint8_t)(crc >> 8);
+    body[length + 1u] = (uint8_t)crc;
+    return (uint8_t)(length + LINK_CRC_BYTES);
+}
+
+static void transmit(const uint8_t *body, uint8_t length) {
+    uint8_t wire[COBS_ENCODED_MAX(LINK_REPLY_MAX)];
+    uint8_t count = cobs_encode(body, length, wire);
+    uint8_t i;
+
+    for (i = 0; i < count; i++) {
+        hal_uart_write(wire[i]);
+    }
+}
+
+static void send_event(uint8_t type, uint8_t first, uint16_t detail, uint8_t payload_length) {
+    uint8_t body[LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES];
+
+    body[0] = type;
+    body[1] = event_seq;
+    event_seq++;
+    body[2] = first;
+    put_u16(&body[3], detail);
+    transmit(body, seal(body, (uint8_t)(LINK_HEADER_BYTES + payload_length)));
+}
+
+void link_event_button(void) {
+    send_event(LINK_EVT_BUTTON, 0, 0, 0);
+}
+
+void link_event_shown(uint8_t index, uint8_t display_status) {
+    send_event(LINK_EVT_SHOWN, index, display_status, 2u);
+}
+
+static void event_error(uint8_t code, uint16_t detail) {
+    send_event(LINK_EVT_ERROR, code, detail, 3u);
+}
+
+/* Responses: built in reply[], sent, and kept for retransmissions. */
+static void respond(uint8_t type, uint8_t payload_length) {
+    reply[0] = type;
+    reply[1] = packet[1];
+    reply_length = seal(reply, (uint8_t)(LINK_HEADER_BYTES + payload_length));
+    transmit(reply, reply_length);
+}
+
+static void respond_ack(void) {
+    respond(LINK_RSP_ACK, 0);
+}
+
+static void respond_ack_u16(uint16_t value) {
+    put_u16(&reply[2], value);
+    respond(LINK_RSP_ACK, 2u);
+}
+
+static void respond_error(uint8_t code, uint16_t detail) {
+    reply[2] = code;
+    put_u16(&reply[3], detail);
+    respond(LINK_RSP_ERROR, 3u);
+}
+
+static void respond_store_error(store_status_t status, uint16_t detail) {
+    static const uint8_t codes[] = {
+        0,                        /* STORE_OK: not an error */
+        LINK_ERR_NO_UPLOAD,       /* STORE_ERR_NOT_WRITING */
+        LINK_ERR_TOO_MANY_FRAMES, /* STORE_ERR_TOO_MANY_FRAMES */
+        LINK_ERR_TOO_BIG,         /* STORE_ERR_TOO_BIG */
+        LINK_ERR_BAD_STREAM,      /* STORE_ERR_BAD_STREAM */
+        LINK_ERR_INCOMPLETE,      /* STORE_ERR_INCOMPLETE */
+        LINK_ERR_FRAME_CRC,       /* STORE_ERR_FRAME_CRC */
+        LINK_ERR_FLASH            /* STORE_ERR_FLASH */
+    };
+    respond_error(codes[status], detail);
+}
+
+static void command_info(void) {
+    reply[2] = LINK_PROTOCOL_VERSION;
+    reply[3] = EPDLE_FW_VERSION_MAJOR;
+    reply[4] = EPDLE_FW_VERSION_MINOR;
+    reply[5] = EPDLE_FW_VERSION_PATCH;
+    put_u16(&reply[6], store_free_words());
+    reply[8] = display_frame_count();
+    reply[9] = display_current();
+    reply[10] = STORE_MAX_FRAMES;
+    reply[11] = LINK_CHUNK_MAX;
+    respond(LINK_RSP_INFO, LINK_INFO_PAYLOAD_BYTES);
+}
+
+static void command_begin(const uint8_t *payload, uint8_t length) {
+    store_status_t status;
+
+    if (length != 3u) {
+        respond_error(LINK_ERR_BAD_LENGTH, length);
+        return;
+    }
+    status = store_write_begin(payload[0], get_u16(&payload[1]));
+    if (status == STORE_OK) {
+        respond_ack_u16(store_free_words());
+    } else if (status == STORE_ERR_TOO_BIG) {
+        respond_store_error(status, store_free_words());
+    } else {
+        respond_store_error(status, STORE_MAX_FRAMES);
+    }
+}
+
+static void command_chunk(const uint8_t *payload, uint8_t length) {
+    uint16_t offset;
+    store_status_t status;
+
+    if (length < 3u) {
+        respond_error(LINK_ERR_BAD_LENGTH, length);
+        return;
+    }
+    if (!store_write_active()) {
+        respond_error(LINK_ERR_NO_UPLOAD, 0);
+        return;
+    }
+    offset = get_u16(payload);
+    if (offset != store_write_offset()) {
+        respond_error(LINK_ERR_OFFSET, store_write_offset());
+        return;
+    }
+    status = store_write_bytes(&payload[2], (uint8_t)(length - 2u));
+    if (status == STORE_OK) {
+        respond_ack_u16(store_write_offset());
+    } else {
+        respond_store_error(status, store_write_offset());
+    }
+}
+
+static void command_commit(void) {
+    uint8_t failed_frame;
+    store_status_t status = store_write_commit(&failed_frame);
+
+    if (status == STORE_OK) {
+        respond_ack();
+    } else {
+        respond_store_error(status, failed_frame);
+    }
+}
+
+static void command_show(const uint8_t *payload, uint8_t length) {
+    uint8_t index;
+
+    if (length != 1u) {
+        respond_error(LINK_ERR_BAD_LENGTH, length);
+        return;
+    }
+    index = payload[0];
+    respond_ack();
+    link_event_shown(index, (uint8_t)display_show(index));
+}
+
+static void command_clear(void) {
+    store_status_t status;
+
+    store_write_abort();
+    status = store_clear();
+    if (status == STORE_OK) {
+        respond_ack();
+    } else {
+        respond_store_error(status, 0);
+    }
+}
+
+static void handle_packet(uint8_t length) {
+    const uint8_t *payload = &packet[LINK_HEADER_BYTES];
+    uint8_t payload_length;
+    uint16_t command_crc;
+
+    if (length < LINK_MIN_PACKET || crc16_block(CRC16_INIT, packet, length) != 0u) {
+        event_error(LINK_ERR_BAD_PACKET, length);
+        return;
+    }
+    command_crc = get_u16(&packet[length - LINK_CRC_BYTES]);
+    if (reply_length != 0u && command_crc == reply_command_crc && packet[1] == reply[1]) {
+        transmit(reply, reply_length);
+        return;
+    }
+    reply_command_crc = command_crc;
+    payload_length = (uint8_t)(length - LINK_MIN_PACKET);
+    switch (packet[0]) {
+    case LINK_CMD_INFO:
+        command_info();
+        break;
+    case LINK_CMD_BEGIN:
+        command_begin(payload, payload_length);
+        break;
+    case LINK_CMD_CHUNK:
+        command_chunk(payload, payload_length);
+        break;
+    case LINK_CMD_COMMIT:
+        command_commit();
+        break;
+    case LINK_CMD_SHOW:
+        command_show(payload, payload_length);
+        break;
+    case LINK_CMD_CLEAR:
+        command_clear();
+        break;
+    case LINK_CMD_SLEEP:
+        respond_ack();
+        sleep_requested = true;
+        break;
+    default:
+        respond_error(LINK_ERR_UNKNOWN_CMD, packet[0]);
+        break;
+    }
+}
+
+/* Going to sleep: whatever was half done is abandoned; the stored set is
+ * untouched and the next wake starts a fresh awake window. */
+static void settle_for_sleep(void) {
+    cobs_decoder_reset(&decoder);
+    store_write_abort();
+    reply_length = 0;
+    quiet_polls = 0;
+    sleep_requested = false;
+}
+
+bool link_service(void) {
+    uint16_t handled = 0;
+    uint8_t lost;
+    uint8_t byte;
+
+    while (handled < LINK_BYTES_PER_SERVICE && hal_uart_read(&byte)) {
+        cobs_result_t result = cobs_decode_byte(&decoder, byte);
+        handled++;
+        if (result == COBS_PACKET) {
+            handle_packet(decoder.length);
+        } else if (result == COBS_DROPPED) {
+            event_error(LINK_ERR_BAD_PACKET, 0);
+        }
+    }
+    lost = hal_uart_errors_take();
+    if (lost != 0u) {
+        event_error(LINK_ERR_UART, lost);
+    }
+    if (handled != 0u) {
+        quiet_polls = 0;
+    } else {
+        hal_delay_us(LINK_POLL_US);
+        quiet_polls++;
+    }
+    if (sleep_requested || quiet_polls >= LINK_AWAKE_POLLS) {
+        settle_for_sleep();
+        return false;
+    }
+    return true;
+}

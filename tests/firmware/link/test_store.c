@@ -1,0 +1,303 @@
+/* The flash frame store: round trips, placement, power cuts, damage. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fake_hal.h"
+#include "link_packets.h"
+#include "store.h"
+#include "store_layout.h"
+#include "store_write.h"
+
+#define MAX_TEST_FRAMES 8u
+#define MAX_TEST_FRAME 1100u
+
+typedef struct {
+    uint8_t count;
+    uint16_t lengths[MAX_TEST_FRAMES];
+    uint8_t bytes[MAX_TEST_FRAMES][MAX_TEST_FRAME];
+} test_set_t;
+
+static test_set_t set_a;
+static test_set_t set_b;
+static uint8_t stream[MAX_TEST_FRAMES * (MAX_TEST_FRAME + 4u)];
+
+static void make_set(test_set_t *set, uint8_t count, uint16_t base_length, uint8_t seed) {
+    uint8_t i;
+    uint16_t j;
+
+    set->count = count;
+    for (i = 0; i < count; i++) {
+        set->lengths[i] = (uint16_t)(base_length + 37u * i);
+        for (j = 0; j < set->lengths[i]; j++) {
+            /* Includes zeros and runs of 0xFF, like compressed planes. */
+            set->bytes[i][j] = (uint8_t)((j % 11u == 0u) ? 0xFFu : (seed + i * 31u + j * 7u));
+        }
+    }
+}
+
+static store_status_t upload(const test_set_t *set) {
+    const uint8_t *frames[MAX_TEST_FRAMES];
+    uint16_t length;
+    uint16_t at = 0;
+    uint8_t i;
+    uint8_t failed;
+    store_status_t status;
+
+    for (i = 0; i < set->count; i++) {
+        frames[i] = set->bytes[i];
+    }
+    length = link_set_stream(frames, set->lengths, set->count, stream);
+    status = store_write_begin(set->count, link_set_words(set->lengths, set->count));
+    while (status == STORE_OK && at < length) {
+        uint16_t left = (uint16_t)(length - at);
+        uint8_t part = (uint8_t)(left > LINK_CHUNK_MAX ? LINK_CHUNK_MAX : left);
+        status = store_write_bytes(&stream[at], part);
+        at = (uint16_t)(at + part);
+    }
+    return status == STORE_OK ? store_write_commit(&failed) : status;
+}
+
+/* The current set is exactly `set`, frame by frame. */
+static bool store_holds(const test_set_t *set) {
+    uint8_t i;
+
+    if (store_frame_count() != set->count) {
+        return false;
+    }
+    for (i = 0; i < set->count; i++) {
+        store_cursor_t cursor;
+        uint16_t j;
+        if (!store_frame_open(i, &cursor) || cursor.remaining != set->lengths[i]) {
+            return false;
+        }
+        for (j = 0; j < set->lengths[i]; j++) {
+            if (store_cursor_next(&cursor) != set->bytes[i][j]) {
+                return false;
+            }
+        }
+        if (store_cursor_next(&cursor) != 0xFFu) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static int fresh(void **state) {
+    (void)state;
+    fake_hal_reset();
+    store_init();
+    make_set(&set_a, 3, 600, 1);
+    make_set(&set_b, 4, 900, 2);
+    return 0;
+}
+
+static void empty_flash_has_no_set_and_all_room(void **state) {
+    store_cursor_t cursor;
+    (void)state;
+    assert_int_equal(store_frame_count(), 0);
+    assert_false(store_frame_open(0, &cursor));
+    assert_int_equal(store_cursor_next(&cursor), 0xFF);
+    assert_int_equal(store_free_words(), STORE_DATA_WORDS);
+}
+
+static void a_committed_set_reads_back_and_survives_reset(void **state) {
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    assert_true(store_holds(&set_a));
+    store_init();
+    assert_true(store_holds(&set_a));
+}
+
+static void packing_takes_seven_bytes_per_four_words(void **state) {
+    (void)state;
+    assert_int_equal(store_frame_words(3), 4);  /* 7 bytes with the header */
+    assert_int_equal(store_frame_words(10), 8); /* 14 bytes */
+    assert_int_equal(store_frame_words(11), 9); /* 15 bytes: one bit over */
+    assert_int_equal(store_frame_words(1), 3);  /* 5 bytes = 40 bits */
+}
+
+static void a_new_set_goes_beside_the_current_one(void **state) {
+    uint16_t a_first;
+    uint16_t b_first;
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    a_first =
+        fake_hal.flash[STORE_REGION_FIRST_ROW * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
+    assert_int_equal(upload(&set_b), STORE_OK);
+    b_first =
+        fake_hal
+            .flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
+    assert_int_equal(a_first, STORE_DATA_FIRST_ROW);
+    assert_true(b_first * HAL_FLASH_ROW_WORDS >=
+                a_first * HAL_FLASH_ROW_WORDS + link_set_words(set_a.lengths, set_a.count));
+    assert_true(store_holds(&set_b));
+    store_init();
+    assert_true(store_holds(&set_b));
+}
+
+static void an_abandoned_upload_leaves_the_old_set(void **state) {
+    const uint8_t partial[4] = {0x10, 0x00, 0x00, 0x00};
+    uint8_t failed;
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    assert_int_equal(store_write_begin(2, 40), STORE_OK);
+    assert_int_equal(store_write_bytes(partial, 4), STORE_OK);
+    assert_int_equal(store_write_commit(&failed), STORE_ERR_INCOMPLETE);
+    store_write_abort();
+    assert_int_equal(store_write_commit(&failed), STORE_ERR_NOT_WRITING);
+    assert_true(store_holds(&set_a));
+    store_init();
+    assert_true(store_holds(&set_a));
+}
+
+static void a_power_cut_at_any_flash_operation_keeps_old_or_new(void **state) {
+    uint32_t ops_before;
+    uint32_t ops_of_upload;
+    uint32_t cut;
+    uint32_t saw_old = 0;
+    uint32_t saw_new = 0;
+    static uint16_t flash_with_a[HAL_FLASH_WORDS];
+    (void)state;
+
+    assert_int_equal(upload(&set_a), STORE_OK);
+    memcpy(flash_with_a, fake_hal.flash, sizeof flash_with_a);
+    ops_before = fake_hal.nvm_ops;
+    assert_int_equal(upload(&set_b), STORE_OK);
+    ops_of_upload = fake_hal.nvm_ops - ops_before;
+    assert_true(ops_of_upload > 10u);
+
+    for (cut = 0; cut <= ops_of_upload; cut++) {
+        memcpy(fake_hal.flash, flash_with_a, sizeof flash_with_a);
+        fake_hal.nvm_ops = 0;
+        fake_hal.power_cut_after = cut == 0u ? 0u : cut;
+        store_init();
+        if (cut == 0u) {
+            fake_hal.power_cut_after = 1u;
+            fake_hal.nvm_ops = 1u; /* no operation at all gets through */
+        }
+        (void)upload(&set_b);
+        fake_hal.power_cut_after = 0;
+        store_init();
+        if (store_holds(&set_a)) {
+            saw_old++;
+        } else {
+            assert_true(store_holds(&set_b));
+            saw_new++;
+        }
+    }
+    /* Only the record's own write makes the new set current. */
+    assert_int_equal(saw_new, 1);
+    assert_int_equal(saw_old, ops_of_upload);
+}
+
+static void a_damaged_newest_set_yields_to_the_previous(void **state) {
+    uint16_t b_first;
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    assert_int_equal(upload(&set_b), STORE_OK);
+    b_first =
+        fake_hal
+            .flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
+    fake_hal.flash[b_first * HAL_FLASH_ROW_WORDS + 40u] ^= 0x0100u;
+    store_init();
+    assert_true(store_holds(&set_a));
+}
+
+static void a_frame_damaged_after_reset_is_refused(void **state) {
+    store_cursor_t cursor;
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    fake_hal.flash[STORE_DATA_FIRST_ROW * HAL_FLASH_ROW_WORDS + 500u] ^= 0x0001u;
+    /* Word 500 lies in frame 1 (frame 0 takes 346 words). */
+    assert_true(store_frame_open(0, &cursor));
+    assert_false(store_frame_open(1, &cursor));
+    assert_int_equal(cursor.remaining, 0);
+    assert_true(store_frame_open(2, &cursor));
+}
+
+static void begin_refuses_what_cannot_fit(void **state) {
+    (void)state;
+    assert_int_equal(store_write_begin(STORE_MAX_FRAMES + 1u, 100), STORE_ERR_TOO_MANY_FRAMES);
+    assert_int_equal(store_write_begin(2, STORE_DATA_WORDS + 1u), STORE_ERR_TOO_BIG);
+    assert_int_equal(store_write_begin(2, STORE_DATA_WORDS), STORE_OK);
+    store_write_abort();
+    assert_int_equal(upload(&set_b), STORE_OK);
+    assert_int_equal(store_write_begin(2, STORE_DATA_WORDS), STORE_ERR_TOO_BIG);
+    assert_int_equal(store_write_begin(2, store_free_words()), STORE_OK);
+    store_write_abort();
+    assert_true(store_holds(&set_b));
+}
+
+static void a_stream_that_disagrees_with_begin_is_refused(void **state) {
+    const uint8_t zero_length[4] = {0, 0, 0, 0};
+    const uint8_t long_frame[4] = {0xFF, 0x0F, 0, 0};
+    uint8_t filler[200];
+    store_status_t status = STORE_OK;
+    uint8_t i;
+    (void)state;
+
+    assert_int_equal(store_write_begin(1, 100), STORE_OK);
+    assert_int_equal(store_write_bytes(zero_length, 4), STORE_ERR_BAD_STREAM);
+    assert_false(store_write_active());
+
+    /* Frame header promises 4095 bytes; BEGIN planned 100 words. */
+    memset(filler, 0x5A, sizeof filler);
+    assert_int_equal(store_write_begin(1, 100), STORE_OK);
+    assert_int_equal(store_write_bytes(long_frame, 4), STORE_OK);
+    for (i = 0; i < 5 && status == STORE_OK; i++) {
+        status = store_write_bytes(filler, sizeof filler);
+    }
+    assert_int_equal(status, STORE_ERR_BAD_STREAM);
+    store_init();
+    assert_int_equal(store_frame_count(), 0);
+}
+
+static void clear_makes_an_empty_set_current(void **state) {
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    assert_int_equal(store_clear(), STORE_OK);
+    assert_int_equal(store_frame_count(), 0);
+    store_init();
+    assert_int_equal(store_frame_count(), 0);
+    assert_int_equal(store_free_words(), STORE_DATA_WORDS);
+}
+
+static void many_commits_rotate_the_journal(void **state) {
+    uint8_t round;
+    (void)state;
+
+    for (round = 0; round < 9; round++) {
+        test_set_t *set = (round % 2u == 0u) ? &set_a : &set_b;
+        uint32_t erases_before = fake_hal.erase_count;
+        set->bytes[0][0] = round;
+        assert_int_equal(upload(set), STORE_OK);
+        store_init();
+        assert_true(store_holds(set));
+        /* Data rows plus one journal row, each erased once. */
+        assert_int_equal(fake_hal.erase_count - erases_before,
+                         (link_set_words(set->lengths, set->count) + 31u) / 32u + 1u);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(empty_flash_has_no_set_and_all_room, fresh),
+        cmocka_unit_test_setup(a_committed_set_reads_back_and_survives_reset, fresh),
+        cmocka_unit_test_setup(packing_takes_seven_bytes_per_four_words, fresh),
+        cmocka_unit_test_setup(a_new_set_goes_beside_the_current_one, fresh),
+        cmocka_unit_test_setup(an_abandoned_upload_leaves_the_old_set, fresh),
+        cmocka_unit_test_setup(a_power_cut_at_any_flash_operation_keeps_old_or_new, fresh),
+        cmocka_unit_test_setup(a_damaged_newest_set_yields_to_the_previous, fresh),
+        cmocka_unit_test_setup(a_frame_damaged_after_reset_is_refused, fresh),
+        cmocka_unit_test_setup(begin_refuses_what_cannot_fit, fresh),
+        cmocka_unit_test_setup(a_stream_that_disagrees_with_begin_is_refused, fresh),
+        cmocka_unit_test_setup(clear_makes_an_empty_set_current, fresh),
+        cmocka_unit_test_setup(many_commits_rotate_the_journal, fresh),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
