@@ -1,0 +1,77 @@
+"""Reference decoder: the planes the panel ends up with after showing a frame."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bits import BitReader
+from .format import (
+    FORMAT_VERSION,
+    MAX_GOLOMB_ORDER,
+    MAX_WINDOWS,
+    PANEL_HEIGHT,
+    ROW_BYTES,
+    WINDOW_HEADER_BYTES,
+    FrameError,
+    FrameErrorKind,
+    Window,
+)
+from .transitions import transitions_to_pixels
+
+
+def decode(data: bytes) -> tuple[bytes, bytes]:
+    """Native (black, red) planes of frame ``data``; FrameError on any malformed input.
+
+    Checks happen in the same order as in the C decoder, so both report the same
+    FrameErrorKind for the same bytes.
+    """
+    data = bytes(data)
+    if not data:
+        raise FrameError(FrameErrorKind.TRUNCATED, "empty frame")
+    if data[0] != FORMAT_VERSION:
+        raise FrameError(FrameErrorKind.VERSION, f"version {data[0]}, expected {FORMAT_VERSION}")
+    if len(data) < 2:
+        raise FrameError(FrameErrorKind.TRUNCATED, "no window count")
+    if data[1] > MAX_WINDOWS:
+        raise FrameError(FrameErrorKind.WINDOW, f"{data[1]} windows, at most {MAX_WINDOWS}")
+    planes = [np.full((PANEL_HEIGHT, ROW_BYTES), 0xFF, dtype=np.uint8) for _ in range(2)]
+    offset = 2
+    for _ in range(data[1]):
+        window, orders = _window_header(data, offset)
+        bits = BitReader(data, offset + WINDOW_HEADER_BYTES)
+        for plane, order in zip(planes, orders, strict=True):
+            pixels = transitions_to_pixels(_read_transitions(bits, window, order))
+            plane[window.rows(), window.columns()] = np.packbits(pixels, axis=1)
+        offset = bits.finish()
+    if offset != len(data):
+        extra = len(data) - offset
+        raise FrameError(FrameErrorKind.TRAILING, f"{extra} bytes after the last window")
+    return planes[0].tobytes(), planes[1].tobytes()
+
+
+def _window_header(data: bytes, offset: int) -> tuple[Window, tuple[int, int]]:
+    header = data[offset : offset + WINDOW_HEADER_BYTES]
+    if len(header) < WINDOW_HEADER_BYTES:
+        raise FrameError(FrameErrorKind.TRUNCATED, "data ends inside a window header")
+    window = Window(x_bytes=header[0], y=header[1], width_bytes=header[2], height=header[3])
+    window.check()
+    orders = (header[4] & 0x0F, header[4] >> 4)
+    if max(orders) > MAX_GOLOMB_ORDER:
+        raise FrameError(FrameErrorKind.WINDOW, f"code orders {orders}, at most {MAX_GOLOMB_ORDER}")
+    return window, orders
+
+
+def _read_transitions(bits: BitReader, window: Window, order: int) -> np.ndarray:
+    total = window.plane_bits
+    transitions = np.zeros(total, dtype=np.uint8)
+    position = 0
+    while position < total:
+        gap = bits.read_code(order)
+        left = total - position
+        if gap > left:
+            raise FrameError(FrameErrorKind.CODE, f"a run of {gap} with {left} pixels left")
+        position += gap
+        if position < total:
+            transitions[position] = 1
+            position += 1
+    return transitions.reshape(window.height, window.width_bytes * 8)

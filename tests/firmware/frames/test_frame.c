@@ -1,0 +1,221 @@
+/*
+ * test_frame.c - the streaming frame decoder against the shared vectors: the
+ * same accept/refuse verdicts (and error kinds) as the Python decoder, the
+ * same planes for valid frames, and exact byte counts per window.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "frame.h"
+#include "vector_files.h"
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t position;
+    size_t overreads; /* reads past the end: the decoder must never do this */
+} memory_reader_t;
+
+static uint8_t read_memory(void *ctx) {
+    memory_reader_t *reader = (memory_reader_t *)ctx;
+
+    if (reader->position >= reader->size) {
+        reader->overreads++;
+        return 0xA5u;
+    }
+    return reader->data[reader->position++];
+}
+
+/* What the panel ends up with: windows written into white planes, in order. */
+static frame_status_t decode_to_planes(const uint8_t *data, size_t size, uint8_t *planes,
+                                       size_t *bytes_read) {
+    memory_reader_t reader = {data, size, 0u, 0u};
+    frame_decoder_t dec;
+    frame_window_t window;
+    uint8_t plane;
+    uint8_t row;
+    uint8_t column;
+
+    memset(planes, 0xFF, 2u * EPD_PLANE_BYTES);
+    frame_open(&dec, read_memory, &reader, (uint16_t)size);
+    while (frame_windows_left(&dec) != 0u) {
+        if (frame_next_window(&dec, &window) != FRAME_OK) {
+            break;
+        }
+        assert_int_equal(window.x % 8u, 0);
+        assert_int_equal(window.w % 8u, 0);
+        assert_true(window.x + window.w <= EPD_WIDTH);
+        assert_true(window.y + window.h <= EPD_HEIGHT);
+        for (plane = 0u; plane < 2u; plane++) {
+            for (row = 0u; row < window.h; row++) {
+                for (column = 0u; column < window.w / 8u; column++) {
+                    planes[plane * EPD_PLANE_BYTES + (window.y + row) * EPD_ROW_BYTES +
+                           window.x / 8u + column] = frame_next_byte(&dec);
+                }
+            }
+        }
+        frame_end_window(&dec);
+    }
+    assert_int_equal(reader.overreads, 0);
+    *bytes_read = reader.position;
+    return frame_close(&dec);
+}
+
+static frame_status_t check_bytes(const uint8_t *data, size_t size) {
+    memory_reader_t reader = {data, size, 0u, 0u};
+    frame_decoder_t dec;
+    frame_status_t status = frame_check(&dec, read_memory, &reader, (uint16_t)size);
+
+    assert_int_equal(reader.overreads, 0);
+    return status;
+}
+
+static void test_vectors_match_python_verdicts(void **state) {
+    vector_entry_t entries[VECTOR_MAX];
+    size_t count = vector_manifest(entries, VECTOR_MAX);
+    size_t i;
+    size_t valid = 0;
+
+    (void)state;
+    assert_true(count >= 20u);
+    for (i = 0; i < count; i++) {
+        size_t size;
+        uint8_t *frame = vector_read(entries[i].name, "frame", &size);
+
+        print_message("vector %s: expect %d\n", entries[i].name, entries[i].status);
+        assert_int_equal(check_bytes(frame, size), entries[i].status);
+        if (entries[i].status == FRAME_OK) {
+            size_t planes_size;
+            size_t bytes_read;
+            uint8_t *expected = vector_read(entries[i].name, "planes", &planes_size);
+            uint8_t *planes = malloc(2u * EPD_PLANE_BYTES);
+
+            assert_int_equal(planes_size, 2u * EPD_PLANE_BYTES);
+            assert_int_equal(decode_to_planes(frame, size, planes, &bytes_read), FRAME_OK);
+            assert_int_equal(bytes_read, size);
+            assert_memory_equal(planes, expected, 2u * EPD_PLANE_BYTES);
+            valid++;
+            free(planes);
+            free(expected);
+        }
+        free(frame);
+    }
+    assert_true(valid >= 5u);
+}
+
+/* Every prefix of a valid frame is refused as truncated, never read past its end. */
+static void test_every_prefix_is_truncated(void **state) {
+    size_t size;
+    uint8_t *frame = vector_read("text", "frame", &size);
+    size_t cut;
+
+    (void)state;
+    for (cut = 0; cut < size; cut++) {
+        frame_status_t status = check_bytes(frame, cut);
+
+        /* Cutting inside the zero padding of the last byte cannot happen: it is whole. */
+        assert_int_equal(status, FRAME_ERR_TRUNCATED);
+    }
+    free(frame);
+}
+
+/* Flipping any single bit of a valid frame gives a verdict, never an overrun. */
+static void test_single_bit_flips_are_bounded(void **state) {
+    size_t size;
+    uint8_t *frame = vector_read("checkerboard", "frame", &size);
+    uint8_t *planes = malloc(2u * EPD_PLANE_BYTES);
+    size_t bit;
+    size_t refused = 0;
+
+    (void)state;
+    for (bit = 0; bit < size * 8u; bit++) {
+        size_t bytes_read;
+        frame_status_t checked;
+        frame_status_t decoded;
+
+        frame[bit / 8u] ^= (uint8_t)(0x80u >> (bit % 8u));
+        checked = check_bytes(frame, size);
+        decoded = decode_to_planes(frame, size, planes, &bytes_read);
+        assert_int_equal(checked, decoded);
+        if (checked != FRAME_OK) {
+            refused++;
+        } else {
+            assert_int_equal(bytes_read, size);
+        }
+        frame[bit / 8u] ^= (uint8_t)(0x80u >> (bit % 8u));
+    }
+    assert_true(refused > 0u);
+    free(planes);
+    free(frame);
+}
+
+static void test_bytes_after_the_window_are_white(void **state) {
+    size_t size;
+    uint8_t *frame = vector_read("tiny", "frame", &size);
+    memory_reader_t reader;
+    frame_decoder_t dec;
+    frame_window_t window;
+    uint16_t i;
+
+    (void)state;
+    reader.data = frame;
+    reader.size = size;
+    reader.position = 0u;
+    reader.overreads = 0u;
+    assert_int_equal(frame_open(&dec, read_memory, &reader, (uint16_t)size), FRAME_OK);
+    assert_int_equal(frame_windows_left(&dec), 1);
+    assert_int_equal(frame_next_window(&dec, &window), FRAME_OK);
+    assert_int_equal(window.x, 16);
+    assert_int_equal(window.y, 10);
+    assert_int_equal(window.w, 8);
+    assert_int_equal(window.h, 4);
+    assert_int_equal(frame_next_byte(&dec), 0x0F);
+    assert_int_equal(frame_next_byte(&dec), 0x81);
+    assert_int_equal(frame_next_byte(&dec), 0x00);
+    assert_int_equal(frame_next_byte(&dec), 0xF0);
+    for (i = 0; i < 4u; i++) {
+        assert_int_equal(frame_next_byte(&dec), 0xFF);
+    }
+    /* Pulled past the window: white, and no frame byte consumed. */
+    assert_int_equal(frame_next_byte(&dec), 0xFF);
+    assert_int_equal(frame_end_window(&dec), FRAME_OK);
+    assert_int_equal(frame_close(&dec), FRAME_OK);
+    assert_int_equal(reader.position, size);
+    free(frame);
+}
+
+static void test_window_ended_early_is_an_error(void **state) {
+    size_t size;
+    uint8_t *frame = vector_read("tiny", "frame", &size);
+    memory_reader_t reader = {NULL, 0u, 0u, 0u};
+    frame_decoder_t dec;
+    frame_window_t window;
+
+    (void)state;
+    reader.data = frame;
+    reader.size = size;
+    frame_open(&dec, read_memory, &reader, (uint16_t)size);
+    assert_int_equal(frame_next_window(&dec, &window), FRAME_OK);
+    (void)frame_next_byte(&dec);
+    assert_int_equal(frame_end_window(&dec), FRAME_ERR_TRUNCATED);
+    assert_int_equal(frame_windows_left(&dec), 0);
+    assert_int_equal(frame_close(&dec), FRAME_ERR_TRUNCATED);
+    free(frame);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vectors_match_python_verdicts),
+        cmocka_unit_test(test_every_prefix_is_truncated),
+        cmocka_unit_test(test_single_bit_flips_are_bounded),
+        cmocka_unit_test(test_bytes_after_the_window_are_white),
+        cmocka_unit_test(test_window_ended_early_is_an_error),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
