@@ -1,9 +1,114 @@
-"""CLI commands: render (filled in by its owner)."""
+"""CLI commands: `image` (picture -> frame files) and `render` (advice -> preview PNGs)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
+    from epdle.render.export import FORMATS
+    from epdle.render.images import Fit
+    from epdle.render.planes import ACCENT_COLOURS
+
+    image = commands.add_parser(
+        "image",
+        help="convert pictures to a frame (.png preview, .frame, C header .h, Intel HEX .hex)",
+        description="Convert pictures of any size to panel frames. The output type follows "
+        f"OUT's extension ({', '.join(FORMATS)}); .h and .hex take several pictures "
+        "(a frame set, in order).",
+    )
+    image.add_argument("pictures", nargs="+", type=Path, metavar="IN", help="picture file(s)")
+    image.add_argument("--out", type=Path, required=True, help="output file")
+    image.add_argument(
+        "--fit",
+        choices=[fit.value for fit in Fit],
+        default=Fit.CONTAIN.value,
+        help="contain: whole picture on white (default); cover: fill and crop; stretch",
+    )
+    image.add_argument("--dither", action="store_true", help="Floyd-Steinberg (for photos)")
+    image.add_argument(
+        "--threshold", type=int, default=128, help="luminance below which is black (0-256)"
+    )
+    image.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
+    image.add_argument("--name", help="C name prefix for .h (default: OUT's stem)")
+    image.set_defaults(func=run_image)
+
+    render = commands.add_parser(
+        "render",
+        help="write the suggestion frames for a game so far as PNG",
+        description="Ask the solver about a game so far and write the frames the device "
+        "would show (one per suggestion, or a status frame) as PNG in panel colours.",
+    )
+    render.add_argument("--history", default="", help="guesses so far, e.g. 'salet:BBYBB'")
+    render.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
+    render.add_argument("--strategy", help="solver strategy (default: the solver's)")
+    render.add_argument("--hard", action="store_true", help="hard mode: reuse every hint")
+    render.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
+    render.add_argument("--out", type=Path, required=True, help="directory for the PNGs")
+    render.set_defaults(func=run_render)
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"epdle {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_image(args: argparse.Namespace) -> int:
+    from PIL import Image, UnidentifiedImageError
+
+    from epdle.render.export import write_frames
+    from epdle.render.images import Fit, picture_to_planes
+
+    try:
+        frames = []
+        for path in args.pictures:
+            with Image.open(path) as picture:
+                frames.append(
+                    picture_to_planes(
+                        picture, Fit(args.fit), dither=args.dither, threshold=args.threshold
+                    )
+                )
+        sizes = write_frames(frames, args.out, variant=args.variant, name=args.name)
+    except (OSError, UnidentifiedImageError, ValueError) as error:
+        return _fail("image", str(error))
+    listing = ", ".join(f"{size} B" for size in sizes)
+    print(f"{args.out}: {len(sizes)} frame(s), encoded {listing}")
+    return 0
+
+
+def run_render(args: argparse.Namespace) -> int:
+    from epdle.render.export import encoded_frames
+    from epdle.render.planes import planes_to_image
+    from epdle.render.suggestions import render_advice
+    from epdle.solver import DEFAULT_STRATEGY, Solver, parse_history
+
+    try:
+        if args.top < 1:
+            raise ValueError("--top must be at least 1")
+        history = parse_history(args.history)
+        solver = Solver(args.strategy or DEFAULT_STRATEGY, args.hard)
+        advice = solver.advise(history, top=args.top)
+        frames = render_advice(history, advice, args.top)
+        args.out.mkdir(parents=True, exist_ok=True)
+    except (OSError, ValueError) as error:
+        return _fail("render", str(error))
+    words = [s.word for s in advice.suggestions[: len(frames)]]
+    if advice.solved or not words or len(words) != len(frames):
+        names = ["solved" if advice.solved else "no-match"]
+    else:
+        names = [f"{rank}-{word}" for rank, word in enumerate(words, start=1)]
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{len(frames)} frame(s) in {args.out}")
+    table.add_column("file")
+    table.add_column("encoded", justify="right")
+    for name, planes, encoded in zip(names, frames, encoded_frames(frames), strict=True):
+        path = args.out / f"{name}.png"
+        planes_to_image(planes, args.variant).save(path, optimize=True)
+        table.add_row(path.name, f"{len(encoded)} B")
+    Console().print(table)
+    return 0

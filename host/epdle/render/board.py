@@ -1,8 +1,9 @@
 """The board so far: one row of tiles per played guess, in black and red.
 
 Wordle's colours mapped onto the panel: green = solid red tile with a white
-letter, yellow = red frame with a black letter, grey = thin black frame with a
-black letter.
+letter, yellow = red frame with a black letter, grey = the bare black letter.
+Leaving grey tiles unframed makes green and yellow stand out and keeps a full
+six-row board inside the 1 KB frame budget.
 """
 
 from __future__ import annotations
@@ -77,6 +78,5 @@ def draw_tiles(
             canvas.outline(box, RED, width=max(2, tile // 8))
             ink = BLACK  # a red letter would merge into the red frame at this size
         else:
-            canvas.outline(box, BLACK, width=max(1, tile // 16))
             ink = BLACK
         canvas.stamp_centred(ink_text(letter, letter_font), box, ink)

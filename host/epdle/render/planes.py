@@ -95,7 +95,7 @@ def image_to_planes(img: Image.Image, *, dither: bool = False, threshold: int = 
         )
     if not 0 <= threshold <= 256:
         raise ValueError(f"threshold must be within 0..256, got {threshold}")
-    rgb = _flatten_to_rgb(img)
+    rgb = flatten_to_rgb(img)
     red = _nearest_is_red(rgb)
     if dither:
         # Red only where red is the nearest colour: diffusing error into red would
@@ -115,7 +115,8 @@ def _nearest_is_red(rgb: Image.Image) -> np.ndarray:
     return (to_red < to_black) & (to_red < to_white)
 
 
-def _flatten_to_rgb(img: Image.Image) -> Image.Image:
+def flatten_to_rgb(img: Image.Image) -> Image.Image:
+    """``img`` as RGB, transparent parts on white (the panel's background)."""
     if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
         rgba = img.convert("RGBA")
         background = Image.new("RGBA", rgba.size, (*WHITE, 255))

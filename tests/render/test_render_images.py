@@ -1,0 +1,61 @@
+"""Pictures of any size fitted to the panel before they become planes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from epdle.render.images import Fit, fit_to_panel, picture_to_planes
+from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE
+
+
+def as_array(image: Image.Image) -> np.ndarray:
+    return np.asarray(image.convert("RGB"))
+
+
+def test_contain_keeps_the_whole_picture_with_white_bars() -> None:
+    fitted = as_array(fit_to_panel(Image.new("RGB", (300, 300), RED), Fit.CONTAIN))
+    assert fitted.shape == (104, 212, 3)
+    red_columns = np.flatnonzero((fitted == RED).all(axis=2).all(axis=0))
+    assert len(red_columns) == pytest.approx(104, abs=2)
+    assert (fitted[:, 0] == WHITE).all() and (fitted[:, -1] == WHITE).all()
+
+
+def test_cover_fills_the_panel_and_crops_the_sides() -> None:
+    wide = Image.new("RGB", (848, 104), WHITE)
+    wide.paste(BLACK, (0, 0, 212, 104))  # left quarter black: cropped away by a centre crop
+    wide.paste(RED, (318, 0, 530, 104))  # middle quarter red: kept
+    fitted = as_array(fit_to_panel(wide, Fit.COVER))
+    assert not (fitted == BLACK).all(axis=2).any()
+    assert (fitted[:, 100:112] == RED).all()
+
+
+def test_stretch_fills_the_panel_without_bars() -> None:
+    fitted = as_array(fit_to_panel(Image.new("RGB", (50, 400), BLACK), Fit.STRETCH))
+    assert (fitted == BLACK).all()
+
+
+def test_a_picture_of_panel_size_is_left_alone() -> None:
+    rng = np.random.default_rng(3)
+    pixels = rng.integers(0, 256, (104, 212, 3), dtype=np.uint8)
+    picture = Image.fromarray(pixels)
+    assert (as_array(fit_to_panel(picture, Fit.COVER)) == pixels).all()
+
+
+def test_portrait_photo_with_transparency_becomes_planes() -> None:
+    gradient = np.tile(np.linspace(0, 255, 300, dtype=np.uint8), (500, 1))
+    alpha = np.full((500, 300), 255, dtype=np.uint8)
+    alpha[:, :50] = 0  # a transparent strip must come out white, not black
+    picture = Image.fromarray(np.dstack([gradient, gradient, gradient, alpha]))
+    black, red = picture_to_planes(picture, Fit.STRETCH, dither=True).masks()
+    assert not red.any()
+    assert not black[:, :30].any()
+    # Dithered gradient: dark on the left of the visible part, light on the right.
+    assert black[:, 40:80].mean() > black[:, 170:210].mean() + 0.4
+    assert fit_to_panel(picture).size == LANDSCAPE_SIZE
+
+
+def test_empty_picture_is_rejected() -> None:
+    with pytest.raises(ValueError, match="empty"):
+        fit_to_panel(Image.new("RGB", (0, 10)))
