@@ -152,3 +152,27 @@ def test_unusable_requests_are_rejected_and_write_nothing(
     with pytest.raises(ValueError, match=message):
         write_frames(frames, tmp_path / out)
     assert not (tmp_path / out).exists()
+
+
+def test_hex_output_places_the_committed_set_at_the_store_address(tmp_path: Path) -> None:
+    from intelhex import IntelHex
+
+    from epdle.link.flash_layout import committed_set_words
+
+    frames = sample_frames()
+    write_frames(frames, tmp_path / "frames.hex")
+    image = IntelHex(str(tmp_path / "frames.hex"))
+    addresses = image.addresses()
+    assert len(addresses) % 2 == 0
+    words = {address // 2: image[address] | image[address + 1] << 8 for address in addresses[::2]}
+    assert words == committed_set_words(encoded_frames(frames))
+    assert all(word <= 0x3FFF for word in words.values())
+    # store_layout.h: the journal starts at row 192 (word 0x1800, byte 0x3000) with the magic.
+    assert words[0x1800] == 0x2E5D
+    assert image[0x3000] == 0x5D and image[0x3001] == 0x2E
+
+
+def test_hex_output_refuses_more_frames_than_the_store_holds(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="at most"):
+        write_frames(sample_frames()[:1] * 33, tmp_path / "too-many.hex")
+    assert not (tmp_path / "too-many.hex").exists()

@@ -174,3 +174,17 @@ def test_board_shows_only_the_last_six_guesses() -> None:
     shown = status_image(StatusKind.NO_MATCH, history)
     last_six = status_image(StatusKind.NO_MATCH, history[-ROWS_SHOWN:])
     assert (np.asarray(shown) == np.asarray(last_six)).all()
+
+
+def test_the_widest_accepted_words_still_get_24_px_capitals() -> None:
+    from epdle import words
+    from epdle.render.fonts import Face, font
+
+    # Rank by the condensed face's advance width: fit_word's last resort.
+    condensed = font(Face.CONDENSED_BOLD, 33)
+    widest = sorted(words.guesses(), key=lambda word: -condensed.getlength(word.upper()))[:12]
+    for word in widest:
+        image = suggestion_image(MIDGAME, HandSuggestion(word, 1.0, 1.0, False), 1, 5, 2)
+        extents = letter_extents(image, word_box(True))
+        assert len(extents) == 5, word  # letters never touch
+        assert min(height for _, height in extents) >= MIN_WORD_CAP_HEIGHT, word
