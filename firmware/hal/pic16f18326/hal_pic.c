@@ -1,0 +1,367 @@
+/*
+ * hal_pic.c - hal.h on the PIC16F18326, written against XC8's register names.
+ * On the host the generated stand-in for <xc.h> (tools/gen_pic_regs.py) checks
+ * every name against the vendor register map.
+ *
+ * Pins (hardware/pins.csv):
+ *   RA0 ICSPDAT (unused, driven low)   RC0 EPD_SCL
+ *   RA1 UART_RX via RXPPS, and ICSPCLK  RC1 UART_TX via RC1PPS
+ *   RA2 EPD_PWR                         RC2 EPD_SDA
+ *   RA3 MCLR (ICSP VPP)                 RC3 EPD_RST
+ *   RA4 EPD_BUSY                        RC4 EPD_CS
+ *   RA5 BUTTON (pull-up, IOC falling)   RC5 EPD_DC
+ */
+#include "hal.h"
+
+#include <xc.h>
+
+#define _XTAL_FREQ 32000000UL
+
+/* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 115942 Bd (+0.6 %). */
+#define BAUD_DIVISOR 68u
+/* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
+#define PPS_INPUT_RA1 0x01u
+#define PPS_OUTPUT_TX 0x14u
+/* Data EEPROM sits at 0xF000 of the NVM register space (NVMREGS = 1). */
+#define EEPROM_ADDRESS_HIGH 0x70u
+
+/* Bounds of the hardware waits, in polls of about 1 us (TX) and 100 us (EEPROM). */
+#define TX_READY_POLLS 100u     /* one byte at 115200 Bd is 87 us */
+#define WAKE_CHAR_POLLS 100u    /* the rest of the wake-up character */
+#define EEPROM_WRITE_POLLS 100u /* 10 ms; a byte takes about 4 ms */
+
+#define RX_RING_SIZE 16u /* power of two: indexes wrap by masking */
+
+static volatile uint8_t rx_ring[RX_RING_SIZE];
+static volatile uint8_t rx_head;
+static volatile uint8_t rx_tail;
+static volatile uint8_t uart_errors;
+static volatile bool button_edge;
+
+static uint8_t bit_of(uint8_t level) {
+    return level != 0u ? 1u : 0u;
+}
+
+void hal_init(void) {
+    INTCONbits.GIE = 0;
+    rx_head = 0u;
+    rx_tail = 0u;
+    uart_errors = 0u;
+    button_edge = false;
+
+    /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
+    OSCCON1 = 0x00u;
+    /* Low-power regulator in SLEEP: the standby current is the whole budget. */
+    VREGCON = _VREGCON_VREGPM_MASK;
+
+    /* Every panel pin low and the panel unpowered; BUSY is driven low too while
+     * the panel is off (an unpowered panel does not drive it; no pin floats). */
+    LATA = 0x00u;
+    LATC = 0x00u;
+    ANSELA = 0x00u;
+    ANSELC = 0x00u;
+    TRISA = _TRISA_TRISA1_MASK | _TRISA_TRISA5_MASK;
+    TRISC = 0x00u;
+    /* Pull-ups on the button and on RX (no host attached must not wake us). */
+    WPUA = _WPUA_WPUA1_MASK | _WPUA_WPUA5_MASK;
+    WPUC = 0x00u;
+
+    IOCAP = 0x00u;
+    IOCAN = _IOCAN_IOCAN5_MASK;
+    IOCAF = 0x00u;
+    PIE0 = _PIE0_IOCIE_MASK;
+
+    RXPPS = PPS_INPUT_RA1;
+    RC1PPS = PPS_OUTPUT_TX;
+    SP1BRGH = 0x00u;
+    SP1BRGL = BAUD_DIVISOR;
+    BAUD1CON = _BAUD1CON_BRG16_MASK;
+    TX1STA = _TX1STA_TXEN_MASK | _TX1STA_BRGH_MASK;
+    RC1STA = _RC1STA_SPEN_MASK | _RC1STA_CREN_MASK;
+    PIE1 = _PIE1_RCIE_MASK;
+
+    /* Peripheral interrupts on; GIE waits for hal_irq_enable(). */
+    INTCON = _INTCON_PEIE_MASK;
+}
+
+void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    uint8_t bit = bit_of(level);
+
+    switch (pin) {
+    case HAL_PIN_EPD_SCL:
+        LATCbits.LATC0 = bit;
+        break;
+    case HAL_PIN_EPD_SDA:
+        LATCbits.LATC2 = bit;
+        break;
+    case HAL_PIN_EPD_CS:
+        LATCbits.LATC4 = bit;
+        break;
+    case HAL_PIN_EPD_DC:
+        LATCbits.LATC5 = bit;
+        break;
+    case HAL_PIN_EPD_RST:
+        LATCbits.LATC3 = bit;
+        break;
+    case HAL_PIN_EPD_PWR:
+        if (bit != 0u) {
+            TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */
+            LATAbits.LATA2 = 1;
+        } else {
+            LATAbits.LATA2 = 0;
+            LATAbits.LATA4 = 0;
+            TRISAbits.TRISA4 = 0;
+        }
+        break;
+    default: /* inputs */
+        break;
+    }
+}
+
+uint8_t hal_pin_read(hal_pin_t pin) {
+    switch (pin) {
+    case HAL_PIN_EPD_BUSY:
+        return PORTAbits.RA4;
+    case HAL_PIN_BUTTON:
+        return PORTAbits.RA5;
+    case HAL_PIN_EPD_SCL:
+        return LATCbits.LATC0;
+    case HAL_PIN_EPD_SDA:
+        return LATCbits.LATC2;
+    case HAL_PIN_EPD_CS:
+        return LATCbits.LATC4;
+    case HAL_PIN_EPD_DC:
+        return LATCbits.LATC5;
+    case HAL_PIN_EPD_RST:
+        return LATCbits.LATC3;
+    case HAL_PIN_EPD_PWR:
+        return LATAbits.LATA2;
+    default:
+        return 0u;
+    }
+}
+
+/* Loop overhead makes both delays somewhat longer than asked, never shorter. */
+void hal_delay_us(uint16_t us) {
+    while (us != 0u) {
+        __delay_us(1);
+        us--;
+    }
+}
+
+void hal_delay_ms(uint16_t ms) {
+    while (ms != 0u) {
+        __delay_ms(1);
+        ms--;
+    }
+}
+
+void hal_irq_enable(void) {
+    INTCONbits.GIE = 1;
+}
+
+void hal_irq_disable(void) {
+    INTCONbits.GIE = 0;
+}
+
+bool hal_button_edge_take(void) {
+    uint8_t interrupts_were_on = INTCONbits.GIE;
+    bool edge;
+
+    INTCONbits.GIE = 0;
+    edge = button_edge;
+    button_edge = false;
+    INTCONbits.GIE = interrupts_were_on;
+    return edge;
+}
+
+static void uart_receive(void) {
+    uint8_t next;
+    uint8_t byte;
+
+    if (RC1STAbits.OERR) {
+        /* Overrun stops the receiver until CREN is cycled. */
+        RC1STAbits.CREN = 0;
+        RC1STAbits.CREN = 1;
+        uart_errors++;
+        return;
+    }
+    if (RC1STAbits.FERR) {
+        (void)RC1REG;
+        uart_errors++;
+        return;
+    }
+    byte = RC1REG;
+    next = (uint8_t)((rx_head + 1u) & (RX_RING_SIZE - 1u));
+    if (next == rx_tail) {
+        uart_errors++;
+        return;
+    }
+    rx_ring[rx_head] = byte;
+    rx_head = next;
+}
+
+void __interrupt() isr(void) {
+    if (PIR0bits.IOCIF) {
+        if (IOCAFbits.IOCAF5) {
+            button_edge = true;
+        }
+        /* A flag left set would make SLEEP return at once. */
+        IOCAF = 0x00u;
+    }
+    if (PIR1bits.RCIF) {
+        uart_receive();
+    }
+}
+
+void hal_sleep(void) {
+    uint8_t polls;
+
+    BAUD1CONbits.WUE = 1;
+    SLEEP();
+    NOP();
+    /* A start bit woke us if the EUSART cleared WUE on the character's next
+     * rising edge; that character is not data (hal.h), so it is dropped. */
+    for (polls = 0u; BAUD1CONbits.WUE && polls < WAKE_CHAR_POLLS; polls++) {
+        __delay_us(1);
+    }
+    if (BAUD1CONbits.WUE) {
+        BAUD1CONbits.WUE = 0;
+    } else {
+        (void)RC1REG;
+    }
+    INTCONbits.GIE = 1;
+}
+
+bool hal_uart_read(uint8_t *byte) {
+    if (rx_tail == rx_head) {
+        return false;
+    }
+    *byte = rx_ring[rx_tail];
+    rx_tail = (uint8_t)((rx_tail + 1u) & (RX_RING_SIZE - 1u));
+    return true;
+}
+
+void hal_uart_write(uint8_t byte) {
+    uint8_t polls;
+
+    for (polls = 0u; !PIR1bits.TXIF && polls < TX_READY_POLLS; polls++) {
+        __delay_us(1);
+    }
+    if (PIR1bits.TXIF) {
+        TX1REG = byte;
+    }
+}
+
+uint8_t hal_uart_errors_take(void) {
+    uint8_t interrupts_were_on = INTCONbits.GIE;
+    uint8_t errors;
+
+    INTCONbits.GIE = 0;
+    errors = uart_errors;
+    uart_errors = 0u;
+    INTCONbits.GIE = interrupts_were_on;
+    return errors;
+}
+
+/*
+ * The NVM unlock sequence: 0x55, 0xAA to NVMCON2, then WR, with interrupts
+ * off so nothing comes between. Flash operations stall the CPU until done;
+ * an EEPROM write runs on and clears WR itself.
+ */
+static void nvm_unlock_and_start(void) {
+    uint8_t interrupts_were_on = INTCONbits.GIE;
+
+    INTCONbits.GIE = 0;
+    NVMCON2 = 0x55u;
+    NVMCON2 = 0xAAu;
+    NVMCON1bits.WR = 1;
+    NOP();
+    NOP();
+    INTCONbits.GIE = interrupts_were_on;
+}
+
+static bool flash_row_ok(uint16_t row_addr) {
+    return row_addr < HAL_FLASH_WORDS && (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) == 0u;
+}
+
+static void nvm_set_address(uint16_t word_addr) {
+    NVMADRH = (uint8_t)(word_addr >> 8);
+    NVMADRL = (uint8_t)(word_addr & 0xFFu);
+}
+
+uint16_t hal_flash_read(uint16_t word_addr) {
+    if (word_addr >= HAL_FLASH_WORDS) {
+        return HAL_FLASH_ERASED;
+    }
+    NVMCON1 = 0x00u;
+    nvm_set_address(word_addr);
+    NVMCON1bits.RD = 1;
+    NOP();
+    NOP();
+    return (uint16_t)(((uint16_t)(NVMDATH & 0x3Fu) << 8) | NVMDATL);
+}
+
+bool hal_flash_erase_row(uint16_t row_addr) {
+    bool ok;
+
+    if (!flash_row_ok(row_addr)) {
+        return false;
+    }
+    nvm_set_address(row_addr);
+    NVMCON1 = _NVMCON1_FREE_MASK | _NVMCON1_WREN_MASK;
+    nvm_unlock_and_start();
+    ok = NVMCON1bits.WRERR == 0;
+    NVMCON1 = 0x00u;
+    return ok;
+}
+
+bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    uint8_t i;
+    bool ok;
+
+    if (!flash_row_ok(row_addr) || words == 0) {
+        return false;
+    }
+    /* Load the row's write latches one word at a time; the last load (LWLO = 0)
+     * programs the whole row. */
+    NVMCON1 = _NVMCON1_LWLO_MASK | _NVMCON1_WREN_MASK;
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        nvm_set_address((uint16_t)(row_addr + i));
+        NVMDATL = (uint8_t)(words[i] & 0xFFu);
+        NVMDATH = (uint8_t)((words[i] >> 8) & 0x3Fu);
+        if (i == HAL_FLASH_ROW_WORDS - 1u) {
+            NVMCON1bits.LWLO = 0;
+        }
+        nvm_unlock_and_start();
+    }
+    ok = NVMCON1bits.WRERR == 0;
+    NVMCON1 = 0x00u;
+    return ok;
+}
+
+uint8_t hal_eeprom_read(uint8_t addr) {
+    NVMCON1 = _NVMCON1_NVMREGS_MASK;
+    NVMADRH = EEPROM_ADDRESS_HIGH;
+    NVMADRL = addr;
+    NVMCON1bits.RD = 1;
+    return NVMDATL;
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    uint8_t polls;
+    bool ok;
+
+    if (hal_eeprom_read(addr) == value) {
+        return true; /* spare the cell an erase cycle */
+    }
+    NVMDATL = value;
+    NVMCON1 = _NVMCON1_NVMREGS_MASK | _NVMCON1_WREN_MASK;
+    nvm_unlock_and_start();
+    for (polls = 0u; NVMCON1bits.WR && polls < EEPROM_WRITE_POLLS; polls++) {
+        __delay_us(100);
+    }
+    ok = NVMCON1bits.WR == 0 && NVMCON1bits.WRERR == 0;
+    NVMCON1bits.WREN = 0;
+    return ok;
+}

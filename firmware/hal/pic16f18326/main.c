@@ -1,0 +1,21 @@
+/*
+ * main.c - reset entry and configuration words of the real chip (XC8 only:
+ * the host register check compiles it without the pragmas' effect).
+ */
+#include "app.h"
+
+#include <xc.h>
+
+/* 32 MHz from HFINTOSC x2 PLL at reset, no external clock, no clock output. */
+#pragma config FEXTOSC = OFF, RSTOSC = HFINT32, CLKOUTEN = OFF, CSWEN = ON, FCMEN = OFF
+/* MCLR on RA3; watchdog off (every wait is bounded in code); brown-out reset
+ * while running only, so it draws nothing in SLEEP. */
+#pragma config MCLRE = ON, PWRTE = ON, WDTE = OFF, LPBOREN = OFF, BOREN = SLEEP, BORV = LOW
+#pragma config PPS1WAY = OFF, STVREN = ON, DEBUG = OFF
+/* Low-voltage ICSP on RA0/RA1/RA3; the frame store rewrites upper flash at run time. */
+#pragma config WRT = OFF, LVP = ON
+#pragma config CP = OFF, CPD = OFF
+
+void main(void) {
+    app_main();
+}

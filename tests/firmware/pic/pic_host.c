@@ -1,0 +1,56 @@
+/* pic_host.c - see pic_host.h. */
+#include "pic_host.h"
+
+#include <string.h>
+
+volatile uint8_t pic_sfr[PIC_SFR_SPACE];
+pic_host_t pic_host;
+
+static uint8_t traced_sink;
+
+void pic_host_reset(void) {
+    memset((void *)pic_sfr, 0xFF, sizeof pic_sfr);
+    memset(&pic_host, 0, sizeof pic_host);
+}
+
+volatile uint8_t *pic_host_traced_access(uint16_t address) {
+    if (address == NVMCON2_ADDRESS && pic_host.nvmcon2_write_count < PIC_HOST_MAX_EVENTS) {
+        return &pic_host.nvmcon2_writes[pic_host.nvmcon2_write_count++];
+    }
+    return &traced_sink;
+}
+
+void pic_host_nop(void) {
+    uint32_t n = pic_host.nop_count;
+
+    if (n < PIC_HOST_MAX_EVENTS) {
+        pic_host.nops[n].nvmcon2_count = pic_host.nvmcon2_write_count;
+        pic_host.nops[n].nvmcon1 = NVMCON1;
+        pic_host.nops[n].gie = INTCONbits.GIE;
+        pic_host.nops[n].address = (uint16_t)((NVMADRH << 8) | NVMADRL);
+        pic_host.nops[n].data = (uint16_t)((NVMDATH << 8) | NVMDATL);
+        pic_host.nop_count++;
+    }
+    /* A flash operation stalls the CPU until done; an EEPROM write runs on. */
+    if (NVMCON1bits.WR && !NVMCON1bits.NVMREGS) {
+        NVMCON1bits.WR = 0;
+    } else if (NVMCON1bits.WR && !pic_host.wr_seen) {
+        pic_host.wr_seen = 1u;
+        pic_host.wr_seen_at_us = pic_host.delayed_us;
+    }
+}
+
+void pic_host_sleep(void) {
+    pic_host.sleep_count++;
+    pic_host.baud1con_at_sleep = BAUD1CON;
+    pic_host.gie_at_sleep = INTCONbits.GIE;
+}
+
+void pic_host_delay_us(uint32_t us) {
+    pic_host.delayed_us += us;
+    if (pic_host.wr_seen && pic_host.eeprom_write_us != 0u &&
+        pic_host.delayed_us - pic_host.wr_seen_at_us >= pic_host.eeprom_write_us) {
+        NVMCON1bits.WR = 0;
+        pic_host.wr_seen = 0u;
+    }
+}

@@ -1,0 +1,47 @@
+/*
+ * pic_host.h - the register file and XC8 builtin hooks behind the generated
+ * host <xc.h>: registers are plain memory, NVMCON2 writes are logged, and every
+ * NOP()/SLEEP() takes a snapshot so tests can check what the chip would see.
+ */
+#ifndef EPDLE_PIC_HOST_H
+#define EPDLE_PIC_HOST_H
+
+#include <stdint.h>
+#include <xc.h>
+
+#define PIC_HOST_MAX_EVENTS 256u
+
+typedef struct {
+    uint8_t nvmcon2_writes[PIC_HOST_MAX_EVENTS];
+    uint32_t nvmcon2_write_count;
+
+    /* At each NOP(): the last two NVMCON2 values, NVMCON1, GIE and the NVM address/data. */
+    struct {
+        uint32_t nvmcon2_count;
+        uint8_t nvmcon1;
+        uint8_t gie;
+        uint16_t address;
+        uint16_t data;
+    } nops[PIC_HOST_MAX_EVENTS];
+    uint32_t nop_count;
+
+    uint32_t sleep_count;
+    uint8_t baud1con_at_sleep;
+    uint8_t gie_at_sleep;
+
+    uint64_t delayed_us;
+    /* Hardware model: NVMCON1.WR clears this many us after it was seen set (0 = never). */
+    uint32_t eeprom_write_us;
+    uint64_t wr_seen_at_us;
+    uint8_t wr_seen;
+} pic_host_t;
+
+extern pic_host_t pic_host;
+
+/* Registers to 0xFF (so hal_init must set every bit it relies on), log cleared. */
+void pic_host_reset(void);
+
+/* The interrupt routine of hal_pic.c (XC8's __interrupt() is empty on the host). */
+void isr(void);
+
+#endif /* EPDLE_PIC_HOST_H */

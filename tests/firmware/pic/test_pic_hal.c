@@ -1,0 +1,304 @@
+/*
+ * PIC HAL register check: the values hal_init() leaves in the registers,
+ * the pin mapping, the interrupt routine, and the NVM unlock sequences, all
+ * against the PIC16F18326 datasheet (DS40001839) rather than the HAL's macros.
+ */
+#include "hal.h"
+#include "pic_host.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+static int setup(void **state) {
+    (void)state;
+    pic_host_reset();
+    hal_init();
+    return 0;
+}
+
+static void test_init_pins(void **state) {
+    (void)state;
+    /* Inputs: RA1 (UART RX), RA3 (MCLR, reads 1 anyway), RA5 (button). RA4 (BUSY)
+     * is driven low while the panel is off. Everything else drives low. */
+    assert_int_equal(TRISA & 0x37, 0x22);
+    assert_int_equal(TRISC & 0x3F, 0x00);
+    assert_int_equal(LATA & 0x37, 0x00);
+    assert_int_equal(LATC & 0x3F, 0x00);
+    assert_int_equal(ANSELA & 0x37, 0x00);
+    assert_int_equal(ANSELC & 0x3F, 0x00);
+    /* Weak pull-ups: RA5 (button to ground) and RA1 (idle-high RX). */
+    assert_int_equal(WPUA & 0x37, 0x22);
+    assert_int_equal(WPUC & 0x3F, 0x00);
+}
+
+static void test_init_button_interrupt_on_falling_edge(void **state) {
+    (void)state;
+    assert_int_equal(IOCAN & 0x3F, 0x20);
+    assert_int_equal(IOCAP & 0x3F, 0x00);
+    assert_int_equal(IOCAF & 0x3F, 0x00);
+    assert_int_equal(PIE0 & 0x31, 0x10); /* IOCIE only */
+}
+
+static void test_init_uart_115200_via_pps(void **state) {
+    uint32_t divisor;
+    uint32_t baud;
+
+    (void)state;
+    assert_int_equal(RXPPS, 0x01);           /* RX from RA1 */
+    assert_int_equal(RC1PPS, 0x14);          /* RC1 = TX/CK */
+    assert_int_equal(TX1STA & 0xF5, 0x24);   /* TXEN, BRGH, async */
+    assert_int_equal(RC1STA & 0xF8, 0x90);   /* SPEN, CREN */
+    assert_int_equal(BAUD1CON & 0x1B, 0x08); /* BRG16, no WUE yet */
+    assert_int_equal(PIE1 & 0x30, 0x20);     /* RCIE */
+    /* BRG16 = BRGH = 1: baud = Fosc / (4 * (SP1BRG + 1)); within 1 % of 115200 at 32 MHz. */
+    divisor = ((uint32_t)SP1BRGH << 8) | SP1BRGL;
+    baud = 32000000u / (4u * (divisor + 1u));
+    assert_in_range(baud, 114048u, 116352u);
+}
+
+static void test_init_interrupts_clock_and_regulator(void **state) {
+    (void)state;
+    assert_int_equal(INTCON & 0xC0, 0x40);  /* PEIE; GIE waits for hal_irq_enable() */
+    assert_int_equal(OSCCON1, 0x00);        /* HFINTOSC x2 PLL (32 MHz), divider 1 */
+    assert_int_equal(VREGCON & 0x02, 0x02); /* low-power regulator in SLEEP */
+    hal_irq_enable();
+    assert_int_equal(INTCON & 0x80, 0x80);
+    hal_irq_disable();
+    assert_int_equal(INTCON & 0x80, 0x00);
+}
+
+static void test_pin_mapping(void **state) {
+    static const struct {
+        hal_pin_t pin;
+        uint8_t latc_mask;
+    } port_c[] = {
+        {HAL_PIN_EPD_SCL, 0x01}, {HAL_PIN_EPD_SDA, 0x04}, {HAL_PIN_EPD_RST, 0x08},
+        {HAL_PIN_EPD_CS, 0x10},  {HAL_PIN_EPD_DC, 0x20},
+    };
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof port_c / sizeof port_c[0]; i++) {
+        hal_pin_write(port_c[i].pin, 2u); /* any non-zero level is high */
+        assert_int_equal(LATC & 0x3F, port_c[i].latc_mask);
+        assert_int_equal(hal_pin_read(port_c[i].pin), 1);
+        hal_pin_write(port_c[i].pin, 0u);
+        assert_int_equal(LATC & 0x3F, 0x00);
+    }
+    PORTA = 0x10;
+    assert_int_equal(hal_pin_read(HAL_PIN_EPD_BUSY), 1);
+    assert_int_equal(hal_pin_read(HAL_PIN_BUTTON), 0);
+    PORTA = 0x20;
+    assert_int_equal(hal_pin_read(HAL_PIN_EPD_BUSY), 0);
+    assert_int_equal(hal_pin_read(HAL_PIN_BUTTON), 1);
+    /* Writes to inputs change nothing. */
+    hal_pin_write(HAL_PIN_BUTTON, 1u);
+    hal_pin_write(HAL_PIN_EPD_BUSY, 1u);
+    assert_int_equal(LATA & 0x37, 0x00);
+    assert_int_equal(TRISA & 0x37, 0x22);
+}
+
+static void test_panel_power_releases_and_drives_busy(void **state) {
+    (void)state;
+    hal_pin_write(HAL_PIN_EPD_PWR, 1u);
+    assert_int_equal(LATA & 0x04, 0x04);
+    assert_int_equal(TRISA & 0x10, 0x10); /* BUSY is an input while powered */
+    hal_pin_write(HAL_PIN_EPD_PWR, 0u);
+    assert_int_equal(LATA & 0x37, 0x00);
+    assert_int_equal(TRISA & 0x10, 0x00); /* and driven low once unpowered */
+}
+
+static void test_button_edge_latched_by_interrupt(void **state) {
+    (void)state;
+    assert_false(hal_button_edge_take());
+    PIR0 = 0x10; /* IOCIF */
+    IOCAF = 0x20;
+    PIR1 = 0x00;
+    isr();
+    assert_int_equal(IOCAF & 0x3F, 0x00); /* cleared, or SLEEP would return at once */
+    assert_true(hal_button_edge_take());
+    assert_false(hal_button_edge_take());
+}
+
+static void receive(uint8_t byte, uint8_t rc1sta_errors) {
+    PIR0 = 0x00;
+    PIR1 = 0x20; /* RCIF */
+    RC1STA = (uint8_t)(0x90u | rc1sta_errors);
+    RC1REG = byte;
+    isr();
+}
+
+static void test_uart_receive_and_errors(void **state) {
+    uint8_t byte = 0u;
+    uint8_t i;
+
+    (void)state;
+    assert_false(hal_uart_read(&byte));
+    receive(0x42, 0x00);
+    receive(0x43, 0x00);
+    assert_true(hal_uart_read(&byte));
+    assert_int_equal(byte, 0x42);
+    assert_true(hal_uart_read(&byte));
+    assert_int_equal(byte, 0x43);
+    assert_false(hal_uart_read(&byte));
+    assert_int_equal(hal_uart_errors_take(), 0);
+
+    receive(0x00, 0x04); /* framing error */
+    receive(0x00, 0x02); /* overrun: CREN must be cycled back on */
+    assert_int_equal(RC1STA & 0x10, 0x10);
+    assert_false(hal_uart_read(&byte));
+    assert_int_equal(hal_uart_errors_take(), 2);
+    assert_int_equal(hal_uart_errors_take(), 0);
+
+    /* A full ring drops (and counts) what does not fit, keeps what it holds. */
+    for (i = 0u; i < 20u; i++) {
+        receive(i, 0x00);
+    }
+    assert_int_equal(hal_uart_errors_take(), 5);
+    for (i = 0u; i < 15u; i++) {
+        assert_true(hal_uart_read(&byte));
+        assert_int_equal(byte, i);
+    }
+    assert_false(hal_uart_read(&byte));
+}
+
+static void test_uart_write_waits_a_bounded_time(void **state) {
+    (void)state;
+    PIR1 = 0x10; /* TXIF: transmit buffer empty */
+    hal_uart_write(0x5A);
+    assert_int_equal(TX1REG, 0x5A);
+    PIR1 = 0x00; /* transmitter stuck */
+    TX1REG = 0x00;
+    hal_uart_write(0xA5);
+    assert_int_equal(TX1REG, 0x00);
+    assert_in_range(pic_host.delayed_us, 87u, 200u);
+}
+
+static void assert_unlocked_write(uint32_t nop_index, uint32_t expected_nvmcon2_count) {
+    uint32_t count = pic_host.nops[nop_index].nvmcon2_count;
+
+    assert_int_equal(count, expected_nvmcon2_count);
+    assert_int_equal(pic_host.nvmcon2_writes[count - 2u], 0x55);
+    assert_int_equal(pic_host.nvmcon2_writes[count - 1u], 0xAA);
+    assert_int_equal(pic_host.nops[nop_index].nvmcon1 & 0x06, 0x06); /* WREN, WR */
+    assert_int_equal(pic_host.nops[nop_index].gie, 0);
+}
+
+static void test_flash_row_erase_unlock_sequence(void **state) {
+    (void)state;
+    hal_irq_enable();
+    assert_true(hal_flash_erase_row(0x3FE0));
+    assert_int_equal(pic_host.nvmcon2_write_count, 2);
+    assert_unlocked_write(0, 2);
+    assert_int_equal(pic_host.nops[0].nvmcon1 & 0x70, 0x10); /* FREE, program flash */
+    assert_int_equal(pic_host.nops[0].address, 0x3FE0);
+    assert_int_equal(INTCON & 0x80, 0x80); /* interrupts back on */
+
+    assert_false(hal_flash_erase_row(0x3FE1));
+    assert_false(hal_flash_erase_row(0x4000));
+    assert_int_equal(pic_host.nvmcon2_write_count, 2);
+}
+
+static void test_flash_row_write_loads_latches_then_programs(void **state) {
+    uint16_t words[HAL_FLASH_ROW_WORDS];
+    uint32_t i;
+
+    (void)state;
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        words[i] = (uint16_t)(0xC000u | (i * 0x101u)); /* bits above 14 must be dropped */
+    }
+    assert_true(hal_flash_write_row(0x2000, words));
+    assert_int_equal(pic_host.nvmcon2_write_count, 2u * HAL_FLASH_ROW_WORDS);
+    /* Two NOPs per unlock; check the first of each pair. */
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        uint32_t nop = 2u * i;
+
+        assert_unlocked_write(nop, 2u * (i + 1u));
+        assert_int_equal(pic_host.nops[nop].address, 0x2000 + i);
+        assert_int_equal(pic_host.nops[nop].data, (uint16_t)((i * 0x101u) & 0x3FFFu));
+        /* LWLO: latch only, except the last word, which programs the row. */
+        assert_int_equal(pic_host.nops[nop].nvmcon1 & 0x70,
+                         i + 1u < HAL_FLASH_ROW_WORDS ? 0x20 : 0x00);
+    }
+    assert_false(hal_flash_write_row(0x2010, words));
+    assert_false(hal_flash_write_row(0x2000, NULL));
+}
+
+static void test_flash_read_returns_14_bits(void **state) {
+    (void)state;
+    NVMDATH = 0xFF;
+    NVMDATL = 0x34;
+    assert_int_equal(hal_flash_read(0x1234), 0x3F34);
+    assert_int_equal((NVMADRH << 8) | NVMADRL, 0x1234);
+    assert_int_equal(NVMCON1 & 0x40, 0x00); /* program flash, not the NVM registers */
+    assert_int_equal(hal_flash_read(0x4000), HAL_FLASH_ERASED);
+}
+
+static void test_eeprom_write_unlocks_and_waits_bounded(void **state) {
+    uint64_t start_us;
+
+    (void)state;
+    NVMDATL = 0x00; /* what a read of the cell returns before the write */
+    pic_host.eeprom_write_us = 4000u;
+    assert_true(hal_eeprom_write(0x10, 0x99));
+    assert_unlocked_write(0, 2);
+    assert_int_equal(pic_host.nops[0].nvmcon1 & 0x40, 0x40); /* NVMREGS: data EEPROM */
+    assert_int_equal(pic_host.nops[0].address, 0x7010);
+    assert_int_equal(pic_host.nops[0].data & 0xFF, 0x99);
+    assert_in_range(pic_host.delayed_us, 4000u, 4100u);
+
+    /* WR never clears: give up after the bound, report failure. */
+    pic_host.eeprom_write_us = 0u;
+    NVMDATL = 0x00;
+    start_us = pic_host.delayed_us;
+    assert_false(hal_eeprom_write(0x11, 0x77));
+    assert_in_range(pic_host.delayed_us - start_us, 10000u, 10100u);
+}
+
+static void test_eeprom_write_of_same_value_is_skipped(void **state) {
+    (void)state;
+    NVMDATL = 0x5A;
+    assert_true(hal_eeprom_write(0x20, 0x5A));
+    assert_int_equal(pic_host.nvmcon2_write_count, 0);
+    assert_int_equal(hal_eeprom_read(0x20), 0x5A);
+    assert_int_equal(NVMADRH, 0x70);
+    assert_int_equal(NVMADRL, 0x20);
+}
+
+static void test_sleep_arms_uart_wake_and_reenables_interrupts(void **state) {
+    (void)state;
+    hal_irq_disable();
+    hal_sleep();
+    assert_int_equal(pic_host.sleep_count, 1);
+    assert_int_equal(pic_host.baud1con_at_sleep & 0x02, 0x02); /* WUE */
+    assert_int_equal(pic_host.gie_at_sleep, 0);
+    /* Nothing cleared WUE (the button woke us): it is disarmed by hand. */
+    assert_int_equal(BAUD1CON & 0x02, 0x00);
+    assert_int_equal(INTCON & 0x80, 0x80);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_init_pins, setup),
+        cmocka_unit_test_setup(test_init_button_interrupt_on_falling_edge, setup),
+        cmocka_unit_test_setup(test_init_uart_115200_via_pps, setup),
+        cmocka_unit_test_setup(test_init_interrupts_clock_and_regulator, setup),
+        cmocka_unit_test_setup(test_pin_mapping, setup),
+        cmocka_unit_test_setup(test_panel_power_releases_and_drives_busy, setup),
+        cmocka_unit_test_setup(test_button_edge_latched_by_interrupt, setup),
+        cmocka_unit_test_setup(test_uart_receive_and_errors, setup),
+        cmocka_unit_test_setup(test_uart_write_waits_a_bounded_time, setup),
+        cmocka_unit_test_setup(test_flash_row_erase_unlock_sequence, setup),
+        cmocka_unit_test_setup(test_flash_row_write_loads_latches_then_programs, setup),
+        cmocka_unit_test_setup(test_flash_read_returns_14_bits, setup),
+        cmocka_unit_test_setup(test_eeprom_write_unlocks_and_waits_bounded, setup),
+        cmocka_unit_test_setup(test_eeprom_write_of_same_value_is_skipped, setup),
+        cmocka_unit_test_setup(test_sleep_arms_uart_wake_and_reenables_interrupts, setup),
+    };
+
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

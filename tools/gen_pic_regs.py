@@ -1,0 +1,186 @@
+"""Generate a host stand-in for XC8's <xc.h> from gputils' p16f18326.inc.
+
+The PIC HAL (firmware/hal/pic16f18326/) is written against XC8 names. Built on
+the host against this header, a misspelled register or bit name fails the
+build, and the unit tests can read every register the HAL wrote.
+
+Each register becomes an lvalue in one array indexed by its linear address
+(``TRISA``), with XC8's bit-field view (``TRISAbits.TRISA4``) and mask/position
+macros (``_TRISA_TRISA4_MASK``). Registers named with --trace-writes get a fresh
+log slot on every access instead, so a test can check write sequences such as
+the NVM unlock (0x55, 0xAA). XC8 builtins (NOP, SLEEP, __delay_us...) call
+host hooks the test harness provides.
+
+Usage: python tools/gen_pic_regs.py [--inc FILE] [--trace-writes NVMCON2,...] --out xc.h
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SFR_SPACE = 0x1000
+EQU_LINE = re.compile(r"^\s*(\w+)\s+EQU\s+H'([0-9A-Fa-f]+)'")
+BITS_HEADER = re.compile(r"^;-----\s+(\w+)\s+Bits\s+-+")
+CONFIG_HEADER = re.compile(r"^;-----\s+(CONFIG\d)\s+Options\s+-+")
+SECTION_HEADER = re.compile(r"^;-----\s")
+
+
+@dataclass
+class RegisterMap:
+    """What the vendor include file says about one chip."""
+
+    registers: dict[str, int] = field(default_factory=dict)
+    bits: dict[str, dict[str, int]] = field(default_factory=dict)
+    config_options: dict[str, int] = field(default_factory=dict)
+
+
+def default_inc_path() -> Path:
+    import pymcu_pic_toolchain
+
+    return Path(pymcu_pic_toolchain.__file__).parent / "header" / "p16f18326.inc"
+
+
+def parse_inc(text: str) -> RegisterMap:
+    """Registers (name -> address), bits per register (name -> position), config options."""
+    regmap = RegisterMap()
+    section: str | None = None
+    current_register: str | None = None
+    for line in text.splitlines():
+        if line.startswith(";----- Register Files"):
+            section = "registers"
+            continue
+        if match := BITS_HEADER.match(line):
+            section, current_register = "bits", match.group(1)
+            continue
+        if CONFIG_HEADER.match(line):
+            section = "config"
+            continue
+        if SECTION_HEADER.match(line):
+            section = None
+            continue
+        match = EQU_LINE.match(line)
+        if not match or section is None:
+            continue
+        name, value = match.group(1), int(match.group(2), 16)
+        if section == "registers" and value < SFR_SPACE:
+            regmap.registers[name] = value
+        elif section == "bits" and current_register in regmap.registers:
+            regmap.bits.setdefault(current_register, {})[name] = value
+        elif section == "config":
+            regmap.config_options[name] = value
+    return regmap
+
+
+def _bit_layers(bits: dict[str, int]) -> list[dict[int, str]]:
+    """Split aliases (several names for one bit) into layers of one name per position."""
+    layers: list[dict[int, str]] = []
+    for name, position in bits.items():
+        for layer in layers:
+            if position not in layer:
+                layer[position] = name
+                break
+        else:
+            layers.append({position: name})
+    return layers
+
+
+def _struct_fields(layer: dict[int, str]) -> list[str]:
+    fields = []
+    gap = 0
+    for position in range(8):
+        if position in layer:
+            if gap:
+                fields.append(f"uint8_t : {gap};")
+                gap = 0
+            fields.append(f"uint8_t {layer[position]} : 1;")
+        else:
+            gap += 1
+    if gap:
+        fields.append(f"uint8_t : {gap};")
+    return fields
+
+
+def _bits_typedef(register: str, bits: dict[str, int]) -> list[str]:
+    layers = _bit_layers(bits)
+    if len(layers) == 1:
+        body = "".join(f" {f}" for f in _struct_fields(layers[0]))
+        return [f"typedef struct {{{body} }} {register}bits_t;"]
+    lines = ["typedef union {"]
+    for layer in layers:
+        body = "".join(f" {f}" for f in _struct_fields(layer))
+        lines.append(f"    struct {{{body} }};")
+    lines.append(f"}} {register}bits_t;")
+    return lines
+
+
+HOOKS = """\
+/* XC8 builtins, as hooks the host test harness implements. */
+void pic_host_nop(void);
+void pic_host_sleep(void);
+void pic_host_delay_us(uint32_t us);
+volatile uint8_t *pic_host_traced_access(uint16_t address);
+#define NOP() pic_host_nop()
+#define SLEEP() pic_host_sleep()
+#define CLRWDT() ((void)0)
+#define __delay_us(us) pic_host_delay_us((uint32_t)(us))
+#define __delay_ms(ms) pic_host_delay_us((uint32_t)(ms) * 1000u)
+#define __interrupt(...)
+"""
+
+
+def render_header(regmap: RegisterMap, traced: set[str], source_name: str) -> str:
+    unknown = traced - regmap.registers.keys()
+    if unknown:
+        raise SystemExit(f"--trace-writes: not registers of this chip: {sorted(unknown)}")
+    out = [
+        f"/* Generated by tools/gen_pic_regs.py from {source_name}: do not edit. */",
+        "#ifndef EPDLE_PIC_HOST_XC_H",
+        "#define EPDLE_PIC_HOST_XC_H",
+        "",
+        "#include <stdint.h>",
+        "",
+        f"#define PIC_SFR_SPACE 0x{SFR_SPACE:04X}u",
+        "/* Every special function register, indexed by its linear address. */",
+        "extern volatile uint8_t pic_sfr[PIC_SFR_SPACE];",
+        "",
+        HOOKS,
+    ]
+    for register, address in regmap.registers.items():
+        out.append(f"#define {register}_ADDRESS 0x{address:04X}u")
+        if register in traced:
+            out.append(f"#define {register} (*pic_host_traced_access(0x{address:04X}u))")
+        else:
+            out.append(f"#define {register} (pic_sfr[0x{address:04X}u])")
+        bits = regmap.bits.get(register)
+        if not bits:
+            continue
+        out.extend(_bits_typedef(register, bits))
+        out.append(
+            f"#define {register}bits (*(volatile {register}bits_t *)&pic_sfr[0x{address:04X}u])"
+        )
+        for name, position in bits.items():
+            out.append(f"#define _{register}_{name}_POSN {position}u")
+            out.append(f"#define _{register}_{name}_MASK 0x{1 << position:02X}u")
+    out.extend(["", "#endif /* EPDLE_PIC_HOST_XC_H */", ""])
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--inc", type=Path, default=None, help="gputils p16f18326.inc")
+    parser.add_argument("--trace-writes", default="", help="comma-separated register names")
+    parser.add_argument("--out", type=Path, required=True, help="header to write")
+    args = parser.parse_args()
+    inc_path = args.inc or default_inc_path()
+    regmap = parse_inc(inc_path.read_text(encoding="latin-1"))
+    traced = {name for name in args.trace_writes.split(",") if name}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(render_header(regmap, traced, inc_path.name), encoding="ascii")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
