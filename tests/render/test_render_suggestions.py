@@ -188,3 +188,16 @@ def test_the_widest_accepted_words_still_get_24_px_capitals() -> None:
         extents = letter_extents(image, word_box(True))
         assert len(extents) == 5, word  # letters never touch
         assert min(height for _, height in extents) >= MIN_WORD_CAP_HEIGHT, word
+
+
+def test_header_says_whether_the_word_can_win() -> None:
+    def header(is_candidate: bool, left: int) -> np.ndarray:
+        image = suggestion_image(
+            MIDGAME, HandSuggestion("crane", 1.0, 0.0, is_candidate), 1, 1, left
+        )
+        return np.asarray(image)[: word_box(True)[1]]
+
+    could_win, the_answer, cannot_win = header(True, 2), header(True, 1), header(False, 2)
+    assert not (could_win == the_answer).all()
+    assert not (could_win == cannot_win).all()
+    assert (could_win == RED).all(axis=2).sum() > (cannot_win == RED).all(axis=2).sum()

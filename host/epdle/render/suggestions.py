@@ -104,10 +104,7 @@ def suggestion_image(
     rows = checked_history(history)
     canvas = Canvas()
     left = _draw_board_if_any(canvas, rows)
-    if suggestion.is_candidate:
-        _draw_header(canvas, left, f"{rank}/{of}", "could win", RED)
-    else:
-        _draw_header(canvas, left, f"{rank}/{of}", "can't win", BLACK)
+    _draw_header(canvas, left, f"{rank}/{of}", *_verdict(suggestion, candidates_left))
     box = word_box(bool(rows))
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     _draw_stats(
@@ -153,6 +150,13 @@ def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
         render_suggestion(history, suggestion, rank, len(suggestions), advice.candidates_left)
         for rank, suggestion in enumerate(suggestions, start=1)
     ]
+
+
+def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:
+    """Whether playing the word can end the game, as the header's label."""
+    if not suggestion.is_candidate:
+        return "can't win", BLACK
+    return ("the answer" if candidates_left == 1 else "could win"), RED
 
 
 def _panel_left(has_board: bool) -> int:
