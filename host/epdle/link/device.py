@@ -1,0 +1,325 @@
+"""The device as the host sees it: info, push a frame set, show, events."""
+
+from __future__ import annotations
+
+import random
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+
+from . import flash_layout
+from .protocol import (
+    CHUNK_MAX,
+    INFO_PAYLOAD_BYTES,
+    Command,
+    ErrorCode,
+    EventType,
+    Packet,
+    Reply,
+    describe_error,
+)
+from .transport import Transport
+
+BAUD_RATE = 115200
+# A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
+SHOW_TIMEOUT_S = 60.0
+# Line trouble the device reports while a command is in flight: resend now
+# rather than wait for the timeout.
+RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
+
+
+class LinkError(Exception):
+    """Anything that keeps a command from completing."""
+
+
+class DeviceNotResponding(LinkError):
+    """No valid answer after every retry."""
+
+
+class DeviceRejected(LinkError):
+    """The device answered with an error code."""
+
+    def __init__(self, command: str, code: int, detail: int) -> None:
+        super().__init__(f"device refused {command}: {describe_error(code)} (detail {detail})")
+        self.code = code
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    version: str
+    protocol: int
+    capacity: int  # bytes of frame data (headers included) that fit as the next set
+    frames: int
+    current: int
+    capacity_words: int
+    max_frames: int
+    chunk_max: int
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    pass
+
+
+@dataclass(frozen=True)
+class FrameShown:
+    index: int
+    status: int  # display_status_t: 0 ok, 1 no frame, 2 bad frame, 3 panel error
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 0
+
+
+@dataclass(frozen=True)
+class ErrorEvent:
+    code: int
+    detail: int
+
+    def __str__(self) -> str:
+        return f"ErrorEvent({describe_error(self.code)}, detail {self.detail})"
+
+
+DeviceEvent = ButtonPressed | FrameShown | ErrorEvent
+
+
+@dataclass(frozen=True)
+class PushStats:
+    frames: int
+    payload_bytes: int  # the frames themselves
+    bytes_on_wire: int  # both directions, preambles and retries included
+    seconds: float  # on the port's clock (simulated time on sim://)
+    retries: int
+    erase_cycles: int | None  # flash rows erased (known on the simulated board)
+
+
+def _event_from(packet: Packet) -> DeviceEvent | None:
+    payload = packet.payload
+    if packet.type == EventType.BUTTON:
+        return ButtonPressed()
+    if packet.type == EventType.SHOWN and len(payload) >= 2:
+        return FrameShown(payload[0], payload[1])
+    if packet.type == EventType.ERROR and len(payload) >= 3:
+        return ErrorEvent(payload[0], struct.unpack_from("<H", payload, 1)[0])
+    return None
+
+
+class Device:
+    """A device on a serial port (any pyserial URL; sim:// for the simulator)."""
+
+    def __init__(self, port: serial.SerialBase, timeout: float = 2.0, retries: int = 3) -> None:
+        self.transport = Transport(port)
+        self.timeout = timeout
+        self.retries = max(1, retries)
+        self._seq = random.randrange(1, 256)
+        self._events: list[DeviceEvent] = []
+        self._retries_used = 0
+
+    @classmethod
+    def open(cls, url: str, timeout: float = 2.0, retries: int = 3) -> Device:
+        from . import register_url_handler
+
+        register_url_handler()
+        try:
+            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout)
+        except (serial.SerialException, OSError, ValueError) as error:
+            raise LinkError(f"cannot open {url}: {error}") from error
+        return cls(port, timeout=timeout, retries=retries)
+
+    @property
+    def serial(self) -> serial.SerialBase:
+        return self.transport.port
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def __enter__(self) -> Device:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---- commands ------------------------------------------------------
+
+    def info(self) -> DeviceInfo:
+        reply = self._request(Command.INFO, expect=Reply.INFO)
+        if len(reply.payload) < INFO_PAYLOAD_BYTES:
+            raise LinkError(f"short INFO reply from {self.transport.name}")
+        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
+            struct.unpack_from("<BBBBHBBBB", reply.payload)
+        )
+        return DeviceInfo(
+            version=f"{major}.{minor}.{patch}",
+            protocol=protocol,
+            capacity=words * flash_layout.BITS_PER_WORD // 8,
+            frames=frames,
+            current=current,
+            capacity_words=words,
+            max_frames=max_frames,
+            chunk_max=chunk_max,
+        )
+
+    def push(
+        self, frames: list[bytes], progress: Callable[[int, int], None] | None = None
+    ) -> PushStats:
+        """Upload `frames` as the device's new set; it becomes current only
+        once every frame is in flash and checked."""
+        stream = flash_layout.set_stream(frames)
+        words = flash_layout.set_words(frames)
+        if len(frames) > flash_layout.MAX_FRAMES:
+            raise LinkError(
+                f"{len(frames)} frames: the device holds at most {flash_layout.MAX_FRAMES}"
+            )
+        sent_before = self.transport.bytes_sent + self.transport.bytes_received
+        retries_before = self._retries_used
+        started = self.transport.clock()
+        erases_before = self._erase_count()
+        restarts = 0
+        while True:
+            try:
+                self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
+                self._send_stream(stream, progress)
+                self._request(Command.COMMIT)
+                break
+            except DeviceRejected as error:
+                # The device lost the upload (it slept or reset): start over.
+                if error.code != ErrorCode.NO_UPLOAD or restarts >= self.retries:
+                    raise
+                restarts += 1
+        erases_after = self._erase_count()
+        return PushStats(
+            frames=len(frames),
+            payload_bytes=sum(len(frame) for frame in frames),
+            bytes_on_wire=self.transport.bytes_sent + self.transport.bytes_received - sent_before,
+            seconds=self.transport.clock() - started,
+            retries=self._retries_used - retries_before,
+            erase_cycles=None
+            if erases_before is None or erases_after is None
+            else erases_after - erases_before,
+        )
+
+    def _send_stream(self, stream: bytes, progress: Callable[[int, int], None] | None) -> None:
+        offset = 0
+        resyncs = 0
+        while offset < len(stream):
+            chunk = stream[offset : offset + CHUNK_MAX]
+            try:
+                reply = self._request(Command.CHUNK, struct.pack("<H", offset) + chunk)
+            except DeviceRejected as error:
+                # The device tells where it stands; carry on from there.
+                if error.code != ErrorCode.OFFSET or resyncs >= self.retries:
+                    raise
+                resyncs += 1
+                offset = error.detail
+                continue
+            offset = struct.unpack_from("<H", reply.payload)[0]
+            if progress is not None:
+                progress(offset, len(stream))
+
+    def show(self, index: int) -> None:
+        """Show frame `index`; returns once the device reports it shown."""
+        if not 0 <= index <= 255:
+            raise ValueError(f"frame index {index} out of range")
+        self._request(Command.SHOW, bytes([index]))
+        deadline = self.transport.clock() + SHOW_TIMEOUT_S
+        while True:
+            for i, event in enumerate(self._events):
+                if isinstance(event, FrameShown) and event.index == index:
+                    del self._events[i]
+                    if not event.ok:
+                        reason = _show_status(event.status)
+                        raise LinkError(f"device could not show frame {index}: {reason}")
+                    return
+            remaining = deadline - self.transport.clock()
+            if remaining <= 0:
+                raise DeviceNotResponding(
+                    f"device on {self.transport.name} did not report frame {index} shown "
+                    f"within {SHOW_TIMEOUT_S:.0f} s"
+                )
+            self._collect(self.transport.receive(remaining))
+
+    def clear(self) -> None:
+        """Drop the stored set (the device falls back to its built-in frames)."""
+        self._request(Command.CLEAR)
+
+    def sleep(self) -> None:
+        self._request(Command.SLEEP)
+
+    def poll_events(self, timeout: float = 0.0) -> list[DeviceEvent]:
+        """Events received so far, waiting up to `timeout` for the first one."""
+        if not self._events and timeout > 0:
+            self._collect(self.transport.receive(timeout))
+        else:
+            self._collect(self.transport.receive(0.0, wait_for_any=False))
+        events, self._events = self._events, []
+        return events
+
+    # ---- plumbing --------------------------------------------------------
+
+    def _next_seq(self) -> int:
+        self._seq = self._seq % 255 + 1
+        return self._seq
+
+    def _collect(self, packets: list[Packet]) -> None:
+        for packet in packets:
+            event = _event_from(packet)
+            if event is not None:
+                self._events.append(event)
+
+    def _request(self, command: Command, payload: bytes = b"", expect: Reply = Reply.ACK) -> Packet:
+        """Send a command and wait for its reply, resending the very same
+        packet (same seq: the device answers a repeat without redoing it)."""
+        packet = Packet(command, self._next_seq(), payload)
+        for attempt in range(self.retries):
+            if attempt:
+                self._retries_used += 1
+            wake = attempt > 0 or self.transport.device_may_sleep()
+            try:
+                reply = self._await_reply(packet, self.transport.send(packet, wake=wake))
+            except OSError as error:
+                raise LinkError(str(error)) from error
+            if reply is None:
+                continue
+            if reply.type == Reply.ERROR:
+                code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
+                raise DeviceRejected(command.name, code, detail)
+            if reply.type != expect:
+                raise LinkError(
+                    f"device answered {command.name} with packet type {reply.type:#04x}"
+                )
+            return reply
+        raise DeviceNotResponding(
+            f"device not responding on {self.transport.name} after {self.retries} tries"
+        )
+
+    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | None:
+        deadline = self.transport.clock() + self.timeout
+        pending = early
+        while True:
+            for received in pending:
+                if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
+                    if received.seq == packet.seq:
+                        return received
+                    continue
+                event = _event_from(received)
+                if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
+                    return None
+                if event is not None:
+                    self._events.append(event)
+            remaining = deadline - self.transport.clock()
+            if remaining <= 0:
+                return None
+            pending = self.transport.receive(remaining)
+
+    def _erase_count(self) -> int | None:
+        board = getattr(self.serial, "board", None)
+        return None if board is None else int(board.flash_erase_count)
+
+
+def _show_status(status: int) -> str:
+    return {1: "no such frame", 2: "frame damaged (CRC)", 3: "panel error"}.get(
+        status, f"status {status}"
+    )

@@ -1,0 +1,177 @@
+"""Packets of the UART link (spec: docs/protocol.md).
+
+The numbers mirror firmware/app/protocol.h; tests/link/test_protocol.py
+checks every one of them against that header.
+"""
+
+from __future__ import annotations
+
+import binascii
+import struct
+from dataclasses import dataclass
+from enum import IntEnum
+
+PROTOCOL_VERSION = 1
+HEADER_BYTES = 2
+CRC_BYTES = 2
+CHUNK_MAX = 224
+PAYLOAD_MAX = 2 + CHUNK_MAX
+PACKET_MAX = HEADER_BYTES + PAYLOAD_MAX + CRC_BYTES
+WAKE_PREAMBLE_BYTES = 4
+WAKE_MS = 5
+AWAKE_MS = 1500
+INFO_PAYLOAD_BYTES = 10
+DELIMITER = 0x00
+
+
+class Command(IntEnum):
+    INFO = 0x01
+    BEGIN = 0x02
+    CHUNK = 0x03
+    COMMIT = 0x04
+    SHOW = 0x05
+    CLEAR = 0x06
+    SLEEP = 0x07
+
+
+class Reply(IntEnum):
+    ACK = 0x80
+    ERROR = 0x81
+    INFO = 0x82
+
+
+class EventType(IntEnum):
+    BUTTON = 0xC0
+    SHOWN = 0xC1
+    ERROR = 0xC2
+
+
+class ErrorCode(IntEnum):
+    BAD_PACKET = 0x01
+    UNKNOWN_CMD = 0x02
+    BAD_LENGTH = 0x03
+    NO_UPLOAD = 0x04
+    OFFSET = 0x05
+    TOO_MANY_FRAMES = 0x06
+    TOO_BIG = 0x07
+    BAD_STREAM = 0x08
+    INCOMPLETE = 0x09
+    FRAME_CRC = 0x0A
+    FLASH = 0x0B
+    UART = 0x0C
+
+
+ERROR_TEXT = {
+    ErrorCode.BAD_PACKET: "a packet arrived damaged",
+    ErrorCode.UNKNOWN_CMD: "unknown command",
+    ErrorCode.BAD_LENGTH: "wrong payload length for the command",
+    ErrorCode.NO_UPLOAD: "no upload in progress",
+    ErrorCode.OFFSET: "chunk out of order",
+    ErrorCode.TOO_MANY_FRAMES: "too many frames in the set",
+    ErrorCode.TOO_BIG: "the set does not fit in the free flash",
+    ErrorCode.BAD_STREAM: "frame headers disagree with the announced set",
+    ErrorCode.INCOMPLETE: "commit before the whole set arrived",
+    ErrorCode.FRAME_CRC: "a frame read back from flash with a bad CRC",
+    ErrorCode.FLASH: "a flash row did not read back as written",
+    ErrorCode.UART: "bytes lost on the line",
+}
+
+
+def describe_error(code: int) -> str:
+    try:
+        return ERROR_TEXT[ErrorCode(code)]
+    except ValueError:
+        return f"unknown error code {code:#04x}"
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, as firmware/app/crc16.c."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+def cobs_encode(data: bytes) -> bytes:
+    """COBS without the closing delimiter."""
+    out = bytearray()
+    block = bytearray()
+    for byte in data:
+        if byte == 0:
+            out.append(len(block) + 1)
+            out += block
+            block.clear()
+            continue
+        block.append(byte)
+        if len(block) == 254:
+            out.append(255)
+            out += block
+            block.clear()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(encoded: bytes) -> bytes:
+    """Inverse of cobs_encode; ValueError if the blocks do not add up."""
+    out = bytearray()
+    at = 0
+    while at < len(encoded):
+        code = encoded[at]
+        if code == 0:
+            raise ValueError("zero byte inside a COBS packet")
+        end = at + code
+        if end > len(encoded):
+            raise ValueError("COBS block runs past the end of the packet")
+        out += encoded[at + 1 : end]
+        at = end
+        if code != 255 and at < len(encoded):
+            out.append(0)
+    return bytes(out)
+
+
+@dataclass(frozen=True)
+class Packet:
+    type: int
+    seq: int
+    payload: bytes = b""
+
+    def encode(self) -> bytes:
+        """Wire bytes: COBS of type, seq, payload, CRC (big-endian), then 0x00."""
+        if len(self.payload) > PAYLOAD_MAX:
+            raise ValueError(f"payload of {len(self.payload)} bytes exceeds {PAYLOAD_MAX}")
+        body = bytes([self.type, self.seq]) + self.payload
+        return cobs_encode(body + struct.pack(">H", crc16(body))) + bytes([DELIMITER])
+
+
+class PacketReader:
+    """Splits received bytes into packets; damaged ones are counted and dropped."""
+
+    def __init__(self) -> None:
+        self._pending = bytearray()
+        self.dropped = 0
+
+    def feed(self, data: bytes) -> list[Packet]:
+        packets = []
+        self._pending += data
+        while (end := self._pending.find(DELIMITER)) >= 0:
+            encoded = bytes(self._pending[:end])
+            del self._pending[: end + 1]
+            if not encoded:
+                continue
+            packet = self._parse(encoded)
+            if packet is None:
+                self.dropped += 1
+            else:
+                packets.append(packet)
+        # Nothing valid is longer than a packet: keep no unbounded garbage.
+        if len(self._pending) > 2 * PACKET_MAX:
+            del self._pending[:-PACKET_MAX]
+        return packets
+
+    @staticmethod
+    def _parse(encoded: bytes) -> Packet | None:
+        try:
+            body = cobs_decode(encoded)
+        except ValueError:
+            return None
+        if len(body) < HEADER_BYTES + CRC_BYTES or crc16(body) != 0:
+            return None
+        return Packet(body[0], body[1], body[HEADER_BYTES:-CRC_BYTES])

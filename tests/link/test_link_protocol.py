@@ -1,0 +1,89 @@
+"""Packet format: the Python mirror of protocol.h, COBS, CRC, the reader."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+from link_c_headers import header_defines
+
+from epdle.link import protocol
+from epdle.link.protocol import (
+    Command,
+    ErrorCode,
+    EventType,
+    Packet,
+    PacketReader,
+    Reply,
+    cobs_decode,
+    cobs_encode,
+    crc16,
+)
+
+ENUMS = {"CMD_": Command, "RSP_": Reply, "EVT_": EventType, "ERR_": ErrorCode}
+
+
+def test_every_protocol_h_number_has_the_same_python_value() -> None:
+    defines = {
+        name.removeprefix("LINK_"): value
+        for name, value in header_defines("app/protocol.h").items()
+        if name.startswith("LINK_")
+    }
+    checked = 0
+    for name, value in defines.items():
+        for prefix, enum in ENUMS.items():
+            if name.startswith(prefix):
+                assert enum[name.removeprefix(prefix)] == value, name
+                break
+        else:
+            assert getattr(protocol, name) == value, name
+        checked += 1
+    assert checked >= 35
+    for prefix, enum in ENUMS.items():
+        for member in enum:
+            assert defines[prefix + member.name] == member.value
+
+
+def test_crc16_is_ccitt_false() -> None:
+    assert crc16(b"123456789") == 0x29B1
+
+
+def test_cobs_textbook_vector() -> None:
+    assert cobs_encode(bytes([0x11, 0x22, 0x00, 0x33])) == bytes([0x03, 0x11, 0x22, 0x02, 0x33])
+
+
+@given(st.binary(max_size=700))
+def test_cobs_round_trips_without_zero_bytes(data: bytes) -> None:
+    encoded = cobs_encode(data)
+    assert 0 not in encoded
+    assert cobs_decode(encoded) == data
+
+
+@given(st.integers(0, 255), st.integers(0, 255), st.binary(max_size=protocol.PAYLOAD_MAX))
+def test_packets_survive_the_reader(kind: int, seq: int, payload: bytes) -> None:
+    wire = Packet(kind, seq, payload).encode()
+    assert wire.count(0) == 1 and wire[-1] == 0
+    assert PacketReader().feed(wire) == [Packet(kind, seq, payload)]
+
+
+def test_reader_drops_a_damaged_packet_and_keeps_the_next() -> None:
+    good = Packet(Reply.ACK, 7, b"\x10\x00").encode()
+    damaged = bytearray(Packet(Reply.INFO, 6, bytes(10)).encode())
+    damaged[3] ^= 0x20
+    reader = PacketReader()
+    # Split at odd places: packets may arrive in pieces.
+    wire = bytes(damaged) + good
+    packets = reader.feed(wire[:5]) + reader.feed(wire[5:17]) + reader.feed(wire[17:])
+    assert packets == [Packet(Reply.ACK, 7, b"\x10\x00")]
+    assert reader.dropped == 1
+
+
+def test_reader_survives_random_noise_then_reads_a_packet() -> None:
+    noise = random.Random(4).randbytes(5000)
+    reader = PacketReader()
+    found = reader.feed(noise)
+    # Noise passes only where a CRC-16 happens to check out (1 in 65536).
+    assert found == []
+    assert reader.dropped > 10
+    assert reader.feed(b"\x00" + Packet(Reply.ACK, 1).encode()) == [Packet(Reply.ACK, 1)]
