@@ -1,0 +1,179 @@
+/*
+ * hal_sim.c - hal.h on the simulated board: what the PIC's peripherals do,
+ * with each access charged the time it takes on the chip.
+ *
+ * The interrupt routine mirrors the PIC HAL's: it clears the button's
+ * interrupt-on-change flag into a software flag and moves received bytes
+ * from the EUSART's 2-byte FIFO into a ring buffer.
+ */
+#include "hal.h"
+
+#include "sim.h"
+#include "sim_board.h"
+#include "sim_bus.h"
+#include "sim_nvm.h"
+#include "sim_uart.h"
+
+#define UART_RING_BYTES 64u
+#define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
+
+static const sim_net_t pin_nets[HAL_PIN_COUNT] = {
+    SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,  SIM_NET_EPD_CS,  SIM_NET_EPD_DC,
+    SIM_NET_EPD_RST, SIM_NET_EPD_BUSY, SIM_NET_EPD_VCC, SIM_NET_BUTTON,
+};
+
+/* The firmware's RAM of this module (written by the ISR and the HAL calls). */
+static volatile bool button_edge;
+static volatile uint8_t uart_ring[UART_RING_BYTES];
+static volatile uint8_t uart_head;
+static volatile uint8_t uart_count;
+static volatile uint8_t uart_lost;
+
+static void spend_instructions(unsigned count) {
+    sim_cpu_spend((uint64_t)count * SIM_INSTRUCTION_NS);
+}
+
+static bool is_output(hal_pin_t pin) {
+    return pin != HAL_PIN_EPD_BUSY && pin != HAL_PIN_BUTTON;
+}
+
+static void count_lost(uint32_t bytes) {
+    uint32_t total = (uint32_t)uart_lost + bytes;
+
+    uart_lost = total > 255u ? 255u : (uint8_t)total;
+}
+
+void hal_sim_isr(void) {
+    uint8_t byte;
+
+    if (sim_board_ioc_flag_take()) {
+        button_edge = true;
+    }
+    while (sim_uart_fifo_pop(&byte)) {
+        if (uart_count == UART_RING_BYTES) {
+            count_lost(1u);
+            continue;
+        }
+        uart_ring[(uint8_t)((uart_head + uart_count) % UART_RING_BYTES)] = byte;
+        uart_count++;
+    }
+    count_lost(sim_uart_overruns_take());
+}
+
+void hal_init(void) {
+    hal_pin_t pin;
+
+    sim_board_irq_enable(false);
+    button_edge = false;
+    uart_head = 0;
+    uart_count = 0;
+    uart_lost = 0;
+    (void)sim_board_ioc_flag_take();
+    for (pin = HAL_PIN_EPD_SCL; pin < HAL_PIN_COUNT; pin++) {
+        if (is_output(pin)) {
+            sim_bus_drive(pin_nets[pin], 0u);
+        }
+    }
+    sim_bus_drive(SIM_NET_UART_TX, 1u);
+    spend_instructions(40u);
+}
+
+void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    if (pin < HAL_PIN_COUNT && is_output(pin)) {
+        sim_bus_drive(pin_nets[pin], level);
+    }
+    spend_instructions(1u);
+}
+
+uint8_t hal_pin_read(hal_pin_t pin) {
+    uint8_t level = pin < HAL_PIN_COUNT ? sim_bus_level(pin_nets[pin]) : 0u;
+
+    spend_instructions(1u);
+    return level;
+}
+
+void hal_delay_us(uint16_t us) {
+    sim_cpu_spend((uint64_t)us * 1000u);
+}
+
+void hal_delay_ms(uint16_t ms) {
+    sim_cpu_spend((uint64_t)ms * 1000000u);
+}
+
+void hal_irq_enable(void) {
+    sim_board_irq_enable(true);
+    spend_instructions(1u);
+}
+
+void hal_irq_disable(void) {
+    sim_board_irq_enable(false);
+    spend_instructions(1u);
+}
+
+bool hal_button_edge_take(void) {
+    /* The ISR only runs inside HAL calls that let time pass, so this read-and-clear is atomic. */
+    bool taken = button_edge;
+
+    button_edge = false;
+    spend_instructions(4u);
+    return taken;
+}
+
+void hal_sleep(void) {
+    sim_cpu_sleep();
+}
+
+bool hal_uart_read(uint8_t *byte) {
+    bool got = false;
+
+    spend_instructions(4u);
+    if (byte == 0) {
+        return false;
+    }
+    if (uart_count > 0u) {
+        *byte = uart_ring[uart_head];
+        uart_head = (uint8_t)((uart_head + 1u) % UART_RING_BYTES);
+        uart_count--;
+        got = true;
+    }
+    return got;
+}
+
+void hal_uart_write(uint8_t byte) {
+    sim_uart_transmit(byte);
+}
+
+uint8_t hal_uart_errors_take(void) {
+    uint8_t lost;
+
+    count_lost(sim_uart_overruns_take());
+    lost = uart_lost;
+    uart_lost = 0;
+    return lost;
+}
+
+uint16_t hal_flash_read(uint16_t word_addr) {
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    return sim_nvm_flash_read(word_addr);
+}
+
+bool hal_flash_erase_row(uint16_t row_addr) {
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    return sim_nvm_flash_erase_row(row_addr);
+}
+
+bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    /* Loading the 32 write latches: a few instructions per word. */
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS + 4u * HAL_FLASH_ROW_WORDS);
+    return sim_nvm_flash_write_row(row_addr, words);
+}
+
+uint8_t hal_eeprom_read(uint8_t addr) {
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    return sim_nvm_eeprom_read(addr);
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    return sim_nvm_eeprom_write(addr, value);
+}

@@ -1,0 +1,313 @@
+/*
+ * sim_board.c - the runner: the firmware lives in its own coroutine (a
+ * ucontext with its own stack); the host drives virtual time.
+ *
+ * The firmware gives control back when the clock reaches the host's
+ * deadline, when it sleeps, when a refresh has just finished (so the host can
+ * snapshot the panel) or when a power cut takes the board down. A power cut
+ * abandons the coroutine; power-on starts app_main() afresh on the same
+ * stack, with flash and EEPROM kept.
+ */
+#define _XOPEN_SOURCE 700
+
+#include "sim_board.h"
+
+#include "app.h"
+#include "sim.h"
+#include "sim_bus.h"
+#include "sim_button.h"
+#include "sim_clock.h"
+#include "sim_nvm.h"
+#include "sim_panel.h"
+#include "sim_power.h"
+#include "sim_uart.h"
+#include "sim_vcd.h"
+#include "sim_violation.h"
+
+#include <stdlib.h>
+#include <ucontext.h>
+
+#define FIRMWARE_STACK_BYTES (256u * 1024u)
+
+static ucontext_t host_context;
+static ucontext_t firmware_context;
+static void *firmware_stack;
+
+static struct {
+    bool booted;
+    bool powered;
+    bool halted; /* app_main() returned */
+    bool in_firmware;
+    sim_mcu_state_t mcu;
+    bool gie;
+    bool iocaf;
+    uint64_t deadline_ns;
+    bool stop_pending;
+    sim_stop_t stop;
+    uint32_t refreshes_seen;
+} board;
+
+static const sim_net_t mcu_driven_panel_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,
+                                                  SIM_NET_EPD_CS,  SIM_NET_EPD_DC,
+                                                  SIM_NET_EPD_RST, SIM_NET_EPD_VCC};
+
+/* ---- coroutine -------------------------------------------------------------- */
+
+static void yield_to_host(void) {
+    swapcontext(&firmware_context, &host_context);
+}
+
+static void firmware_entry(void) {
+    app_main();
+    sim_violation("app_main() returned (it must never return)");
+    board.halted = true;
+    board.mcu = SIM_MCU_SLEEP;
+    sim_power_update();
+    for (;;) {
+        yield_to_host();
+    }
+}
+
+static void start_firmware(void) {
+    getcontext(&firmware_context);
+    firmware_context.uc_stack.ss_sp = firmware_stack;
+    firmware_context.uc_stack.ss_size = FIRMWARE_STACK_BYTES;
+    firmware_context.uc_link = NULL;
+    makecontext(&firmware_context, firmware_entry, 0);
+    board.halted = false;
+    board.mcu = SIM_MCU_RUN;
+    board.gie = false;
+    board.iocaf = false;
+    sim_uart_chip_reset();
+    sim_power_update();
+}
+
+static bool firmware_runnable(void) {
+    return board.powered && !board.halted &&
+           (board.mcu == SIM_MCU_RUN || board.mcu == SIM_MCU_STALL);
+}
+
+static void note_refresh(void) {
+    if (sim_refresh_count() != board.refreshes_seen) {
+        board.refreshes_seen = sim_refresh_count();
+        if (!board.stop_pending) {
+            board.stop_pending = true;
+            board.stop = SIM_STOP_REFRESH_DONE;
+        }
+    }
+}
+
+/* ---- CPU -------------------------------------------------------------------- */
+
+sim_mcu_state_t sim_board_mcu_state(void) {
+    return board.mcu;
+}
+
+void sim_cpu_spend(uint64_t ns) {
+    uint64_t target = sim_now() + ns;
+
+    if (!board.in_firmware) {
+        /* Called from the host (tests driving the HAL directly): just let time pass. */
+        sim_clock_run_to(target);
+        return;
+    }
+    for (;;) {
+        uint64_t limit = target < board.deadline_ns ? target : board.deadline_ns;
+
+        sim_clock_run_to(limit);
+        note_refresh();
+        if (board.stop_pending || sim_now() >= board.deadline_ns) {
+            yield_to_host();
+        }
+        if (sim_now() >= target) {
+            return;
+        }
+    }
+}
+
+void sim_cpu_stall(uint64_t ns) {
+    board.mcu = SIM_MCU_STALL;
+    sim_power_update();
+    sim_cpu_spend(ns);
+    board.mcu = SIM_MCU_RUN;
+    sim_power_update();
+    sim_board_service_interrupts();
+}
+
+static void wake(void) {
+    board.mcu = SIM_MCU_RUN;
+    sim_power_update();
+}
+
+void sim_cpu_sleep(void) {
+    sim_cpu_spend(SIM_INSTRUCTION_NS);
+    /* As on the chip: with an interrupt-on-change flag still set, SLEEP does nothing. */
+    if (board.iocaf) {
+        return;
+    }
+    board.mcu = SIM_MCU_SLEEP;
+    sim_power_update();
+    if (board.in_firmware) {
+        yield_to_host(); /* the host resumes us once an event has woken the CPU */
+    }
+}
+
+void sim_board_power_fail(void) {
+    size_t i;
+
+    board.powered = false;
+    board.mcu = SIM_MCU_OFF;
+    if (sim_bus_level(SIM_NET_EPD_VCC) != 0u) {
+        sim_panel_expect_board_power_loss();
+    }
+    for (i = 0; i < sizeof mcu_driven_panel_nets / sizeof mcu_driven_panel_nets[0]; i++) {
+        sim_bus_drive(mcu_driven_panel_nets[i], 0u);
+    }
+    sim_power_update();
+    board.stop_pending = true;
+    board.stop = SIM_STOP_POWER_CUT;
+    yield_to_host();
+    abort(); /* an abandoned coroutine is never resumed */
+}
+
+/* ---- interrupts ------------------------------------------------------------- */
+
+void sim_board_irq_enable(bool enabled) {
+    board.gie = enabled;
+    sim_board_service_interrupts();
+}
+
+void sim_board_ioc_falling_edge(void) {
+    if (!board.powered) {
+        return;
+    }
+    board.iocaf = true;
+    if (board.mcu == SIM_MCU_SLEEP && !board.halted) {
+        wake();
+    }
+    sim_board_service_interrupts();
+}
+
+bool sim_board_ioc_flag_take(void) {
+    bool was = board.iocaf;
+
+    board.iocaf = false;
+    return was;
+}
+
+void sim_board_service_interrupts(void) {
+    if (board.powered && board.gie && board.mcu == SIM_MCU_RUN) {
+        hal_sim_isr();
+    }
+}
+
+bool sim_board_uart_start_bit(void) {
+    if (!board.powered) {
+        return false;
+    }
+    if (board.mcu == SIM_MCU_SLEEP) {
+        if (!board.halted) {
+            wake();
+        }
+        return false;
+    }
+    return true;
+}
+
+bool sim_board_uart_can_receive(void) {
+    return board.powered && (board.mcu == SIM_MCU_RUN || board.mcu == SIM_MCU_STALL);
+}
+
+/* ---- host API ------------------------------------------------------------------ */
+
+int sim_boot(const char *vcd_path) {
+    sim_shutdown();
+    firmware_stack = malloc(FIRMWARE_STACK_BYTES);
+    if (firmware_stack == NULL) {
+        return -1;
+    }
+    sim_clock_reset();
+    sim_violation_reset();
+    sim_bus_reset();
+    sim_panel_reset();
+    sim_nvm_reset();
+    sim_uart_reset();
+    sim_button_reset();
+    board.booted = true;
+    board.powered = true;
+    board.halted = false;
+    board.in_firmware = false;
+    board.mcu = SIM_MCU_OFF;
+    board.gie = false;
+    board.iocaf = false;
+    board.deadline_ns = 0;
+    board.stop_pending = false;
+    board.refreshes_seen = 0;
+    sim_power_reset();
+    if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
+        sim_shutdown();
+        return -1;
+    }
+    start_firmware();
+    return 0;
+}
+
+void sim_shutdown(void) {
+    sim_vcd_close();
+    sim_uart_reset();
+    sim_panel_reset();
+    free(firmware_stack);
+    firmware_stack = NULL;
+    board.booted = false;
+    board.powered = false;
+}
+
+uint64_t sim_time_ns(void) {
+    return sim_now();
+}
+
+sim_stop_t sim_run_until(uint64_t t_ns) {
+    if (!board.booted) {
+        return SIM_STOP_DEADLINE;
+    }
+    board.deadline_ns = t_ns;
+    for (;;) {
+        if (board.stop_pending) {
+            board.stop_pending = false;
+            return board.stop;
+        }
+        if (sim_now() >= t_ns) {
+            return SIM_STOP_DEADLINE;
+        }
+        if (firmware_runnable()) {
+            board.in_firmware = true;
+            swapcontext(&host_context, &firmware_context);
+            board.in_firmware = false;
+        } else {
+            uint64_t next = sim_clock_next_event();
+
+            sim_clock_run_to(next < t_ns ? next : t_ns);
+            note_refresh();
+        }
+    }
+}
+
+int sim_asleep(void) {
+    return board.powered && board.mcu == SIM_MCU_SLEEP;
+}
+
+int sim_powered(void) {
+    return board.powered;
+}
+
+int sim_net_level(sim_net_t net) {
+    return net < SIM_NET_COUNT ? sim_bus_level(net) : -1;
+}
+
+void sim_power_on(void) {
+    if (!board.booted || board.powered) {
+        return;
+    }
+    board.powered = true;
+    start_firmware();
+}

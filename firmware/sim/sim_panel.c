@@ -1,0 +1,591 @@
+/*
+ * sim_panel.c - the controller model.
+ *
+ * SPI is decoded from pin edges alone: CS low frames bytes, SDA is sampled on
+ * each rising SCL edge (mode 0, MSB first), DC is latched with a byte's
+ * eighth bit. Commands execute as facts 1.3-1.4 describe them; BUSY is held
+ * low for the published times; a refresh copies the two RAM planes to the
+ * displayed image when BUSY is released.
+ */
+#include "sim_panel.h"
+
+#include "sim_bus.h"
+#include "sim_clock.h"
+#include "sim_power.h"
+#include "sim_violation.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROW_BYTES 13u
+#define PANEL_WIDTH 104u
+#define PANEL_HEIGHT 212u
+#define MAX_PARAMS 8u
+
+enum {
+    CMD_PANEL_SETTING = 0x00,
+    CMD_POWER_SETTING = 0x01,
+    CMD_POWER_OFF = 0x02,
+    CMD_POWER_OFF_SEQUENCE = 0x03,
+    CMD_POWER_ON = 0x04,
+    CMD_POWER_ON_MEASURE = 0x05,
+    CMD_BOOSTER_SOFT_START = 0x06,
+    CMD_DEEP_SLEEP = 0x07,
+    CMD_DTM1 = 0x10,
+    CMD_DATA_STOP = 0x11,
+    CMD_DISPLAY_REFRESH = 0x12,
+    CMD_DTM2 = 0x13,
+    CMD_PLL_CONTROL = 0x30,
+    CMD_VCOM_AND_DATA_INTERVAL = 0x50,
+    CMD_LOW_POWER_DETECTION = 0x51,
+    CMD_TCON_SETTING = 0x60,
+    CMD_RESOLUTION_SETTING = 0x61,
+    CMD_GET_STATUS = 0x71,
+    CMD_PARTIAL_WINDOW = 0x90,
+    CMD_PARTIAL_IN = 0x91,
+    CMD_PARTIAL_OUT = 0x92,
+    CMD_PROGRAM_MODE = 0xA0,
+    CMD_ACTIVE_PROGRAM = 0xA1,
+    CMD_READ_OTP = 0xA2,
+    CMD_POWER_SAVING = 0xE3
+};
+
+#define DEEP_SLEEP_CHECK_CODE 0xA5u
+
+typedef enum { BUSY_NONE = 0, BUSY_POWER_ON, BUSY_POWER_OFF, BUSY_REFRESH } busy_kind_t;
+
+typedef struct {
+    bool powered;
+    bool in_reset;
+    bool deep_sleep;
+    bool booster_set;
+    bool pumps_on;
+    bool board_power_loss;
+    busy_kind_t busy;
+    uint64_t busy_until_ns;
+
+    /* SPI receiver */
+    uint8_t shift;
+    uint8_t bits;
+
+    /* command being received */
+    bool have_command;
+    uint8_t command;
+    uint32_t data_count;
+    uint8_t params[MAX_PARAMS];
+    bool stream_overrun_reported;
+    bool stream_before_init_reported;
+
+    /* addressing */
+    bool partial_mode;
+    uint16_t window_x0, window_x1, window_y0, window_y1; /* pixels, inclusive */
+    uint16_t resolution_w, resolution_h;                 /* 0 = never set */
+
+    /* control nets already reported high while unpowered (one report per net per cut) */
+    uint16_t backfeed_reported;
+
+    uint8_t ram[2][SIM_PLANE_BYTES];
+    bool written[2][SIM_PLANE_BYTES];
+    uint8_t shown[2][SIM_PLANE_BYTES];
+    uint32_t refresh_count;
+} panel_t;
+
+static panel_t panel;
+
+static sim_epd_transaction_t *log_entries;
+static size_t log_count;
+static size_t log_capacity;
+
+static const sim_net_t control_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA, SIM_NET_EPD_CS,
+                                         SIM_NET_EPD_DC, SIM_NET_EPD_RST};
+#define CONTROL_NET_COUNT (sizeof control_nets / sizeof control_nets[0])
+
+/* ---- transaction log ---------------------------------------------------- */
+
+static void log_command(uint8_t command) {
+    if (log_count == log_capacity) {
+        size_t capacity = log_capacity == 0 ? 256u : log_capacity * 2u;
+        sim_epd_transaction_t *grown = realloc(log_entries, capacity * sizeof *grown);
+
+        if (grown == NULL) {
+            return;
+        }
+        log_entries = grown;
+        log_capacity = capacity;
+    }
+    memset(&log_entries[log_count], 0, sizeof log_entries[log_count]);
+    log_entries[log_count].t_ns = sim_now();
+    log_entries[log_count].cmd = command;
+    log_count++;
+}
+
+static void log_data(uint8_t byte) {
+    sim_epd_transaction_t *entry;
+
+    if (log_count == 0) {
+        return;
+    }
+    entry = &log_entries[log_count - 1u];
+    if (entry->len < SIM_EPD_LOG_DATA_BYTES) {
+        entry->data[entry->len] = byte;
+    }
+    entry->len++;
+}
+
+size_t sim_epd_transaction_count(void) {
+    return log_count;
+}
+
+int sim_epd_transaction(size_t index, sim_epd_transaction_t *out) {
+    if (index >= log_count || out == NULL) {
+        return -1;
+    }
+    *out = log_entries[index];
+    return 0;
+}
+
+/* ---- state ---------------------------------------------------------------- */
+
+static void set_busy(busy_kind_t kind, uint64_t duration_ns) {
+    panel.busy = kind;
+    panel.busy_until_ns = sim_now() + duration_ns;
+    sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    sim_power_update();
+}
+
+static void clear_busy(void) {
+    panel.busy = BUSY_NONE;
+    sim_bus_drive(SIM_NET_EPD_BUSY, panel.powered ? 1u : 0u);
+    sim_power_update();
+}
+
+static void forget_ram(void) {
+    memset(panel.written, 0, sizeof panel.written);
+}
+
+/* Register state after a power-up or a hardware reset (the RAM is not touched here). */
+static void reset_registers(void) {
+    panel.deep_sleep = false;
+    panel.booster_set = false;
+    panel.pumps_on = false;
+    panel.have_command = false;
+    panel.partial_mode = false;
+    panel.window_x0 = 0;
+    panel.window_x1 = PANEL_WIDTH - 1u;
+    panel.window_y0 = 0;
+    panel.window_y1 = PANEL_HEIGHT - 1u;
+    panel.resolution_w = 0;
+    panel.resolution_h = 0;
+    panel.shift = 0;
+    panel.bits = 0;
+}
+
+void sim_panel_reset(void) {
+    memset(&panel, 0, sizeof panel);
+    reset_registers();
+    /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
+    memset(panel.ram, 0x00, sizeof panel.ram);
+    memset(panel.shown, 0xFF, sizeof panel.shown);
+    free(log_entries);
+    log_entries = NULL;
+    log_count = 0;
+    log_capacity = 0;
+}
+
+sim_panel_state_t sim_panel_state(void) {
+    if (!panel.powered) {
+        return SIM_PANEL_OFF;
+    }
+    if (panel.busy != BUSY_NONE) {
+        return SIM_PANEL_BUSY;
+    }
+    return panel.deep_sleep ? SIM_PANEL_DEEP_SLEEP : SIM_PANEL_IDLE;
+}
+
+uint32_t sim_refresh_count(void) {
+    return panel.refresh_count;
+}
+
+void sim_panel_shown(uint8_t *black, uint8_t *red) {
+    memcpy(black, panel.shown[0], SIM_PLANE_BYTES);
+    memcpy(red, panel.shown[1], SIM_PLANE_BYTES);
+}
+
+void sim_panel_ram(uint8_t *black, uint8_t *red) {
+    memcpy(black, panel.ram[0], SIM_PLANE_BYTES);
+    memcpy(red, panel.ram[1], SIM_PLANE_BYTES);
+}
+
+void sim_panel_expect_board_power_loss(void) {
+    panel.board_power_loss = true;
+}
+
+static bool initialized(void) {
+    return panel.booster_set && panel.pumps_on;
+}
+
+/* ---- commands ------------------------------------------------------------ */
+
+static bool known_command(uint8_t command) {
+    switch (command) {
+    case CMD_PANEL_SETTING:
+    case CMD_POWER_SETTING:
+    case CMD_POWER_OFF:
+    case CMD_POWER_OFF_SEQUENCE:
+    case CMD_POWER_ON:
+    case CMD_POWER_ON_MEASURE:
+    case CMD_BOOSTER_SOFT_START:
+    case CMD_DEEP_SLEEP:
+    case CMD_DTM1:
+    case CMD_DATA_STOP:
+    case CMD_DISPLAY_REFRESH:
+    case CMD_DTM2:
+    case CMD_PLL_CONTROL:
+    case CMD_VCOM_AND_DATA_INTERVAL:
+    case CMD_LOW_POWER_DETECTION:
+    case CMD_TCON_SETTING:
+    case CMD_RESOLUTION_SETTING:
+    case CMD_GET_STATUS:
+    case CMD_PARTIAL_WINDOW:
+    case CMD_PARTIAL_IN:
+    case CMD_PARTIAL_OUT:
+    case CMD_PROGRAM_MODE:
+    case CMD_ACTIVE_PROGRAM:
+    case CMD_READ_OTP:
+    case CMD_POWER_SAVING:
+        return true;
+    default:
+        /* LUTs 0x20-0x24, temperature sensor 0x40-0x43, VCOM 0x80-0x82 */
+        return (command >= 0x20u && command <= 0x24u) || (command >= 0x40u && command <= 0x43u) ||
+               (command >= 0x80u && command <= 0x82u);
+    }
+}
+
+static void start_refresh(void) {
+    size_t plane;
+    size_t i;
+    unsigned never_written = 0;
+
+    if (!initialized()) {
+        sim_violation("DISPLAY_REFRESH before init (booster soft start + power on)");
+        return;
+    }
+    if (panel.resolution_w != PANEL_WIDTH || panel.resolution_h != PANEL_HEIGHT) {
+        sim_violation("DISPLAY_REFRESH with resolution %ux%u (the panel is 104x212)",
+                      panel.resolution_w, panel.resolution_h);
+    }
+    for (plane = 0; plane < 2u; plane++) {
+        for (i = 0; i < SIM_PLANE_BYTES; i++) {
+            never_written += panel.written[plane][i] ? 0u : 1u;
+        }
+    }
+    if (never_written > 0) {
+        sim_violation("DISPLAY_REFRESH shows RAM lost while unpowered or in deep sleep "
+                      "(%u of 5512 bytes not rewritten)",
+                      never_written);
+    }
+    set_busy(BUSY_REFRESH, SIM_PANEL_REFRESH_NS);
+}
+
+static void start_command(uint8_t command) {
+    log_command(command);
+    panel.have_command = true;
+    panel.command = command;
+    panel.data_count = 0;
+    panel.stream_overrun_reported = false;
+    panel.stream_before_init_reported = false;
+
+    switch (command) {
+    case CMD_POWER_ON:
+        set_busy(BUSY_POWER_ON, SIM_PANEL_POWER_ON_NS);
+        break;
+    case CMD_POWER_OFF:
+        set_busy(BUSY_POWER_OFF, SIM_PANEL_POWER_OFF_NS);
+        break;
+    case CMD_DISPLAY_REFRESH:
+        start_refresh();
+        break;
+    case CMD_PARTIAL_IN:
+        panel.partial_mode = true;
+        break;
+    case CMD_PARTIAL_OUT:
+        panel.partial_mode = false;
+        break;
+    default:
+        if (!known_command(command)) {
+            sim_violation("unknown command 0x%02X", command);
+        }
+        break;
+    }
+}
+
+static void set_window(void) {
+    uint16_t x0 = panel.params[0] & 0xF8u;
+    uint16_t x1 = panel.params[1] | 0x07u;
+    uint16_t y0 = (uint16_t)(((panel.params[2] & 0x01u) << 8) | panel.params[3]);
+    uint16_t y1 = (uint16_t)(((panel.params[4] & 0x01u) << 8) | panel.params[5]);
+
+    if (x1 >= PANEL_WIDTH || y1 >= PANEL_HEIGHT || x0 > x1 || y0 > y1) {
+        sim_violation("PARTIAL_WINDOW x %u..%u y %u..%u is outside the 104x212 panel", x0, x1, y0,
+                      y1);
+        return;
+    }
+    panel.window_x0 = x0;
+    panel.window_x1 = x1;
+    panel.window_y0 = y0;
+    panel.window_y1 = y1;
+}
+
+static void enter_deep_sleep(uint8_t check_code) {
+    if (check_code != DEEP_SLEEP_CHECK_CODE) {
+        sim_violation("DEEP_SLEEP with check code 0x%02X ignored (needs 0xA5)", check_code);
+        return;
+    }
+    if (panel.pumps_on) {
+        sim_violation("DEEP_SLEEP with the charge pumps on (POWER_OFF first)");
+    }
+    panel.deep_sleep = true;
+    panel.booster_set = false;
+    panel.pumps_on = false;
+    forget_ram();
+    sim_power_update();
+}
+
+static void stream_byte(uint8_t byte, uint32_t index) {
+    unsigned plane = panel.command == CMD_DTM1 ? 0u : 1u;
+    uint32_t window_bytes = (uint32_t)(panel.window_x1 - panel.window_x0 + 1u) / 8u;
+    uint32_t rows = (uint32_t)(panel.window_y1 - panel.window_y0 + 1u);
+    uint32_t capacity = panel.partial_mode ? window_bytes * rows : SIM_PLANE_BYTES;
+    uint32_t address;
+
+    if (!initialized() && !panel.stream_before_init_reported) {
+        panel.stream_before_init_reported = true;
+        sim_violation("DTM%u data before init (booster soft start + power on)", plane + 1u);
+    }
+    if (index >= capacity) {
+        if (!panel.stream_overrun_reported) {
+            panel.stream_overrun_reported = true;
+            sim_violation("DTM%u data overruns the %s (%u bytes)", plane + 1u,
+                          panel.partial_mode ? "partial window" : "plane", (unsigned)capacity);
+        }
+        return;
+    }
+    if (panel.partial_mode) {
+        address = (panel.window_y0 + index / window_bytes) * ROW_BYTES + panel.window_x0 / 8u +
+                  index % window_bytes;
+    } else {
+        address = index;
+    }
+    panel.ram[plane][address] = byte;
+    panel.written[plane][address] = true;
+}
+
+static void data_byte(uint8_t byte) {
+    uint32_t index;
+
+    if (!panel.have_command) {
+        sim_violation("data byte 0x%02X without a command", byte);
+        return;
+    }
+    log_data(byte);
+    index = panel.data_count++;
+    if (index < MAX_PARAMS) {
+        panel.params[index] = byte;
+    }
+    switch (panel.command) {
+    case CMD_BOOSTER_SOFT_START:
+        panel.booster_set = panel.booster_set || index == 2u;
+        break;
+    case CMD_DEEP_SLEEP:
+        if (index == 0u) {
+            enter_deep_sleep(byte);
+        }
+        break;
+    case CMD_DTM1:
+    case CMD_DTM2:
+        stream_byte(byte, index);
+        break;
+    case CMD_RESOLUTION_SETTING:
+        if (index == 2u) {
+            panel.resolution_w = panel.params[0] & 0xF8u;
+            panel.resolution_h = (uint16_t)(((panel.params[1] & 0x01u) << 8) | panel.params[2]);
+        }
+        break;
+    case CMD_PARTIAL_WINDOW:
+        if (index == 6u) {
+            set_window();
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+static void byte_received(uint8_t byte, uint8_t dc) {
+    if (panel.deep_sleep) {
+        sim_violation("%s 0x%02X in deep sleep (only a reset wakes the controller)",
+                      dc != 0u ? "data" : "command", byte);
+        return;
+    }
+    if (panel.busy != BUSY_NONE) {
+        if (dc != 0u) {
+            sim_violation("data 0x%02X while BUSY", byte);
+        } else {
+            sim_violation("command 0x%02X while BUSY", byte);
+        }
+        return;
+    }
+    if (dc == 0u) {
+        start_command(byte);
+    } else {
+        data_byte(byte);
+    }
+}
+
+/* ---- pins ---------------------------------------------------------------- */
+
+static void check_backfeed(sim_net_t net) {
+    uint16_t bit = (uint16_t)(1u << net);
+
+    if ((panel.backfeed_reported & bit) == 0u) {
+        panel.backfeed_reported |= bit;
+        sim_violation("%s high while EPD_VCC is off (back-feeds the panel)", sim_bus_net_name(net));
+    }
+}
+
+static void supply_on(void) {
+    panel.powered = true;
+    panel.backfeed_reported = 0;
+    panel.in_reset = sim_bus_level(SIM_NET_EPD_RST) == 0u;
+    reset_registers();
+    forget_ram();
+    panel.busy = BUSY_NONE;
+    sim_bus_drive(SIM_NET_EPD_BUSY, 1u);
+}
+
+static void supply_off(void) {
+    size_t i;
+
+    if (!panel.board_power_loss) {
+        if (panel.busy != BUSY_NONE) {
+            sim_violation("EPD_VCC cut while BUSY");
+        } else if (panel.pumps_on) {
+            sim_violation("EPD_VCC cut with the charge pumps on (no POWER_OFF)");
+        }
+        for (i = 0; i < CONTROL_NET_COUNT; i++) {
+            if (sim_bus_level(control_nets[i]) != 0u) {
+                check_backfeed(control_nets[i]);
+            }
+        }
+    }
+    panel.board_power_loss = false;
+    panel.powered = false;
+    panel.busy = BUSY_NONE;
+    reset_registers();
+    forget_ram();
+    sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+}
+
+static void reset_edge(uint8_t level) {
+    if (level == 0u) {
+        panel.in_reset = true;
+        reset_registers();
+        if (panel.busy != BUSY_NONE) {
+            clear_busy();
+        }
+    } else {
+        panel.in_reset = false;
+    }
+    sim_power_update();
+}
+
+static void clock_rise(void) {
+    if (sim_bus_level(SIM_NET_EPD_CS) != 0u) {
+        return;
+    }
+    panel.shift = (uint8_t)((panel.shift << 1) | sim_bus_level(SIM_NET_EPD_SDA));
+    panel.bits++;
+    if (panel.bits == 8u) {
+        panel.bits = 0;
+        if (panel.in_reset) {
+            sim_violation("SPI byte 0x%02X while RST is low", panel.shift);
+        } else {
+            byte_received(panel.shift, sim_bus_level(SIM_NET_EPD_DC));
+        }
+    }
+}
+
+static void chip_select_edge(uint8_t level) {
+    if (level != 0u && panel.bits != 0u) {
+        sim_violation("CS released after %u bits of a byte", panel.bits);
+    }
+    panel.bits = 0;
+    panel.shift = 0;
+}
+
+void sim_panel_on_edge(sim_net_t net, uint8_t level) {
+    if (net == SIM_NET_EPD_VCC) {
+        if (level != 0u) {
+            supply_on();
+        } else {
+            supply_off();
+        }
+        sim_power_update();
+        return;
+    }
+    if (net == SIM_NET_EPD_BUSY || net == SIM_NET_BUTTON || net == SIM_NET_UART_TX ||
+        net == SIM_NET_UART_RX) {
+        return;
+    }
+    if (!panel.powered) {
+        if (level != 0u) {
+            check_backfeed(net);
+        }
+        return;
+    }
+    switch (net) {
+    case SIM_NET_EPD_RST:
+        reset_edge(level);
+        break;
+    case SIM_NET_EPD_CS:
+        chip_select_edge(level);
+        break;
+    case SIM_NET_EPD_SCL:
+        if (level != 0u) {
+            clock_rise();
+        }
+        break;
+    default:
+        break; /* SDA and DC are sampled, not edge-triggered */
+    }
+}
+
+/* ---- BUSY timing ------------------------------------------------------------ */
+
+uint64_t sim_panel_next_event(void) {
+    return panel.busy != BUSY_NONE ? panel.busy_until_ns : SIM_NEVER;
+}
+
+void sim_panel_run_events(void) {
+    busy_kind_t finished = panel.busy;
+
+    if (finished == BUSY_NONE || panel.busy_until_ns > sim_now()) {
+        return;
+    }
+    switch (finished) {
+    case BUSY_POWER_ON:
+        panel.pumps_on = true;
+        break;
+    case BUSY_POWER_OFF:
+        panel.pumps_on = false;
+        break;
+    case BUSY_REFRESH:
+        memcpy(panel.shown, panel.ram, sizeof panel.shown);
+        panel.refresh_count++;
+        break;
+    default:
+        break;
+    }
+    clear_busy();
+}

@@ -1,0 +1,207 @@
+/*
+ * sim_uart.c - both directions of the serial line.
+ *
+ * Host -> device bytes are queued back to back at exactly 115200 baud and
+ * played onto UART_RX one bit boundary at a time, so the VCD shows real
+ * frames and the receiver sees each byte complete at its stop bit. A byte
+ * that completes with the FIFO full is an overrun: lost and counted.
+ */
+#include "sim_uart.h"
+
+#include "sim.h"
+#include "sim_board.h"
+#include "sim_bus.h"
+#include "sim_clock.h"
+#include "sim_power.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HOST_BAUD 115200u
+#define BITS_PER_FRAME 10u /* start, 8 data, stop */
+
+typedef struct {
+    uint64_t start_ns;
+    uint8_t byte;
+} queued_byte_t;
+
+/* Host -> device queue (grows as needed; the host may send whole frame sets). */
+static queued_byte_t *rx_queue;
+static size_t rx_head;
+static size_t rx_tail;
+static size_t rx_capacity;
+static unsigned rx_boundary; /* next bit boundary of the head byte: 0 = start bit .. 10 = done */
+static bool rx_discard;      /* the head byte's start bit woke the CPU: not received */
+
+static uint8_t fifo[SIM_UART_FIFO_BYTES];
+static unsigned fifo_count;
+static uint32_t overruns;
+static bool tx_active;
+
+/* Device -> host bytes not yet taken by the host. */
+static uint8_t *tx_out;
+static size_t tx_out_len;
+static size_t tx_out_capacity;
+
+void sim_uart_reset(void) {
+    free(rx_queue);
+    free(tx_out);
+    rx_queue = NULL;
+    tx_out = NULL;
+    rx_head = rx_tail = rx_capacity = 0;
+    tx_out_len = tx_out_capacity = 0;
+    rx_boundary = 0;
+    rx_discard = false;
+    tx_active = false;
+    sim_uart_chip_reset();
+}
+
+void sim_uart_chip_reset(void) {
+    fifo_count = 0;
+    overruns = 0;
+}
+
+static uint64_t boundary_ns(const queued_byte_t *queued, unsigned boundary) {
+    return queued->start_ns + ((uint64_t)boundary * 1000000000ull + HOST_BAUD / 2u) / HOST_BAUD;
+}
+
+void sim_uart_send(const uint8_t *data, size_t len) {
+    size_t i;
+    uint64_t start = sim_now();
+
+    if (rx_tail > rx_head) {
+        start = boundary_ns(&rx_queue[rx_tail - 1u], BITS_PER_FRAME);
+        if (start < sim_now()) {
+            start = sim_now();
+        }
+    }
+    if (rx_tail + len > rx_capacity) {
+        size_t live = rx_tail - rx_head;
+        size_t capacity = rx_capacity == 0 ? 1024u : rx_capacity;
+        queued_byte_t *grown;
+
+        if (live > 0) {
+            memmove(rx_queue, rx_queue + rx_head, live * sizeof *rx_queue);
+        }
+        rx_tail = live;
+        rx_head = 0;
+        while (capacity < live + len) {
+            capacity *= 2u;
+        }
+        grown = realloc(rx_queue, capacity * sizeof *grown);
+        if (grown == NULL) {
+            return;
+        }
+        rx_queue = grown;
+        rx_capacity = capacity;
+    }
+    for (i = 0; i < len; i++) {
+        rx_queue[rx_tail].start_ns = start;
+        rx_queue[rx_tail].byte = data[i];
+        rx_tail++;
+        start += (BITS_PER_FRAME * 1000000000ull + HOST_BAUD / 2u) / HOST_BAUD;
+    }
+}
+
+uint64_t sim_uart_next_event(void) {
+    if (rx_head == rx_tail) {
+        return SIM_NEVER;
+    }
+    return boundary_ns(&rx_queue[rx_head], rx_boundary);
+}
+
+static void receive(uint8_t byte) {
+    if (fifo_count == SIM_UART_FIFO_BYTES) {
+        overruns++;
+        return;
+    }
+    fifo[fifo_count++] = byte;
+    sim_board_service_interrupts();
+}
+
+void sim_uart_run_events(void) {
+    while (rx_head != rx_tail && boundary_ns(&rx_queue[rx_head], rx_boundary) <= sim_now()) {
+        uint8_t byte = rx_queue[rx_head].byte;
+
+        if (rx_boundary == 0u) {
+            sim_bus_drive(SIM_NET_UART_RX, 0u);
+            rx_discard = !sim_board_uart_start_bit();
+            sim_power_update();
+        } else if (rx_boundary <= 8u) {
+            sim_bus_drive(SIM_NET_UART_RX, (uint8_t)((byte >> (rx_boundary - 1u)) & 1u));
+        } else if (rx_boundary == 9u) {
+            sim_bus_drive(SIM_NET_UART_RX, 1u);
+        }
+        if (rx_boundary < BITS_PER_FRAME) {
+            rx_boundary++;
+            continue;
+        }
+        rx_boundary = 0;
+        rx_head++;
+        sim_power_update();
+        if (!rx_discard && sim_board_uart_can_receive()) {
+            receive(byte);
+        }
+    }
+}
+
+bool sim_uart_active(void) {
+    return tx_active || (rx_head != rx_tail && rx_boundary > 0u);
+}
+
+void sim_uart_transmit(uint8_t byte) {
+    unsigned bit;
+
+    tx_active = true;
+    sim_power_update();
+    sim_bus_drive(SIM_NET_UART_TX, 0u);
+    sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
+    for (bit = 0; bit < 8u; bit++) {
+        sim_bus_drive(SIM_NET_UART_TX, (uint8_t)((byte >> bit) & 1u));
+        sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
+    }
+    sim_bus_drive(SIM_NET_UART_TX, 1u);
+    sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
+    tx_active = false;
+    sim_power_update();
+    if (tx_out_len == tx_out_capacity) {
+        size_t capacity = tx_out_capacity == 0 ? 256u : tx_out_capacity * 2u;
+        uint8_t *grown = realloc(tx_out, capacity);
+
+        if (grown == NULL) {
+            return;
+        }
+        tx_out = grown;
+        tx_out_capacity = capacity;
+    }
+    tx_out[tx_out_len++] = byte;
+}
+
+size_t sim_uart_take(uint8_t *out, size_t capacity) {
+    size_t n = tx_out_len < capacity ? tx_out_len : capacity;
+
+    if (n == 0) {
+        return 0;
+    }
+    memcpy(out, tx_out, n);
+    memmove(tx_out, tx_out + n, tx_out_len - n);
+    tx_out_len -= n;
+    return n;
+}
+
+bool sim_uart_fifo_pop(uint8_t *byte) {
+    if (fifo_count == 0) {
+        return false;
+    }
+    *byte = fifo[0];
+    fifo[0] = fifo[1];
+    fifo_count--;
+    return true;
+}
+
+uint32_t sim_uart_overruns_take(void) {
+    uint32_t taken = overruns;
+
+    overruns = 0;
+    return taken;
+}

@@ -1,0 +1,28 @@
+/*
+ * sim_uart.h - the EUSART at 115200 8N1, bit by bit on UART_TX / UART_RX,
+ * with the chip's 2-byte receive FIFO and its overrun.
+ */
+#ifndef EPDLE_SIM_UART_H
+#define EPDLE_SIM_UART_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Device bit time: SP1BRG = 68 with BRG16 = BRGH = 1 at 32 MHz -> 115942 baud. */
+#define SIM_UART_DEVICE_BIT_NS 8625u
+#define SIM_UART_FIFO_BYTES 2u
+
+void sim_uart_reset(void);
+/* Receiver state after a chip reset (FIFO empty); queued host bytes stay queued. */
+void sim_uart_chip_reset(void);
+uint64_t sim_uart_next_event(void);
+void sim_uart_run_events(void);
+/* True while a byte is on either line (for the power model). */
+bool sim_uart_active(void);
+
+/* Firmware side (runs in the firmware's context). */
+void sim_uart_transmit(uint8_t byte);
+bool sim_uart_fifo_pop(uint8_t *byte);
+uint32_t sim_uart_overruns_take(void);
+
+#endif /* EPDLE_SIM_UART_H */

@@ -1,0 +1,65 @@
+/*
+ * sim_test_pins.c - pin-level helpers shared by the simulated-board tests.
+ */
+#include "sim_test_pins.h"
+
+#include "sim_bus.h"
+#include "sim_clock.h"
+
+#define STEP_NS 125u
+
+void pins_wait_ns(uint64_t ns) {
+    sim_clock_run_to(sim_now() + ns);
+}
+
+void pins_set(sim_net_t net, uint8_t level) {
+    sim_bus_drive(net, level);
+    pins_wait_ns(STEP_NS);
+}
+
+void pins_spi_byte(uint8_t byte, uint8_t dc) {
+    uint8_t mask;
+
+    pins_set(SIM_NET_EPD_DC, dc);
+    pins_set(SIM_NET_EPD_CS, 0u);
+    for (mask = 0x80u; mask != 0u; mask >>= 1) {
+        pins_set(SIM_NET_EPD_SDA, (byte & mask) != 0u);
+        pins_set(SIM_NET_EPD_SCL, 1u);
+        pins_set(SIM_NET_EPD_SCL, 0u);
+    }
+    pins_set(SIM_NET_EPD_CS, 1u);
+}
+
+void pins_command(uint8_t command) {
+    pins_spi_byte(command, 0u);
+}
+
+void pins_data(uint8_t byte) {
+    pins_spi_byte(byte, 1u);
+}
+
+void pins_power_up(void) {
+    pins_set(SIM_NET_EPD_VCC, 1u);
+    pins_wait_ns(1000000u);
+    pins_set(SIM_NET_EPD_CS, 1u);
+    pins_set(SIM_NET_EPD_RST, 0u);
+    pins_wait_ns(20000u);
+    pins_set(SIM_NET_EPD_RST, 1u);
+}
+
+void pins_init_controller(void) {
+    pins_command(0x06u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_command(0x04u);
+    pins_wait_ns(40000000u);
+    pins_command(0x00u);
+    pins_data(0x8Fu);
+    pins_command(0x50u);
+    pins_data(0x37u);
+    pins_command(0x61u);
+    pins_data(0x68u);
+    pins_data(0x00u);
+    pins_data(0xD4u);
+}

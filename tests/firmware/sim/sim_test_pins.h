@@ -1,0 +1,25 @@
+/*
+ * sim_test_pins.h - drive the board's nets straight from a test, the way a
+ * firmware would, so the panel model is checked from pin edges alone.
+ */
+#ifndef EPDLE_SIM_TEST_PINS_H
+#define EPDLE_SIM_TEST_PINS_H
+
+#include "sim.h"
+
+#include <stdint.h>
+
+/* Let ns of virtual time pass (events due on the way are applied). */
+void pins_wait_ns(uint64_t ns);
+/* Set a net and let one instruction time pass, like hal_pin_write. */
+void pins_set(sim_net_t net, uint8_t level);
+/* One byte over bit-banged SPI mode 0, MSB first, CS around the byte. */
+void pins_spi_byte(uint8_t byte, uint8_t dc);
+void pins_command(uint8_t command);
+void pins_data(uint8_t byte);
+/* Supply on and a reset pulse: the controller listens afterwards. */
+void pins_power_up(void);
+/* BOOSTER_SOFT_START, POWER_ON and its BUSY time, PANEL_SETTING, resolution. */
+void pins_init_controller(void);
+
+#endif /* EPDLE_SIM_TEST_PINS_H */

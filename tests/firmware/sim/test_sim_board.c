@@ -1,0 +1,464 @@
+/*
+ * test_sim_board.c - the board around a stand-in firmware: virtual clock,
+ * sleep and wake, the latched button, the UART (FIFO, overrun, wake on
+ * receive), flash/EEPROM granularity, power cuts, VCD output, standby power.
+ *
+ * Each test sets `scenario`, the body of the stand-in app_main().
+ */
+#define _XOPEN_SOURCE 700 /* mkstemp, unlink */
+
+#include "hal.h"
+#include "sim.h"
+#include "sim_board.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#define MS 1000000ull
+
+static void (*scenario)(void);
+
+/* What the stand-in firmware observed (kept outside app_main: tests read them). */
+static uint64_t marks[8];
+static unsigned boots;
+static unsigned presses;
+static uint8_t received[64];
+static unsigned received_count;
+static bool results[8];
+
+void app_main(void) {
+    hal_init();
+    boots++;
+    scenario();
+    for (;;) {
+        hal_sleep();
+    }
+}
+
+static int reset_observations(void **state) {
+    (void)state;
+    memset(marks, 0, sizeof marks);
+    memset(results, 0, sizeof results);
+    boots = 0;
+    presses = 0;
+    received_count = 0;
+    return 0;
+}
+
+static int shut_down(void **state) {
+    (void)state;
+    sim_shutdown();
+    return 0;
+}
+
+static void boot_with(void (*body)(void)) {
+    scenario = body;
+    assert_int_equal(sim_boot(NULL), 0);
+}
+
+/* ---- virtual clock ------------------------------------------------------ */
+
+static void timing_body(void) {
+    marks[0] = sim_time_ns();
+    hal_delay_ms(5u);
+    marks[1] = sim_time_ns();
+    hal_pin_write(HAL_PIN_EPD_SDA, 1u);
+    marks[2] = sim_time_ns();
+    hal_delay_us(100u);
+    marks[3] = sim_time_ns();
+}
+
+static void test_delays_and_pin_accesses_cost_their_time(void **state) {
+    (void)state;
+    boot_with(timing_body);
+    assert_int_equal(sim_run_until(100u * MS), SIM_STOP_DEADLINE);
+    assert_int_equal(sim_time_ns(), 100u * MS);
+    assert_int_equal(marks[1] - marks[0], 5u * MS);
+    assert_int_equal(marks[2] - marks[1], SIM_INSTRUCTION_NS);
+    assert_int_equal(marks[3] - marks[2], 100000u);
+    assert_true(sim_asleep());
+}
+
+static void long_delay_body(void) {
+    hal_delay_ms(1000u);
+    marks[0] = sim_time_ns();
+}
+
+static void test_host_deadline_interrupts_a_long_delay_exactly(void **state) {
+    (void)state;
+    boot_with(long_delay_body);
+    assert_int_equal(sim_run_until(10u * MS), SIM_STOP_DEADLINE);
+    assert_int_equal(sim_time_ns(), 10u * MS);
+    assert_false(sim_asleep());
+    assert_int_equal(marks[0], 0u);
+    sim_run_until(2000u * MS);
+    assert_true(marks[0] >= 1000u * MS && marks[0] < 1001u * MS);
+    assert_true(sim_asleep());
+}
+
+/* ---- button ------------------------------------------------------------ */
+
+static void counting_body(void) {
+    hal_irq_enable();
+    for (;;) {
+        hal_sleep();
+        if (hal_button_edge_take()) {
+            presses++;
+            marks[presses & 7u] = sim_time_ns();
+        }
+    }
+}
+
+static void test_button_falling_edge_wakes_the_cpu(void **state) {
+    (void)state;
+    boot_with(counting_body);
+    sim_run_until(50u * MS);
+    assert_true(sim_asleep());
+    sim_button_schedule(100u * MS, 0u);
+    sim_button_schedule(220u * MS, 1u);
+    sim_run_until(300u * MS);
+    assert_int_equal(presses, 1);
+    assert_true(marks[1] >= 100u * MS && marks[1] < 100u * MS + 10000u);
+    assert_true(sim_asleep());
+    /* The rising edge of the release does not wake it. */
+    assert_int_equal(sim_net_level(SIM_NET_BUTTON), 1);
+}
+
+static void busy_then_take_body(void) {
+    hal_irq_enable();
+    hal_delay_ms(15000u); /* as long as a refresh */
+    results[0] = hal_button_edge_take();
+    results[1] = hal_button_edge_take();
+}
+
+static void test_press_during_a_long_wait_is_latched_once(void **state) {
+    (void)state;
+    boot_with(busy_then_take_body);
+    sim_button_schedule(3000u * MS, 0u);
+    sim_button_schedule(3001u * MS, 1u);
+    sim_button_schedule(3002u * MS, 0u); /* bounce: a second falling edge, same latch */
+    sim_button_schedule(3100u * MS, 1u);
+    sim_run_until(16000u * MS);
+    assert_true(results[0]);
+    assert_false(results[1]);
+}
+
+/* ---- UART ---------------------------------------------------------------- */
+
+static void echo_body(void) {
+    uint8_t byte;
+
+    hal_irq_enable();
+    for (;;) {
+        while (hal_uart_read(&byte)) {
+            received[received_count++ & 63u] = byte;
+            hal_uart_write(byte);
+        }
+        hal_delay_us(50u);
+    }
+}
+
+static void test_uart_bytes_arrive_and_echo_at_115200(void **state) {
+    uint8_t out[8];
+
+    (void)state;
+    boot_with(echo_body);
+    sim_run_until(1u * MS);
+    sim_uart_send((const uint8_t *)"AB", 2u);
+    /* Two frames of 10 bits at 115200 baud take 173.6 us. */
+    sim_run_until(1u * MS + 170000u);
+    assert_int_equal(received_count, 1);
+    sim_run_until(3u * MS);
+    assert_int_equal(received_count, 2);
+    assert_int_equal(sim_uart_take(out, sizeof out), 2);
+    assert_memory_equal(out, "AB", 2);
+    assert_int_equal(hal_uart_errors_take(), 0);
+}
+
+static void sleep_then_read_body(void) {
+    uint8_t byte;
+
+    hal_irq_enable();
+    hal_sleep();
+    hal_delay_ms(2u);
+    while (hal_uart_read(&byte)) {
+        received[received_count++ & 63u] = byte;
+    }
+}
+
+static void test_start_bit_wakes_and_that_character_is_lost(void **state) {
+    (void)state;
+    boot_with(sleep_then_read_body);
+    sim_run_until(1u * MS);
+    assert_true(sim_asleep());
+    sim_uart_send((const uint8_t *)"\x55XY", 3u);
+    sim_run_until(10u * MS);
+    assert_int_equal(received_count, 2);
+    assert_memory_equal(received, "XY", 2);
+}
+
+static void flash_stall_body(void) {
+    uint8_t byte;
+
+    hal_irq_enable();
+    hal_delay_us(10u);
+    results[0] = hal_flash_erase_row(0x2000u);
+    marks[0] = hal_uart_errors_take();
+    while (hal_uart_read(&byte)) {
+        received[received_count++ & 63u] = byte;
+    }
+}
+
+static void test_bytes_during_a_flash_stall_overrun_the_fifo(void **state) {
+    (void)state;
+    boot_with(flash_stall_body);
+    sim_uart_send((const uint8_t *)"12345", 5u); /* 434 us of bytes inside the 2 ms stall */
+    sim_run_until(10u * MS);
+    assert_true(results[0]);
+    assert_int_equal(received_count, 2);
+    assert_memory_equal(received, "12", 2);
+    assert_int_equal(marks[0], 3u);
+}
+
+/* ---- flash and EEPROM ------------------------------------------------------- */
+
+static uint16_t row_words[HAL_FLASH_ROW_WORDS];
+
+static void flash_body(void) {
+    unsigned i;
+    uint64_t start;
+
+    for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
+        row_words[i] = (uint16_t)(0x1000u + i);
+    }
+    results[0] = !hal_flash_erase_row(0x2001u);                    /* unaligned */
+    results[1] = !hal_flash_write_row(HAL_FLASH_WORDS, row_words); /* out of range */
+    start = sim_time_ns();
+    results[2] = hal_flash_erase_row(0x2000u);
+    marks[0] = sim_time_ns() - start;
+    results[3] = hal_flash_write_row(0x2000u, row_words);
+    results[4] = hal_flash_read(0x2005u) == 0x1005u;
+    /* Writing again without erasing can only clear bits. */
+    row_words[0] = 0x0F0Fu;
+    hal_flash_write_row(0x2000u, row_words);
+    results[5] = hal_flash_read(0x2000u) == (0x1000u & 0x0F0Fu);
+    start = sim_time_ns();
+    results[6] = hal_eeprom_write(7u, 0x42u);
+    marks[1] = sim_time_ns() - start;
+    results[7] = hal_eeprom_read(7u) == 0x42u && hal_eeprom_read(8u) == 0xFFu;
+}
+
+static void test_flash_rows_and_eeprom_bytes_behave_like_the_chip(void **state) {
+    unsigned i;
+    int row_error_reports = 0;
+
+    (void)state;
+    boot_with(flash_body);
+    assert_int_equal(sim_flash_peek(0x2000u), 0x3FFFu);
+    sim_run_until(100u * MS);
+    for (i = 0; i < 8u; i++) {
+        assert_true(results[i]);
+    }
+    assert_true(marks[0] >= 2u * MS && marks[0] < 2u * MS + 10000u);
+    assert_true(marks[1] >= 4u * MS && marks[1] < 4u * MS + 10000u);
+    assert_int_equal(sim_flash_erase_count(), 1);
+    assert_int_equal(sim_flash_row_erase_count(0x2000u / 32u), 1);
+    assert_int_equal(sim_nvm_op_count(), 4); /* erase, write, write, EEPROM write */
+    for (i = 0; i < sim_violation_count(); i++) {
+        row_error_reports += strstr(sim_violation_text(i), "not erased") != NULL;
+    }
+    assert_int_equal(row_error_reports, 1);
+}
+
+static void rewrite_body(void) {
+    unsigned i;
+
+    for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
+        row_words[i] = (uint16_t)(0x0100u + i);
+    }
+    hal_eeprom_write(0u, (uint8_t)(hal_eeprom_read(0u) + 1u)); /* boot counter */
+    hal_flash_erase_row(0x3000u);
+    hal_flash_write_row(0x3000u, row_words);
+}
+
+static void test_power_cut_leaves_the_row_half_written_and_reboot_keeps_nvm(void **state) {
+    unsigned i;
+
+    (void)state;
+    boot_with(rewrite_body);
+    sim_schedule_power_cut(3u); /* EEPROM write, erase, then the cut as the write starts */
+    assert_int_equal(sim_run_until(100u * MS), SIM_STOP_POWER_CUT);
+    assert_false(sim_powered());
+    assert_int_equal(sim_nvm_op_count(), 3);
+    for (i = 0; i < HAL_FLASH_ROW_WORDS / 2u; i++) {
+        assert_int_equal(sim_flash_peek((uint16_t)(0x3000u + i)), 0x0100u + i);
+    }
+    for (; i < HAL_FLASH_ROW_WORDS; i++) {
+        assert_int_equal(sim_flash_peek((uint16_t)(0x3000u + i)), 0x3FFFu);
+    }
+    /* Dark board: time passes, nothing runs. */
+    assert_int_equal(sim_run_until(200u * MS), SIM_STOP_DEADLINE);
+    assert_int_equal(boots, 1);
+    sim_power_on();
+    sim_run_until(300u * MS);
+    assert_true(sim_powered());
+    assert_int_equal(boots, 2);
+    assert_int_equal(sim_eeprom_peek(0u), 0x01u); /* 0xFF + 1, then + 1 again */
+    assert_int_equal(sim_flash_peek(0x3000u + 31u), 0x0100u + 31u);
+    assert_int_equal(sim_flash_row_erase_count(0x3000u / 32u), 2);
+}
+
+static void eeprom_cut_body(void) {
+    hal_eeprom_write(9u, 0x00u);
+}
+
+static void test_power_cut_during_an_eeprom_write_leaves_it_erased(void **state) {
+    (void)state;
+    boot_with(eeprom_cut_body);
+    sim_schedule_power_cut(1u);
+    assert_int_equal(sim_run_until(10u * MS), SIM_STOP_POWER_CUT);
+    assert_int_equal(sim_eeprom_peek(9u), 0xFFu);
+}
+
+/* ---- VCD ---------------------------------------------------------------------- */
+
+static void toggling_body(void) {
+    unsigned i;
+
+    for (i = 0; i < 10u; i++) {
+        hal_pin_write(HAL_PIN_EPD_SCL, (uint8_t)(i & 1u));
+        hal_delay_us(3u);
+    }
+    hal_uart_write(0x5Au);
+}
+
+static void test_vcd_has_every_net_and_monotonic_time(void **state) {
+    static const char *const nets[] = {"EPD_SCL",  "EPD_SDA", "EPD_CS", "EPD_DC",  "EPD_RST",
+                                       "EPD_BUSY", "EPD_VCC", "BUTTON", "UART_TX", "UART_RX"};
+    char path[] = "/tmp/epdle_sim_vcd_XXXXXX";
+    char line[256];
+    char *text = NULL;
+    size_t text_len = 0;
+    FILE *file;
+    int fd;
+    unsigned i;
+    long long last = -1;
+    unsigned stamps = 0;
+    unsigned tx_edges = 0;
+
+    (void)state;
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    scenario = toggling_body;
+    assert_int_equal(sim_boot(path), 0);
+    sim_button_schedule(2u * MS, 0u);
+    sim_run_until(5u * MS);
+    sim_shutdown();
+
+    file = fopen(path, "r");
+    assert_non_null(file);
+    while (fgets(line, sizeof line, file) != NULL) {
+        size_t len = strlen(line);
+
+        text = realloc(text, text_len + len + 1u);
+        memcpy(text + text_len, line, len + 1u);
+        text_len += len;
+        if (line[0] == '#') {
+            long long t = atoll(line + 1);
+
+            assert_true(t > last);
+            last = t;
+            stamps++;
+        } else if ((line[0] == '0' || line[0] == '1') && line[1] == ')') {
+            tx_edges++; /* ')' is the id of UART_TX */
+        }
+    }
+    fclose(file);
+    unlink(path);
+    assert_non_null(strstr(text, "$timescale 1ns $end"));
+    assert_non_null(strstr(text, "$enddefinitions $end"));
+    for (i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        char decl[64];
+
+        snprintf(decl, sizeof decl, "$var wire 1 %c %s $end", '!' + (int)i, nets[i]);
+        assert_non_null(strstr(text, decl));
+    }
+    assert_true(stamps > 10u);
+    assert_int_equal(last, 5 * (long long)MS);
+    /* 0x5A on the line: idle 1, start 0, LSB first 0 1 0 1 1 0 1 0, stop 1 -> 8 edges,
+     * plus the idle level in the initial dump. */
+    assert_int_equal(tx_edges, 9u);
+    free(text);
+}
+
+/* ---- power ------------------------------------------------------------------------ */
+
+static void sleep_body(void) {}
+
+static void panel_left_on_body(void) {
+    hal_pin_write(HAL_PIN_EPD_PWR, 1u);
+}
+
+static double standby_ua(void) {
+    sim_power_stats_t stats;
+
+    sim_power_stats(&stats);
+    assert_true(stats.standby_ns > 0u);
+    return stats.standby_charge_c / ((double)stats.standby_ns * 1e-9) * 1e6;
+}
+
+static void test_standby_is_under_one_microamp_with_the_panel_off(void **state) {
+    (void)state;
+    boot_with(sleep_body);
+    sim_run_until(60000u * MS);
+    assert_true(standby_ua() <= 1.0);
+    assert_true(standby_ua() > 0.0);
+}
+
+static void test_panel_left_powered_shows_in_standby(void **state) {
+    (void)state;
+    boot_with(panel_left_on_body);
+    sim_run_until(60000u * MS);
+    assert_true(standby_ua() > 100.0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_delays_and_pin_accesses_cost_their_time,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_host_deadline_interrupts_a_long_delay_exactly,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_button_falling_edge_wakes_the_cpu, reset_observations,
+                                        shut_down),
+        cmocka_unit_test_setup_teardown(test_press_during_a_long_wait_is_latched_once,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_uart_bytes_arrive_and_echo_at_115200,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_start_bit_wakes_and_that_character_is_lost,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_bytes_during_a_flash_stall_overrun_the_fifo,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_flash_rows_and_eeprom_bytes_behave_like_the_chip,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_power_cut_leaves_the_row_half_written_and_reboot_keeps_nvm, reset_observations,
+            shut_down),
+        cmocka_unit_test_setup_teardown(test_power_cut_during_an_eeprom_write_leaves_it_erased,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_vcd_has_every_net_and_monotonic_time,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_standby_is_under_one_microamp_with_the_panel_off,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_panel_left_powered_shows_in_standby,
+                                        reset_observations, shut_down),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,357 @@
+/*
+ * test_sim_panel.c - the panel-controller model, driven from pin edges only
+ * (no firmware runs: the test plays the MCU on the nets).
+ */
+#include "sim.h"
+#include "sim_bus.h"
+#include "sim_clock.h"
+#include "sim_panel.h"
+#include "sim_test_pins.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+/* The board needs a firmware entry point; these tests never run it. */
+void app_main(void) {}
+
+static int boot(void **state) {
+    (void)state;
+    return sim_boot(NULL);
+}
+
+static int shut_down(void **state) {
+    (void)state;
+    sim_shutdown();
+    return 0;
+}
+
+static int violations_matching(const char *needle) {
+    size_t i;
+    int found = 0;
+
+    for (i = 0; i < sim_violation_count(); i++) {
+        found += strstr(sim_violation_text(i), needle) != NULL;
+    }
+    return found;
+}
+
+static sim_epd_transaction_t transaction(size_t index) {
+    sim_epd_transaction_t entry;
+
+    assert_int_equal(sim_epd_transaction(index, &entry), 0);
+    return entry;
+}
+
+static void send_plane(uint8_t command, uint8_t seed, unsigned count) {
+    unsigned i;
+
+    pins_command(command);
+    for (i = 0; i < count; i++) {
+        pins_data((uint8_t)(seed + i * 7u));
+    }
+}
+
+static void test_init_sequence_is_decoded_from_pins(void **state) {
+    sim_epd_transaction_t booster;
+    sim_epd_transaction_t resolution;
+
+    (void)state;
+    pins_power_up();
+    pins_command(0x06u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_command(0x04u);
+    /* POWER_ON holds BUSY low for the published ~37 ms. */
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    pins_wait_ns(36000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    pins_wait_ns(2000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    pins_command(0x61u);
+    pins_data(0x68u);
+    pins_data(0x00u);
+    pins_data(0xD4u);
+
+    assert_int_equal(sim_epd_transaction_count(), 3);
+    booster = transaction(0);
+    assert_int_equal(booster.cmd, 0x06);
+    assert_int_equal(booster.len, 3);
+    assert_memory_equal(booster.data, "\x17\x17\x17", 3);
+    assert_int_equal(transaction(1).cmd, 0x04);
+    assert_int_equal(transaction(1).len, 0);
+    resolution = transaction(2);
+    assert_int_equal(resolution.cmd, 0x61);
+    assert_memory_equal(resolution.data, "\x68\x00\xD4", 3);
+    assert_true(resolution.t_ns > booster.t_ns);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+static void test_sda_is_sampled_on_the_rising_clock_edge_only(void **state) {
+    uint8_t mask;
+    const uint8_t byte = 0xA6u;
+
+    (void)state;
+    pins_power_up();
+    pins_set(SIM_NET_EPD_DC, 0u);
+    /* Clock edges with CS high are not data. */
+    pins_set(SIM_NET_EPD_SCL, 1u);
+    pins_set(SIM_NET_EPD_SCL, 0u);
+    pins_set(SIM_NET_EPD_CS, 0u);
+    for (mask = 0x80u; mask != 0u; mask >>= 1) {
+        pins_set(SIM_NET_EPD_SDA, (byte & mask) != 0u);
+        pins_set(SIM_NET_EPD_SCL, 1u);
+        /* SDA wiggling while SCL is high and on the falling edge changes nothing. */
+        pins_set(SIM_NET_EPD_SDA, (byte & mask) == 0u);
+        pins_set(SIM_NET_EPD_SCL, 0u);
+    }
+    pins_set(SIM_NET_EPD_CS, 1u);
+    assert_int_equal(sim_epd_transaction_count(), 1);
+    assert_int_equal(transaction(0).cmd, 0xA6);
+    assert_int_equal(violations_matching("unknown command 0xA6"), 1);
+}
+
+static void test_full_frame_refresh_shows_the_ram_planes_after_busy(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    unsigned i;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_plane(0x10u, 3u, SIM_PLANE_BYTES);
+    send_plane(0x13u, 11u, SIM_PLANE_BYTES);
+    pins_command(0x12u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    sim_panel_shown(black, red);
+    assert_int_equal(black[0], 0xFF); /* still the old (white) image */
+    pins_wait_ns(14800000000ull);
+    assert_int_equal(sim_refresh_count(), 0);
+    pins_wait_ns(200000000ull);
+    assert_int_equal(sim_refresh_count(), 1);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    sim_panel_shown(black, red);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        assert_int_equal(black[i], (uint8_t)(3u + i * 7u));
+        assert_int_equal(red[i], (uint8_t)(11u + i * 7u));
+    }
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+static void test_partial_window_aligns_x_and_addresses_the_ram(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    unsigned row;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x91u);
+    pins_command(0x90u);
+    pins_data(13u); /* x = 13: the controller ignores the low 3 bits -> 8 */
+    pins_data((uint8_t)(8u + 16u - 1u) | 0x07u); /* -> 23: two bytes a row */
+    pins_data(0u);
+    pins_data(10u);
+    pins_data(0u);
+    pins_data(12u);
+    pins_data(0x01u);
+    send_plane(0x10u, 0x40u, 6u);
+    send_plane(0x13u, 0x80u, 6u);
+    pins_command(0x92u);
+    sim_panel_ram(black, red);
+    for (row = 0; row < 3u; row++) {
+        assert_int_equal(black[(10u + row) * 13u + 1u], (uint8_t)(0x40u + (row * 2u) * 7u));
+        assert_int_equal(black[(10u + row) * 13u + 2u], (uint8_t)(0x40u + (row * 2u + 1u) * 7u));
+        assert_int_equal(red[(10u + row) * 13u + 1u], (uint8_t)(0x80u + (row * 2u) * 7u));
+    }
+    assert_int_equal(sim_violation_count(), 0);
+    /* One byte more than the window holds is an overrun. */
+    pins_command(0x91u);
+    send_plane(0x10u, 0u, 7u);
+    assert_int_equal(violations_matching("DTM1 data overruns the partial window (6 bytes)"), 1);
+}
+
+static void test_window_outside_the_panel_is_reported(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x90u);
+    pins_data(96u);
+    pins_data(111u);
+    pins_data(0u);
+    pins_data(0u);
+    pins_data(0u);
+    pins_data(5u);
+    pins_data(1u);
+    assert_int_equal(violations_matching("outside the 104x212 panel"), 1);
+}
+
+static void test_full_plane_overrun_is_reported_once(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_plane(0x10u, 0u, SIM_PLANE_BYTES + 3u);
+    assert_int_equal(violations_matching("DTM1 data overruns the plane (2756 bytes)"), 1);
+}
+
+static void test_command_or_data_while_busy(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_command(0x06u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_command(0x04u);
+    pins_command(0x00u);
+    pins_data(0x8Fu);
+    assert_int_equal(violations_matching("command 0x00 while BUSY"), 1);
+    assert_int_equal(violations_matching("data 0x8F while BUSY"), 1);
+}
+
+static void test_data_and_refresh_before_init(void **state) {
+    (void)state;
+    pins_power_up();
+    send_plane(0x10u, 0u, 4u);
+    pins_command(0x12u);
+    assert_int_equal(violations_matching("DTM1 data before init"), 1);
+    assert_int_equal(violations_matching("DISPLAY_REFRESH before init"), 1);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1); /* nothing started */
+}
+
+static void test_deep_sleep_needs_the_check_code_and_a_reset(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x02u);
+    pins_wait_ns(22000000u);
+    pins_command(0x07u);
+    pins_data(0x00u);
+    assert_int_equal(violations_matching("check code 0x00 ignored"), 1);
+    assert_int_equal(sim_panel_state(), SIM_PANEL_IDLE);
+    pins_command(0x07u);
+    pins_data(0xA5u);
+    assert_int_equal(sim_panel_state(), SIM_PANEL_DEEP_SLEEP);
+    pins_command(0x04u);
+    assert_int_equal(violations_matching("command 0x04 in deep sleep"), 1);
+    /* Only a hardware reset wakes it. */
+    pins_set(SIM_NET_EPD_RST, 0u);
+    pins_wait_ns(20000u);
+    pins_set(SIM_NET_EPD_RST, 1u);
+    assert_int_equal(sim_panel_state(), SIM_PANEL_IDLE);
+    pins_command(0x06u);
+    assert_int_equal(violations_matching("in deep sleep"), 1);
+}
+
+static void test_deep_sleep_with_pumps_on_is_reported(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x07u);
+    pins_data(0xA5u);
+    assert_int_equal(violations_matching("DEEP_SLEEP with the charge pumps on"), 1);
+}
+
+static void test_ram_is_lost_when_unpowered(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_plane(0x10u, 0u, SIM_PLANE_BYTES);
+    send_plane(0x13u, 0u, SIM_PLANE_BYTES);
+    pins_command(0x02u);
+    pins_wait_ns(22000000u);
+    pins_set(SIM_NET_EPD_CS, 0u);
+    pins_set(SIM_NET_EPD_RST, 0u);
+    pins_set(SIM_NET_EPD_DC, 0u);
+    pins_set(SIM_NET_EPD_VCC, 0u);
+    assert_int_equal(sim_violation_count(), 0);
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x12u);
+    assert_int_equal(violations_matching("RAM lost while unpowered"), 1);
+}
+
+static void test_control_pin_high_while_unpowered(void **state) {
+    (void)state;
+    pins_power_up(); /* leaves CS and RST high */
+    pins_set(SIM_NET_EPD_VCC, 0u);
+    assert_int_equal(violations_matching("EPD_CS high while EPD_VCC is off"), 1);
+    assert_int_equal(violations_matching("EPD_RST high while EPD_VCC is off"), 1);
+    /* A control pin rising while the supply is off is the same fault. */
+    pins_set(SIM_NET_EPD_SDA, 1u);
+    pins_set(SIM_NET_EPD_SDA, 0u);
+    pins_set(SIM_NET_EPD_SDA, 1u);
+    assert_int_equal(violations_matching("EPD_SDA high while EPD_VCC is off"), 1);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0); /* an unpowered panel pulls BUSY low */
+}
+
+static void test_supply_cut_with_pumps_on_or_busy(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    /* (Pulling RST low first would reset the controller and stop the pumps.) */
+    pins_set(SIM_NET_EPD_VCC, 0u);
+    assert_int_equal(violations_matching("cut with the charge pumps on"), 1);
+    pins_power_up();
+    pins_command(0x06u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_data(0x17u);
+    pins_command(0x04u);
+    /* (Pulling RST low first would abort the power-on and end BUSY.) */
+    pins_set(SIM_NET_EPD_VCC, 0u);
+    assert_int_equal(violations_matching("EPD_VCC cut while BUSY"), 1);
+}
+
+static void test_unknown_command_and_partial_byte(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_command(0x55u);
+    assert_int_equal(violations_matching("unknown command 0x55"), 1);
+    pins_command(0x22u); /* a LUT register: known */
+    assert_int_equal(violations_matching("unknown command"), 1);
+    pins_set(SIM_NET_EPD_CS, 0u);
+    pins_set(SIM_NET_EPD_SCL, 1u);
+    pins_set(SIM_NET_EPD_SCL, 0u);
+    pins_set(SIM_NET_EPD_CS, 1u);
+    assert_int_equal(violations_matching("CS released after 1 bits"), 1);
+}
+
+static void test_bytes_while_reset_is_held_are_reported(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_set(SIM_NET_EPD_RST, 0u);
+    pins_command(0x06u);
+    assert_int_equal(violations_matching("while RST is low"), 1);
+    assert_int_equal(sim_epd_transaction_count(), 0);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_init_sequence_is_decoded_from_pins, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_sda_is_sampled_on_the_rising_clock_edge_only, boot,
+                                        shut_down),
+        cmocka_unit_test_setup_teardown(test_full_frame_refresh_shows_the_ram_planes_after_busy,
+                                        boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_partial_window_aligns_x_and_addresses_the_ram, boot,
+                                        shut_down),
+        cmocka_unit_test_setup_teardown(test_window_outside_the_panel_is_reported, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_full_plane_overrun_is_reported_once, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_command_or_data_while_busy, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_data_and_refresh_before_init, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_deep_sleep_needs_the_check_code_and_a_reset, boot,
+                                        shut_down),
+        cmocka_unit_test_setup_teardown(test_deep_sleep_with_pumps_on_is_reported, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_ram_is_lost_when_unpowered, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_control_pin_high_while_unpowered, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_supply_cut_with_pumps_on_or_busy, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_unknown_command_and_partial_byte, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_bytes_while_reset_is_held_are_reported, boot,
+                                        shut_down),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
