@@ -26,12 +26,11 @@ def test_every_store_layout_number_has_the_same_python_value() -> None:
     defines = header_defines("hal/hal.h", "app/store_layout.h")
     for c_name, py_name in HAL_NAMES.items():
         assert getattr(flash_layout, py_name) == defines[c_name]
-    assert flash_layout.FLASH_WORDS == defines["HAL_FLASH_WORDS"]
+    assert defines["HAL_FLASH_WORDS"] == flash_layout.FLASH_WORDS
     checked = 0
     for name, value in defines.items():
-        if not name.startswith("STORE_") or name.startswith("STORE_RECORD_") and (
-            name.endswith("_AT") or name == "STORE_RECORD_WORDS"
-        ):
+        record_index = name.endswith("_AT") or name == "STORE_RECORD_WORDS"
+        if not name.startswith("STORE_") or record_index:
             continue
         assert getattr(flash_layout, name.removeprefix("STORE_")) == value, name
         checked += 1
@@ -92,5 +91,5 @@ def test_committed_set_refuses_what_the_store_cannot_hold() -> None:
         committed_set_words([b"x"] * (flash_layout.MAX_FRAMES + 1))
     with pytest.raises(ValueError, match="flash words"):
         committed_set_words([bytes(9000), bytes(9000)])
-    with pytest.raises(ValueError, match="1..65535"):
+    with pytest.raises(ValueError, match=r"1\.\.65535"):
         committed_set_words([b""])
