@@ -12,6 +12,7 @@
 #include "display.h"
 #include "hal.h"
 #include "protocol.h"
+#include "store.h"
 #include "store_layout.h"
 #include "store_write.h"
 
@@ -38,6 +39,8 @@ static bool sleep_requested;
 static uint8_t event_seq;
 
 void link_init(void) {
+    /* The store is the link's to write, so its state starts here too. */
+    store_init();
     cobs_decoder_init(&decoder, packet, (uint8_t)sizeof packet);
     reply_length = 0;
     reply_command_crc = 0;
