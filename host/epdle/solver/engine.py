@@ -9,7 +9,7 @@ import numpy as np
 
 from epdle.solver import openers
 from epdle.solver.patterns import patterns_against
-from epdle.solver.scoring import GREY, pattern_code, solved_code
+from epdle.solver.scoring import GREY, parse_feedback, pattern_code, solved_code
 from epdle.solver.strategies import (
     ONE_PLY_STRATEGIES,
     candidate_bits,
@@ -107,14 +107,14 @@ class Solver:
                 )
             if guess not in self.universe.guess_index:
                 raise HistoryError(f"{where}: not in the accepted word list")
-            if len(feedback) != len(guess) or set(feedback) - {"G", "Y", "B"}:
-                raise HistoryError(
-                    f"{where}: feedback {feedback!r} is not {len(guess)} G/Y/B marks"
-                )
-            state = self.apply(state, guess, feedback)
+            try:
+                marks = parse_feedback(feedback, len(guess))
+            except ValueError as error:
+                raise HistoryError(f"{where}: {error}") from None
+            state = self.apply(state, guess, marks)
             if len(state.candidates) == 0:
                 raise HistoryError(
-                    f"{where}: feedback {feedback} contradicts the earlier feedback "
+                    f"{where}: feedback {marks} contradicts the earlier feedback "
                     "(no word in the list fits all of it)"
                 )
         return state
@@ -170,6 +170,10 @@ class Solver:
         return Advice(len(state.candidates), False, suggestions, likely)
 
     def next_guess(self, state: GameState) -> str:
+        if self.strategy == "best":
+            tree_guess = self._tree_guess(state)
+            if tree_guess is not None:
+                return tree_guess
         return self.universe.guesses[self.ranked_guesses(state)[0]]
 
     def ranked_guesses(self, state: GameState) -> list[int]:
@@ -224,16 +228,22 @@ class Solver:
 
     # -- best: decision tree with a search fallback ---------------------------------------
 
-    def _best_ranked(self, state: GameState) -> list[int]:
+    def _tree_guess(self, state: GameState) -> str | None:
+        """The decision tree's guess for this history, if the game is still on the tree."""
+        if self.blind:
+            return None
         from epdle.solver import best
 
-        if self._tree is None and not self.blind:
+        if self._tree is None:
             self._tree = best.load_or_build_tree(self.universe, self.hard, self._progress)
-        key = best.path_key(state.history)
-        if self._tree is not None and key in self._tree:
-            chosen = self.universe.guess_index[self._tree[key]]
-            return [chosen, *(g for g in self._fallback_ranked(state) if g != chosen)]
-        return self._fallback_ranked(state)
+        return self._tree.get(best.path_key(state.history))
+
+    def _best_ranked(self, state: GameState) -> list[int]:
+        tree_guess = self._tree_guess(state)
+        if tree_guess is None:
+            return self._fallback_ranked(state)
+        chosen = self.universe.guess_index[tree_guess]
+        return [chosen, *(g for g in self._fallback_ranked(state) if g != chosen)]
 
     def _fallback_ranked(self, state: GameState) -> list[int]:
         key = state.key()

@@ -1,0 +1,300 @@
+"""`best`: a decision tree found by depth-limited search over the most promising guesses.
+
+At each node the guesses are ranked by a cheap estimate of the total guesses they
+lead to; the top few (more near the root) are solved exactly below, and the
+cheapest wins. Small sets use exact shortcuts (a guess that splits everything into
+singletons is optimal). The tree maps a history path to the guess to play.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from epdle.solver.cache import cache_dir, write_atomically
+from epdle.solver.scoring import pattern_string
+from epdle.solver.strategies import _bucket_labels
+from epdle.solver.universe import Universe
+
+log = logging.getLogger(__name__)
+
+INFINITE = 1 << 40
+TREE_FORMAT = 1
+# Known best openers for the original lists (facts §2.5); others are ranked by estimate.
+PREFERRED_OPENERS = ("salet",)
+# Guesses solved exactly at each depth below the root (more near the root, where
+# choices matter most); deeper levels reuse the last width.
+NORMAL_WIDTHS = (1, 8, 4, 2)
+HARD_WIDTHS = (1, 24, 8, 4)
+MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
+
+Progress = Callable[[int, int], None]
+
+
+def path_key(history: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
+    """The tree key of a history: 'salet:BBYBB/crony:GYBBB' ('' for the first turn)."""
+    return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
+
+
+def _estimated_cost(size: np.ndarray) -> np.ndarray:
+    """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
+    size = size.astype(float)
+    small = 2.0 * size - 1.0
+    large = size * (1.75 + 0.2 * np.log2(np.maximum(size, 1.0) / 4.0))
+    return np.where(size <= 4, np.maximum(small, 0.0), large)
+
+
+class TreeSearch:
+    def __init__(self, universe: Universe, hard: bool, widths: tuple[int, ...]) -> None:
+        self.universe = universe
+        self.hard = hard
+        self.widths = widths
+        self.patterns = universe.patterns
+        self.memo: dict[tuple[bytes, bytes, int], tuple[int, int]] = {}
+        self.guess_of_answer = np.array(
+            [universe.guess_index[word] for word in universe.answers], dtype=np.int64
+        )
+        self.solved = universe.pattern_count - 1
+
+    def width(self, level: int) -> int:
+        return self.widths[min(level, len(self.widths) - 1)]
+
+    def allowed_after(self, allowed: np.ndarray | None, guess: int, code: int) -> np.ndarray | None:
+        if allowed is None:
+            return None
+        universe = self.universe
+        letters = universe.guess_letters[guess]
+        feedback = pattern_string(code, universe.length)
+        mask = allowed.copy()
+        required = np.zeros(26, dtype=np.int8)
+        for position, mark in enumerate(feedback):
+            if mark == "G":
+                mask &= universe.guess_letters[:, position] == letters[position]
+            if mark != "B":
+                required[letters[position]] += 1
+        for letter in np.flatnonzero(required):
+            mask &= universe.guess_letter_counts[:, letter] >= required[letter]
+        return mask
+
+    def split(self, candidates: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        codes = self.patterns[candidates, guess]
+        order = np.argsort(codes, kind="stable")
+        sorted_codes = codes[order]
+        edges = np.flatnonzero(np.diff(sorted_codes)) + 1
+        return [
+            (int(sorted_codes[part[0]]), candidates[order[part]])
+            for part in np.split(np.arange(len(codes)), edges)
+        ]
+
+    def solve(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
+    ) -> tuple[int, int]:
+        """(total guesses to find every candidate, the guess to play) under the depth limit."""
+        n = len(candidates)
+        if guesses_left <= 0:
+            return INFINITE, -1
+        first = int(self.guess_of_answer[candidates[0]])
+        if n == 1:
+            return 1, first
+        if guesses_left == 1:
+            return INFINITE, -1
+        if n == 2:
+            return 3, first
+        key = (
+            candidates.tobytes(),
+            b"" if allowed is None else np.packbits(allowed).tobytes(),
+            guesses_left,
+        )
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        result = self._solve_uncached(candidates, allowed, guesses_left, level)
+        self.memo[key] = result
+        return result
+
+    def _solve_uncached(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
+    ) -> tuple[int, int]:
+        n = len(candidates)
+        columns = (
+            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        )
+        labels, bins = _bucket_labels(
+            self.patterns[candidates][:, columns], self.universe.pattern_count
+        )
+        flat = (labels + np.arange(len(columns)) * bins).ravel()
+        counts = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
+        is_candidate = np.zeros(len(columns), dtype=bool)
+        position = np.searchsorted(columns, self.guess_of_answer[candidates])
+        inside = position < len(columns)
+        hit = inside & (
+            columns[np.minimum(position, len(columns) - 1)] == self.guess_of_answer[candidates]
+        )
+        is_candidate[position[hit]] = True
+        bucket_count = (counts > 0).sum(axis=1)
+        # A guess splitting everything into singletons is optimal (2n-1 if it may be the answer).
+        perfect = bucket_count == n
+        if (perfect & is_candidate).any():
+            return 2 * n - 1, int(columns[np.flatnonzero(perfect & is_candidate)[0]])
+        if perfect.any():
+            return 2 * n, int(columns[np.flatnonzero(perfect)[0]])
+        if guesses_left == 2:
+            return INFINITE, -1
+        estimate = _estimated_cost(counts).sum(axis=1) - is_candidate * 1.0
+        useful = bucket_count > 1
+        estimate = np.where(useful, estimate, np.inf)
+        order = np.lexsort((~is_candidate, estimate))[: self.width(level)]
+        best_cost, best_guess = INFINITE, -1
+        for index in order:
+            if not np.isfinite(estimate[index]):
+                break
+            guess = int(columns[index])
+            cost = self._cost_of(candidates, allowed, guess, guesses_left, level, best_cost)
+            if cost < best_cost:
+                best_cost, best_guess = cost, guess
+        return best_cost, best_guess
+
+    def _cost_of(
+        self,
+        candidates: np.ndarray,
+        allowed: np.ndarray | None,
+        guess: int,
+        guesses_left: int,
+        level: int,
+        bound: int,
+    ) -> int:
+        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`."""
+        parts = [
+            (code, part) for code, part in self.split(candidates, guess) if code != self.solved
+        ]
+        parts.sort(key=lambda item: -len(item[1]))
+        total = len(candidates)
+        lower = total + sum(2 * len(part) - 1 for _, part in parts)
+        for code, part in parts:
+            if lower >= bound:
+                return INFINITE
+            child_allowed = self.allowed_after(allowed, guess, code)
+            cost, _ = self.solve(part, child_allowed, guesses_left - 1, level + 1)
+            if cost >= INFINITE:
+                return INFINITE
+            lower += cost - (2 * len(part) - 1)
+        return lower
+
+    def build(self, openers: list[int], progress: Progress | None) -> tuple[int, dict[str, str]]:
+        """Solve the whole game; returns (total guesses over all answers, tree)."""
+        everything = np.arange(len(self.universe.answers))
+        allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
+        limit = MAX_GUESSES[self.hard]
+        best_cost, best_opener = INFINITE, -1
+        for opener in openers:
+            parts = [(c, p) for c, p in self.split(everything, opener) if c != self.solved]
+            total = len(everything)
+            for done, (code, part) in enumerate(parts, start=1):
+                child_allowed = self.allowed_after(allowed, opener, code)
+                cost, _ = self.solve(part, child_allowed, limit - 1, 1)
+                total += cost
+                if progress is not None:
+                    progress(done, len(parts))
+            log.info("opener %s: %d", self.universe.guesses[opener], total)
+            if total < best_cost:
+                best_cost, best_opener = total, opener
+        if best_cost >= INFINITE:
+            raise RuntimeError("no tree found within the guess limit; widen the search")
+        return best_cost, self.extract(best_opener, allowed, limit)
+
+    def extract(self, opener: int, allowed: np.ndarray | None, limit: int) -> dict[str, str]:
+        """The chosen guess at every node reachable with the memoised choices."""
+        tree: dict[str, str] = {}
+        length = self.universe.length
+        stack = [((), np.arange(len(self.universe.answers)), allowed, limit, opener)]
+        while stack:
+            history, candidates, node_allowed, left, guess = stack.pop()
+            word = self.universe.guesses[guess]
+            tree[path_key(history)] = word
+            for code, part in self.split(candidates, guess):
+                if code == self.solved:
+                    continue
+                child_allowed = self.allowed_after(node_allowed, guess, code)
+                _, child_guess = self.solve(part, child_allowed, left - 1, len(history) + 1)
+                child_history = (*history, (word, pattern_string(code, length)))
+                stack.append((child_history, part, child_allowed, left - 1, child_guess))
+        return tree
+
+
+def _estimated_openers(universe: Universe, count: int) -> list[int]:
+    search = TreeSearch(universe, False, (count,))
+    everything = np.arange(len(universe.answers))
+    labels, bins = _bucket_labels(universe.patterns[everything], universe.pattern_count)
+    columns = np.arange(len(universe.guesses))
+    flat = (labels + columns * bins).ravel()
+    counts = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
+    estimate = _estimated_cost(counts).sum(axis=1)
+    del search
+    return [int(i) for i in np.argsort(estimate)[:count]]
+
+
+def build_tree(
+    universe: Universe, hard: bool, progress: Progress | None = None
+) -> tuple[int, dict[str, str]]:
+    """Search the decision tree for a universe; returns (total guesses, tree)."""
+    preferred = [universe.guess_index[w] for w in PREFERRED_OPENERS if w in universe.guess_index]
+    openers = preferred or _estimated_openers(universe, 1)
+    search = TreeSearch(universe, hard, HARD_WIDTHS if hard else NORMAL_WIDTHS)
+    return search.build(openers, progress)
+
+
+def _tree_name(universe: Universe, hard: bool) -> str:
+    return f"best-tree-{universe.key}-{'hard' if hard else 'normal'}.json"
+
+
+def _read_tree(path: Path | resources.abc.Traversable, universe: Universe) -> dict[str, str] | None:
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        log.warning("best tree %s unreadable (%s); rebuilding", path, error)
+        return None
+    if data.get("format") != TREE_FORMAT or data.get("lists") != universe.key:
+        return None
+    tree = data.get("tree")
+    if not isinstance(tree, dict) or "" not in tree:
+        return None
+    return tree
+
+
+def shipped_tree_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
+    return resources.files("epdle.solver").joinpath("data", _tree_name(universe, hard))
+
+
+def save_tree(path: Path, universe: Universe, hard: bool, total: int, tree: dict[str, str]) -> None:
+    document = {
+        "format": TREE_FORMAT,
+        "lists": universe.key,
+        "hard": hard,
+        "total_guesses": total,
+        "games": len(universe.answers),
+        "tree": dict(sorted(tree.items())),
+    }
+    write_atomically(path, lambda temporary: temporary.write_text(json.dumps(document, indent=0)))
+
+
+def load_or_build_tree(
+    universe: Universe, hard: bool, progress: Progress | None = None
+) -> dict[str, str]:
+    """The tree for these lists: shipped with the package, cached, or built now and cached."""
+    for path in (shipped_tree_path(universe, hard), cache_dir() / _tree_name(universe, hard)):
+        tree = _read_tree(path, universe)
+        if tree is not None:
+            return tree
+    total, tree = build_tree(universe, hard, progress)
+    try:
+        save_tree(cache_dir() / _tree_name(universe, hard), universe, hard, total, tree)
+    except OSError as error:
+        log.warning("cannot cache the best tree: %s", error)
+    return tree
