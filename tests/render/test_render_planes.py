@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from epdle.render.planes import (
@@ -167,3 +169,22 @@ def test_dithering_leaves_pure_panel_colours_alone() -> None:
 def test_masks_round_trip() -> None:
     planes = canonical_random_planes(5)
     assert Planes.from_masks(*planes.masks()) == planes
+
+
+rectangles = st.lists(
+    st.tuples(
+        st.integers(0, 211), st.integers(0, 103), st.integers(1, 212), st.integers(1, 104),
+        st.sampled_from([WHITE, BLACK, RED]),
+    ),
+    max_size=12,
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(rectangles)
+def test_any_three_colour_picture_survives_planes_exactly(shapes) -> None:
+    picture = Image.new("RGB", LANDSCAPE_SIZE, WHITE)
+    for x, y, width, height, colour in shapes:
+        picture.paste(colour, (x, y, min(x + width, 212), min(y + height, 104)))
+    back = planes_to_image(image_to_planes(picture))
+    assert (np.asarray(back) == np.asarray(picture)).all()

@@ -32,7 +32,11 @@ ACCENT_COLOURS = {"red": RED, "yellow": YELLOW}
 
 @dataclass(frozen=True)
 class Planes:
-    """One frame in the controller's native layout: DTM1 (black) and DTM2 (red) bytes."""
+    """One frame in the controller's native layout: DTM1 (black) and DTM2 (red) bytes.
+
+    Planes made here leave the black bit white under red ink (red wins anyway),
+    so one picture always gives the same bytes.
+    """
 
     black: bytes
     red: bytes
