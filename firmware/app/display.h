@@ -14,19 +14,29 @@ typedef enum {
     DISPLAY_ERR_PANEL      /* the driver reported an error (e.g. BUSY stuck) */
 } display_status_t;
 
+/* Forget the current index (as after reset); call once from app_main(). */
+void display_init(void);
+
 /* Frames available now (stored set, or built-in when none is stored). */
 uint8_t display_frame_count(void);
 
-/* Index of the frame shown last (0 after reset). */
+/*
+ * Index of the frame display_show() was last asked for, shown or not (so a
+ * damaged frame is stepped over by the next press); 0 after reset.
+ */
 uint8_t display_current(void);
 
 /*
  * Validate frame `index`, then power the panel, stream it (white page,
  * windows), refresh, and power the panel down again (always, on any error).
+ * A frame that fails validation never reaches the panel: it is not powered.
  */
 display_status_t display_show(uint8_t index);
 
-/* display_show() of the frame after the current one, wrapping around. */
+/*
+ * display_show() of the frame after the current one, wrapping around; the
+ * first call after display_init() shows frame 0.
+ */
 display_status_t display_show_next(void);
 
 #endif /* EPDLE_DISPLAY_H */

@@ -1,0 +1,81 @@
+/*
+ * fake_panel.c - the panel driver as the display tests see it.
+ */
+#include "fake_panel.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+fake_panel_t fake_panel;
+
+void fake_panel_reset(void) {
+    memset(&fake_panel, 0, sizeof fake_panel);
+    fake_panel.fail_call = -1;
+}
+
+static epd_status_t record(panel_call_t call) {
+    assert_true(fake_panel.call_count < FAKE_PANEL_MAX_CALLS);
+    fake_panel.calls[fake_panel.call_count++] = call;
+    if (fake_panel.fail_call == (int)call) {
+        fake_panel.fail_call = -1;
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+    return EPD_OK;
+}
+
+epd_status_t epd_power_up(void) {
+    fake_panel.powered = true;
+    return record(PANEL_POWER_UP);
+}
+
+epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
+    assert_true(fake_panel.powered);
+    memset(fake_panel.planes[0], black_fill, EPD_PLANE_BYTES);
+    memset(fake_panel.planes[1], red_fill, EPD_PLANE_BYTES);
+    return record(PANEL_FILL);
+}
+
+epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
+                              void *ctx) {
+    unsigned plane;
+    unsigned row;
+    unsigned column;
+    epd_status_t status;
+
+    assert_true(fake_panel.powered);
+    assert_int_equal(x % 8u, 0);
+    assert_int_equal(w % 8u, 0);
+    assert_true(w > 0u && h > 0u && x + w <= EPD_WIDTH && y + h <= EPD_HEIGHT);
+    status = record(PANEL_WINDOW);
+    fake_panel.windows[fake_panel.window_count][0] = x;
+    fake_panel.windows[fake_panel.window_count][1] = y;
+    fake_panel.windows[fake_panel.window_count][2] = w;
+    fake_panel.windows[fake_panel.window_count][3] = h;
+    fake_panel.window_count++;
+    if (status != EPD_OK) {
+        return status;
+    }
+    for (plane = 0; plane < 2u; plane++) {
+        for (row = y; row < (unsigned)y + h; row++) {
+            for (column = x / 8u; column < (unsigned)(x + w) / 8u; column++) {
+                fake_panel.planes[plane][row * EPD_ROW_BYTES + column] = source(ctx);
+            }
+        }
+    }
+    return EPD_OK;
+}
+
+epd_status_t epd_refresh(void) {
+    assert_true(fake_panel.powered);
+    fake_panel.refreshed = true;
+    return record(PANEL_REFRESH);
+}
+
+epd_status_t epd_power_down(void) {
+    fake_panel.powered = false;
+    return record(PANEL_POWER_DOWN);
+}

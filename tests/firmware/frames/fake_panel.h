@@ -1,0 +1,39 @@
+/*
+ * fake_panel.h - epd.h stand-in for the display tests: records every call,
+ * keeps the two planes the controller would hold, and fails on request.
+ */
+#ifndef EPDLE_FAKE_PANEL_H
+#define EPDLE_FAKE_PANEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "epd.h"
+
+#define FAKE_PANEL_MAX_CALLS 64
+
+typedef enum {
+    PANEL_POWER_UP,
+    PANEL_FILL,
+    PANEL_WINDOW,
+    PANEL_REFRESH,
+    PANEL_POWER_DOWN
+} panel_call_t;
+
+typedef struct {
+    panel_call_t calls[FAKE_PANEL_MAX_CALLS];
+    unsigned call_count;
+    uint8_t windows[FAKE_PANEL_MAX_CALLS][4]; /* x, y, w, h of each PANEL_WINDOW, in order */
+    unsigned window_count;
+    uint8_t planes[2][EPD_PLANE_BYTES]; /* controller RAM: DTM1, DTM2 */
+    bool powered;
+    bool refreshed; /* planes went to the glass */
+    /* Fail the first call of this kind with EPD_ERR_BUSY_TIMEOUT (-1 = never). */
+    int fail_call;
+} fake_panel_t;
+
+extern fake_panel_t fake_panel;
+
+void fake_panel_reset(void);
+
+#endif /* EPDLE_FAKE_PANEL_H */

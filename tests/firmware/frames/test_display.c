@@ -1,0 +1,270 @@
+/*
+ * test_display.c - display.c on fakes of the panel driver and the store:
+ * exact windows and planes, the call order, and every error path (the panel
+ * untouched for a bad frame, always powered down once it was powered up).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "builtin_frames.h"
+#include "display.h"
+#include "fake_panel.h"
+#include "fake_store.h"
+#include "vector_files.h"
+
+typedef struct {
+    uint8_t *frame;
+    size_t frame_size;
+    uint8_t *planes; /* NULL for invalid vectors */
+} vector_t;
+
+static vector_t load(const char *name, int valid) {
+    vector_t vector;
+    size_t planes_size = 0;
+
+    vector.frame = vector_read(name, "frame", &vector.frame_size);
+    vector.planes = valid ? vector_read(name, "planes", &planes_size) : NULL;
+    return vector;
+}
+
+static void unload(vector_t *vector) {
+    free(vector->frame);
+    free(vector->planes);
+}
+
+static int setup(void **state) {
+    (void)state;
+    fake_panel_reset();
+    fake_store_reset();
+    display_init();
+    return 0;
+}
+
+static void assert_calls_begin(const panel_call_t *expected, unsigned count) {
+    unsigned i;
+
+    assert_true(fake_panel.call_count >= count);
+    for (i = 0; i < count; i++) {
+        assert_int_equal(fake_panel.calls[i], expected[i]);
+    }
+}
+
+static void assert_calls(const panel_call_t *expected, unsigned count) {
+    assert_int_equal(fake_panel.call_count, count);
+    assert_calls_begin(expected, count);
+}
+
+static void assert_panel_shows(const uint8_t *planes) {
+    assert_true(fake_panel.refreshed);
+    assert_memory_equal(fake_panel.planes[0], planes, EPD_PLANE_BYTES);
+    assert_memory_equal(fake_panel.planes[1], planes + EPD_PLANE_BYTES, EPD_PLANE_BYTES);
+}
+
+static void test_stored_frame_streams_its_window(void **state) {
+    vector_t tiny = load("tiny", 1);
+    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_REFRESH,
+                                     PANEL_POWER_DOWN};
+
+    (void)state;
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    assert_int_equal(display_frame_count(), 1);
+    assert_int_equal(display_show(0), DISPLAY_OK);
+    assert_calls(expected, 5);
+    assert_int_equal(fake_panel.windows[0][0], 16);
+    assert_int_equal(fake_panel.windows[0][1], 10);
+    assert_int_equal(fake_panel.windows[0][2], 8);
+    assert_int_equal(fake_panel.windows[0][3], 4);
+    assert_panel_shows(tiny.planes);
+    assert_false(fake_panel.powered);
+    /* Two passes over the frame (dry run, then the panel), nothing more. */
+    assert_int_equal(fake_store.reads, 2u * tiny.frame_size);
+    unload(&tiny);
+}
+
+static void test_stored_frames_show_their_vector_planes(void **state) {
+    const char *names[] = {"blank", "text", "checkerboard", "sixteen_windows", "full_and_corners"};
+    vector_t vectors[5];
+    unsigned i;
+
+    (void)state;
+    for (i = 0; i < 5u; i++) {
+        vectors[i] = load(names[i], 1);
+        fake_store_add(vectors[i].frame, (uint16_t)vectors[i].frame_size);
+    }
+    for (i = 0; i < 5u; i++) {
+        fake_panel_reset();
+        assert_int_equal(display_show((uint8_t)i), DISPLAY_OK);
+        assert_int_equal(display_current(), i);
+        assert_panel_shows(vectors[i].planes);
+        assert_false(fake_panel.powered);
+    }
+    assert_int_equal(fake_panel.window_count, 3); /* full_and_corners */
+    for (i = 0; i < 5u; i++) {
+        unload(&vectors[i]);
+    }
+}
+
+static void test_builtin_frames_show_when_nothing_is_stored(void **state) {
+    const panel_call_t first[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW};
+    uint8_t i;
+
+    (void)state;
+    assert_int_equal(display_frame_count(), BUILTIN_FRAME_COUNT);
+    for (i = 0; i < BUILTIN_FRAME_COUNT; i++) {
+        fake_panel_reset();
+        assert_int_equal(display_show(i), DISPLAY_OK);
+        assert_calls_begin(first, 3);
+        assert_true(fake_panel.window_count >= 1u);
+        assert_int_equal(fake_panel.calls[fake_panel.call_count - 2u], PANEL_REFRESH);
+        assert_int_equal(fake_panel.calls[fake_panel.call_count - 1u], PANEL_POWER_DOWN);
+        /* Built-in frames carry ink in both planes somewhere. */
+        assert_true(memchr(fake_panel.planes[0], 0x00, EPD_PLANE_BYTES) != NULL);
+    }
+    assert_int_equal(display_show(BUILTIN_FRAME_COUNT), DISPLAY_ERR_NO_FRAME);
+}
+
+static void test_crc_failure_leaves_the_panel_untouched(void **state) {
+    vector_t tiny = load("tiny", 1);
+
+    (void)state;
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    fake_store.crc_bad[0] = true;
+    assert_int_equal(display_show(0), DISPLAY_ERR_BAD_FRAME);
+    assert_int_equal(fake_panel.call_count, 0);
+    assert_false(fake_panel.powered);
+    unload(&tiny);
+}
+
+static void test_malformed_frames_leave_the_panel_untouched(void **state) {
+    const char *names[] = {
+        "empty",          "bad_version",    "seventeen_windows", "window_off_right",
+        "window_x_wraps", "order_too_big",  "codes_cut",         "trailing_byte",
+        "padding_set",    "run_past_plane", "code_too_long"};
+    unsigned i;
+
+    (void)state;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        vector_t bad = load(names[i], 0);
+
+        fake_store_reset();
+        fake_store_add(bad.frame, (uint16_t)bad.frame_size);
+        print_message("%s\n", names[i]);
+        assert_int_equal(display_show(0), DISPLAY_ERR_BAD_FRAME);
+        assert_int_equal(fake_panel.call_count, 0);
+        unload(&bad);
+    }
+}
+
+static void test_out_of_range_index_is_no_frame(void **state) {
+    vector_t tiny = load("tiny", 1);
+
+    (void)state;
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    assert_int_equal(display_show(1), DISPLAY_ERR_NO_FRAME);
+    assert_int_equal(display_show(255), DISPLAY_ERR_NO_FRAME);
+    assert_int_equal(fake_panel.call_count, 0);
+    assert_int_equal(display_current(), 0);
+    unload(&tiny);
+}
+
+/* The checkerboard vector is one window. */
+static void run_with_failing(panel_call_t failing, const panel_call_t *expected, unsigned count) {
+    vector_t checkerboard = load("checkerboard", 1);
+
+    fake_store_reset();
+    fake_panel_reset();
+    fake_store_add(checkerboard.frame, (uint16_t)checkerboard.frame_size);
+    fake_panel.fail_call = (int)failing;
+    assert_int_equal(display_show(0), DISPLAY_ERR_PANEL);
+    assert_calls(expected, count);
+    assert_false(fake_panel.powered);
+    unload(&checkerboard);
+}
+
+static void test_driver_errors_power_the_panel_down(void **state) {
+    const panel_call_t up[] = {PANEL_POWER_UP, PANEL_POWER_DOWN};
+    const panel_call_t fill[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_POWER_DOWN};
+    const panel_call_t window[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_POWER_DOWN};
+    const panel_call_t refresh[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_REFRESH,
+                                    PANEL_POWER_DOWN};
+
+    (void)state;
+    run_with_failing(PANEL_POWER_UP, up, 2);
+    run_with_failing(PANEL_FILL, fill, 3);
+    run_with_failing(PANEL_WINDOW, window, 4);
+    run_with_failing(PANEL_REFRESH, refresh, 5);
+    run_with_failing(PANEL_POWER_DOWN, refresh, 5);
+}
+
+static void test_frame_changing_after_the_check_is_not_refreshed(void **state) {
+    vector_t checkerboard = load("checkerboard", 1);
+    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_POWER_DOWN};
+
+    (void)state;
+    fake_store_add(checkerboard.frame, (uint16_t)checkerboard.frame_size);
+    /* The last byte of the second pass goes bad: the codes no longer end cleanly. */
+    fake_store.flip_read = 2u * (unsigned)checkerboard.frame_size;
+    assert_int_equal(display_show(0), DISPLAY_ERR_BAD_FRAME);
+    assert_calls(expected, 4);
+    assert_false(fake_panel.refreshed);
+    assert_false(fake_panel.powered);
+    unload(&checkerboard);
+}
+
+static void test_show_next_starts_at_zero_and_wraps(void **state) {
+    uint8_t expected[] = {0, 1, 2, 0, 1};
+    unsigned i;
+
+    (void)state;
+    assert_int_equal(BUILTIN_FRAME_COUNT, 3);
+    for (i = 0; i < sizeof expected; i++) {
+        assert_int_equal(display_show_next(), DISPLAY_OK);
+        assert_int_equal(display_current(), expected[i]);
+    }
+    display_init();
+    assert_int_equal(display_current(), 0);
+    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_current(), 0);
+}
+
+static void test_show_next_steps_over_a_damaged_frame(void **state) {
+    vector_t tiny = load("tiny", 1);
+
+    (void)state;
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    fake_store.crc_bad[1] = true;
+    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_show_next(), DISPLAY_ERR_BAD_FRAME);
+    assert_int_equal(display_current(), 1);
+    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_current(), 2);
+    /* A smaller set committed meanwhile: the index wraps inside it. */
+    fake_store.count = 2;
+    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_current(), 0);
+    unload(&tiny);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_stored_frame_streams_its_window, setup),
+        cmocka_unit_test_setup(test_stored_frames_show_their_vector_planes, setup),
+        cmocka_unit_test_setup(test_builtin_frames_show_when_nothing_is_stored, setup),
+        cmocka_unit_test_setup(test_crc_failure_leaves_the_panel_untouched, setup),
+        cmocka_unit_test_setup(test_malformed_frames_leave_the_panel_untouched, setup),
+        cmocka_unit_test_setup(test_out_of_range_index_is_no_frame, setup),
+        cmocka_unit_test_setup(test_driver_errors_power_the_panel_down, setup),
+        cmocka_unit_test_setup(test_frame_changing_after_the_check_is_not_refreshed, setup),
+        cmocka_unit_test_setup(test_show_next_starts_at_zero_and_wraps, setup),
+        cmocka_unit_test_setup(test_show_next_steps_over_a_damaged_frame, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,65 @@
+"""The built-in frames: generated from images/, up to date, faithful to their images."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from frames_vector_files import ROOT
+from PIL import Image
+
+from epdle.frames import decode
+from epdle.render.planes import Planes, planes_to_image
+
+SOURCE = ROOT / "firmware" / "app" / "builtin_frames.c"
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "gen_builtin_frames", ROOT / "tools" / "gen_builtin_frames.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _compiled_frames() -> list[bytes]:
+    """The frames as the C file holds them, parsed back from its text."""
+    text = SOURCE.read_text()
+    data = bytes(int(value, 16) for value in re.findall(r"0x([0-9A-F]{2}),", text))
+    offsets = [int(value) for value in re.findall(r"(\d+)u", text.split("offsets")[-1])]
+    offsets = offsets[1:]  # the first match is the array size's 1u
+    return [data[start:stop] for start, stop in itertools.pairwise(offsets)]
+
+
+def test_generated_files_are_up_to_date() -> None:
+    for path, text in _generator().generated().items():
+        assert path.read_text() == text, f"{path.name} is stale: run tools/gen_builtin_frames.py"
+
+
+def test_at_least_three_images_are_bundled() -> None:
+    assert len(_compiled_frames()) == len(_generator().image_paths()) >= 3
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_compiled_frame_decodes_to_its_image(index: int) -> None:
+    path = _generator().image_paths()[index]
+    black, red = decode(_compiled_frames()[index])
+    with Image.open(path) as img:
+        expected = img.convert("RGB").tobytes()
+    assert planes_to_image(Planes(black, red)).tobytes() == expected
+
+
+def test_images_in_other_colours_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    generator = _generator()
+    Image.new("RGB", (212, 104), (0, 128, 0)).save(tmp_path / "green.png")
+    monkeypatch.setattr(generator, "IMAGE_DIR", tmp_path)
+    with pytest.raises(ValueError, match=r"green\.png"):
+        generator.encoded_images()
