@@ -16,6 +16,7 @@ from pathlib import Path
 from intelhex import IntelHex
 
 from epdle.frames import encode
+from epdle.link.flash_layout import committed_set_words
 
 from .planes import Planes, planes_to_image
 
@@ -93,8 +94,6 @@ def c_header(encoded: Sequence[bytes], name: str) -> str:
 
 def intel_hex(encoded: Sequence[bytes]) -> IntelHex:
     """The committed set's flash words as PIC Intel HEX: byte address 2 x word, little-endian."""
-    from epdle.link.flash_layout import committed_set_words
-
     image = IntelHex()
     for word_address, word in committed_set_words(list(encoded)).items():
         image[2 * word_address] = word & 0xFF
