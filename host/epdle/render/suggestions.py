@@ -191,7 +191,7 @@ def _draw_stats(canvas: Canvas, left: int, stats: list[tuple[str, str]]) -> None
         value_box: Box = (x, STATS_TOP, x + column_width, STATS_TOP + 16)
         label_box: Box = (x, STATS_TOP + 20, x + column_width, STATS_BOTTOM)
         canvas.stamp_centred(ink_text(value, font(Face.BOLD, 20)), value_box, BLACK)
-        canvas.stamp_centred(ink_text(label, font(Face.REGULAR, 11)), label_box, BLACK)
+        canvas.stamp_centred(ink_text(label, font(Face.BOLD, 11)), label_box, BLACK)
 
 
 def _draw_caption(canvas: Canvas, left: int, caption: str) -> None:
