@@ -1,0 +1,167 @@
+/*
+ * fuzz_link.c - the device's packet parser and command handling, fed with
+ * arbitrary input, over a flash that may already hold a set and may lose
+ * power part way.
+ *
+ * Input: byte 0 picks the mode, byte 1 the power cut, the rest is either
+ *   raw line bytes (mode bit 0 clear): the COBS decoder, CRC check, garbage;
+ *   or records [length][type][payload...] (bit 0 set) that the harness wraps
+ *   as well-formed packets, so BEGIN/CHUNK/COMMIT/SHOW/CLEAR with arbitrary
+ *   contents reach the store and the display.
+ * Bit 1 of the mode starts from a flash that holds a committed set.
+ *
+ * Checked besides the sanitizers: the link never reads past its input in
+ * unbounded time, and after any of it the store boots to a set whose every
+ * frame opens and reads within bounds.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cobs.h"
+#include "crc16.h"
+#include "fake_hal.h"
+#include "link.h"
+#include "protocol.h"
+#include "store.h"
+#include "store_write.h"
+
+#define SERVICE_CALLS_PER_BYTE 4u
+
+static uint16_t flash_with_set[HAL_FLASH_WORDS];
+static int have_flash_with_set;
+
+/* A flash image with a small committed set, made once by the store itself. */
+static void build_flash_with_set(void) {
+    static uint8_t stream[3 * 104];
+    uint16_t length = 0;
+    uint16_t words = 0;
+    uint8_t frame;
+    uint8_t failed;
+    uint16_t at;
+
+    for (frame = 0; frame < 3u; frame++) {
+        uint8_t bytes[100];
+        uint16_t crc;
+        uint16_t i;
+        for (i = 0; i < sizeof bytes; i++) {
+            bytes[i] = (uint8_t)(frame * 17u + i);
+        }
+        crc = crc16_block(CRC16_INIT, bytes, sizeof bytes);
+        stream[length++] = sizeof bytes;
+        stream[length++] = 0;
+        stream[length++] = (uint8_t)crc;
+        stream[length++] = (uint8_t)(crc >> 8);
+        memcpy(&stream[length], bytes, sizeof bytes);
+        length = (uint16_t)(length + sizeof bytes);
+        words = (uint16_t)(words + store_frame_words(sizeof bytes));
+    }
+    fake_hal_reset();
+    store_init();
+    if (store_write_begin(3, words) != STORE_OK) {
+        abort();
+    }
+    for (at = 0; at < length; at = (uint16_t)(at + 100u)) {
+        uint16_t part = (uint16_t)(length - at < 100u ? length - at : 100u);
+        if (store_write_bytes(&stream[at], (uint8_t)part) != STORE_OK) {
+            abort();
+        }
+    }
+    if (store_write_commit(&failed) != STORE_OK) {
+        abort();
+    }
+    memcpy(flash_with_set, fake_hal.flash, sizeof flash_with_set);
+    have_flash_with_set = 1;
+}
+
+static void queue_packets(const uint8_t *data, size_t size) {
+    uint8_t body[LINK_PACKET_MAX];
+    uint8_t wire[COBS_ENCODED_MAX(LINK_PACKET_MAX)];
+    uint8_t seq = 1;
+    size_t at = 0;
+
+    while (at < size) {
+        uint8_t length = data[at];
+        uint16_t crc;
+        at++;
+        if (length == 0u || length > LINK_HEADER_BYTES - 1u + LINK_PAYLOAD_MAX) {
+            length = (uint8_t)(length % (LINK_PAYLOAD_MAX + 1u) + 1u);
+        }
+        if (length > size - at) {
+            length = (uint8_t)(size - at);
+        }
+        if (length == 0u) {
+            break;
+        }
+        body[0] = data[at];
+        body[1] = seq++;
+        memcpy(&body[2], &data[at + 1u], (size_t)length - 1u);
+        at += length;
+        crc = crc16_block(CRC16_INIT, body, (uint8_t)(length + 1u));
+        body[length + 1u] = (uint8_t)(crc >> 8);
+        body[length + 2u] = (uint8_t)crc;
+        fake_hal_receive(wire, cobs_encode(body, (uint8_t)(length + 3u), wire));
+    }
+}
+
+static void check_store_after_reboot(void) {
+    uint8_t count;
+    uint8_t index;
+
+    fake_hal.power_cut_after = 0;
+    store_init();
+    count = store_frame_count();
+    if (count > 32u) {
+        abort();
+    }
+    for (index = 0; index < count; index++) {
+        store_cursor_t cursor;
+        uint32_t reads = 0;
+        if (!store_frame_open(index, &cursor)) {
+            abort(); /* boot only accepts sets whose frames all check */
+        }
+        while (cursor.remaining != 0u) {
+            (void)store_cursor_next(&cursor);
+            reads++;
+        }
+        if (reads > 2u * HAL_FLASH_WORDS) {
+            abort();
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    uint32_t calls = 0;
+    uint32_t limit;
+
+    if (size < 2u) {
+        return 0;
+    }
+    if (!have_flash_with_set) {
+        build_flash_with_set();
+    }
+    fake_hal_reset();
+    if ((data[0] & 2u) != 0u) {
+        memcpy(fake_hal.flash, flash_with_set, sizeof flash_with_set);
+    }
+    fake_hal.power_cut_after = data[1] < 200u ? 0u : (uint32_t)(data[1] - 199u);
+    link_init();
+    if ((data[0] & 1u) != 0u) {
+        queue_packets(data + 2, size - 2u);
+    } else {
+        fake_hal_receive(data + 2,
+                         (uint16_t)(size - 2u > FAKE_UART_QUEUE ? FAKE_UART_QUEUE : size - 2u));
+    }
+    limit = SERVICE_CALLS_PER_BYTE * (uint32_t)(fake_hal.rx_tail + 8u);
+    while (fake_hal.rx_head != fake_hal.rx_tail && calls < limit) {
+        (void)link_service();
+        fake_hal.tx_length = 0;
+        calls++;
+    }
+    if (fake_hal.rx_head != fake_hal.rx_tail) {
+        abort(); /* the link stopped taking bytes */
+    }
+    check_store_after_reboot();
+    return 0;
+}
