@@ -59,3 +59,15 @@ def test_portrait_photo_with_transparency_becomes_planes() -> None:
 def test_empty_picture_is_rejected() -> None:
     with pytest.raises(ValueError, match="empty"):
         fit_to_panel(Image.new("RGB", (0, 10)))
+
+
+def test_upright_picture_fills_the_panel_held_upright() -> None:
+    portrait = Image.new("RGB", (104, 212), WHITE)
+    portrait.paste(BLACK, (0, 0, 104, 20))  # a black band along the top
+    portrait.paste(RED, (0, 0, 10, 212))  # a red band down the left side
+    planes = picture_to_planes(portrait, upright=True)
+    native_black = np.unpackbits(np.frombuffer(planes.black, np.uint8)).reshape(212, 104) == 0
+    native_red = np.unpackbits(np.frombuffer(planes.red, np.uint8)).reshape(212, 104) == 0
+    # Native rows run top to bottom of the upright device, columns left to right.
+    assert native_black[:20, 10:].all() and not native_black[20:].any()
+    assert native_red[:, :10].all() and not native_red[:, 10:].any()

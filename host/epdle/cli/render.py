@@ -29,6 +29,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=Fit.CONTAIN.value,
         help="contain: whole picture on white (default); cover: fill and crop; stretch",
     )
+    image.add_argument(
+        "--upright",
+        action="store_true",
+        help="the picture is for the device held upright (portrait, 104 x 212)",
+    )
     image.add_argument("--dither", action="store_true", help="Floyd-Steinberg (for photos)")
     image.add_argument(
         "--threshold", type=int, default=128, help="luminance below which is black (0-256)"
@@ -69,7 +74,11 @@ def run_image(args: argparse.Namespace) -> int:
             with Image.open(path) as picture:
                 frames.append(
                     picture_to_planes(
-                        picture, Fit(args.fit), dither=args.dither, threshold=args.threshold
+                        picture,
+                        Fit(args.fit),
+                        upright=args.upright,
+                        dither=args.dither,
+                        threshold=args.threshold,
                     )
                 )
         sizes = write_frames(frames, args.out, variant=args.variant, name=args.name)

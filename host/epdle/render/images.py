@@ -15,12 +15,19 @@ class Fit(Enum):
     STRETCH = "stretch"  # fill the panel, distorting the aspect
 
 
-def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN) -> Image.Image:
-    """``img`` scaled to the landscape panel size, RGB on white."""
+def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN, *, upright: bool = False) -> Image.Image:
+    """``img`` scaled to the landscape panel size, RGB on white.
+
+    ``upright``: the picture is for the device held upright (104 x 212, the
+    controller's native orientation), so it is turned a quarter counter-clockwise
+    into the landscape frame, which planes.py turns back.
+    """
     if img.width < 1 or img.height < 1:
         raise ValueError("the image is empty")
     # Honour a camera's orientation tag before judging the aspect.
     rgb = flatten_to_rgb(ImageOps.exif_transpose(img))
+    if upright:
+        rgb = rgb.transpose(Image.Transpose.ROTATE_90)
     if rgb.size == LANDSCAPE_SIZE:
         return rgb
     if fit is Fit.STRETCH:
@@ -31,7 +38,13 @@ def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN) -> Image.Image:
 
 
 def picture_to_planes(
-    img: Image.Image, fit: Fit = Fit.CONTAIN, *, dither: bool = False, threshold: int = 128
+    img: Image.Image,
+    fit: Fit = Fit.CONTAIN,
+    *,
+    upright: bool = False,
+    dither: bool = False,
+    threshold: int = 128,
 ) -> Planes:
     """Any picture -> the panel's planes (fit, then palette-map or dither)."""
-    return image_to_planes(fit_to_panel(img, fit), dither=dither, threshold=threshold)
+    fitted = fit_to_panel(img, fit, upright=upright)
+    return image_to_planes(fitted, dither=dither, threshold=threshold)
