@@ -201,3 +201,7 @@ def test_header_says_whether_the_word_can_win() -> None:
     assert not (could_win == the_answer).all()
     assert not (could_win == cannot_win).all()
     assert (could_win == RED).all(axis=2).sum() > (cannot_win == RED).all(axis=2).sum()
+
+
+def test_waiting_frame_is_the_logo_whatever_the_history() -> None:
+    assert render_status(StatusKind.WAITING, MIDGAME) == render_status(StatusKind.WAITING)

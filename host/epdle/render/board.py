@@ -19,7 +19,6 @@ FEEDBACK_LETTERS = "GYB"
 TILE = 12
 TILE_GAP = 1
 ROWS_SHOWN = 6
-BOARD_WIDTH = WORD_LENGTH * TILE + (WORD_LENGTH - 1) * TILE_GAP
 LETTER_SIZE = 10
 
 History = Sequence[tuple[str, str]]
@@ -45,6 +44,18 @@ def checked_history(history: History) -> list[tuple[str, str]]:
     return rows
 
 
+def tile_gap(tile: int) -> int:
+    """Space between tiles: grows with the tile so big tiles do not crowd."""
+    return max(tile // 12, TILE_GAP)
+
+
+def tiles_width(count: int, tile: int = TILE) -> int:
+    return count * tile + (count - 1) * tile_gap(tile)
+
+
+BOARD_WIDTH = tiles_width(WORD_LENGTH)
+
+
 def board_height(rows: int) -> int:
     shown = min(rows, ROWS_SHOWN)
     return shown * TILE + max(shown - 1, 0) * TILE_GAP
@@ -67,7 +78,7 @@ def draw_tiles(
 ) -> None:
     """One row of lettered tiles coloured by ``feedback`` (G/Y/B), ``tile`` px square."""
     letter_font = font(Face.BOLD, letter_size)
-    gap = max(tile // 12, TILE_GAP)
+    gap = tile_gap(tile)
     for column, (letter, colour) in enumerate(zip(word.upper(), feedback, strict=True)):
         x = left + column * (tile + gap)
         box: Box = (x, top, x + tile, top + tile)

@@ -8,13 +8,21 @@ Before the first guess the suggestion takes the whole width.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from .board import BOARD_WIDTH, History, board_height, checked_history, draw_board, draw_tiles
+from .board import (
+    BOARD_WIDTH,
+    History,
+    board_height,
+    checked_history,
+    draw_board,
+    draw_tiles,
+    tiles_width,
+)
 from .canvas import Box, Canvas, Colour, InkText, ink_text
 from .fonts import Face, font
 from .planes import BLACK, LANDSCAPE_SIZE, RED, WHITE, Planes, image_to_planes
@@ -50,39 +58,29 @@ def fit_word(word: str, box: Box) -> InkText:
     Tries the bold face from large to 24 px capitals, then the condensed face,
     then the condensed face set tighter than the font spaces it.
     """
-    width, height = box[2] - box[0], box[3] - box[1]
-    text = word.upper()
     styles = [(Face.BOLD, size, 2) for size in range(44, 32, -1)]
     styles += [(Face.CONDENSED_BOLD, 33, tracking) for tracking in (1, 0, -1, -2)]
-    candidates = (
-        lambda face=face, size=size, tracking=tracking: ink_text(text, font(face, size), tracking)
-        for face, size, tracking in styles
-    )
-    ink = _first_fitting(candidates, width, height)
+    ink = _first_fitting(word.upper(), styles, box)
     if ink is None:
         raise ValueError(
-            f"{word!r} is too wide for {width} px at {MIN_WORD_CAP_HEIGHT} px capitals"
+            f"{word!r} is too wide for {box[2] - box[0]} px at {MIN_WORD_CAP_HEIGHT} px capitals"
         )
     return ink
 
 
 def _largest_bold(text: str, box: Box, largest: int) -> InkText:
     """``text`` in the largest bold size up to ``largest`` that fits ``box``."""
-    width, height = box[2] - box[0], box[3] - box[1]
-    renders = (
-        lambda size=size: ink_text(text, font(Face.BOLD, size)) for size in range(largest, 8, -1)
-    )
-    ink = _first_fitting(renders, width, height)
+    ink = _first_fitting(text, [(Face.BOLD, size, 0) for size in range(largest, 8, -1)], box)
     if ink is None:
-        raise ValueError(f"{text!r} does not fit {width} x {height} px")
+        raise ValueError(f"{text!r} does not fit {box[2] - box[0]} x {box[3] - box[1]} px")
     return ink
 
 
-def _first_fitting(
-    renders: Iterable[Callable[[], InkText]], width: int, height: int
-) -> InkText | None:
-    for render in renders:
-        ink = render()
+def _first_fitting(text: str, styles: Sequence[tuple[Face, int, int]], box: Box) -> InkText | None:
+    """The first (face, size, tracking) rendering of ``text`` that fits ``box``."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    for face, size, tracking in styles:
+        ink = ink_text(text, font(face, size), tracking)
         if ink.width <= width and ink.height <= height:
             return ink
     return None
@@ -119,8 +117,11 @@ def render_status(kind: StatusKind, history: History = ()) -> Planes:
 
 
 def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
-    """render_status() as the landscape picture drawn (panel colours only)."""
-    rows = checked_history(history)
+    """render_status() as the landscape picture drawn (panel colours only).
+
+    The waiting frame is the logo alone: it ignores ``history``.
+    """
+    rows = checked_history(history) if kind is not StatusKind.WAITING else []
     canvas = Canvas()
     left = _draw_board_if_any(canvas, rows)
     box = word_box(bool(rows))
@@ -201,5 +202,5 @@ def _draw_caption(canvas: Canvas, left: int, caption: str) -> None:
 
 def _draw_logo(canvas: Canvas) -> None:
     word, feedback = LOGO
-    width = len(word) * LOGO_TILE + (len(word) - 1) * max(LOGO_TILE // 12, 1)
-    draw_tiles(canvas, word, feedback, (WIDTH - width) // 2, 14, LOGO_TILE, 22)
+    left = (WIDTH - tiles_width(len(word), LOGO_TILE)) // 2
+    draw_tiles(canvas, word, feedback, left, 14, LOGO_TILE, 22)
