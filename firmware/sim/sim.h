@@ -85,7 +85,11 @@ size_t sim_epd_transaction_count(void);
 int sim_epd_transaction(size_t index, sim_epd_transaction_t *out);
 
 /* Power cuts and non-volatile memory. */
+/* Cut the supply as the Nth NVM write/erase from now starts (0 cancels). */
 void sim_schedule_power_cut(uint32_t after_nvm_ops);
+/* Cut the supply now; the firmware stops wherever it is. */
+void sim_cut_power(void);
+/* Reboot a dark board: app_main() afresh, flash and EEPROM kept. */
 void sim_power_on(void);
 uint32_t sim_nvm_op_count(void);
 uint32_t sim_flash_erase_count(void);

@@ -141,8 +141,9 @@ static void wake(void) {
 
 void sim_cpu_sleep(void) {
     sim_cpu_spend(SIM_INSTRUCTION_NS);
-    /* As on the chip: with an interrupt-on-change flag still set, SLEEP does nothing. */
-    if (board.iocaf) {
+    /* As on the chip: with an enabled interrupt flag still set (IOC, or a received
+     * byte waiting in the FIFO), SLEEP does nothing. */
+    if (board.iocaf || sim_uart_fifo_count() > 0u) {
         return;
     }
     board.mcu = SIM_MCU_SLEEP;
@@ -152,7 +153,8 @@ void sim_cpu_sleep(void) {
     }
 }
 
-void sim_board_power_fail(void) {
+/* Supply gone: the CPU stops and every pin the MCU drove falls (the panel loses its rail). */
+static void go_dark(void) {
     size_t i;
 
     board.powered = false;
@@ -164,6 +166,10 @@ void sim_board_power_fail(void) {
         sim_bus_drive(mcu_driven_panel_nets[i], 0u);
     }
     sim_power_update();
+}
+
+void sim_board_power_fail(void) {
+    go_dark();
     board.stop_pending = true;
     board.stop = SIM_STOP_POWER_CUT;
     yield_to_host();
@@ -302,6 +308,12 @@ int sim_powered(void) {
 
 int sim_net_level(sim_net_t net) {
     return net < SIM_NET_COUNT ? sim_bus_level(net) : -1;
+}
+
+void sim_cut_power(void) {
+    if (board.booted && board.powered) {
+        go_dark();
+    }
 }
 
 void sim_power_on(void) {

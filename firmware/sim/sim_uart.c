@@ -199,6 +199,10 @@ bool sim_uart_fifo_pop(uint8_t *byte) {
     return true;
 }
 
+unsigned sim_uart_fifo_count(void) {
+    return fifo_count;
+}
+
 uint32_t sim_uart_overruns_take(void) {
     uint32_t taken = overruns;
 

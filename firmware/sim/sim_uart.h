@@ -23,6 +23,7 @@ bool sim_uart_active(void);
 /* Firmware side (runs in the firmware's context). */
 void sim_uart_transmit(uint8_t byte);
 bool sim_uart_fifo_pop(uint8_t *byte);
+unsigned sim_uart_fifo_count(void);
 uint32_t sim_uart_overruns_take(void);
 
 #endif /* EPDLE_SIM_UART_H */

@@ -14,8 +14,9 @@ static FILE *vcd_file;
 static uint64_t stamped_ns;
 static bool stamped;
 
+/* Letters, not the punctuation VCD also allows: '#' and '$' confuse line-based readers. */
 static char net_id(sim_net_t net) {
-    return (char)('!' + (int)net);
+    return (char)('A' + (int)net);
 }
 
 int sim_vcd_open(const char *path) {

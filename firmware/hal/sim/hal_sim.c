@@ -14,7 +14,8 @@
 #include "sim_nvm.h"
 #include "sim_uart.h"
 
-#define UART_RING_BYTES 64u
+/* As in hal/pic16f18326: a 16-byte ring that keeps one slot free (15 bytes). */
+#define UART_RING_BYTES 16u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 
 static const sim_net_t pin_nets[HAL_PIN_COUNT] = {
@@ -50,7 +51,7 @@ void hal_sim_isr(void) {
         button_edge = true;
     }
     while (sim_uart_fifo_pop(&byte)) {
-        if (uart_count == UART_RING_BYTES) {
+        if (uart_count == UART_RING_BYTES - 1u) {
             count_lost(1u);
             continue;
         }
@@ -121,6 +122,8 @@ bool hal_button_edge_take(void) {
 
 void hal_sleep(void) {
     sim_cpu_sleep();
+    /* As the PIC HAL does after SLEEP: interrupts are on again. */
+    sim_board_irq_enable(true);
 }
 
 bool hal_uart_read(uint8_t *byte) {

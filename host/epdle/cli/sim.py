@@ -1,9 +1,164 @@
-"""CLI commands: sim (filled in by its owner)."""
+"""CLI commands: `sim` - the simulated board (`sim selftest`; one function per subcommand)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+# The panel's DISPLAY_REFRESH command (facts 1.3).
+DISPLAY_REFRESH = 0x12
+# Acceptance limits (issue 3): button edge -> refresh command, and standby current.
+MAX_BUTTON_TO_REFRESH_MS = 300.0
+MAX_STANDBY_UA = 1.0
+# Bounds on the simulated waits of the selftest (generous: a refresh alone is ~15 s).
+BOOT_LIMIT_MS = 10_000.0
+UPDATE_LIMIT_MS = 60_000.0
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
+    sim = commands.add_parser(
+        "sim",
+        help="the simulated board (firmware C on a model of the PIC, panel and power)",
+        description="Run the firmware on the simulated board.",
+    )
+    sim_commands = sim.add_subparsers(dest="sim_command", metavar="SUBCOMMAND", required=True)
+    _register_selftest(sim_commands)
+
+
+def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
+    selftest = sim_commands.add_parser(
+        "selftest",
+        help="boot, press the button three times, check the panel protocol and power",
+        description="Boot the simulated board, show the built-in frames through button presses "
+        "with sleeps between, and write DIR/trace.vcd, DIR/epd.jsonl, DIR/panel-<n>.png and "
+        "DIR/power.json. Exits non-zero on any violation or failed check.",
+    )
+    selftest.add_argument("--out", required=True, help="output directory")
+    selftest.add_argument("--presses", type=int, default=3, help="button presses (default 3)")
+    selftest.add_argument(
+        "--sleep-ms",
+        type=float,
+        default=10_000.0,
+        help="simulated sleep after each update, in ms (default 10000)",
+    )
+    selftest.set_defaults(func=run_selftest)
+
+
+def run_selftest(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from epdle.sim import Board, SimError
+
+    console = Console()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob("panel-*.png"):
+        stale.unlink()
+    if args.presses < 1:
+        console.print("[red]--presses must be at least 1[/red]")
+        return 2
+
+    started = time.perf_counter()
+    try:
+        result = _exercise_board(
+            Board(vcd_path=out / "trace.vcd", epd_log_path=out / "epd.jsonl", png_dir=out),
+            args.presses,
+            args.sleep_ms,
+        )
+    except SimError as error:
+        console.print(f"[red]simulated board: {error}[/red]")
+        return 2
+    wall_s = time.perf_counter() - started
+
+    power = result["power"]
+    power["button_to_refresh_command_ms"] = result["latencies_ms"]
+    (out / "power.json").write_text(json.dumps(power, indent=2) + "\n")
+
+    failures = list(result["failures"])
+    standby = power["standby_uA"]
+    if standby is None or standby > MAX_STANDBY_UA:
+        failures.append(f"standby current {standby} uA (limit {MAX_STANDBY_UA} uA)")
+    slow = [ms for ms in result["latencies_ms"] if ms > MAX_BUTTON_TO_REFRESH_MS]
+    if slow:
+        failures.append(
+            f"button edge -> refresh command took {max(slow):.1f} ms "
+            f"(limit {MAX_BUTTON_TO_REFRESH_MS:.0f} ms)"
+        )
+
+    table = Table(title="epdle simulated board selftest", show_header=False)
+    table.add_row("presses / refreshes", f"{args.presses} / {result['refreshes']}")
+    table.add_row(
+        "button edge -> refresh command",
+        ", ".join(f"{ms:.1f} ms" for ms in result["latencies_ms"]) or "-",
+    )
+    table.add_row("energy per update", _format(power["energy_per_update_mJ"], "mJ"))
+    table.add_row("standby current", _format(standby, "uA", 3))
+    table.add_row("CR2032 life at 1 update/h", _format(power["coin_cell_years"], "years", 2))
+    table.add_row("simulated / wall time", f"{result['simulated_s']:.1f} s / {wall_s:.2f} s")
+    table.add_row("violations", str(len(result["violations"])))
+    table.add_row("output", str(out))
+    console.print(table)
+    for violation in result["violations"]:
+        console.print(f"[red]violation:[/red] {violation}", highlight=False)
+    for failure in failures:
+        console.print(f"[red]failed:[/red] {failure}", highlight=False)
+    return 1 if result["violations"] or failures else 0
+
+
+def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]:
+    """Boot, then press / wait for the update / sleep, `presses` times."""
+    failures: list[str] = []
+    latencies: list[float] = []
+    with board:
+        if not board.run_until(lambda b: b.asleep, BOOT_LIMIT_MS):
+            failures.append(f"the board did not sleep within {BOOT_LIMIT_MS:.0f} ms of boot")
+        for press in range(1, presses + 1):
+            seen = len(board.epd_transactions())
+            pressed_at = board.time_ms
+            refreshes_before = board.refresh_count
+            board.press_button()
+            refresh_at = _wait_for_refresh_command(board, seen)
+            if refresh_at is None:
+                failures.append(f"press {press}: no refresh command")
+            else:
+                latencies.append(refresh_at - pressed_at)
+            updated = board.run_until(
+                lambda b, before=refreshes_before: (
+                    b.refresh_count > before and b.asleep and not b.panel_powered
+                ),
+                UPDATE_LIMIT_MS,
+            )
+            if not updated:
+                failures.append(f"press {press}: the update did not end with the board asleep")
+            board.run_ms(sleep_ms)
+        refreshes = board.refresh_count
+        if refreshes != presses:
+            failures.append(f"{presses} presses gave {refreshes} panel refreshes")
+        return {
+            "failures": failures,
+            "latencies_ms": latencies,
+            "refreshes": refreshes,
+            "violations": board.violations(),
+            "power": board.power_report(),
+            "simulated_s": board.time_ms / 1000,
+        }
+
+
+def _wait_for_refresh_command(board: Any, seen: int) -> float | None:
+    """Time (ms) of the first DISPLAY_REFRESH after the first `seen` transactions."""
+
+    def refresh_sent(b: Any) -> bool:
+        return any(t["cmd"] == DISPLAY_REFRESH for t in b.epd_transactions()[seen:])
+
+    if not board.run_until(refresh_sent, UPDATE_LIMIT_MS):
+        return None
+    return next(t["t_ms"] for t in board.epd_transactions()[seen:] if t["cmd"] == DISPLAY_REFRESH)
+
+
+def _format(value: float | None, unit: str, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f} {unit}"

@@ -1,0 +1,415 @@
+"""The simulated board: the firmware's C, compiled for the host, on a model of the board.
+
+`Board` loads libepdle_sim.so through ctypes, boots the firmware at t = 0 and
+drives its virtual clock: the firmware runs only inside `run_ms` and friends,
+so a 15 s panel refresh costs milliseconds of wall time.
+
+The library is the one named by $EPDLE_SIM_LIB, else the copy installed next
+to this module. Its firmware globals are the chip's RAM, so there is one board
+per process at a time; a new Board may be created once the last one is closed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import weakref
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from ..render.planes import PLANE_BYTES, Planes, planes_to_image
+
+LIBRARY_ENV = "EPDLE_SIM_LIB"
+LIBRARY_NAME = "libepdle_sim.so"
+
+FLASH_WORDS = 16384
+FLASH_ROW_WORDS = 32
+FLASH_ROWS = FLASH_WORDS // FLASH_ROW_WORDS
+EEPROM_BYTES = 256
+NETS = (
+    "EPD_SCL",
+    "EPD_SDA",
+    "EPD_CS",
+    "EPD_DC",
+    "EPD_RST",
+    "EPD_BUSY",
+    "EPD_VCC",
+    "BUTTON",
+    "UART_TX",
+    "UART_RX",
+)
+
+# CR2032 nominal capacity (hardware/power.md) and the usage the brief rates it at.
+COIN_CELL_MAH = 225.0
+UPDATES_PER_HOUR = 1.0
+HOURS_PER_YEAR = 24 * 365.25
+
+NS_PER_MS = 1_000_000
+# run_until() checks its predicate this often (simulated).
+PREDICATE_STEP_MS = 1.0
+# Contact bounce of a tactile switch: (ms after the edge, level) on press and on release.
+PRESS_BOUNCE = ((0.3, 1), (0.7, 0), (1.5, 1), (2.1, 0))
+RELEASE_BOUNCE = ((0.4, 0), (0.9, 1))
+
+_STOP_DEADLINE = 0
+_STOP_REFRESH_DONE = 1
+_NET_VCC = NETS.index("EPD_VCC")
+_LOG_DATA_BYTES = 16
+
+
+class SimError(Exception):
+    """The simulated board cannot do what was asked (library missing, board closed, ...)."""
+
+
+class _Transaction(ctypes.Structure):
+    _fields_ = [
+        ("t_ns", ctypes.c_uint64),
+        ("cmd", ctypes.c_uint8),
+        ("len", ctypes.c_uint32),
+        ("data", ctypes.c_uint8 * _LOG_DATA_BYTES),
+    ]
+
+
+class _PowerStats(ctypes.Structure):
+    _fields_ = [
+        *(
+            (name, ctypes.c_uint64)
+            for name in (
+                "mcu_run_ns",
+                "mcu_stall_ns",
+                "mcu_sleep_ns",
+                "mcu_off_ns",
+                "panel_off_ns",
+                "panel_idle_ns",
+                "panel_busy_ns",
+                "panel_deep_sleep_ns",
+                "uart_active_ns",
+                "button_held_ns",
+                "standby_ns",
+                "active_ns",
+            )
+        ),
+        ("standby_charge_c", ctypes.c_double),
+        ("active_charge_c", ctypes.c_double),
+        ("supply_v", ctypes.c_double),
+    ]
+
+
+_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "sim_boot": (ctypes.c_int, [ctypes.c_char_p]),
+    "sim_shutdown": (None, []),
+    "sim_time_ns": (ctypes.c_uint64, []),
+    "sim_run_until": (ctypes.c_int, [ctypes.c_uint64]),
+    "sim_button_schedule": (None, [ctypes.c_uint64, ctypes.c_uint8]),
+    "sim_uart_send": (None, [ctypes.c_char_p, ctypes.c_size_t]),
+    "sim_uart_take": (ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_size_t]),
+    "sim_asleep": (ctypes.c_int, []),
+    "sim_powered": (ctypes.c_int, []),
+    "sim_net_level": (ctypes.c_int, [ctypes.c_int]),
+    "sim_refresh_count": (ctypes.c_uint32, []),
+    "sim_panel_shown": (None, [ctypes.c_char_p, ctypes.c_char_p]),
+    "sim_violation_count": (ctypes.c_size_t, []),
+    "sim_violation_text": (ctypes.c_char_p, [ctypes.c_size_t]),
+    "sim_epd_transaction_count": (ctypes.c_size_t, []),
+    "sim_epd_transaction": (ctypes.c_int, [ctypes.c_size_t, ctypes.POINTER(_Transaction)]),
+    "sim_schedule_power_cut": (None, [ctypes.c_uint32]),
+    "sim_cut_power": (None, []),
+    "sim_power_on": (None, []),
+    "sim_nvm_op_count": (ctypes.c_uint32, []),
+    "sim_flash_erase_count": (ctypes.c_uint32, []),
+    "sim_flash_row_erase_count": (ctypes.c_uint32, [ctypes.c_uint16]),
+    "sim_flash_peek": (ctypes.c_uint16, [ctypes.c_uint16]),
+    "sim_flash_poke": (None, [ctypes.c_uint16, ctypes.c_uint16]),
+    "sim_eeprom_peek": (ctypes.c_uint8, [ctypes.c_uint8]),
+    "sim_power_stats": (None, [ctypes.POINTER(_PowerStats)]),
+}
+
+_library: ctypes.CDLL | None = None
+_open_board: weakref.ref[Board] | None = None
+
+
+def library_path() -> Path:
+    """Where the simulated board's shared library is looked for."""
+    configured = os.environ.get(LIBRARY_ENV)
+    return Path(configured) if configured else Path(__file__).with_name(LIBRARY_NAME)
+
+
+def _load_library() -> ctypes.CDLL:
+    global _library
+    if _library is None:
+        path = library_path()
+        if not path.is_file():
+            raise SimError(
+                f"simulated board library not found at {path}: build it (make native) and set "
+                f"{LIBRARY_ENV}=build/host/firmware/{LIBRARY_NAME}, or install the package"
+            )
+        try:
+            library = ctypes.CDLL(str(path))
+        except OSError as error:
+            raise SimError(f"cannot load the simulated board from {path}: {error}") from error
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            function = getattr(library, name)
+            function.restype = restype
+            function.argtypes = argtypes
+        _library = library
+    return _library
+
+
+class Board:
+    """The simulated epdle board, booted at t = 0 (the firmware runs once time is advanced)."""
+
+    def __init__(
+        self,
+        vcd_path: str | os.PathLike[str] | None = None,
+        epd_log_path: str | os.PathLike[str] | None = None,
+        png_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        global _open_board
+        if _open_board is not None and _open_board() is not None:
+            raise SimError("a simulated Board is already open in this process: close() it first")
+        self._lib = _load_library()
+        self._closed = True
+        self._epd_log_path = Path(epd_log_path) if epd_log_path is not None else None
+        self._png_dir = Path(png_dir) if png_dir is not None else None
+        if self._png_dir is not None:
+            self._png_dir.mkdir(parents=True, exist_ok=True)
+        vcd = os.fsencode(vcd_path) if vcd_path is not None else None
+        if self._lib.sim_boot(vcd) != 0:
+            raise SimError(f"cannot boot the simulated board (VCD file {vcd_path!s} not writable?)")
+        self._closed = False
+        _open_board = weakref.ref(self)
+
+    # ---- lifetime -------------------------------------------------------------
+
+    def close(self) -> None:
+        """Write the transaction log (if asked for) and tear the board down."""
+        global _open_board
+        if self._closed:
+            return
+        if self._epd_log_path is not None:
+            with self._epd_log_path.open("w") as log:
+                for entry in self.epd_transactions():
+                    log.write(json.dumps(entry) + "\n")
+        self._lib.sim_shutdown()
+        self._closed = True
+        _open_board = None
+
+    def __enter__(self) -> Board:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):
+            self.close()
+
+    def _live(self) -> ctypes.CDLL:
+        if self._closed:
+            raise SimError("the simulated board is closed")
+        return self._lib
+
+    # ---- time -----------------------------------------------------------------
+
+    @property
+    def time_ms(self) -> float:
+        return self._live().sim_time_ns() / NS_PER_MS
+
+    def run_ms(self, ms: float) -> None:
+        """Let `ms` of simulated time pass (panel PNGs are written as refreshes finish)."""
+        if ms < 0:
+            raise ValueError(f"cannot run for a negative time ({ms} ms)")
+        lib = self._live()
+        target = lib.sim_time_ns() + round(ms * NS_PER_MS)
+        while True:
+            stop = lib.sim_run_until(target)
+            if stop == _STOP_DEADLINE:
+                return
+            if stop == _STOP_REFRESH_DONE:
+                self._save_panel_png()
+
+    def run_until(self, predicate: Callable[[Board], bool], max_ms: float) -> bool:
+        """Run until predicate(board) holds (checked every simulated ms); False on timeout."""
+        end_ms = self.time_ms + max_ms
+        while not predicate(self):
+            remaining = end_ms - self.time_ms
+            if remaining <= 0:
+                return False
+            self.run_ms(min(PREDICATE_STEP_MS, remaining))
+        return True
+
+    # ---- inputs ----------------------------------------------------------------
+
+    def press_button(self, hold_ms: float = 120, bounce: bool = True) -> None:
+        """Press now (with contact bounce), release after hold_ms (bouncing again)."""
+        if hold_ms <= 0:
+            raise ValueError(f"hold_ms must be positive, got {hold_ms}")
+        lib = self._live()
+        start = lib.sim_time_ns()
+        press = [(0.0, 0)]
+        release = [(hold_ms, 1)]
+        if bounce and hold_ms > PRESS_BOUNCE[-1][0]:
+            press += list(PRESS_BOUNCE)
+            release += [(hold_ms + offset, level) for offset, level in RELEASE_BOUNCE]
+        for offset_ms, level in press + release:
+            lib.sim_button_schedule(start + round(offset_ms * NS_PER_MS), level)
+
+    def uart_send(self, data: bytes) -> None:
+        """Queue bytes on the board's RX line, back to back at 115200 8N1."""
+        data = bytes(data)
+        self._live().sim_uart_send(data, len(data))
+
+    def uart_receive(self) -> bytes:
+        """Bytes the device finished sending since the last call."""
+        lib = self._live()
+        chunks = []
+        buffer = ctypes.create_string_buffer(4096)
+        while taken := lib.sim_uart_take(buffer, len(buffer)):
+            chunks.append(buffer.raw[:taken])
+        return b"".join(chunks)
+
+    # ---- state ------------------------------------------------------------------
+
+    @property
+    def asleep(self) -> bool:
+        return bool(self._live().sim_asleep())
+
+    @property
+    def powered(self) -> bool:
+        return bool(self._live().sim_powered())
+
+    @property
+    def panel_powered(self) -> bool:
+        return self._live().sim_net_level(_NET_VCC) == 1
+
+    def net_level(self, name: str) -> int:
+        """Present level (0/1) of one of NETS."""
+        if name not in NETS:
+            raise ValueError(f"unknown net {name!r}; nets: {', '.join(NETS)}")
+        return int(self._live().sim_net_level(NETS.index(name)))
+
+    @property
+    def refresh_count(self) -> int:
+        return int(self._live().sim_refresh_count())
+
+    def panel_planes(self) -> tuple[bytes, bytes]:
+        """What the panel shows (after its last refresh): native (black, red) planes."""
+        black = ctypes.create_string_buffer(PLANE_BYTES)
+        red = ctypes.create_string_buffer(PLANE_BYTES)
+        self._live().sim_panel_shown(black, red)
+        return black.raw, red.raw
+
+    def panel_image(self) -> Image.Image:
+        """What the panel shows, landscape 212 x 104 in panel colours."""
+        black, red = self.panel_planes()
+        return planes_to_image(Planes(black=black, red=red))
+
+    def violations(self) -> list[str]:
+        lib = self._live()
+        return [lib.sim_violation_text(i).decode() for i in range(lib.sim_violation_count())]
+
+    def epd_transactions(self) -> list[dict[str, Any]]:
+        """Decoded controller transactions: t_ms, cmd, len, data (hex of the first <= 16)."""
+        lib = self._live()
+        entry = _Transaction()
+        entries = []
+        for index in range(lib.sim_epd_transaction_count()):
+            lib.sim_epd_transaction(index, ctypes.byref(entry))
+            shown = min(entry.len, _LOG_DATA_BYTES)
+            entries.append(
+                {
+                    "t_ms": entry.t_ns / NS_PER_MS,
+                    "cmd": entry.cmd,
+                    "len": entry.len,
+                    "data": bytes(entry.data[:shown]).hex(),
+                }
+            )
+        return entries
+
+    # ---- power and non-volatile memory --------------------------------------------
+
+    def schedule_power_cut(self, after_nvm_ops: int) -> None:
+        """Cut the supply as the Nth flash/EEPROM write or erase from now starts; 0 = now."""
+        if after_nvm_ops < 0:
+            raise ValueError(f"after_nvm_ops must be >= 0, got {after_nvm_ops}")
+        if after_nvm_ops == 0:
+            self._live().sim_cut_power()
+        else:
+            self._live().sim_schedule_power_cut(after_nvm_ops)
+
+    def power_on(self) -> None:
+        """Reboot a board that went dark (RAM lost, flash and EEPROM kept)."""
+        self._live().sim_power_on()
+
+    @property
+    def nvm_op_count(self) -> int:
+        return int(self._live().sim_nvm_op_count())
+
+    @property
+    def flash_erase_count(self) -> int:
+        return int(self._live().sim_flash_erase_count())
+
+    def flash_row_erase_counts(self) -> list[int]:
+        lib = self._live()
+        return [int(lib.sim_flash_row_erase_count(row)) for row in range(FLASH_ROWS)]
+
+    def flash_read(self, word_addr: int) -> int:
+        _check_range("flash word address", word_addr, FLASH_WORDS)
+        return int(self._live().sim_flash_peek(word_addr))
+
+    def flash_load(self, words: dict[int, int]) -> None:
+        """Program words as an external programmer would (e.g. an Intel HEX frame set)."""
+        lib = self._live()
+        for word_addr, value in words.items():
+            _check_range("flash word address", word_addr, FLASH_WORDS)
+            _check_range("flash word value", value, 1 << 14)
+        for word_addr, value in words.items():
+            lib.sim_flash_poke(word_addr, value)
+
+    def eeprom_read(self, addr: int) -> int:
+        _check_range("EEPROM address", addr, EEPROM_BYTES)
+        return int(self._live().sim_eeprom_peek(addr))
+
+    def power_report(self) -> dict[str, Any]:
+        """Energy per update, standby current and CR2032 life, plus time in every state."""
+        stats = _PowerStats()
+        self._live().sim_power_stats(ctypes.byref(stats))
+        refreshes = self.refresh_count
+        charge_per_update = stats.active_charge_c / refreshes if refreshes else None
+        standby_a = stats.standby_charge_c / (stats.standby_ns * 1e-9) if stats.standby_ns else None
+        years = None
+        if charge_per_update is not None and standby_a is not None:
+            charge_per_hour = standby_a * 3600 + charge_per_update * UPDATES_PER_HOUR
+            years = COIN_CELL_MAH * 3.6 / charge_per_hour / HOURS_PER_YEAR
+        state_times = {
+            name.removesuffix("_ns") + "_ms": getattr(stats, name) / NS_PER_MS
+            for name, _ in _PowerStats._fields_
+            if name.endswith("_ns")
+        }
+        return {
+            "energy_per_update_mJ": (
+                charge_per_update * stats.supply_v * 1e3 if charge_per_update else None
+            ),
+            "standby_uA": standby_a * 1e6 if standby_a is not None else None,
+            "coin_cell_years": years,
+            "updates": refreshes,
+            "supply_V": stats.supply_v,
+            "coin_cell_mAh": COIN_CELL_MAH,
+            "updates_per_hour": UPDATES_PER_HOUR,
+            **state_times,
+        }
+
+    # ---- private ------------------------------------------------------------------
+
+    def _save_panel_png(self) -> None:
+        if self._png_dir is not None:
+            self.panel_image().save(self._png_dir / f"panel-{self.refresh_count}.png")
+
+
+def _check_range(what: str, value: int, limit: int) -> None:
+    if not 0 <= value < limit:
+        raise ValueError(f"{what} {value} out of range 0..{limit - 1}")

@@ -1,0 +1,53 @@
+"""`epdle sim selftest`: its output files, and its panels against the source images."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from epdle.cli import main
+
+IMAGES = sorted((Path(__file__).resolve().parents[2] / "images").glob("*.png"))
+
+
+@pytest.fixture(scope="module")
+def selftest(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path]:
+    out = tmp_path_factory.mktemp("selftest")
+    return main(["sim", "selftest", "--out", str(out)]), out
+
+
+def test_selftest_writes_every_output(selftest: tuple[int, Path]) -> None:
+    _, out = selftest
+    assert (out / "trace.vcd").read_text().startswith("$version")
+    for line in (out / "epd.jsonl").read_text().splitlines():
+        assert set(json.loads(line)) == {"t_ms", "cmd", "len", "data"}
+    power = json.loads((out / "power.json").read_text())
+    assert {"energy_per_update_mJ", "standby_uA", "coin_cell_years"} <= set(power)
+    assert power["standby_uA"] <= 1.0
+    assert all(ms <= 300 for ms in power["button_to_refresh_command_ms"])
+    assert len(power["button_to_refresh_command_ms"]) == 3
+
+
+def test_selftest_panels_match_the_source_images(selftest: tuple[int, Path]) -> None:
+    _, out = selftest
+    panels = sorted(out.glob("panel-*.png"), key=lambda p: int(p.stem.split("-")[1]))
+    assert len(panels) >= 3
+    assert len(IMAGES) >= 2
+    for panel in panels:
+        # Refresh n shows frame n - 1: presses step through the frames from the first.
+        number = int(panel.stem.split("-")[1])
+        source = IMAGES[(number - 1) % len(IMAGES)]
+        shown = np.asarray(Image.open(panel).convert("RGB"))
+        expected = np.asarray(Image.open(source).convert("RGB"))
+        assert shown.shape == expected.shape
+        mismatched = int(np.any(shown != expected, axis=2).sum())
+        assert mismatched == 0, f"{panel.name} differs from {source.name} in {mismatched} pixels"
+
+
+def test_selftest_passes(selftest: tuple[int, Path]) -> None:
+    code, _ = selftest
+    assert code == 0
