@@ -11,31 +11,63 @@
 #include <stdbool.h>
 
 /*
- * Contact bounce of a tactile switch dies out within about 10 ms; 25 ms after
- * the first edge the level is settled, and every edge of that burst is one
- * press.
+ * Contact bounce of a tactile switch dies out within about 10 ms; 20 ms after
+ * an edge the level is settled, and every edge of that burst is one press.
  */
-#define DEBOUNCE_MS 25u
+#define DEBOUNCE_MS 20u
+/*
+ * The release bounces too, and the interrupt latches those falling edges like
+ * a press. Waiting for the release before the (15 s) refresh keeps them out of
+ * it; the wait is bounded so that the button edge to DISPLAY_REFRESH stays
+ * well under 300 ms (debounce + wait + ~75 ms of panel start-up and data).
+ */
+#define RELEASE_WAIT_MS 150u
 
 /* The last loop pass showed a frame: an edge seen now was latched during it. */
 static bool just_shown;
+/* The button was still down when that frame started (its release came later). */
+static bool held_through_show;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
 
 /*
  * A fresh edge is a press if the button is still down once the bounce is over
- * (so release bounce is not a press). An edge latched during a show is a press
- * that happened while the chip was busy; it is over by now and counts once.
+ * (so a glitch or release bounce is not a press). An edge latched during a
+ * show is a press made while the chip was busy, unless the button was held
+ * into that show: then the edge may be its release bounce, and only a button
+ * that is down again now proves a new press.
  */
 static bool press_confirmed(bool latched_during_show) {
+    bool down;
+
     hal_delay_ms(DEBOUNCE_MS);
     (void)hal_button_edge_take();
-    return latched_during_show || hal_pin_read(HAL_PIN_BUTTON) == 0u;
+    down = hal_pin_read(HAL_PIN_BUTTON) == 0u;
+    if (latched_during_show) {
+        return down || !held_through_show;
+    }
+    return down;
+}
+
+/* True once the button is up and its release bounce is over; false if still held. */
+static bool wait_for_release(void) {
+    uint8_t waited_ms;
+
+    for (waited_ms = 0u; waited_ms < RELEASE_WAIT_MS; waited_ms++) {
+        if (hal_pin_read(HAL_PIN_BUTTON) != 0u) {
+            hal_delay_ms(DEBOUNCE_MS / 2u);
+            (void)hal_button_edge_take();
+            return true;
+        }
+        hal_delay_ms(1u);
+    }
+    return false;
 }
 
 static void show_next_frame(void) {
     display_status_t status;
 
+    held_through_show = !wait_for_release();
     link_event_button();
     status = display_show_next();
     link_event_shown(display_current(), (uint8_t)status);
@@ -59,9 +91,11 @@ void app_main(void) {
     bool latched_during_show;
 
     just_shown = false;
+    held_through_show = false;
     edge_before_sleep = false;
     hal_init();
     link_init();
+    display_init();
     hal_irq_enable();
 
     for (;;) {

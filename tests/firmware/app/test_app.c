@@ -27,6 +27,7 @@ static struct {
     uint32_t show_count;
     uint8_t current;
     bool cut_power_during_show;
+    uint32_t init_count;
 } fake_display;
 
 static struct {
@@ -37,6 +38,11 @@ static struct {
     char events[64]; /* 'b' = button, '0'+index = shown */
     uint32_t event_count;
 } fake_link;
+
+void display_init(void) {
+    fake_display.init_count++;
+    fake_display.current = 0u;
+}
 
 uint8_t display_frame_count(void) {
     return FRAME_COUNT;
@@ -125,11 +131,19 @@ static void assert_slept_unpowered(void) {
     assert_true(rec_panel_pins_all_low());
 }
 
+static void assert_refresh_within_300_ms_of(uint32_t edge_ms) {
+    int32_t refresh = rec_find_command(0x12, 0);
+
+    assert_true(refresh >= 0);
+    assert_true(rec.bytes[refresh].t_ns - (uint64_t)edge_ms * 1000000ull <= 300000000ull);
+}
+
 static void test_boot_sleeps_without_showing(void **state) {
     (void)state;
     run_app();
     assert_int_equal(rec.init_count, 1);
     assert_int_equal(fake_link.init_count, 1);
+    assert_int_equal(fake_display.init_count, 1);
     assert_int_equal(fake_display.show_count, 0);
     assert_int_equal(rec.sleep_count, 1);
     assert_int_equal(rec.sleeps_with_irq_enabled, 0);
@@ -137,8 +151,6 @@ static void test_boot_sleeps_without_showing(void **state) {
 }
 
 static void test_press_shows_next_frame_then_sleeps(void **state) {
-    int32_t refresh;
-
     (void)state;
     rec_button_press(100u, 150u, 0u);
     run_app();
@@ -146,12 +158,28 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
     assert_string_equal(fake_link.events, "b1");
     assert_int_equal(rec.sleep_count, 2);
     assert_slept_unpowered();
-    /* Button edge to DISPLAY_REFRESH: debounce, power-up, init, a full white page. */
-    refresh = rec_find_command(0x12, 0);
-    assert_true(refresh >= 0);
-    print_message("button edge -> DISPLAY_REFRESH: %.2f ms\n",
-                  (double)(rec.bytes[refresh].t_ns - 100000000ull) / 1e6);
-    assert_true(rec.bytes[refresh].t_ns - 100000000ull <= 300000000ull);
+    /* Button edge to DISPLAY_REFRESH: debounce, release, power-up, init, a full white page. */
+    assert_refresh_within_300_ms_of(100u);
+}
+
+static void test_long_hold_released_during_refresh_counts_once(void **state) {
+    (void)state;
+    /* Still down when the show starts; its bouncing release lands in the refresh. */
+    rec_button_press(100u, 400u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+    assert_refresh_within_300_ms_of(100u);
+}
+
+static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
+    (void)state;
+    rec_button_press(100u, 400u, 3u);
+    /* Pressed again during the refresh and still down when it ends. */
+    rec_button_press(5000u, 15000u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 2);
+    assert_string_equal(fake_link.events, "b1b2");
 }
 
 static void test_bouncing_press_counts_once(void **state) {
@@ -216,6 +244,7 @@ static void test_reboot_mid_show_starts_clean(void **state) {
     run_app();
     assert_int_equal(rec.init_count, 2);
     assert_int_equal(fake_link.init_count, 2);
+    assert_int_equal(fake_display.init_count, 2);
     assert_int_equal(fake_display.show_count, 1);
 }
 
@@ -224,6 +253,8 @@ int main(void) {
         cmocka_unit_test_setup(test_boot_sleeps_without_showing, setup),
         cmocka_unit_test_setup(test_press_shows_next_frame_then_sleeps, setup),
         cmocka_unit_test_setup(test_bouncing_press_counts_once, setup),
+        cmocka_unit_test_setup(test_long_hold_released_during_refresh_counts_once, setup),
+        cmocka_unit_test_setup(test_new_press_after_long_hold_counts_if_still_down, setup),
         cmocka_unit_test_setup(test_glitch_shorter_than_debounce_is_ignored, setup),
         cmocka_unit_test_setup(test_press_during_refresh_is_shown_once_afterwards, setup),
         cmocka_unit_test_setup(test_sleeps_unpowered_after_every_update, setup),

@@ -47,6 +47,10 @@ void rec_button_press(uint32_t t_ms, uint32_t hold_ms, uint8_t bounces) {
         rec_button_at(t_ms + 2u * i + 2u, 0u);
     }
     rec_button_at(t_ms + hold_ms, 1u);
+    for (i = 0u; i < bounces; i++) {
+        rec_button_at(t_ms + hold_ms + 2u * i + 1u, 0u);
+        rec_button_at(t_ms + hold_ms + 2u * i + 2u, 1u);
+    }
 }
 
 static void apply_button_event(void) {

@@ -77,7 +77,8 @@ void rec_reset(void);
 /* Schedule the button level `level` at t_ms (events must be added in time order). */
 void rec_button_at(uint32_t t_ms, uint8_t level);
 
-/* One press: low at t_ms with `bounces` extra bounce edges 1 ms apart, up after hold_ms. */
+/* One press: down at t_ms, up at t_ms + hold_ms, each edge followed by `bounces` bounces 1 ms
+ * apart. */
 void rec_button_press(uint32_t t_ms, uint32_t hold_ms, uint8_t bounces);
 
 /* Milliseconds on the virtual clock. */
