@@ -16,6 +16,7 @@
 #include "store.h"
 
 static uint8_t current;
+static bool shown_since_init;
 static frame_decoder_t decoder;
 /* One reader per pass: the dry run consumes the first, the panel the second. */
 static store_cursor_t check_cursor;
@@ -37,6 +38,7 @@ static uint8_t read_builtin(void *ctx) {
 
 void display_init(void) {
     current = 0u;
+    shown_since_init = false;
     check_builtin = builtin_frame_bytes;
     show_builtin = builtin_frame_bytes;
 }
@@ -101,6 +103,7 @@ display_status_t display_show(uint8_t index) {
         return DISPLAY_ERR_NO_FRAME;
     }
     current = index;
+    shown_since_init = true;
     if (!open_frame(index, &read, &check_ctx, &show_ctx, &length) ||
         frame_check(&decoder, read, check_ctx, length) != FRAME_OK) {
         return DISPLAY_ERR_BAD_FRAME;
@@ -126,7 +129,7 @@ display_status_t display_show(uint8_t index) {
 }
 
 display_status_t display_show_next(void) {
-    uint8_t next = (uint8_t)(current + 1u);
+    uint8_t next = shown_since_init ? (uint8_t)(current + 1u) : 0u;
 
     if (next >= display_frame_count()) {
         next = 0u;

@@ -33,7 +33,10 @@ uint8_t display_current(void);
  */
 display_status_t display_show(uint8_t index);
 
-/* display_show() of the frame after the current one, wrapping around. */
+/*
+ * display_show() of the frame after the current one, wrapping around; the
+ * first call after display_init() shows frame 0.
+ */
 display_status_t display_show_next(void);
 
 #endif /* EPDLE_DISPLAY_H */
