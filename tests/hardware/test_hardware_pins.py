@@ -92,3 +92,11 @@ def test_icsp_pins_are_documented() -> None:
     assert rows["MCLR"]["port_pin"] == "RA3"
     assert rows["ICSPDAT"]["port_pin"] == "RA0"
     assert "ICSPCLK" in rows["UART_RX"]["function"]
+
+
+def test_simulated_board_nets_are_nets_of_the_table() -> None:
+    from epdle.sim import NETS
+
+    rows = pin_rows()
+    # EPD_VCC is the switched panel rail (load switch output), not a chip pin.
+    assert set(NETS) - {"EPD_VCC"} <= set(rows)
