@@ -43,11 +43,19 @@
 #define REFRESH_TIMEOUT_MS 30000u
 
 /*
- * The driver's whole state, rewritten by epd_power_up() (the start of every
- * panel cycle) and by the power cut that ends it.
+ * Set by a successful epd_power_up(), cleared by the power cut. It only counts
+ * while EPD_PWR still reads high, so a reboot (hal_init() drops the supply)
+ * can never leave a stale "ready" behind.
  */
-static bool panel_powered;
 static bool panel_ready;
+
+static bool panel_powered(void) {
+    return hal_pin_read(HAL_PIN_EPD_PWR) != 0u;
+}
+
+static bool ready(void) {
+    return panel_ready && panel_powered();
+}
 
 static void spi_send(uint8_t byte, uint8_t dc_level) {
     uint8_t mask;
@@ -109,7 +117,6 @@ static void cut_power(void) {
     hal_pin_write(HAL_PIN_EPD_CS, 0u);
     hal_pin_write(HAL_PIN_EPD_RST, 0u);
     hal_pin_write(HAL_PIN_EPD_PWR, 0u);
-    panel_powered = false;
     panel_ready = false;
 }
 
@@ -121,7 +128,6 @@ static void hardware_reset(void) {
 
 epd_status_t epd_power_up(void) {
     panel_ready = false;
-    panel_powered = true;
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
     hal_delay_ms(SUPPLY_SETTLE_MS);
     hal_pin_write(HAL_PIN_EPD_CS, 1u);
@@ -152,7 +158,7 @@ epd_status_t epd_power_up(void) {
 }
 
 epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
-    if (!panel_ready) {
+    if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     send_command(CMD_DTM1);
@@ -177,7 +183,7 @@ epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_by
     if (!window_is_valid(x, y, w, h) || source == 0) {
         return EPD_ERR_BAD_WINDOW;
     }
-    if (!panel_ready) {
+    if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     last_row = (uint16_t)y + h - 1u;
@@ -201,7 +207,7 @@ epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_by
 }
 
 epd_status_t epd_refresh(void) {
-    if (!panel_ready) {
+    if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     send_command(CMD_DISPLAY_REFRESH);
@@ -215,7 +221,7 @@ epd_status_t epd_power_down(void) {
     epd_status_t status = EPD_OK;
 
     /* Commands only to a controller that listens; a stuck BUSY is cut off. */
-    if (panel_powered) {
+    if (panel_powered()) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {

@@ -109,7 +109,6 @@ void link_event_shown(uint8_t index, uint8_t display_status) {
 
 static int setup(void **state) {
     (void)state;
-    (void)epd_power_down();
     rec_reset();
     rec.exit_to = &test_exit;
     memset(&fake_display, 0, sizeof fake_display);

@@ -29,8 +29,6 @@ static uint8_t counting_source(void *ctx) {
 
 static int setup(void **state) {
     (void)state;
-    /* The driver keeps its state between tests as it does between panel cycles. */
-    epd_power_down();
     rec_reset();
     return 0;
 }
@@ -277,6 +275,21 @@ static void test_power_down_sends_sleep_and_cuts_everything(void **state) {
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
 }
 
+static void test_reboot_leaves_no_stale_ready_state(void **state) {
+    uint32_t bytes_before;
+
+    (void)state;
+    power_up_ok();
+    /* A reboot: hal_init() drops the supply behind the driver's back. */
+    hal_init();
+    bytes_before = rec.byte_count;
+    assert_int_equal(epd_fill(0xFF, 0xFF), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    assert_int_equal(rec.byte_count, bytes_before);
+    assert_true(rec_panel_pins_all_low());
+}
+
 static void test_power_down_when_off_only_drives_pins_low(void **state) {
     (void)state;
     assert_int_equal(epd_power_down(), EPD_OK);
@@ -323,6 +336,7 @@ int main(void) {
         cmocka_unit_test_setup(test_power_up_with_stuck_busy_is_bounded, setup),
         cmocka_unit_test_setup(test_slow_power_on_times_out, setup),
         cmocka_unit_test_setup(test_power_down_sends_sleep_and_cuts_everything, setup),
+        cmocka_unit_test_setup(test_reboot_leaves_no_stale_ready_state, setup),
         cmocka_unit_test_setup(test_power_down_when_off_only_drives_pins_low, setup),
         cmocka_unit_test_setup(test_slow_power_off_still_cuts_supply, setup),
         cmocka_unit_test_setup(test_full_update_reaches_refresh_quickly, setup),
