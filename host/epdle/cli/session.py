@@ -1,9 +1,152 @@
-"""CLI commands: session (filled in by its owner)."""
+"""CLI commands that tie everything together: play, daemon, demo."""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlencode
+
+from rich.console import Console
+
+from epdle.solver import DEFAULT_STRATEGY, STRATEGIES, Solver
+
+if TYPE_CHECKING:
+    from epdle.session.controller import Controller
+
+DEFAULT_PLAY_PANEL_DIR = Path("out/play")
+
+
+def _add_solver_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strategy",
+        choices=STRATEGIES,
+        default=DEFAULT_STRATEGY,
+        help=f"solver strategy (default: {DEFAULT_STRATEGY})",
+    )
+    parser.add_argument("--hard", action="store_true", help="hard mode: reuse revealed letters")
+    parser.add_argument(
+        "--top", type=int, default=5, metavar="K", help="suggestions (frames) per step (default 5)"
+    )
+
+
+def _port_option(parser: argparse.ArgumentParser, default: str | None) -> None:
+    parser.add_argument(
+        "--port",
+        default=default,
+        help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
+        + (f" (default: {default})" if default else ""),
+    )
 
 
 def register(commands: argparse._SubParsersAction) -> None:
-    """Add this module's subcommands to the `epdle` parser."""
+    play = commands.add_parser(
+        "play",
+        help="interactive helper: type what you played, the device shows the next guesses",
+        description="Play Wordle on your phone; tell epdle each guess and its colours "
+        "('crane gybbb', 'crane 21000' or pasted emoji). The ranked suggestions are shown here "
+        "and pushed to the device as frames; its button cycles them. Without --port the "
+        "simulated board is used and its panel is saved as PNG after each refresh. "
+        "With stdin not a terminal, one command is read per line.",
+    )
+    _port_option(play, "sim://")
+    play.add_argument(
+        "--panel-dir",
+        type=Path,
+        default=DEFAULT_PLAY_PANEL_DIR,
+        help=f"where the simulated panel is saved (default: {DEFAULT_PLAY_PANEL_DIR})",
+    )
+    _add_solver_options(play)
+    play.set_defaults(func=_play)
+
+    daemon = commands.add_parser(
+        "daemon",
+        help="headless helper fed one 'guess colours' line at a time",
+        description="Read 'guess colours' lines (and undo/new) from a file, a FIFO or stdin "
+        "(-), push the next-guess frames to the device, log what happens. Reconnects and "
+        "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM.",
+    )
+    _port_option(daemon, None)
+    daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
+    daemon.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    _add_solver_options(daemon)
+    daemon.set_defaults(func=_daemon)
+
+    demo = commands.add_parser(
+        "demo",
+        help="play a whole game automatically on the simulated board",
+        description="The solver plays against ANSWER on the simulated board, pressing its "
+        "button to cycle frames. Writes DIR/panel-<n>.png, DIR/trace.vcd, DIR/epd.jsonl and "
+        "DIR/summary.json.",
+    )
+    demo.add_argument("--answer", required=True, help="the hidden word")
+    demo.add_argument("--out", type=Path, required=True, metavar="DIR")
+    demo.add_argument(
+        "--no-cycle", action="store_true", help="do not press the button through every frame"
+    )
+    _add_solver_options(demo)
+    demo.set_defaults(func=_demo)
+
+
+def _controller(args: argparse.Namespace, port: str) -> Controller:
+    from epdle.session.controller import Controller
+    from epdle.session.game import Game
+    from epdle.session.presenter import DevicePresenter
+
+    game = Game(Solver(strategy=args.strategy, hard=args.hard), top=args.top)
+    return Controller(game, DevicePresenter(port))
+
+
+def _play(args: argparse.Namespace) -> int:
+    from epdle.session import play
+
+    console = Console()
+    port = args.port
+    if port == "sim://":
+        panel_dir = args.panel_dir.resolve()
+        panel_dir.mkdir(parents=True, exist_ok=True)
+        port = "sim://?" + urlencode({"png_dir": str(panel_dir)})
+        console.print(f"Simulated board: its panel is saved in [bold]{panel_dir}[/bold]")
+    return play.run(_controller(args, port), console=console)
+
+
+def _daemon(args: argparse.Namespace) -> int:
+    from epdle.session import daemon
+
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+        stream=sys.stderr,
+    )
+    if args.port is None:
+        print("epdle daemon: --port is required (sim:// for the simulated board)", file=sys.stderr)
+        return 2
+    return daemon.run(_controller(args, args.port), args.feed)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from epdle.session.demo import play_demo
+    from epdle.session.game import Game
+
+    answer = args.answer.strip().lower()
+    solver = Solver(strategy=args.strategy, hard=args.hard)
+    if answer not in solver.universe.answers:
+        print(f"epdle demo: {args.answer!r} is not in the answer list", file=sys.stderr)
+        return 2
+    result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
+    console = Console()
+    guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
+    status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
+    console.print(f"{answer.upper()}: {status}: {guesses}")
+    console.print(
+        f"{result.frames_pushed} frames pushed, {result.bytes_sent} bytes sent, "
+        f"{result.refreshes} refreshes, {result.simulated_ms / 1000:.1f} s simulated, "
+        f"{result.energy_per_refresh_mJ:.1f} mJ per refresh; output in {args.out}"
+    )
+    if result.violations:
+        for violation in result.violations:
+            console.print(f"[red]violation:[/red] {violation}")
+        return 1
+    return 0 if result.solved else 1

@@ -1,0 +1,100 @@
+"""One line of user input in `play` / `daemon`: a played guess or a control word."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from epdle.solver import parse_feedback
+
+
+class InputError(ValueError):
+    """A line that is neither a played guess nor a known command (one-line message)."""
+
+
+class Control(Enum):
+    UNDO = "undo"
+    NEW = "new"
+    QUIT = "quit"
+    HELP = "help"
+    PRESS = "press"
+    SHOW = "show"
+
+
+# Short forms people type at a prompt.
+_CONTROL_ALIASES = {
+    "u": Control.UNDO,
+    "undo": Control.UNDO,
+    "n": Control.NEW,
+    "new": Control.NEW,
+    "reset": Control.NEW,
+    "q": Control.QUIT,
+    "quit": Control.QUIT,
+    "exit": Control.QUIT,
+    "h": Control.HELP,
+    "?": Control.HELP,
+    "help": Control.HELP,
+    "p": Control.PRESS,
+    "press": Control.PRESS,
+    "show": Control.SHOW,
+}
+
+
+@dataclass(frozen=True)
+class Played:
+    guess: str
+    feedback: str  # normalised G/Y/B
+
+
+@dataclass(frozen=True)
+class Command:
+    control: Control
+    argument: int | None = None
+
+
+HELP_TEXT = """\
+  <guess> <colours>   what you played and what the game showed, e.g.
+                      crane gybbb   crane 21000   crane 🟩🟨⬛⬛⬛
+                      (G/2/🟩 green, Y/1/🟨 yellow, B/0/⬛/⬜ grey)
+  undo (u)            take back the last guess
+  new (n)             start a new game
+  press (p)           press the device's button (next suggestion)
+  show N              show suggestion N on the device
+  help (?)            this text
+  quit (q)            leave"""
+
+_SPLIT = re.compile(r"[\s:=,]+")
+
+
+def parse_line(line: str) -> Played | Command | None:
+    """Parse one line; None for a blank line or a comment (`# ...`)."""
+    text = line.strip()
+    if not text or text.startswith("#"):
+        return None
+    parts = [p for p in _SPLIT.split(text) if p]
+    head = parts[0].lower()
+    if head in _CONTROL_ALIASES and (len(parts) == 1 or head == "show"):
+        control = _CONTROL_ALIASES[head]
+        if control is Control.SHOW:
+            if len(parts) != 2 or not parts[1].isdigit():
+                raise InputError("show needs a suggestion number, e.g. 'show 2'")
+            return Command(control, int(parts[1]))
+        return Command(control)
+    if len(parts) != 2:
+        raise InputError(
+            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {text!r}; "
+            "type 'help' for more"
+        )
+    guess = parts[0].lower()
+    if not guess.isalpha():
+        raise InputError(f"guess {parts[0]!r} must be letters only")
+    try:
+        feedback = parse_feedback(parts[1])
+    except ValueError as error:
+        raise InputError(f"colours for {guess!r}: {error}") from None
+    if len(feedback) != len(guess):
+        raise InputError(
+            f"{guess!r} has {len(guess)} letters but {len(feedback)} colours were given"
+        )
+    return Played(guess, feedback)

@@ -1,0 +1,120 @@
+"""What one input line does, shared by `play` (terminal) and `daemon` (feed).
+
+Flow: line -> game (solver advice) -> frames (renderer) -> presenter (link).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from epdle.link import LinkError
+from epdle.render.planes import Planes
+from epdle.session.commands import Command, Control, InputError, Played, parse_line
+from epdle.session.game import Game, GameError
+from epdle.session.presenter import DevicePresenter, ProgressCallback
+from epdle.session.screens import frames_for
+
+log = logging.getLogger("epdle.session")
+
+
+@dataclass
+class Outcome:
+    """What happened, for the front end to show."""
+
+    error: str | None = None
+    changed: bool = False  # the game moved: show the new advice
+    quit: bool = False
+    help: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+class Controller:
+    def __init__(
+        self,
+        game: Game,
+        presenter: DevicePresenter,
+        *,
+        render: Callable[[Game], list[Planes]] = frames_for,
+        progress: ProgressCallback | None = None,
+    ) -> None:
+        self.game = game
+        self.presenter = presenter
+        self.render = render
+        self.progress = progress
+
+    def start(self) -> Outcome:
+        """Put the opening advice on the device."""
+        outcome = Outcome(changed=True)
+        self._publish(outcome)
+        return outcome
+
+    def handle(self, line: str) -> Outcome:
+        try:
+            item = parse_line(line)
+        except InputError as error:
+            return Outcome(error=str(error))
+        if item is None:
+            return Outcome()
+        if isinstance(item, Played):
+            return self._played(item)
+        return self._command(item)
+
+    def _played(self, played: Played) -> Outcome:
+        try:
+            self.game.play(played.guess, played.feedback)
+        except GameError as error:
+            return Outcome(error=str(error))
+        outcome = Outcome(changed=True)
+        self._publish(outcome)
+        return outcome
+
+    def _command(self, command: Command) -> Outcome:
+        control = command.control
+        if control is Control.QUIT:
+            return Outcome(quit=True)
+        if control is Control.HELP:
+            return Outcome(help=True)
+        if control in (Control.UNDO, Control.NEW):
+            try:
+                self.game.undo() if control is Control.UNDO else self.game.new()
+            except GameError as error:
+                return Outcome(error=str(error))
+            outcome = Outcome(changed=True)
+            self._publish(outcome)
+            return outcome
+        if control is Control.SHOW:
+            return self._device_action(lambda: self.presenter.show(command.argument or 0))
+        return self._press()
+
+    def _press(self) -> Outcome:
+        device = self.presenter.device
+        board = getattr(getattr(device, "serial", None), "board", None)
+        if board is None:
+            return Outcome(
+                error="only the simulated board can be pressed from here: "
+                "press the button on the device"
+            )
+        board.press_button()
+        return Outcome(notes=["pressed the simulated button"])
+
+    def _device_action(self, action: Callable[[], None]) -> Outcome:
+        try:
+            action()
+        except LinkError as error:
+            return Outcome(error=f"device: {error}")
+        return Outcome()
+
+    def _publish(self, outcome: Outcome) -> None:
+        frames = self.render(self.game)
+        try:
+            result = self.presenter.publish(frames, progress=self.progress)
+        except LinkError as error:
+            outcome.notes.append(f"device not updated ({error}); will retry when it is back")
+            log.warning("push failed: %s", error)
+            return
+        outcome.notes.append(
+            f"device: {result.frames} frame(s), {result.payload_bytes} bytes "
+            f"({result.bytes_on_wire} on the wire)"
+        )

@@ -1,0 +1,125 @@
+"""`epdle demo`: a whole game played automatically against the simulated board.
+
+The solver picks, the scorer answers, the device gets every step's frames
+and its button is pressed to cycle through them; the panel after every
+refresh, the pin trace and the controller log land in the output folder.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+from epdle.link import FrameShown
+from epdle.session.game import Game
+from epdle.session.presenter import DevicePresenter
+from epdle.session.screens import frames_for
+from epdle.solver import score
+
+# A game the solver has not won by then is reported as failed, not looped on.
+GUESS_LIMIT = 10
+# A refresh is ~15 s of simulated time; poll in virtual seconds.
+REFRESH_WAIT_S = 40.0
+
+
+@dataclass
+class DemoStep:
+    guess: str
+    feedback: str
+    candidates_before: int
+    frames: int
+
+
+@dataclass
+class DemoResult:
+    answer: str
+    steps: list[DemoStep] = field(default_factory=list)
+    solved: bool = False
+    frames_pushed: int = 0
+    payload_bytes: int = 0
+    bytes_sent: int = 0
+    simulated_ms: float = 0.0
+    refreshes: int = 0
+    energy_per_refresh_mJ: float = 0.0
+    standby_uA: float = 0.0
+    violations: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "answer": self.answer,
+            "guesses": [step.guess for step in self.steps],
+            "feedback": [step.feedback for step in self.steps],
+            "candidates_before": [step.candidates_before for step in self.steps],
+            "solved": self.solved,
+            "frames_pushed": self.frames_pushed,
+            "payload_bytes": self.payload_bytes,
+            "bytes_sent": self.bytes_sent,
+            "simulated_ms": round(self.simulated_ms, 3),
+            "refreshes": self.refreshes,
+            "energy_per_refresh_mJ": self.energy_per_refresh_mJ,
+            "standby_uA": self.standby_uA,
+            "violations": self.violations,
+        }
+
+
+def sim_url(out_dir: Path) -> str:
+    query = urlencode(
+        {
+            "png_dir": str(out_dir),
+            "vcd": str(out_dir / "trace.vcd"),
+            "epd_log": str(out_dir / "epd.jsonl"),
+        }
+    )
+    return f"sim://?{query}"
+
+
+def _cycle_frames(presenter: DevicePresenter, count: int) -> None:
+    """Press the simulated button once per remaining frame, each time until it is shown."""
+    device = presenter.connect()
+    board = device.serial.board
+    for _ in range(count - 1):
+        board.press_button()
+        waited = 0.0
+        while waited < REFRESH_WAIT_S:
+            if any(isinstance(e, FrameShown) for e in presenter.poll_events(timeout=1.0)):
+                break
+            waited += 1.0
+        else:
+            raise RuntimeError("the simulated device did not show the next frame after a press")
+
+
+def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> DemoResult:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    presenter = DevicePresenter(sim_url(out_dir))
+    result = DemoResult(answer=answer)
+    try:
+        while True:
+            frames = frames_for(game)
+            published = presenter.publish(frames)
+            result.frames_pushed += published.frames
+            result.payload_bytes += published.payload_bytes
+            result.bytes_sent += published.bytes_on_wire
+            if game.solved or len(game.history) >= GUESS_LIMIT:
+                break
+            if cycle:
+                _cycle_frames(presenter, published.frames)
+            advice = game.advice
+            guess = advice.suggestions[0].word
+            feedback = score(guess, answer)
+            result.steps.append(DemoStep(guess, feedback, advice.candidates_left, len(frames)))
+            game.play(guess, feedback)
+        result.solved = game.solved
+        board = presenter.connect().serial.board
+        board.run_until(lambda b: b.asleep, max_ms=5_000)
+        power = board.power_report()
+        result.simulated_ms = board.time_ms
+        result.refreshes = board.refresh_count
+        result.energy_per_refresh_mJ = power["energy_per_update_mJ"]
+        result.standby_uA = power["standby_uA"]
+        result.violations = board.violations()
+    finally:
+        presenter.close()
+    (out_dir / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n")
+    return result

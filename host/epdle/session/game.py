@@ -1,0 +1,56 @@
+"""The game being helped: guesses so far, and the solver's advice for the next one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from epdle.solver import Advice, HistoryError, Solver
+
+MAX_GUESSES = 6
+
+
+class GameError(ValueError):
+    """A guess the game cannot take (one-line message); the game is unchanged."""
+
+
+@dataclass
+class Game:
+    solver: Solver
+    top: int = 5
+    history: list[tuple[str, str]] = field(default_factory=list)
+    _advice: Advice | None = None
+
+    @property
+    def advice(self) -> Advice:
+        if self._advice is None:
+            self._advice = self.solver.advise(self.history, top=self.top)
+        return self._advice
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and set(self.history[-1][1]) == {"G"}
+
+    def play(self, guess: str, feedback: str) -> Advice:
+        """Add a played guess; raises GameError (game unchanged) if it cannot be."""
+        if self.solved:
+            raise GameError("this game is solved: type 'new' to start another")
+        candidate = [*self.history, (guess, feedback)]
+        try:
+            advice = self.solver.advise(candidate, top=self.top)
+        except HistoryError as error:
+            raise GameError(str(error)) from None
+        self.history = candidate
+        self._advice = advice
+        return advice
+
+    def undo(self) -> Advice:
+        if not self.history:
+            raise GameError("nothing to undo")
+        self.history = self.history[:-1]
+        self._advice = None
+        return self.advice
+
+    def new(self) -> Advice:
+        self.history = []
+        self._advice = None
+        return self.advice

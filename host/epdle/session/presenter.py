@@ -1,0 +1,133 @@
+"""Keeps the device showing the current advice: render, encode, push, show.
+
+Owns the connection: a failed exchange closes it, and the next publish or
+poll reconnects and re-pushes the set the device should have.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from epdle.frames import encode
+from epdle.link import Device, DeviceEvent, LinkError
+from epdle.render.planes import Planes
+
+log = logging.getLogger("epdle.session")
+
+ProgressCallback = Callable[[int, int], None]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    frames: int
+    payload_bytes: int
+    bytes_on_wire: int
+
+
+class DevicePresenter:
+    def __init__(
+        self,
+        port: str,
+        *,
+        timeout: float = 2.0,
+        retries: int = 3,
+        reconnect_interval: float = 1.0,
+    ) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.retries = retries
+        self.reconnect_interval = reconnect_interval
+        self._device: Device | None = None
+        self._frames: list[bytes] = []
+        self._dirty = False  # the device does not hold self._frames yet
+        self._last_attempt = float("-inf")
+
+    @property
+    def device(self) -> Device | None:
+        return self._device
+
+    @property
+    def connected(self) -> bool:
+        return self._device is not None
+
+    def connect(self) -> Device:
+        if self._device is None:
+            self._last_attempt = time.monotonic()
+            self._device = Device.open(self.port, timeout=self.timeout, retries=self.retries)
+            info = self._device.info()
+            log.info(
+                "connected to %s: firmware %s, protocol %d, %d frame(s) stored, capacity %d",
+                self.port,
+                info.version,
+                info.protocol,
+                info.frames,
+                info.capacity,
+            )
+        return self._device
+
+    def close(self) -> None:
+        if self._device is not None:
+            try:
+                self._device.close()
+            finally:
+                self._device = None
+
+    def publish(
+        self, planes: list[Planes], progress: ProgressCallback | None = None
+    ) -> PublishResult:
+        """Make `planes` the device's frame set and show the first one."""
+        self._frames = [encode(p.black, p.red) for p in planes]
+        self._dirty = True
+        return self._sync(progress)
+
+    def show(self, index: int) -> None:
+        self._exchange(lambda device: device.show(index))
+
+    def poll_events(self, timeout: float = 0.0) -> list[DeviceEvent]:
+        """Device events; also retries a pending push after a reconnect."""
+        if self._device is None:
+            if time.monotonic() - self._last_attempt < self.reconnect_interval:
+                time.sleep(min(timeout, self.reconnect_interval))
+                return []
+            try:
+                self._sync(None)
+            except LinkError as error:
+                log.warning("device still unavailable: %s", error)
+                return []
+        return self._exchange(lambda device: device.poll_events(timeout))
+
+    def _sync(self, progress: ProgressCallback | None) -> PublishResult:
+        payload = sum(len(f) for f in self._frames)
+        if not self._dirty:
+            self.connect()
+            return PublishResult(len(self._frames), payload, 0)
+
+        def push_and_show(device: Device) -> PublishResult:
+            stats = device.push(self._frames, progress=progress)
+            device.show(0)
+            return PublishResult(len(self._frames), payload, stats.bytes_on_wire)
+
+        result = self._exchange(push_and_show)
+        self._dirty = False
+        log.info(
+            "pushed %d frame(s): %d payload bytes, %d bytes on the wire",
+            result.frames,
+            result.payload_bytes,
+            result.bytes_on_wire,
+        )
+        return result
+
+    def _exchange(self, action: Callable[[Device], T]) -> T:
+        try:
+            return action(self.connect())
+        except LinkError:
+            # Whatever the device holds now, it may not be what we meant:
+            # push again once it is back.
+            self._dirty = bool(self._frames)
+            self.close()
+            raise

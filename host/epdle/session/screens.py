@@ -1,0 +1,15 @@
+"""The frames the device should hold for a game: one per suggestion, or a status card."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from epdle.render.planes import Planes
+from epdle.render.suggestions import render_advice
+
+if TYPE_CHECKING:
+    from epdle.session.game import Game
+
+
+def frames_for(game: Game) -> list[Planes]:
+    return render_advice(game.history, game.advice, game.top)

@@ -1,0 +1,60 @@
+import pytest
+
+from epdle.session.commands import Command, Control, InputError, Played, parse_line
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("crane gybbb", Played("crane", "GYBBB")),
+        ("CRANE 21000", Played("crane", "GYBBB")),
+        ("crane: GYBBB", Played("crane", "GYBBB")),
+        ("crane 🟩🟨⬛⬜⬛", Played("crane", "GYBBB")),
+        ("  slosh   bbbbg \n", Played("slosh", "BBBBG")),
+    ],
+)
+def test_played_lines_in_every_notation(line: str, expected: Played) -> None:
+    assert parse_line(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "control"),
+    [
+        ("undo", Control.UNDO),
+        ("u", Control.UNDO),
+        ("new", Control.NEW),
+        ("q", Control.QUIT),
+        ("help", Control.HELP),
+        ("?", Control.HELP),
+        ("press", Control.PRESS),
+    ],
+)
+def test_control_words(line: str, control: Control) -> None:
+    assert parse_line(line) == Command(control)
+
+
+def test_show_takes_a_number() -> None:
+    assert parse_line("show 3") == Command(Control.SHOW, 3)
+    with pytest.raises(InputError, match="number"):
+        parse_line("show x")
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# a comment"])
+def test_blank_and_comment_lines_are_nothing(line: str) -> None:
+    assert parse_line(line) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("crane", "expected '<guess> <colours>'"),
+        ("crane gyb", "5 letters but 3 colours"),
+        ("cr4ne gybbb", "letters only"),
+        ("crane gyxbb", "colours for 'crane'"),
+        ("crane gybbb extra", "expected '<guess> <colours>'"),
+    ],
+)
+def test_bad_lines_explain_themselves_in_one_line(line: str, message: str) -> None:
+    with pytest.raises(InputError, match=message) as caught:
+        parse_line(line)
+    assert "\n" not in str(caught.value)
