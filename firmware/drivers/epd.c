@@ -29,15 +29,17 @@
 /*
  * Timing. The load switch brings the rail up in well under a millisecond; one
  * millisecond covers it and the controller's own power-on reset. The IL0373
- * needs only a reset pulse in the tens of microseconds and reports the end of
- * its internal initialisation on BUSY, so the reset is 1 ms low, then a BUSY
- * wait, instead of the 2 x 200 ms of fixed delays the original build used.
+ * latches a reset on a low pulse of microseconds (its vendor's operating
+ * sequence is: RST low, RST high, then poll BUSY before the first command), so
+ * the reset here is 1 ms low followed by a bounded BUSY wait, instead of the
+ * 2 x 200 ms of fixed delays of the original build.
  */
 #define SUPPLY_SETTLE_MS 1u
 #define RESET_LOW_MS 1u
 #define RESET_READY_TIMEOUT_MS 10u
-/* BUSY bounds: about 2x the published times (power on 37 ms, power off 21 ms,
- * full refresh 14.9 s on GDEW0213Z16 / IL0373; datasheets say about 15 s). */
+/* BUSY bounds, from the published times on GDEW0213Z16 / IL0373 (power on
+ * 37 ms, power off 21 ms, full refresh 14.9 s; datasheets say about 15 s):
+ * twice the refresh, a few times the short steps. */
 #define POWER_ON_TIMEOUT_MS 100u
 #define POWER_OFF_TIMEOUT_MS 100u
 #define REFRESH_TIMEOUT_MS 30000u

@@ -52,7 +52,7 @@ void hal_init(void) {
     /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
     OSCCON1 = 0x00u;
     /* Low-power regulator in SLEEP: the standby current is the whole budget. */
-    VREGCON = _VREGCON_VREGPM_MASK;
+    VREGCONbits.VREGPM = 1;
 
     /* Every panel pin low and the panel unpowered; BUSY is driven low too while
      * the panel is off (an unpowered panel does not drive it; no pin floats). */
