@@ -76,23 +76,9 @@ static bool open_frame(uint8_t index, frame_reader_t *read, void **check_ctx, vo
     return true;
 }
 
-/* White page, then every window; the decoder's status tells whether the data held up. */
-static epd_status_t stream_frame(void) {
-    frame_window_t window;
-    epd_status_t panel = epd_fill(0xFFu, 0xFFu);
-
-    while (panel == EPD_OK && frame_windows_left(&decoder) != 0u) {
-        if (frame_next_window(&decoder, &window) != FRAME_OK) {
-            break;
-        }
-        panel = epd_write_window(window.x, window.y, window.w, window.h, frame_next_byte, &decoder);
-        (void)frame_end_window(&decoder);
-    }
-    return panel;
-}
-
 display_status_t display_show(uint8_t index) {
     frame_reader_t read;
+    frame_window_t window;
     void *check_ctx;
     void *show_ctx;
     uint16_t length;
@@ -109,10 +95,18 @@ display_status_t display_show(uint8_t index) {
         return DISPLAY_ERR_BAD_FRAME;
     }
 
+    /* White page, then every window, streamed (inline: see frame.c on stack depth). */
     (void)frame_open(&decoder, read, show_ctx, length);
     panel = epd_power_up();
     if (panel == EPD_OK) {
-        panel = stream_frame();
+        panel = epd_fill(0xFFu, 0xFFu);
+    }
+    while (panel == EPD_OK && frame_windows_left(&decoder) != 0u) {
+        if (frame_next_window(&decoder, &window) != FRAME_OK) {
+            break;
+        }
+        panel = epd_write_window(window.x, window.y, window.w, window.h, frame_next_byte, &decoder);
+        (void)frame_end_window(&decoder);
     }
     if (panel != EPD_OK) {
         result = DISPLAY_ERR_PANEL;

@@ -24,11 +24,22 @@ static uint8_t read_byte(frame_decoder_t *dec) {
     return dec->read(dec->read_ctx);
 }
 
+/*
+ * Next code bit. It fetches bytes itself rather than through read_byte(),
+ * and frame_next_byte() decodes runs inline: the PIC16's return stack has 16
+ * levels, and this path already sits below the main loop, the display and
+ * the driver, and above the store and the HAL.
+ */
 static uint8_t read_bit(frame_decoder_t *dec) {
     uint8_t bit;
 
     if (dec->in_mask == 0u) {
-        dec->in_byte = read_byte(dec);
+        if (dec->input_left == 0u) {
+            fail(dec, FRAME_ERR_TRUNCATED);
+            return 0u;
+        }
+        dec->input_left--;
+        dec->in_byte = dec->read(dec->read_ctx);
         dec->in_mask = 0x80u;
     }
     bit = (uint8_t)((dec->in_byte & dec->in_mask) != 0u);
@@ -59,32 +70,6 @@ static uint16_t read_code(frame_decoder_t *dec, uint8_t order) {
         return 0u;
     }
     return (uint16_t)(value - (uint16_t)(1u << order));
-}
-
-/* Next bit of the transform T: runs of zeros, each but a plane's last ended by a one. */
-static uint8_t next_transition(frame_decoder_t *dec) {
-    uint16_t run;
-
-    if (dec->zeros_left == 0u && !dec->one_pending) {
-        run = read_code(dec, dec->plane == 0u ? (uint8_t)(dec->orders & 0x0Fu)
-                                              : (uint8_t)(dec->orders >> 4));
-        if (dec->status != FRAME_OK) {
-            return 0u;
-        }
-        if (run > dec->bits_left) {
-            fail(dec, FRAME_ERR_CODE);
-            return 0u;
-        }
-        dec->zeros_left = run;
-        dec->one_pending = run < dec->bits_left;
-    }
-    dec->bits_left--;
-    if (dec->zeros_left != 0u) {
-        dec->zeros_left--;
-        return 0u;
-    }
-    dec->one_pending = false;
-    return 1u;
 }
 
 static void start_plane(frame_decoder_t *dec, uint8_t plane) {
@@ -183,6 +168,7 @@ uint8_t frame_next_byte(void *ctx) {
     uint8_t errors = 0u;
     uint8_t bit;
     uint8_t pixels;
+    uint16_t run;
 
     if (dec->bytes_left == 0u && dec->plane == 0u) {
         start_plane(dec, 1u);
@@ -191,8 +177,28 @@ uint8_t frame_next_byte(void *ctx) {
         return 0xFFu;
     }
     for (bit = 0u; bit < 8u; bit++) {
-        /* A pixel's error is its transition XOR the error of the pixel to its left. */
-        dec->row_error ^= next_transition(dec);
+        /* T is runs of zeros, each but a plane's last ended by a one. */
+        if (dec->zeros_left == 0u && !dec->one_pending) {
+            run = read_code(dec, dec->plane == 0u ? (uint8_t)(dec->orders & 0x0Fu)
+                                                  : (uint8_t)(dec->orders >> 4));
+            if (dec->status != FRAME_OK) {
+                return 0xFFu;
+            }
+            if (run > dec->bits_left) {
+                fail(dec, FRAME_ERR_CODE);
+                return 0xFFu;
+            }
+            dec->zeros_left = run;
+            dec->one_pending = run < dec->bits_left;
+        }
+        dec->bits_left--;
+        if (dec->zeros_left != 0u) {
+            dec->zeros_left--;
+        } else {
+            dec->one_pending = false;
+            /* A pixel's error is its transition XOR the error of the pixel to its left. */
+            dec->row_error ^= 1u;
+        }
         errors = (uint8_t)((uint8_t)(errors << 1) | dec->row_error);
     }
     pixels = (uint8_t)(dec->above[dec->column] ^ errors);
@@ -202,9 +208,6 @@ uint8_t frame_next_byte(void *ctx) {
     if (dec->column == dec->width_bytes) {
         dec->column = 0u;
         dec->row_error = 0u;
-    }
-    if (dec->status != FRAME_OK) {
-        return 0xFFu;
     }
     return pixels;
 }
