@@ -1,0 +1,47 @@
+"""`epdle demo`: a whole game on the simulated board, with every artefact written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PIL import Image
+
+from epdle.cli import main
+from epdle.render.planes import planes_to_image
+from epdle.render.suggestions import StatusKind, render_status
+
+
+def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    assert (
+        main(
+            ["demo", "--answer", "slosh", "--out", str(out), "--strategy", "entropy", "--top", "2"]
+        )
+        == 0
+    )
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["solved"] is True
+    assert summary["guesses"][-1] == "slosh"
+    assert set(summary["feedback"][-1]) == {"G"}
+    assert summary["violations"] == []
+    # Before each guess --top frames are pushed, and after the last one the solved card.
+    assert summary["frames_pushed"] == 2 * len(summary["guesses"]) + 1
+    assert summary["bytes_sent"] >= summary["payload_bytes"] > 0
+    assert summary["refreshes"] == len(list(out.glob("panel-*.png")))
+    assert summary["energy_per_refresh_mJ"] > 0
+    assert (out / "trace.vcd").read_text().startswith("$")
+    first_transaction = json.loads((out / "epd.jsonl").read_text().splitlines()[0])
+    assert set(first_transaction) >= {"t_ms", "cmd", "len", "data"}
+    last_panel = Image.open(out / f"panel-{summary['refreshes']}.png").convert("RGB")
+    solved_card = planes_to_image(render_status(StatusKind.SOLVED, _history(summary)))
+    assert last_panel.tobytes() == solved_card.convert("RGB").tobytes()
+
+
+def _history(summary: dict) -> list[tuple[str, str]]:
+    return list(zip(summary["guesses"], summary["feedback"], strict=True))
+
+
+def test_demo_refuses_a_word_outside_the_answer_list(tmp_path: Path, capsys) -> None:
+    assert main(["demo", "--answer", "qqqqq", "--out", str(tmp_path)]) == 2
+    assert "not in the answer list" in capsys.readouterr().err

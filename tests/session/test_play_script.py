@@ -1,0 +1,41 @@
+"""`epdle play` with stdin not a terminal: one command per line, errors keep it going."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from epdle.cli import main
+
+
+def test_scripted_play_session(tmp_path: Path, monkeypatch) -> None:
+    script = "\n".join(
+        [
+            "salet bybbb",
+            "salet zzzzz",  # bad colours
+            "qqqqq bbbbb",  # not a word
+            "undo",
+            "help",
+            "salet 01000",
+            "quit",
+            "crony 21000",  # never read: quit came first
+        ]
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO(script + "\n"))
+    output = io.StringIO()
+    monkeypatch.setattr(
+        "epdle.cli.session.Console", lambda: Console(file=output, width=120, color_system=None)
+    )
+    panel_dir = tmp_path / "panel"
+    code = main(["play", "--strategy", "entropy", "--top", "2", "--panel-dir", str(panel_dir)])
+    text = output.getvalue()
+    assert code == 0
+    assert "error: colours for 'salet'" in text
+    assert "error: guess 2 'qqqqq': not in the accepted word list" in text
+    assert "undo (u)" in text  # the help text
+    assert "CRONY" not in text.split("quit")[-1]
+    assert str(panel_dir.resolve()) in text
+    # opening, salet, undo, salet again: four pushes, each showing its first frame
+    assert len(list(panel_dir.glob("panel-*.png"))) == 4
