@@ -25,7 +25,7 @@ $(VENV)/.stamp: pyproject.toml
 	touch $@
 
 # The host build: simulated board library + C unit tests.
-native:
+native: venv
 	cmake -S . -B $(HOST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEPDLE_BUILD_TESTS=ON > /dev/null
 	cmake --build $(HOST_BUILD) -j2
 
