@@ -28,6 +28,7 @@
 /* Bounds of the hardware waits, in polls of about 1 us (TX) and 100 us (EEPROM). */
 #define TX_READY_POLLS 100u     /* one byte at 115200 Bd is 87 us */
 #define WAKE_CHAR_POLLS 100u    /* the rest of the wake-up character */
+#define TX_DRAIN_POLLS 200u     /* a byte in TX1REG plus one in the shift register */
 #define EEPROM_WRITE_POLLS 100u /* 10 ms; a byte takes about 4 ms */
 
 #define RX_RING_SIZE 16u /* power of two: indexes wrap by masking */
@@ -217,6 +218,10 @@ void __interrupt() isr(void) {
 void hal_sleep(void) {
     uint8_t polls;
 
+    /* The EUSART stops in SLEEP: let the last event bytes leave first. */
+    for (polls = 0u; !TX1STAbits.TRMT && polls < TX_DRAIN_POLLS; polls++) {
+        __delay_us(1);
+    }
     BAUD1CONbits.WUE = 1;
     SLEEP();
     NOP();

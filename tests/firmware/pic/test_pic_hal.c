@@ -271,6 +271,7 @@ static void test_eeprom_write_of_same_value_is_skipped(void **state) {
 
 static void test_sleep_arms_uart_wake_and_reenables_interrupts(void **state) {
     (void)state;
+    TX1STA = 0x26; /* TRMT: nothing left to send */
     hal_irq_disable();
     hal_sleep();
     assert_int_equal(pic_host.sleep_count, 1);
@@ -279,6 +280,15 @@ static void test_sleep_arms_uart_wake_and_reenables_interrupts(void **state) {
     /* Nothing cleared WUE (the button woke us): it is disarmed by hand. */
     assert_int_equal(BAUD1CON & 0x02, 0x00);
     assert_int_equal(INTCON & 0x80, 0x80);
+}
+
+static void test_sleep_waits_a_bounded_time_for_the_transmitter(void **state) {
+    (void)state;
+    TX1STA = 0x24; /* TRMT low: a byte is still being shifted out (stuck here) */
+    hal_sleep();
+    assert_int_equal(pic_host.sleep_count, 1);
+    /* Two byte times at 115200 Bd are 174 us; the wait is bounded a little above. */
+    assert_in_range(pic_host.delayed_us, 174u, 400u);
 }
 
 int main(void) {
@@ -298,6 +308,7 @@ int main(void) {
         cmocka_unit_test_setup(test_eeprom_write_unlocks_and_waits_bounded, setup),
         cmocka_unit_test_setup(test_eeprom_write_of_same_value_is_skipped, setup),
         cmocka_unit_test_setup(test_sleep_arms_uart_wake_and_reenables_interrupts, setup),
+        cmocka_unit_test_setup(test_sleep_waits_a_bounded_time_for_the_transmitter, setup),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);
