@@ -22,11 +22,10 @@ set(CMAKE_C_COMPILER_WORKS TRUE)
 set(CMAKE_C_COMPILER_FORCED TRUE)
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
-# XC8 compiles to p-code (.p1) and links into an Intel HEX image.
-set(CMAKE_C_OUTPUT_EXTENSION .p1)
-set(CMAKE_EXECUTABLE_SUFFIX .elf)
+# Object and image suffixes: CMake's defaults would win over settings here.
+set(CMAKE_USER_MAKE_RULES_OVERRIDE_C ${CMAKE_CURRENT_LIST_DIR}/xc8_rules.cmake)
 set(CMAKE_C_FLAGS_INIT "-mcpu=${EPDLE_PIC_CPU} -std=c99 -O2")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-mcpu=${EPDLE_PIC_CPU} -Wl,-Map=epdle.map")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-Wl,-Map=epdle.map")
 set(CMAKE_C_LINK_EXECUTABLE
     "<CMAKE_C_COMPILER> <FLAGS> <CMAKE_C_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
 
