@@ -35,7 +35,7 @@ static struct {
     uint32_t service_calls;
     uint32_t stay_awake_calls; /* link_service() returns true this many times */
     uint32_t sleeps_at_last_awake_call;
-    char events[64]; /* 'b' = button, '0'+index = shown */
+    char events[64]; /* 'b' = button, '0'+index = shown, '!' = show failed */
     uint32_t event_count;
 } fake_link;
 
@@ -103,8 +103,11 @@ void link_event_button(void) {
 }
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
-    assert_int_equal(display_status, DISPLAY_OK);
+    /* A failed show is reported as '!' after its index. */
     record_event((char)('0' + index));
+    if (display_status != DISPLAY_OK) {
+        record_event('!');
+    }
 }
 
 static int setup(void **state) {
@@ -222,6 +225,19 @@ static void test_sleeps_unpowered_after_every_update(void **state) {
     assert_slept_unpowered();
 }
 
+static void test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered(void **state) {
+    (void)state;
+    rec.busy_stuck = true;
+    rec_button_press(100u, 120u, 2u);
+    rec_button_press(1000u, 120u, 2u);
+    run_app();
+    /* Each press gets its (failed) show and a report; nothing hangs. */
+    assert_int_equal(fake_display.show_count, 2);
+    assert_string_equal(fake_link.events, "b1!b2!");
+    assert_int_equal(rec.sleep_count, 3);
+    assert_slept_unpowered();
+}
+
 static void test_link_keeps_the_chip_awake_while_busy(void **state) {
     (void)state;
     fake_link.stay_awake_calls = 5u;
@@ -257,6 +273,8 @@ int main(void) {
         cmocka_unit_test_setup(test_glitch_shorter_than_debounce_is_ignored, setup),
         cmocka_unit_test_setup(test_press_during_refresh_is_shown_once_afterwards, setup),
         cmocka_unit_test_setup(test_sleeps_unpowered_after_every_update, setup),
+        cmocka_unit_test_setup(test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered,
+                               setup),
         cmocka_unit_test_setup(test_link_keeps_the_chip_awake_while_busy, setup),
         cmocka_unit_test_setup(test_reboot_mid_show_starts_clean, setup),
     };
