@@ -59,14 +59,32 @@ static bool ready(void) {
     return panel_ready && panel_powered();
 }
 
-static void spi_send(uint8_t byte, uint8_t dc_level) {
+/*
+ * Every pin write is a call into the HAL, so SDA and DC are only written when
+ * their level changes (a white page keeps SDA high for 5512 bytes). The levels
+ * last driven; epd_power_up() drives both low before the first byte.
+ */
+static uint8_t sda_level;
+static uint8_t dc_level;
+
+static void drive_sda(uint8_t level) {
+    if (level != sda_level) {
+        hal_pin_write(HAL_PIN_EPD_SDA, level);
+        sda_level = level;
+    }
+}
+
+static void spi_send(uint8_t byte, uint8_t dc) {
     uint8_t mask;
 
-    hal_pin_write(HAL_PIN_EPD_DC, dc_level);
+    if (dc != dc_level) {
+        hal_pin_write(HAL_PIN_EPD_DC, dc);
+        dc_level = dc;
+    }
     hal_pin_write(HAL_PIN_EPD_CS, 0u);
     /* Mode 0: data settles while SCL is low, the controller samples on the rise. */
     for (mask = 0x80u; mask != 0u; mask >>= 1) {
-        hal_pin_write(HAL_PIN_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
+        drive_sda((byte & mask) != 0u ? 1u : 0u);
         hal_pin_write(HAL_PIN_EPD_SCL, 1u);
         hal_pin_write(HAL_PIN_EPD_SCL, 0u);
     }
@@ -132,6 +150,10 @@ epd_status_t epd_power_up(void) {
     panel_ready = false;
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
     hal_delay_ms(SUPPLY_SETTLE_MS);
+    hal_pin_write(HAL_PIN_EPD_SDA, 0u);
+    hal_pin_write(HAL_PIN_EPD_DC, 0u);
+    sda_level = 0u;
+    dc_level = 0u;
     hal_pin_write(HAL_PIN_EPD_CS, 1u);
     hardware_reset();
     if (!wait_until_idle(RESET_READY_TIMEOUT_MS)) {
