@@ -20,7 +20,7 @@ from .protocol import (
     Reply,
     describe_error,
 )
-from .transport import Transport
+from .transport import CLOCK_EPSILON_S, Transport
 
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
@@ -234,7 +234,7 @@ class Device:
                         raise LinkError(f"device could not show frame {index}: {reason}")
                     return
             remaining = deadline - self.transport.clock()
-            if remaining <= 0:
+            if remaining <= CLOCK_EPSILON_S:
                 raise DeviceNotResponding(
                     f"device on {self.transport.name} did not report frame {index} shown "
                     f"within {SHOW_TIMEOUT_S:.0f} s"
@@ -310,7 +310,7 @@ class Device:
                 if event is not None:
                     self._events.append(event)
             remaining = deadline - self.transport.clock()
-            if remaining <= 0:
+            if remaining <= CLOCK_EPSILON_S:
                 return None
             pending = self.transport.receive(remaining)
 

@@ -22,6 +22,9 @@ BLOCKING_READ_LIMIT_S = 3600.0
 # reply is picked up within a fraction of a byte time of the host's wait.
 STEP_MS = 1.0
 
+# The board's clock counts nanoseconds; float leftovers below that are noise.
+CLOCK_RESOLUTION_MS = 1e-6
+
 OPTIONS = {"png_dir", "vcd", "epd_log", "flash_hex"}
 
 
@@ -57,11 +60,8 @@ class Serial(SerialBase):
                 png_dir=options.get("png_dir"),
             )
             if "flash_hex" in options:
+                # The firmware has not run yet: it boots onto this flash.
                 self.board.flash_load(words_from_hex(Path(options["flash_hex"])))
-                # Boot again so the firmware finds the preloaded set.
-                self.board.schedule_power_cut(0)
-                self.board.run_ms(1)
-                self.board.power_on()
         except (SimError, OSError, ValueError) as error:
             raise SerialException(f"cannot start the simulated board: {error}") from error
         self._received = bytearray()
@@ -95,8 +95,11 @@ class Serial(SerialBase):
         limit = BLOCKING_READ_LIMIT_S if self._timeout is None else self._timeout
         deadline_ms = self.board.time_ms + limit * 1000
         self._collect()
-        while len(self._received) < size and self.board.time_ms < deadline_ms:
-            self.board.run_ms(min(STEP_MS, deadline_ms - self.board.time_ms))
+        while len(self._received) < size:
+            remaining_ms = deadline_ms - self.board.time_ms
+            if remaining_ms < CLOCK_RESOLUTION_MS:
+                break
+            self.board.run_ms(min(STEP_MS, remaining_ms))
             self._collect()
         data = bytes(self._received[:size])
         del self._received[:size]

@@ -9,6 +9,8 @@ import serial
 
 from .protocol import AWAKE_MS, DELIMITER, WAKE_MS, WAKE_PREAMBLE_BYTES, Packet, PacketReader
 
+# Waits shorter than this are over: clocks in float seconds leave crumbs.
+CLOCK_EPSILON_S = 1e-6
 # Past half the device's awake window, assume it may be asleep.
 MAYBE_ASLEEP_AFTER_S = AWAKE_MS / 2000
 
@@ -67,13 +69,12 @@ class Transport:
                     data += self.port.read(self.port.in_waiting)
             except serial.SerialException as error:
                 raise OSError(f"read from {self.name} failed: {error}") from error
-            if data:
-                self.bytes_received += len(data)
-                self.last_heard = self.clock()
-                packets += self.reader.feed(data)
-                if packets and wait_for_any:
-                    return packets
-            if self.clock() >= deadline:
+            if not data:
+                return packets  # the read waited out the rest of the timeout
+            self.bytes_received += len(data)
+            self.last_heard = self.clock()
+            packets += self.reader.feed(data)
+            if (packets and wait_for_any) or self.clock() >= deadline:
                 return packets
 
     def close(self) -> None:

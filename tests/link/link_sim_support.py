@@ -1,0 +1,161 @@
+"""Helpers for the link tests that run the simulated board: frames, a
+damaging line between host and board, wrong-baud noise."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import serial
+
+from epdle.frames import encode
+from epdle.render.planes import Planes
+from epdle.render.suggestions import render_suggestion
+from epdle.solver.engine import Suggestion
+
+HISTORY = [("crane", "bgybb"), ("sloth", "bbgyb")]
+
+Mangle = Callable[[bytes], bytes]
+
+
+def suggestion_planes(words: list[str]) -> list[Planes]:
+    """Typical suggestion frames: a big word, a few lines, the board so far."""
+    return [
+        render_suggestion(
+            HISTORY,
+            Suggestion(word, 3.2 - 0.1 * rank, 5.0, rank % 2 == 0),
+            rank + 1,
+            len(words),
+            23,
+        )
+        for rank, word in enumerate(words)
+    ]
+
+
+def small_planes(count: int, seed: int, black_rows: int = 20) -> list[Planes]:
+    """Frames of a few hundred bytes (a short power-cut sweep): a band of
+    random ink in each plane."""
+    rng = random.Random(seed)
+    planes = []
+    for _ in range(count):
+        black = bytearray(b"\xff" * 2756)
+        red = bytearray(b"\xff" * 2756)
+        for at in range(13 * 40, 13 * (40 + black_rows)):
+            black[at] = rng.randrange(256) | rng.randrange(256)
+        for at in range(13 * 100, 13 * 108):
+            red[at] = rng.randrange(256) | rng.randrange(256) | rng.randrange(256)
+        planes.append(Planes(black=bytes(black), red=bytes(red)))
+    return planes
+
+
+def encoded(planes: list[Planes]) -> list[bytes]:
+    return [encode(p.black, p.red) for p in planes]
+
+
+class DamagingLine:
+    """A pyserial port in front of another that passes every write and read
+    through a mangle function (a line that drops, flips, repeats bytes)."""
+
+    def __init__(
+        self,
+        port: serial.SerialBase,
+        to_device: Mangle | None = None,
+        to_host: Mangle | None = None,
+    ) -> None:
+        self.inner = port
+        self.to_device = to_device or (lambda data: data)
+        self.to_host = to_host or (lambda data: data)
+        self.port = port.port
+        self.board = port.board
+
+    @property
+    def timeout(self) -> float | None:
+        return self.inner.timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self.inner.timeout = value
+
+    @property
+    def in_waiting(self) -> int:
+        return self.inner.in_waiting
+
+    def now(self) -> float:
+        return self.inner.now()
+
+    def write(self, data: bytes) -> int:
+        self.inner.write(self.to_device(bytes(data)))
+        return len(data)
+
+    def flush(self) -> None:
+        self.inner.flush()
+
+    def read(self, size: int = 1) -> bytes:
+        return self.to_host(self.inner.read(size))
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def every_nth(n: int, damage: Mangle, seed: int = 1) -> Mangle:
+    """Damage one write (or read) in n, skipping short ones (wake preambles)."""
+    rng = random.Random(seed)
+    count = 0
+
+    def mangle(data: bytes) -> bytes:
+        nonlocal count
+        if len(data) < 6:
+            return data
+        count += 1
+        return damage(data) if count % n == 0 or rng.random() < 0.02 else data
+
+    return mangle
+
+
+def drop_byte(data: bytes) -> bytes:
+    at = len(data) // 3
+    return data[:at] + data[at + 1 :]
+
+
+def flip_bit(data: bytes) -> bytes:
+    at = len(data) // 2
+    return data[:at] + bytes([data[at] ^ 0x10]) + data[at + 1 :]
+
+
+def repeat_byte(data: bytes) -> bytes:
+    at = len(data) // 4
+    return data[: at + 1] + data[at:]
+
+
+def swap_bytes(data: bytes) -> bytes:
+    at = len(data) // 2
+    return data[: at - 1] + bytes([data[at], data[at - 1]]) + data[at + 1 :]
+
+
+def truncate(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def repeat_packet(data: bytes) -> bytes:
+    return data + data
+
+
+def wrong_baud_noise(rng: random.Random, count: int, baud: int, line_baud: int = 115200) -> bytes:
+    """What a 115200 8N1 receiver makes of `count` random bytes sent at
+    `baud`: the line level is resampled at the receiver's bit time, and
+    each start bit it sees begins a character."""
+    bits: list[int] = [1] * 20
+    for _ in range(count):
+        byte = rng.randrange(256)
+        bits += [0] + [(byte >> i) & 1 for i in range(8)] + [1] + [1] * rng.randrange(3)
+    bits += [1] * 20
+    level_at = [bits[int(t * baud / line_baud)] for t in range(int(len(bits) * line_baud / baud))]
+    received = bytearray()
+    t = 0
+    while t + 10 <= len(level_at):
+        if level_at[t] == 1:
+            t += 1
+            continue
+        received.append(sum(level_at[t + 1 + i] << i for i in range(8)))
+        t += 10
+    return bytes(received)

@@ -1,0 +1,262 @@
+"""The link end to end: the Python Device against the firmware on the
+simulated board (sim://), with faults on the line and power cuts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from link_sim_support import (
+    DamagingLine,
+    Mangle,
+    drop_byte,
+    encoded,
+    every_nth,
+    flip_bit,
+    repeat_byte,
+    repeat_packet,
+    small_planes,
+    suggestion_planes,
+    swap_bytes,
+    truncate,
+    wrong_baud_noise,
+)
+
+from epdle.link import (
+    ButtonPressed,
+    Device,
+    DeviceNotResponding,
+    DeviceRejected,
+    FrameShown,
+    committed_set_words,
+    flash_layout,
+)
+from epdle.link.protocol import Command, ErrorCode, Packet
+from epdle.render.planes import Planes
+
+STORE_FIRST_WORD = flash_layout.REGION_FIRST_ROW * flash_layout.ROW_WORDS
+STORE_WORDS = flash_layout.REGION_ROWS * flash_layout.ROW_WORDS
+
+OLD = small_planes(2, seed=1)
+NEW = small_planes(3, seed=2)
+
+
+@pytest.fixture
+def device() -> Iterator[Device]:
+    dev = Device.open("sim://", timeout=0.5, retries=4)
+    yield dev
+    dev.close()
+
+
+def shows(dev: Device, planes: list[Planes]) -> bool:
+    """The device holds exactly this set: it shows each frame as drawn."""
+    if dev.info().frames != len(planes):
+        return False
+    board = dev.serial.board
+    for index, expected in enumerate(planes):
+        dev.show(index)
+        if board.panel_planes() != (expected.black, expected.red):
+            return False
+    return True
+
+
+def store_region(dev: Device) -> list[int]:
+    board = dev.serial.board
+    return [board.flash_read(STORE_FIRST_WORD + i) for i in range(STORE_WORDS)]
+
+
+def test_info_push_show_round_trip(device: Device) -> None:
+    fresh = device.info()
+    assert fresh.protocol == 1
+    assert fresh.version == "0.1.0"
+    assert fresh.capacity_words == flash_layout.DATA_WORDS
+    planes = suggestion_planes(["crate", "adobe", "joint"])
+    stats = device.push(encoded(planes))
+    assert stats.retries == 0
+    assert stats.erase_cycles == -(-flash_layout.set_words(encoded(planes)) // 32) + 1
+    assert shows(device, planes)
+    info = device.info()
+    assert (info.frames, info.current) == (3, 2)
+    assert info.capacity_words == flash_layout.DATA_WORDS - 32 * (stats.erase_cycles - 1)
+    assert device.serial.board.violations() == []
+
+
+def test_eight_suggestion_frames_upload_within_the_wire_and_time_budget(device: Device) -> None:
+    frames = encoded(
+        suggestion_planes(["about", "adobe", "abode", "aloud", "anode", "avoid", "dough", "joint"])
+    )
+    assert all(600 <= len(frame) <= 1024 for frame in frames)
+    stats = device.push(frames)
+    assert stats.payload_bytes == sum(len(frame) for frame in frames)
+    assert stats.bytes_on_wire <= 1.2 * stats.payload_bytes
+    assert stats.seconds <= 3.0  # simulated time on the 115200 baud line
+    assert device.info().frames == 8
+
+
+@pytest.mark.parametrize(
+    ("to_device", "to_host"),
+    [
+        (every_nth(4, drop_byte), None),
+        (every_nth(3, flip_bit), None),
+        (every_nth(4, repeat_byte), None),
+        (every_nth(4, swap_bytes), None),
+        (every_nth(5, truncate), None),
+        (every_nth(3, repeat_packet), None),
+        (None, every_nth(3, drop_byte)),
+        (None, every_nth(4, flip_bit, seed=2)),
+        (every_nth(5, flip_bit, seed=3), every_nth(5, drop_byte, seed=4)),
+    ],
+    ids=[
+        "drop",
+        "corrupt",
+        "duplicate-byte",
+        "reorder",
+        "truncate",
+        "duplicate-packet",
+        "lost-replies",
+        "corrupt-replies",
+        "both-ways",
+    ],
+)
+def test_a_damaged_line_still_delivers_the_exact_set(
+    device: Device, to_device: Mangle | None, to_host: Mangle | None
+) -> None:
+    line = DamagingLine(device.serial, to_device=to_device, to_host=to_host)
+    damaged = Device(line, timeout=0.5, retries=6)  # type: ignore[arg-type]
+    stats = damaged.push(encoded(NEW))
+    assert stats.retries > 0
+    assert shows(device, NEW)
+
+
+def test_a_host_vanishing_mid_upload_leaves_the_old_set_and_the_device_sleeps(
+    device: Device,
+) -> None:
+    device.push(encoded(OLD))
+    board = device.serial.board
+    sent = 0
+
+    def dies_after_three_chunks(data: bytes) -> bytes:
+        nonlocal sent
+        sent += 1
+        return data if sent <= 4 else b""
+
+    gone = Device(
+        DamagingLine(device.serial, to_device=dies_after_three_chunks), timeout=0.3, retries=2
+    )  # type: ignore[arg-type]
+    with pytest.raises(DeviceNotResponding, match="device not responding on sim://"):
+        gone.push(encoded(NEW))
+    assert board.run_until(lambda b: b.asleep, 5000)
+    assert shows(device, OLD)
+    device.push(encoded(NEW))
+    assert shows(device, NEW)
+
+
+def test_chunks_out_of_order_are_refused_with_the_expected_offset(device: Device) -> None:
+    stream = flash_layout.set_stream(encoded(NEW))
+    device._request(
+        Command.BEGIN, bytes([3]) + flash_layout.set_words(encoded(NEW)).to_bytes(2, "little")
+    )
+    with pytest.raises(DeviceRejected) as refused:
+        device._request(Command.CHUNK, (224).to_bytes(2, "little") + stream[224:448])
+    assert refused.value.code == ErrorCode.OFFSET and refused.value.detail == 0
+    with pytest.raises(DeviceRejected, match="commit before the whole set arrived"):
+        device._request(Command.COMMIT)
+    assert device.info().frames == 3  # the built-in frames: nothing stored
+
+
+@pytest.mark.parametrize("noise", ["random", "wrong-baud-9600", "wrong-baud-57600"])
+def test_garbage_never_changes_the_set_and_the_device_sleeps_again(
+    device: Device, noise: str
+) -> None:
+    device.push(encoded(OLD))
+    board = device.serial.board
+    assert board.run_until(lambda b: b.asleep, 5000)
+    before = store_region(device)
+    erases = board.flash_erase_count
+    rng = random.Random(noise)
+    if noise == "random":
+        garbage = rng.randbytes(6000)
+    else:
+        garbage = wrong_baud_noise(rng, 3000, int(noise.rsplit("-", 1)[1]))
+    assert len(garbage) > 500
+    board.uart_send(garbage)
+    board.run_ms(len(garbage) * 0.087 + 10)
+    assert board.run_until(lambda b: b.asleep, 5000)
+    assert board.flash_erase_count == erases
+    assert store_region(device) == before
+    board.uart_receive()
+    assert shows(device, OLD)
+
+
+def open_with_old_set() -> Device:
+    """A board that boots with OLD committed (as a programmer would leave it)."""
+    dev = Device.open("sim://", timeout=0.5, retries=2)
+    dev.serial.board.flash_load(committed_set_words(encoded(OLD)))
+    return dev
+
+
+def test_a_power_cut_at_every_flash_operation_leaves_old_or_new() -> None:
+    new = small_planes(2, seed=3, black_rows=8)
+    with open_with_old_set() as dev:
+        board = dev.serial.board
+        dev.info()
+        ops_before = board.nvm_op_count
+        dev.push(encoded(new))
+        operations = board.nvm_op_count - ops_before
+        assert shows(dev, new)
+    assert operations >= 10
+    outcomes = []
+    for cut in range(1, operations + 1):
+        with open_with_old_set() as dev:
+            board = dev.serial.board
+            dev.info()
+            board.schedule_power_cut(cut)
+            with pytest.raises(DeviceNotResponding):
+                dev.push(encoded(new))
+            assert not board.powered
+            board.power_on()
+            if shows(dev, OLD):
+                outcomes.append("old")
+            else:
+                assert shows(dev, new), f"power cut at operation {cut} left neither set"
+                outcomes.append("new")
+    # Every cut before the record's own write leaves the old set. A cut
+    # during that write leaves the row half programmed, which already holds
+    # the whole 7-word record: by then the new set is complete and checked.
+    assert outcomes == ["old"] * (operations - 1) + ["new"]
+
+
+def test_a_flash_image_from_committed_set_words_boots_with_that_set(tmp_path) -> None:
+    from intelhex import IntelHex
+
+    planes = suggestion_planes(["plumb", "fjord"])
+    image = IntelHex()
+    for word_address, word in committed_set_words(encoded(planes)).items():
+        image[2 * word_address] = word & 0xFF
+        image[2 * word_address + 1] = word >> 8
+    hex_path = tmp_path / "set.hex"
+    image.write_hex_file(str(hex_path))
+    with Device.open(f"sim://?flash_hex={hex_path}") as dev:
+        assert shows(dev, planes)
+
+
+def test_button_presses_arrive_as_events(device: Device) -> None:
+    device.push(encoded(OLD))
+    board = device.serial.board
+    board.run_until(lambda b: b.asleep, 5000)
+    board.press_button()
+    events = device.poll_events(timeout=20.0)
+    events += device.poll_events(timeout=20.0)
+    assert isinstance(events[0], ButtonPressed)
+    shown = [e for e in events if isinstance(e, FrameShown)]
+    assert len(shown) == 1 and shown[0].ok
+    frame = OLD[shown[0].index]
+    assert board.panel_planes() == (frame.black, frame.red)
+
+
+def test_an_unknown_command_is_refused_clearly(device: Device) -> None:
+    transport = device.transport
+    transport.send(Packet(0x5A, 9), wake=True)
+    replies = transport.receive(1.0)
+    assert replies and replies[0].payload[0] == ErrorCode.UNKNOWN_CMD
