@@ -296,21 +296,27 @@ class Device:
         )
 
     def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | None:
+        """The reply to `packet`, or None to resend it (timeout, or the device
+        reported line trouble). Events that come along are kept."""
         deadline = self.transport.clock() + self.timeout
         pending = early
         while True:
+            reply = None
+            resend = False
             for received in pending:
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
-                    if received.seq == packet.seq:
-                        return received
+                    if received.seq == packet.seq and reply is None:
+                        reply = received
                     continue
                 event = _event_from(received)
                 if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
-                    return None
-                if event is not None:
+                    resend = True
+                elif event is not None:
                     self._events.append(event)
+            if reply is not None:
+                return reply
             remaining = deadline - self.transport.clock()
-            if remaining <= CLOCK_EPSILON_S:
+            if resend or remaining <= CLOCK_EPSILON_S:
                 return None
             pending = self.transport.receive(remaining)
 

@@ -1,0 +1,116 @@
+"""A simulated board on a pseudo-terminal, for any serial program.
+
+The board's clock follows the wall clock, except while the panel is powered
+(a refresh takes ~15 s of simulated time): then it runs as fast as it can,
+so showing a frame costs no wall time.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import threading
+import time
+import tty
+from collections.abc import Callable
+
+from epdle.sim import Board
+
+# Longest stretch of simulated time per loop turn; also the input latency.
+STEP_MS = 2.0
+BUSY_STEP_MS = 50.0
+READ_BYTES = 4096
+
+
+class PtyServer:
+    """Bridges a Board's UART to the master side of a new pseudo-terminal."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.master, self._slave = os.openpty()
+        # Raw: no echo, no line editing, no CR/LF translation.
+        tty.setraw(self._slave)
+        tty.setraw(self.master)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self._slave)
+        self._outgoing = bytearray()
+
+    def serve(self, stop: threading.Event, announce: Callable[[str], None] | None = None) -> None:
+        """Run until `stop` is set; `announce` gets the terminal's path first."""
+        if announce is not None:
+            announce(self.path)
+        wall_start = time.monotonic()
+        board_start = self.board.time_ms
+        while not stop.is_set():
+            self._take_input(timeout=0.0 if self.board.panel_powered else STEP_MS / 1000)
+            if self.board.panel_powered:
+                self.board.run_ms(BUSY_STEP_MS)
+                # Time spent refreshing is skipped, not caught up on.
+                board_start += BUSY_STEP_MS
+            else:
+                lag_ms = board_start + (time.monotonic() - wall_start) * 1000 - self.board.time_ms
+                if lag_ms > 0:
+                    self.board.run_ms(min(lag_ms, STEP_MS))
+            self._outgoing += self.board.uart_receive()
+            self._flush_output()
+
+    def _take_input(self, timeout: float) -> None:
+        readable, _, _ = select.select([self.master], [], [], timeout)
+        if not readable:
+            return
+        try:
+            data = os.read(self.master, READ_BYTES)
+        except (BlockingIOError, OSError):
+            return
+        if data:
+            self.board.uart_send(data)
+
+    def _flush_output(self) -> None:
+        if not self._outgoing:
+            return
+        try:
+            written = os.write(self.master, self._outgoing)
+        except BlockingIOError:
+            return
+        del self._outgoing[:written]
+
+    def close(self) -> None:
+        os.close(self.master)
+        os.close(self._slave)
+
+
+def serve_board_on_pty(
+    png_dir: str | None = None,
+    vcd_path: str | None = None,
+    epd_log_path: str | None = None,
+    flash_hex: str | None = None,
+) -> int:
+    """`epdle sim serve --pty`: print the terminal's path (first line), serve
+    until SIGINT or SIGTERM, then close everything."""
+    import signal
+    import sys
+    from pathlib import Path
+
+    from .flash_layout import words_from_hex
+
+    stop = threading.Event()
+    board = Board(vcd_path=vcd_path, epd_log_path=epd_log_path, png_dir=png_dir)
+    try:
+        if flash_hex is not None:
+            board.flash_load(words_from_hex(Path(flash_hex)))
+        server = PtyServer(board)
+        previous = {
+            signum: signal.signal(signum, lambda *_: stop.set())
+            for signum in (signal.SIGINT, signal.SIGTERM)
+        }
+        try:
+            server.serve(stop, announce=lambda path: print(path, flush=True))
+        finally:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
+            server.close()
+        simulated_s = board.time_ms / 1000
+    finally:
+        board.close()
+    print(f"stopped after {simulated_s:.1f} s of simulated time", file=sys.stderr)
+    return 0
