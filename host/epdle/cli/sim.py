@@ -27,6 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     sim_commands = sim.add_subparsers(dest="sim_command", metavar="SUBCOMMAND", required=True)
     _register_selftest(sim_commands)
+    _register_serve(sim_commands)
 
 
 def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
@@ -46,6 +47,28 @@ def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
         help="simulated sleep after each update, in ms (default 10000)",
     )
     selftest.set_defaults(func=run_selftest)
+
+
+def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
+    serve = sim_commands.add_parser(
+        "serve",
+        help="expose the simulated board on a pseudo-terminal (prints its path first)",
+        description="Run the simulated board behind a pseudo-terminal so any serial program "
+        "can talk to it (e.g. epdle info --port PATH). Prints the terminal's path on the "
+        "first line; stops on Ctrl-C or SIGTERM. Refreshes run faster than real time.",
+    )
+    serve.add_argument("--pty", action="store_true", required=True, help="serve on a pty")
+    serve.add_argument("--png-dir", help="write panel-<n>.png here after each refresh")
+    serve.add_argument("--vcd", help="write a VCD trace of the board's nets")
+    serve.add_argument("--epd-log", help="write the panel transactions (JSON lines)")
+    serve.add_argument("--flash-hex", help="preload program flash (Intel HEX, e.g. a frame set)")
+    serve.set_defaults(func=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from epdle.link.pty_server import serve_board_on_pty
+
+    return serve_board_on_pty(args.png_dir, args.vcd, args.epd_log, args.flash_hex)
 
 
 def run_selftest(args: argparse.Namespace) -> int:
