@@ -82,18 +82,6 @@ def test_info_push_show_round_trip(device: Device) -> None:
     assert device.serial.board.violations() == []
 
 
-def test_eight_suggestion_frames_upload_within_the_wire_and_time_budget(device: Device) -> None:
-    frames = encoded(
-        suggestion_planes(["about", "adobe", "abode", "aloud", "anode", "avoid", "dough", "joint"])
-    )
-    assert all(600 <= len(frame) <= 1024 for frame in frames)
-    stats = device.push(frames)
-    assert stats.payload_bytes == sum(len(frame) for frame in frames)
-    assert stats.bytes_on_wire <= 1.2 * stats.payload_bytes
-    assert stats.seconds <= 3.0  # simulated time on the 115200 baud line
-    assert device.info().frames == 8
-
-
 @pytest.mark.parametrize(
     ("to_device", "to_host"),
     [

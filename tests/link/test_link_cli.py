@@ -1,0 +1,110 @@
+"""The link's commands: push/show/info/link-bench on sim://, the pty server,
+and the errors a person sees."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tty
+from pathlib import Path
+
+import pytest
+from link_sim_support import encoded, small_planes
+
+from epdle.cli import main
+from epdle.link import Device, DeviceNotResponding, LinkError
+from epdle.link.bench import measure_upload
+
+HOST = Path(__file__).resolve().parents[2] / "host"
+
+
+def test_info_json_names_version_capacity_frames_current(capsys: pytest.CaptureFixture) -> None:
+    assert main(["info", "--port", "sim://", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["version"] == "0.1.0"
+    assert info["capacity"] > 10_000
+    assert info["frames"] >= 1  # the built-in frames
+    assert info["current"] == 0
+
+
+def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    paths = []
+    for index, frame in enumerate(encoded(small_planes(2, seed=5))):
+        paths.append(tmp_path / f"{index}.frame")
+        paths[-1].write_bytes(frame)
+    png_dir = tmp_path / "panel"
+    url = f"sim://?png_dir={png_dir}"
+    assert main(["push", "--port", url, *map(str, paths), "--show", "1"]) == 0
+    assert "pushed 2 frame(s)" in capsys.readouterr().out
+    assert (png_dir / "panel-1.png").exists()
+
+
+def test_push_refuses_a_file_that_is_no_frame(tmp_path: Path, capsys) -> None:
+    junk = tmp_path / "notes.txt"
+    junk.write_text("hello")
+    assert main(["push", "--port", "sim://", str(junk)]) == 2
+    assert "neither a picture nor a .frame file" in capsys.readouterr().err
+
+
+def test_show_of_a_missing_frame_says_so(capsys: pytest.CaptureFixture) -> None:
+    assert main(["show", "--port", "sim://", "9"]) == 2
+    assert "could not show frame 9: no such frame" in capsys.readouterr().err
+
+
+def test_a_missing_port_is_a_clear_error() -> None:
+    with pytest.raises(LinkError, match="cannot open /dev/epdle-none"):
+        Device.open("/dev/epdle-none")
+
+
+def test_a_silent_port_names_itself_and_the_tries() -> None:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        with (
+            Device.open(os.ttyname(slave), timeout=0.05, retries=2) as dev,
+            pytest.raises(DeviceNotResponding, match=r"not responding on /dev/.* after 2 tries"),
+        ):
+            dev.info()
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_the_upload_of_eight_suggestion_frames_meets_its_budget() -> None:
+    result = measure_upload("sim://")
+    assert len(result.frame_sizes) == 8
+    assert all(600 <= size <= 1024 for size in result.frame_sizes)
+    assert result.stats.payload_bytes == sum(result.frame_sizes)
+    assert result.wire_ratio <= 1.2
+    assert result.stats.seconds <= 3.0  # simulated seconds on the 115200 baud line
+    assert result.stats.retries == 0
+
+
+def test_sim_serve_pty_talks_to_any_serial_client(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(HOST))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "epdle", "sim", "serve", "--pty", "--png-dir", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert server.stdout is not None
+        path = server.stdout.readline().strip()
+        assert path.startswith("/dev/")
+        planes = small_planes(2, seed=6)
+        with Device.open(path) as dev:
+            assert dev.info().frames >= 1
+            dev.push(encoded(planes))
+            dev.show(1)
+            assert dev.info().frames == 2
+        assert (tmp_path / "panel-1.png").exists()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=10)
+    assert server.returncode == 0, err
+    assert "stopped after" in err
