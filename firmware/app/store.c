@@ -116,9 +116,12 @@ static bool open_frame_at(uint16_t addr, uint16_t left, store_cursor_t *cursor,
     return length != 0u && store_frame_words(length) <= left;
 }
 
-static bool frame_crc_ok(store_cursor_t reader, uint16_t expected_crc) {
+/* Reads a copy of the cursor: the caller's stays at the frame's start. */
+static bool frame_crc_ok(const store_cursor_t *frame, uint16_t expected_crc) {
+    store_cursor_t reader;
     uint16_t crc = CRC16_INIT;
 
+    reader = *frame;
     while (reader.remaining != 0u) {
         crc = crc16_update(crc, store_cursor_next(&reader));
     }
@@ -138,7 +141,7 @@ static bool check_set(const store_set_t *set, uint8_t *failed_frame) {
 
         *failed_frame = i;
         if (!open_frame_at(addr, left, &cursor, &expected_crc) ||
-            !frame_crc_ok(cursor, expected_crc)) {
+            !frame_crc_ok(&cursor, expected_crc)) {
             return false;
         }
         frame_words = store_frame_words(cursor.remaining);
@@ -256,7 +259,7 @@ bool store_frame_open(uint8_t index, store_cursor_t *cursor) {
             break;
         }
         if (i == index) {
-            if (frame_crc_ok(*cursor, expected_crc)) {
+            if (frame_crc_ok(cursor, expected_crc)) {
                 return true;
             }
             break;
