@@ -58,6 +58,7 @@ def shows(dev: Device, planes: list[Planes]) -> bool:
         dev.show(index)
         if board.panel_planes() != (expected.black, expected.red):
             return False
+    assert board.violations() == []
     return True
 
 
