@@ -3,24 +3,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from solver_hints import obeys_hints
 
 from epdle.solver import STRATEGIES, HistoryError, Solver, score
 from epdle.solver.bench import play, run_bench
 from epdle.solver.universe import Universe
-
-
-def _obeys_hints(guess: str, history: list[tuple[str, str]]) -> bool:
-    """Hard mode as the game checks it: greens in place, revealed letters reused."""
-    for earlier, feedback in history:
-        needed = Counter()
-        for position, (letter, mark) in enumerate(zip(earlier, feedback, strict=True)):
-            if mark == "G" and guess[position] != letter:
-                return False
-            if mark != "B":
-                needed[letter] += 1
-        if any(guess.count(letter) < count for letter, count in needed.items()):
-            return False
-    return True
 
 
 @pytest.mark.parametrize("hard", [False, True])
@@ -37,7 +24,7 @@ def test_every_strategy_solves_every_word(strategy, hard, small_universe, small_
             guesses = play(solver, answer)
             history = [(g, score(g, answer)) for g in guesses]
             for turn, guess in enumerate(guesses):
-                assert _obeys_hints(guess, history[:turn]), (answer, guesses)
+                assert obeys_hints(guess, history[:turn]), (answer, guesses)
 
 
 def test_best_beats_the_one_ply_strategies(small_universe, small_answers):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
@@ -18,20 +19,24 @@ import numpy as np
 
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.scoring import pattern_string
-from epdle.solver.strategies import _bucket_labels
+from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
 log = logging.getLogger(__name__)
 
-INFINITE = 1 << 40
+INFINITE = math.inf
 TREE_FORMAT = 1
 # Known best openers for the original lists (facts §2.5); others are ranked by estimate.
 PREFERRED_OPENERS = ("salet",)
 # Guesses solved exactly at each depth below the root (more near the root, where
 # choices matter most); deeper levels reuse the last width.
-NORMAL_WIDTHS = (1, 8, 4, 2)
-HARD_WIDTHS = (1, 24, 8, 4)
+NORMAL_WIDTHS = (1, 20, 6, 3)
+HARD_WIDTHS = (1, 20, 6, 3)
+# Narrower widths for the per-turn search off the tree (must answer within a second).
+FALLBACK_WIDTHS = (1, 8, 4, 2)
 MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
+# Extra guesses tried at a node where the whole beam breaks the guess limit.
+_RESCUE_WIDTH = 200
 
 Progress = Callable[[int, int], None]
 
@@ -50,12 +55,26 @@ def _estimated_cost(size: np.ndarray) -> np.ndarray:
 
 
 class TreeSearch:
-    def __init__(self, universe: Universe, hard: bool, widths: tuple[int, ...]) -> None:
+    """Depth-limited search minimising the (weighted) total guesses to find every candidate.
+
+    With weights (the blind prior) the cost is the expected number of guesses; without,
+    every candidate counts once and costs are whole numbers of guesses.
+    """
+
+    def __init__(
+        self,
+        universe: Universe,
+        hard: bool,
+        widths: tuple[int, ...],
+        weights: np.ndarray | None = None,
+    ) -> None:
         self.universe = universe
+        self.uniform = weights is None
+        self.weights = np.ones(len(universe.answers)) if weights is None else weights
         self.hard = hard
         self.widths = widths
         self.patterns = universe.patterns
-        self.memo: dict[tuple[bytes, bytes, int], tuple[int, int]] = {}
+        self.memo: dict[tuple[bytes, bytes, int], tuple[float, int]] = {}
         self.guess_of_answer = np.array(
             [universe.guess_index[word] for word in universe.answers], dtype=np.int64
         )
@@ -93,18 +112,22 @@ class TreeSearch:
 
     def solve(
         self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
-    ) -> tuple[int, int]:
+    ) -> tuple[float, int]:
         """(total guesses to find every candidate, the guess to play) under the depth limit."""
         n = len(candidates)
         if guesses_left <= 0:
             return INFINITE, -1
         first = int(self.guess_of_answer[candidates[0]])
         if n == 1:
-            return 1, first
+            return float(self.weights[candidates[0]]), first
         if guesses_left == 1:
             return INFINITE, -1
         if n == 2:
-            return 3, first
+            likely, other = candidates
+            if self.weights[other] > self.weights[likely]:
+                likely, other = other, likely
+            cost = float(self.weights[likely] + 2 * self.weights[other])
+            return cost, int(self.guess_of_answer[likely])
         key = (
             candidates.tobytes(),
             b"" if allowed is None else np.packbits(allowed).tobytes(),
@@ -119,16 +142,28 @@ class TreeSearch:
 
     def _solve_uncached(
         self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
-    ) -> tuple[int, int]:
+    ) -> tuple[float, int]:
         n = len(candidates)
+        weights = self.weights[candidates]
+        mass = float(weights.sum())
         columns = (
             np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
         )
-        labels, bins = _bucket_labels(
-            self.patterns[candidates][:, columns], self.universe.pattern_count
+        bucket_count = np.empty(len(columns), dtype=np.int64)
+        estimate = np.empty(len(columns))
+        blocks = bucket_blocks(
+            self.patterns[candidates],
+            columns,
+            self.universe.pattern_count,
+            None if self.uniform else weights,
         )
-        flat = (labels + np.arange(len(columns)) * bins).ravel()
-        counts = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
+        for part, counts, bucket_mass in blocks:
+            bucket_count[part] = (counts > 0).sum(axis=1)
+            if bucket_mass is None:
+                estimate[part] = _estimated_cost(counts).sum(axis=1)
+            else:
+                per_word = _estimated_cost(counts) / np.maximum(counts, 1)
+                estimate[part] = (bucket_mass * per_word).sum(axis=1)
         is_candidate = np.zeros(len(columns), dtype=bool)
         position = np.searchsorted(columns, self.guess_of_answer[candidates])
         inside = position < len(columns)
@@ -136,22 +171,30 @@ class TreeSearch:
             columns[np.minimum(position, len(columns) - 1)] == self.guess_of_answer[candidates]
         )
         is_candidate[position[hit]] = True
-        bucket_count = (counts > 0).sum(axis=1)
-        # A guess splitting everything into singletons is optimal (2n-1 if it may be the answer).
+        answer_weight = np.zeros(len(columns))
+        answer_weight[position[hit]] = weights[hit]
+        # A guess splitting everything into singletons is optimal: each word costs two
+        # guesses, except the guess itself when it may be the answer (the likeliest such).
+        # (With unequal weights that is only a bound: a likely candidate may do better.)
         perfect = bucket_count == n
+        best_cost, best_guess = INFINITE, -1
         if (perfect & is_candidate).any():
-            return 2 * n - 1, int(columns[np.flatnonzero(perfect & is_candidate)[0]])
-        if perfect.any():
-            return 2 * n, int(columns[np.flatnonzero(perfect)[0]])
-        if guesses_left == 2:
-            return INFINITE, -1
-        estimate = _estimated_cost(counts).sum(axis=1) - is_candidate * 1.0
+            chosen = int(np.argmax(np.where(perfect & is_candidate, answer_weight, -1.0)))
+            best_cost, best_guess = 2 * mass - float(answer_weight[chosen]), int(columns[chosen])
+        elif perfect.any():
+            best_cost, best_guess = 2 * mass, int(columns[np.flatnonzero(perfect)[0]])
+        if guesses_left == 2 or (self.uniform and best_guess >= 0):
+            return best_cost, best_guess
+        estimate -= answer_weight  # a hit ends that word's game at once
         useful = bucket_count > 1
         estimate = np.where(useful, estimate, np.inf)
-        order = np.lexsort((~is_candidate, estimate))[: self.width(level)]
-        best_cost, best_guess = INFINITE, -1
-        for index in order:
-            if not np.isfinite(estimate[index]):
+        order = np.lexsort((~is_candidate, estimate))
+        width = self.width(level)
+        for rank, index in enumerate(order):
+            # Past the beam, keep looking only while nothing fits the guess limit.
+            if not np.isfinite(estimate[index]) or (rank >= width and best_cost < INFINITE):
+                break
+            if rank >= width + _RESCUE_WIDTH:
                 break
             guess = int(columns[index])
             cost = self._cost_of(candidates, allowed, guess, guesses_left, level, best_cost)
@@ -166,34 +209,44 @@ class TreeSearch:
         guess: int,
         guesses_left: int,
         level: int,
-        bound: int,
-    ) -> int:
+        bound: float,
+    ) -> float:
         """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`."""
         parts = [
             (code, part) for code, part in self.split(candidates, guess) if code != self.solved
         ]
         parts.sort(key=lambda item: -len(item[1]))
-        total = len(candidates)
-        lower = total + sum(2 * len(part) - 1 for _, part in parts)
-        for code, part in parts:
+        # Every word costs this guess; below, each costs one more except the first found.
+        floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
+        lower = float(self.weights[candidates].sum() + sum(floors))
+        for (code, part), floor in zip(parts, floors, strict=True):
             if lower >= bound:
                 return INFINITE
             child_allowed = self.allowed_after(allowed, guess, code)
             cost, _ = self.solve(part, child_allowed, guesses_left - 1, level + 1)
             if cost >= INFINITE:
                 return INFINITE
-            lower += cost - (2 * len(part) - 1)
+            lower += cost - floor
         return lower
 
-    def build(self, openers: list[int], progress: Progress | None) -> tuple[int, dict[str, str]]:
+    def build(self, openers: list[int], progress: Progress | None) -> tuple[float, dict[str, str]]:
         """Solve the whole game; returns (total guesses over all answers, tree)."""
+        for limit in range(MAX_GUESSES[self.hard], MAX_GUESSES[self.hard] + 4):
+            found = self._build_within(openers, limit, progress)
+            if found is not None:
+                return found
+            log.warning("no tree within %d guesses; allowing one more", limit)
+        raise RuntimeError("no decision tree found")
+
+    def _build_within(
+        self, openers: list[int], limit: int, progress: Progress | None
+    ) -> tuple[float, dict[str, str]] | None:
         everything = np.arange(len(self.universe.answers))
         allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
-        limit = MAX_GUESSES[self.hard]
         best_cost, best_opener = INFINITE, -1
         for opener in openers:
             parts = [(c, p) for c, p in self.split(everything, opener) if c != self.solved]
-            total = len(everything)
+            total = float(self.weights.sum())
             for done, (code, part) in enumerate(parts, start=1):
                 child_allowed = self.allowed_after(allowed, opener, code)
                 cost, _ = self.solve(part, child_allowed, limit - 1, 1)
@@ -204,7 +257,7 @@ class TreeSearch:
             if total < best_cost:
                 best_cost, best_opener = total, opener
         if best_cost >= INFINITE:
-            raise RuntimeError("no tree found within the guess limit; widen the search")
+            return None
         return best_cost, self.extract(best_opener, allowed, limit)
 
     def extract(self, opener: int, allowed: np.ndarray | None, limit: int) -> dict[str, str]:
@@ -227,20 +280,18 @@ class TreeSearch:
 
 
 def _estimated_openers(universe: Universe, count: int) -> list[int]:
-    search = TreeSearch(universe, False, (count,))
-    everything = np.arange(len(universe.answers))
-    labels, bins = _bucket_labels(universe.patterns[everything], universe.pattern_count)
+    """The first guesses with the lowest estimated cost (for lists without a known opener)."""
     columns = np.arange(len(universe.guesses))
-    flat = (labels + columns * bins).ravel()
-    counts = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
-    estimate = _estimated_cost(counts).sum(axis=1)
-    del search
-    return [int(i) for i in np.argsort(estimate)[:count]]
+    estimate = np.empty(len(columns))
+    rows = universe.patterns[np.arange(len(universe.answers))]
+    for part, counts, _ in bucket_blocks(rows, columns, universe.pattern_count, None):
+        estimate[part] = _estimated_cost(counts).sum(axis=1)
+    return [int(i) for i in np.argsort(estimate, kind="stable")[:count]]
 
 
 def build_tree(
     universe: Universe, hard: bool, progress: Progress | None = None
-) -> tuple[int, dict[str, str]]:
+) -> tuple[float, dict[str, str]]:
     """Search the decision tree for a universe; returns (total guesses, tree)."""
     preferred = [universe.guess_index[w] for w in PREFERRED_OPENERS if w in universe.guess_index]
     openers = preferred or _estimated_openers(universe, 1)
@@ -272,12 +323,14 @@ def shipped_tree_path(universe: Universe, hard: bool) -> resources.abc.Traversab
     return resources.files("epdle.solver").joinpath("data", _tree_name(universe, hard))
 
 
-def save_tree(path: Path, universe: Universe, hard: bool, total: int, tree: dict[str, str]) -> None:
+def save_tree(
+    path: Path, universe: Universe, hard: bool, total: float, tree: dict[str, str]
+) -> None:
     document = {
         "format": TREE_FORMAT,
         "lists": universe.key,
         "hard": hard,
-        "total_guesses": total,
+        "total_guesses": round(total),
         "games": len(universe.answers),
         "tree": dict(sorted(tree.items())),
     }

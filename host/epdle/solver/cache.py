@@ -38,6 +38,7 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     os.close(handle)
     try:
         write(Path(temporary))
+        os.chmod(temporary, 0o644)  # a cache others on the machine may read, like any file
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):

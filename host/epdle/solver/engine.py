@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,10 +21,17 @@ from epdle.solver.strategies import (
 )
 from epdle.solver.universe import Universe
 
+if TYPE_CHECKING:
+    from epdle.solver.best import TreeSearch
+
 STRATEGIES = (*ONE_PLY_STRATEGIES, "best")
 DEFAULT_STRATEGY = "best"
 # How many ranked guesses a turn keeps (more than anyone asks for with --top).
 _RANKED_KEPT = 50
+GAME_GUESSES = 6
+# Off the tree, `best` searches (bounded) once at most this many candidates are left.
+SEARCH_MAX_CANDIDATES = 60
+BLIND_SEARCH_FROM_TURN = 3
 
 History = Sequence[tuple[str, str]]
 
@@ -84,6 +92,7 @@ class Solver:
         self._progress = progress
         self._ranked: dict[bytes, list[int]] = {}
         self._tree: dict[str, str] | None = None
+        self._search: TreeSearch | None = None
 
     # -- history -> state -------------------------------------------------------------
 
@@ -246,6 +255,7 @@ class Solver:
         return [chosen, *(g for g in self._fallback_ranked(state) if g != chosen)]
 
     def _fallback_ranked(self, state: GameState) -> list[int]:
+        """Off the tree (or blind): a bounded search when few words matter, else the estimate."""
         key = state.key()
         ranked = self._ranked.get(key)
         if ranked is None:
@@ -253,5 +263,28 @@ class Solver:
                 ranked = openers.ranked_openers(self, self._rank_by_stats)
             else:
                 ranked = self._rank_by_stats(state)
+                searched = self._searched_guess(state)
+                if searched is not None:
+                    ranked = [searched, *(g for g in ranked if g != searched)]
             self._ranked[key] = ranked
         return ranked
+
+    def _searched_guess(self, state: GameState) -> int | None:
+        """The tree search's guess for the plausible candidates, within the guesses left."""
+        from epdle.solver import best
+
+        candidates = state.candidates
+        # Blind, the first turns follow the prior-weighted estimate: the search is for the end.
+        if self.blind and len(state.history) < BLIND_SEARCH_FROM_TURN - 1:
+            return None
+        if not 2 < len(candidates) <= SEARCH_MAX_CANDIDATES:
+            return None
+        if self._search is None:
+            weights = self.universe.weights if self.blind else None
+            self._search = best.TreeSearch(self.universe, self.hard, best.FALLBACK_WIDTHS, weights)
+        guesses_left = max(1, GAME_GUESSES - len(state.history))
+        for limit in range(guesses_left, guesses_left + 3):
+            cost, guess = self._search.solve(candidates, state.allowed, limit, 1)
+            if cost < best.INFINITE:
+                return guess
+        return None

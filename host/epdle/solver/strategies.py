@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -9,8 +10,10 @@ import numpy as np
 from epdle.solver.universe import Universe
 
 ONE_PLY_STRATEGIES = ("freq", "expected", "minimax", "entropy")
-# Cells (candidates x guesses) per bincount block: bounds the index temporaries.
-_BLOCK_CELLS = 1 << 22
+# Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
+_BLOCK_CELLS = 1 << 16
+# Below this many candidates, relabelling buckets by rank beats bincounting every pattern.
+_RELABEL_BELOW = 8
 # Free probing (facts §2.4 row 2) pays off only while this many candidates remain.
 PROBE_MIN_CANDIDATES = 9
 # Common-letter split (row 3): this many candidates agreeing on all but one position.
@@ -29,6 +32,27 @@ class GuessStats:
     buckets: np.ndarray  # number of distinct feedbacks
 
 
+def bucket_blocks(
+    rows: np.ndarray, guesses: np.ndarray, pattern_count: int, weights: np.ndarray | None
+) -> Iterator[tuple[slice, np.ndarray, np.ndarray | None]]:
+    """Per block of guesses: (slice into guesses, bucket sizes, bucket masses or None).
+
+    `rows` are the candidates' pattern rows. Blocks stay small enough for the CPU cache,
+    which matters more here than the number of numpy calls.
+    """
+    block = max(1, _BLOCK_CELLS // max(1, rows.shape[0]))
+    for start in range(0, len(guesses), block):
+        columns = guesses[start : start + block]
+        labels, bins = _bucket_labels(rows[:, columns], pattern_count)
+        flat = (labels + np.arange(len(columns)) * bins).ravel()
+        count = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
+        mass = None
+        if weights is not None:
+            spread = np.broadcast_to(weights[:, None], labels.shape).ravel()
+            mass = np.bincount(flat, weights=spread, minlength=count.size).reshape(count.shape)
+        yield slice(start, start + len(columns)), count, mass
+
+
 def guess_stats(
     universe: Universe, candidates: np.ndarray, guesses: np.ndarray | None = None
 ) -> GuessStats:
@@ -37,26 +61,17 @@ def guess_stats(
         guesses = np.arange(len(universe.guesses))
     weights = universe.weights[candidates]
     weights = weights / weights.sum()
-    uniform = not universe.blind
     rows = universe.patterns[candidates]
     size = len(guesses)
     bits = np.empty(size)
     expected = np.empty(size)
     worst = np.empty(size, dtype=np.int64)
     buckets = np.empty(size, dtype=np.int64)
-    block = max(1, _BLOCK_CELLS // max(1, len(candidates)))
-    for start in range(0, size, block):
-        columns = guesses[start : start + block]
-        labels, bins = _bucket_labels(rows[:, columns], universe.pattern_count)
-        flat = (labels + np.arange(len(columns)) * bins).ravel()
-        count = np.bincount(flat, minlength=len(columns) * bins).reshape(len(columns), bins)
-        if uniform:
-            mass = count / len(candidates)
-        else:
-            spread = np.broadcast_to(weights[:, None], labels.shape).ravel()
-            mass = np.bincount(flat, weights=spread, minlength=len(columns) * bins)
-            mass = mass.reshape(len(columns), bins)
-        part = slice(start, start + len(columns))
+    blocks = bucket_blocks(
+        rows, guesses, universe.pattern_count, weights if universe.blind else None
+    )
+    for part, count, weighted in blocks:
+        mass = count / len(candidates) if weighted is None else weighted
         safe = np.where(mass > 0, mass, 1.0)
         bits[part] = -(mass * np.log2(safe)).sum(axis=1)
         expected[part] = (mass * count).sum(axis=1)
@@ -81,7 +96,7 @@ def _bucket_labels(codes: np.ndarray, pattern_count: int) -> tuple[np.ndarray, i
     Few candidates: relabel codes by rank within the column (fewer bins than patterns).
     """
     n = codes.shape[0]
-    if n >= pattern_count // 4:
+    if n >= _RELABEL_BELOW:
         return codes.astype(np.int64), pattern_count
     ordered = np.sort(codes, axis=0)
     starts = np.ones_like(ordered, dtype=bool)
@@ -121,14 +136,16 @@ def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndar
     The feedback removes `bits` of the `uncertainty_bits`; the rest costs guesses by a
     fitted curve, and a guess that may be the answer saves it with that probability.
     """
-    remaining_bits = np.maximum(0.0, uncertainty_bits - stats.bits)
-    cost = 1.0 + (1.0 - stats.answer_probability) * _bits_to_guesses(remaining_bits)
+    missed = np.maximum(1.0 - stats.answer_probability, 1e-12)
+    # Entropy left given that the guess was not the answer (a hit leaves none).
+    remaining_bits = np.maximum(0.0, uncertainty_bits - stats.bits) / missed
+    cost = 1.0 + missed * _bits_to_guesses(remaining_bits)
     return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
 
 
 def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:
     """Expected further guesses when `bits` of uncertainty remain (fitted on optimal play)."""
-    return np.where(bits <= 0, 0.0, 1.0 + 0.31 * bits + 0.02 * bits**2)
+    return 1.0 + 0.45 * bits**0.7
 
 
 def freq_choice(

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from epdle.cli import main
+from epdle.solver import score
+
+
+@pytest.fixture
+def list_files(tmp_path, small_guesses, small_answers):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(small_answers) + "\n")
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("\n".join(small_guesses) + "\n")
+    return answers, guesses
+
+
+def test_suggest_json(capsys, list_files, small_answers):
+    answers, guesses = list_files
+    answer = small_answers[3]
+    history = f"salet:{score('salet', answer)}"
+    code = main(
+        ["suggest", "--history", history, "--top", "3", "--strategy", "entropy", "--json",
+         "--answers", str(answers), "--guesses", str(guesses)]
+    )  # fmt: skip
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    expected_left = sum(1 for a in small_answers if score("salet", a) == score("salet", answer))
+    assert result["candidates_left"] == expected_left
+    assert 1 <= len(result["suggestions"]) <= 3
+    first = result["suggestions"][0]
+    assert set(first) >= {"word", "bits", "expected_left"}
+    bits = [s["bits"] for s in result["suggestions"]]
+    assert bits == sorted(bits, reverse=True)
+
+
+def test_suggest_table(capsys, list_files):
+    answers, guesses = list_files
+    assert main(["suggest", "--strategy", "minimax", "--answers", str(answers),
+                 "--guesses", str(guesses)]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    assert "candidates left" in out and "expected left" in out
+
+
+@pytest.mark.parametrize(
+    ("history", "message"),
+    [
+        ("salet:BBYBB,crony:21000", "guess 2 'crony': feedback GYBBB contradicts"),
+        ("salet:BBYBB,xyzzy:00000", "guess 2 'xyzzy': not in the accepted word list"),
+        ("salet:BBQBB", "'Q' at position 3 is not a mark"),
+    ],
+)
+def test_suggest_errors_name_the_guess(capsys, history, message):
+    assert main(["suggest", "--history", history, "--strategy", "entropy"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("epdle suggest: error:") and message in err
+
+
+def test_bench_json(capsys, list_files, small_answers):
+    answers, guesses = list_files
+    code = main(["bench", "--strategy", "expected", "--answers", str(answers),
+                 "--guesses", str(guesses), "--limit", "30", "--json"])  # fmt: skip
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["strategy"] == "expected" and result["games"] == 30
+    assert sum(result["histogram"].values()) == 30
+    turns = {int(t): n for t, n in result["histogram"].items()}
+    assert result["mean"] == pytest.approx(sum(t * n for t, n in turns.items()) / 30, abs=1e-4)
+    assert result["max"] == max(turns)
+    assert result["failures"] == sum(n for t, n in turns.items() if t > 6)
+    assert result["seconds"] >= 0
+
+
+def test_bench_table_and_bad_list(capsys, tmp_path, list_files):
+    answers, guesses = list_files
+    assert main(["bench", "--strategy", "freq", "--answers", str(answers),
+                 "--guesses", str(guesses), "--limit", "5"]) == 0  # fmt: skip
+    assert "bench: freq" in capsys.readouterr().out
+    bad = tmp_path / "bad.txt"
+    bad.write_text("crane\nab1de\n")
+    assert main(["bench", "--answers", str(bad)]) == 2
+    assert "bad.txt:2: 'ab1de' is not a word" in capsys.readouterr().err
