@@ -44,6 +44,7 @@ static struct {
     uint64_t deadline_ns;
     bool stop_pending;
     sim_stop_t stop;
+    bool slept_with_panel_powered; /* reported once until a sleep with the panel off */
     uint32_t refreshes_seen;
 } board;
 
@@ -145,6 +146,12 @@ void sim_cpu_sleep(void) {
      * byte waiting in the FIFO), SLEEP does nothing. */
     if (board.iocaf || sim_uart_fifo_count() > 0u) {
         return;
+    }
+    if (sim_bus_level(SIM_NET_EPD_VCC) == 0u) {
+        board.slept_with_panel_powered = false;
+    } else if (!board.slept_with_panel_powered) {
+        board.slept_with_panel_powered = true;
+        sim_violation("SLEEP with the panel powered (EPD_VCC high): standby must cut it");
     }
     board.mcu = SIM_MCU_SLEEP;
     sim_power_update();
@@ -248,6 +255,7 @@ int sim_boot(const char *vcd_path) {
     board.iocaf = false;
     board.deadline_ns = 0;
     board.stop_pending = false;
+    board.slept_with_panel_powered = false;
     board.refreshes_seen = 0;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {

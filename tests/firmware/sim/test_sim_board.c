@@ -421,6 +421,7 @@ static void test_standby_is_under_one_microamp_with_the_panel_off(void **state) 
     sim_run_until(60000u * MS);
     assert_true(standby_ua() <= 1.0);
     assert_true(standby_ua() > 0.0);
+    assert_int_equal(sim_violation_count(), 0);
 }
 
 static void test_panel_left_powered_shows_in_standby(void **state) {
@@ -428,6 +429,8 @@ static void test_panel_left_powered_shows_in_standby(void **state) {
     boot_with(panel_left_on_body);
     sim_run_until(60000u * MS);
     assert_true(standby_ua() > 100.0);
+    assert_int_equal(sim_violation_count(), 1);
+    assert_non_null(strstr(sim_violation_text(0), "SLEEP with the panel powered"));
 }
 
 int main(void) {
