@@ -20,6 +20,10 @@
  * EUSART's FIFO holds. */
 #define LINK_POLL_US 100u
 #define LINK_AWAKE_POLLS ((uint16_t)(LINK_AWAKE_MS * (1000u / LINK_POLL_US)))
+/* A wake with no byte at all (the button's): listen only briefly. A host's
+ * wake preamble is all there within a few byte times. */
+#define LINK_LISTEN_MS 20u
+#define LINK_LISTEN_POLLS ((uint16_t)(LINK_LISTEN_MS * (1000u / LINK_POLL_US)))
 /* Bytes handled in one link_service() call: more than one whole packet, so
  * a steady stream cannot keep the caller from its other duties forever. */
 #define LINK_BYTES_PER_SERVICE (2u * LINK_PACKET_MAX)
@@ -35,6 +39,7 @@ static uint8_t reply[LINK_REPLY_MAX];
 static uint8_t reply_length;
 static uint16_t reply_command_crc;
 static uint16_t quiet_polls;
+static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
 
@@ -45,6 +50,7 @@ void link_init(void) {
     reply_length = 0;
     reply_command_crc = 0;
     quiet_polls = 0;
+    heard_since_wake = false;
     sleep_requested = false;
     event_seq = 0;
     (void)hal_uart_errors_take();
@@ -280,6 +286,7 @@ static void settle_for_sleep(void) {
     store_write_abort();
     reply_length = 0;
     quiet_polls = 0;
+    heard_since_wake = false;
     sleep_requested = false;
 }
 
@@ -303,11 +310,13 @@ bool link_service(void) {
     }
     if (handled != 0u) {
         quiet_polls = 0;
+        heard_since_wake = true;
     } else {
         hal_delay_us(LINK_POLL_US);
         quiet_polls++;
     }
-    if (sleep_requested || quiet_polls >= LINK_AWAKE_POLLS) {
+    if (sleep_requested ||
+        quiet_polls >= (heard_since_wake ? LINK_AWAKE_POLLS : LINK_LISTEN_POLLS)) {
         settle_for_sleep();
         return false;
     }

@@ -239,6 +239,16 @@ static void the_link_sleeps_after_a_quiet_spell_and_drops_the_upload(void **stat
     assert_true(link_service());
 }
 
+static void a_wake_without_a_byte_listens_only_briefly(void **state) {
+    uint32_t calls = 0;
+    (void)state;
+    while (link_service() && calls < 100000u) {
+        calls++;
+    }
+    assert_true(fake_hal.now_us >= 10000u);
+    assert_true(fake_hal.now_us <= 50000u);
+}
+
 static void sleep_command_acks_then_sleeps(void **state) {
     (void)state;
     expect_ack(command(LINK_CMD_SLEEP, 9, NULL, 0), 9);
@@ -298,6 +308,7 @@ int main(void) {
         cmocka_unit_test_setup(commit_before_the_last_chunk_is_incomplete, fresh),
         cmocka_unit_test_setup(clear_empties_the_set, fresh),
         cmocka_unit_test_setup(the_link_sleeps_after_a_quiet_spell_and_drops_the_upload, fresh),
+        cmocka_unit_test_setup(a_wake_without_a_byte_listens_only_briefly, fresh),
         cmocka_unit_test_setup(sleep_command_acks_then_sleeps, fresh),
         cmocka_unit_test_setup(garbage_never_changes_the_set, fresh),
         cmocka_unit_test_setup(events_carry_their_payload, fresh),
