@@ -249,3 +249,30 @@ def test_an_unknown_command_is_refused_clearly(device: Device) -> None:
     transport.send(Packet(0x5A, 9), wake=True)
     replies = transport.receive(1.0)
     assert replies and replies[0].payload[0] == ErrorCode.UNKNOWN_CMD
+
+
+def test_clear_falls_back_to_the_built_in_frames_and_sleep_sleeps(device: Device) -> None:
+    board = device.serial.board
+    built_in = device.info().frames
+    device.push(encoded(OLD))
+    assert device.info().frames == len(OLD)
+    device.clear()
+    assert device.info().frames == built_in
+    device.sleep()
+    board.run_ms(2)
+    assert board.asleep
+    board.schedule_power_cut(0)
+    board.power_on()
+    assert device.info().frames == built_in
+
+
+def test_a_set_too_big_for_the_free_flash_is_refused_and_the_old_one_kept(
+    device: Device,
+) -> None:
+    device.push(encoded(OLD))
+    huge = [random.Random(7).randbytes(9000), random.Random(8).randbytes(9000)]
+    with pytest.raises(DeviceRejected, match="does not fit") as refused:
+        device.push(huge)
+    assert refused.value.code == ErrorCode.TOO_BIG
+    assert refused.value.detail == device.info().capacity_words
+    assert shows(device, OLD)
