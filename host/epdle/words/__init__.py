@@ -97,7 +97,7 @@ def read_word_file(path: str | Path, length: int | None = None) -> list[str]:
 
 @cache
 def answers() -> tuple[str, ...]:
-    """The original game's 2,315 answers, in their original order."""
+    """The original game's 2,315 answers (alphabetical)."""
     return tuple(parse_word_lines(_package_text("answers.txt"), "answers.txt", 5))
 
 
@@ -174,7 +174,10 @@ def language_words(language: str, length: int, size: int = 60000) -> list[str]:
         ranked = top_n_list(language, size)
     except LookupError as error:
         raise ValueError(f"wordfreq has no word list for language {language!r}") from error
-    words = sorted({w for w in ranked if len(w) == length and w.isalpha() and w.islower()})
+    # The pattern engine and the panel font cover a-z only: other letters are left out.
+    words = sorted(
+        {w for w in ranked if len(w) == length and w.isascii() and w.isalpha() and w.islower()}
+    )
     if len(words) < 2:
         raise ValueError(f"wordfreq has fewer than two {length}-letter words for {language!r}")
     return words
