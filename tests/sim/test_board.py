@@ -84,6 +84,17 @@ def test_press_during_a_refresh_is_not_lost(board: Board) -> None:
     assert board.violations() == []
 
 
+def test_bouncing_presses_during_a_refresh_count_once_each(board: Board) -> None:
+    board.press_button()
+    assert board.run_until(lambda b: refresh_command_times(b, 0), 1_000)
+    board.run_ms(3_000)
+    board.press_button()  # press and release bounce, all during the 15 s refresh
+    board.run_ms(60_000)
+    assert board.refresh_count == 2
+    assert board.asleep and not board.panel_powered
+    assert board.violations() == []
+
+
 def test_standby_current_is_below_one_microamp(board: Board) -> None:
     board.press_button(bounce=False)
     finish_update(board, 1)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+import epdle.sim
 from epdle.cli import main
 
 IMAGES = sorted((Path(__file__).resolve().parents[2] / "images").glob("*.png"))
@@ -51,3 +52,15 @@ def test_selftest_panels_match_the_source_images(selftest: tuple[int, Path]) -> 
 def test_selftest_passes(selftest: tuple[int, Path]) -> None:
     code, _ = selftest
     assert code == 0
+
+
+def test_selftest_fails_on_a_violation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class ViolatingBoard(epdle.sim.Board):
+        def violations(self) -> list[str]:
+            return ["t=1.000 ms: command 0x12 while BUSY", *super().violations()]
+
+    monkeypatch.setattr(epdle.sim, "Board", ViolatingBoard)
+    assert main(["sim", "selftest", "--out", str(tmp_path), "--presses", "1"]) == 1
+    assert "command 0x12 while BUSY" in capsys.readouterr().out
