@@ -6,7 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from epdle.link.bench import SweepResult
 
 # Pictures are drawn into a frame; .frame files are already encoded.
 FRAME_SUFFIX = ".frame"
@@ -55,6 +60,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.add_argument("--port", default="sim://", help="default sim://")
     bench.add_argument("--frames", type=int, default=8, help="how many frames (1-8)")
     bench.add_argument("--json", action="store_true", help="print JSON")
+    bench.add_argument(
+        "--power-cut-sweep",
+        action="store_true",
+        help="also cut the power at every flash operation of the upload (about a minute)",
+    )
     bench.set_defaults(func=run_bench)
 
 
@@ -147,8 +157,6 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    from dataclasses import asdict
-
     from epdle.link import Device, LinkError
 
     try:
@@ -178,22 +186,22 @@ def run_bench(args: argparse.Namespace) -> int:
         result = measure_upload(args.port, args.frames)
     except (LinkError, ValueError) as error:
         return _fail("link-bench", str(error))
+    sweep = _sweep_with_progress(args.frames) if args.power_cut_sweep else None
     stats = result.stats
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "frame_bytes": result.frame_sizes,
-                    "payload_bytes": stats.payload_bytes,
-                    "bytes_on_wire": stats.bytes_on_wire,
-                    "wire_ratio": round(result.wire_ratio, 4),
-                    "seconds": stats.seconds,
-                    "erase_cycles": stats.erase_cycles,
-                    "retries": stats.retries,
-                }
-            )
-        )
-        return 0
+        report: dict[str, object] = {
+            "frame_bytes": result.frame_sizes,
+            "payload_bytes": stats.payload_bytes,
+            "bytes_on_wire": stats.bytes_on_wire,
+            "wire_ratio": round(result.wire_ratio, 4),
+            "seconds": stats.seconds,
+            "erase_cycles": stats.erase_cycles,
+            "retries": stats.retries,
+        }
+        if sweep is not None:
+            report["power_cut_sweep"] = asdict(sweep)
+        print(json.dumps(report))
+        return 0 if sweep is None or not sweep.failures else 1
     table = Table(title=f"upload of {stats.frames} suggestion frames over {args.port}")
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -205,5 +213,34 @@ def run_bench(args: argparse.Namespace) -> int:
     table.add_row("time", f"{stats.seconds:.3f} s", "<= 3 s")
     table.add_row("flash rows erased", str(stats.erase_cycles), "")
     table.add_row("retries", str(stats.retries), "")
-    Console().print(table)
+    if sweep is not None:
+        table.add_row("power cuts (one per operation)", str(sweep.operations), "")
+        table.add_row("  -> old set kept", str(sweep.old_kept), "")
+        table.add_row("  -> new set complete", str(sweep.new_complete), "")
+        table.add_row("  -> anything else", str(len(sweep.failures)), "0")
+    console = Console()
+    console.print(table)
+    if sweep is not None and sweep.failures:
+        for failure in sweep.failures:
+            console.print(f"[red]{failure}[/red]")
+        return 1
     return 0
+
+
+def _sweep_with_progress(count: int) -> SweepResult:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress
+
+    from epdle.link.bench import power_cut_sweep
+
+    with Progress(
+        "power cut sweep",
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("sweep", total=None)
+        return power_cut_sweep(
+            count, lambda done, total: progress.update(task, completed=done, total=total)
+        )

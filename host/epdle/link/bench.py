@@ -1,11 +1,18 @@
-"""The upload measurement of issue 4: a set of typical suggestion frames
-pushed over the simulated 115200 baud line."""
+"""The measurements of issue 4 on the simulated board: an upload of typical
+suggestion frames over the 115200 baud line, and a power cut at every flash
+operation of such an upload."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .device import Device, PushStats
+from .device import Device, LinkError, PushStats
+from .flash_layout import committed_set_words
+
+if TYPE_CHECKING:
+    from epdle.render.planes import Planes
 
 # A game two guesses in, with eight suggestions: what `epdle play` pushes.
 HISTORY = (("crane", "bgybb"), ("sloth", "bbgyb"))
@@ -23,20 +30,28 @@ class UploadMeasurement:
         return self.stats.bytes_on_wire / self.stats.payload_bytes
 
 
-def typical_frames(count: int = len(WORDS)) -> list[bytes]:
-    """Encoded suggestion frames: a big word, a header, stats, the board so far."""
-    from epdle.frames import encode
+def typical_planes(count: int = len(WORDS)) -> list[Planes]:
+    """Suggestion frames as drawn: a big word, a header, stats, the board so far."""
     from epdle.render.suggestions import render_suggestion
     from epdle.solver.engine import Suggestion
 
     if not 1 <= count <= len(WORDS):
         raise ValueError(f"count must be within 1..{len(WORDS)}")
-    frames = []
-    for rank, word in enumerate(WORDS[:count]):
-        suggestion = Suggestion(word, 3.2 - 0.1 * rank, 5.0 + rank, rank % 2 == 0)
-        planes = render_suggestion(HISTORY, suggestion, rank + 1, count, CANDIDATES_LEFT)
-        frames.append(encode(planes.black, planes.red))
-    return frames
+    return [
+        render_suggestion(
+            HISTORY,
+            Suggestion(word, 3.2 - 0.1 * rank, 5.0 + rank, rank % 2 == 0),
+            rank + 1,
+            count,
+            CANDIDATES_LEFT,
+        )
+        for rank, word in enumerate(WORDS[:count])
+    ]
+
+
+def typical_frames(count: int = len(WORDS)) -> list[bytes]:
+    """typical_planes() encoded, as the link sends them."""
+    return encode_all(typical_planes(count))
 
 
 def measure_upload(url: str = "sim://", count: int = len(WORDS)) -> UploadMeasurement:
@@ -45,3 +60,72 @@ def measure_upload(url: str = "sim://", count: int = len(WORDS)) -> UploadMeasur
         device.info()
         stats = device.push(frames)
     return UploadMeasurement([len(frame) for frame in frames], stats)
+
+
+@dataclass
+class SweepResult:
+    operations: int  # flash/EEPROM operations of the upload (each one cut once)
+    old_kept: int = 0
+    new_complete: int = 0
+    failures: list[str] = field(default_factory=list)
+
+
+def power_cut_sweep(
+    count: int = len(WORDS), progress: Callable[[int, int], None] | None = None
+) -> SweepResult:
+    """Upload `count` typical frames over a board that holds an older set,
+    cutting the power at each operation of the upload in turn; after each
+    cut the rebooted board must hold the old set or the whole new one, and
+    show every frame of it exactly."""
+    old_planes = typical_planes(2)[::-1]
+    new_planes = typical_planes(count)
+    old = encode_all(old_planes)
+    new = encode_all(new_planes)
+
+    def board_with_old_set() -> Device:
+        device = Device.open("sim://", timeout=0.5, retries=2)
+        device.serial.board.flash_load(committed_set_words(old))
+        device.info()
+        return device
+
+    with board_with_old_set() as device:
+        before = device.serial.board.nvm_op_count
+        device.push(new)
+        result = SweepResult(device.serial.board.nvm_op_count - before)
+    for cut in range(1, result.operations + 1):
+        with board_with_old_set() as device:
+            board = device.serial.board
+            board.schedule_power_cut(cut)
+            try:
+                device.push(new)
+                result.failures.append(f"cut {cut}: the upload finished despite the cut")
+                continue
+            except LinkError:
+                pass
+            board.power_on()
+            frames = device.info().frames
+            expected, name = (old_planes, "old") if frames == len(old) else (new_planes, "new")
+            if frames != len(expected) or not _shows_each(device, expected):
+                result.failures.append(f"cut {cut}: {frames} frames, not exactly the {name} set")
+            elif name == "old":
+                result.old_kept += 1
+            else:
+                result.new_complete += 1
+        if progress is not None:
+            progress(cut, result.operations)
+    return result
+
+
+def encode_all(planes: list[Planes]) -> list[bytes]:
+    from epdle.frames import encode
+
+    return [encode(p.black, p.red) for p in planes]
+
+
+def _shows_each(device: Device, planes: list[Planes]) -> bool:
+    board = device.serial.board
+    for index, expected in enumerate(planes):
+        device.show(index)
+        if board.panel_planes() != (expected.black, expected.red):
+            return False
+    return not board.violations()
