@@ -128,7 +128,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_power_stats": (None, [ctypes.POINTER(_PowerStats)]),
 }
 
-_library: ctypes.CDLL | None = None
+_library: ctypes.PyDLL | None = None
 _open_board: weakref.ref[Board] | None = None
 
 
@@ -138,7 +138,7 @@ def library_path() -> Path:
     return Path(configured) if configured else Path(__file__).with_name(LIBRARY_NAME)
 
 
-def _load_library() -> ctypes.CDLL:
+def _load_library() -> ctypes.PyDLL:
     global _library
     if _library is None:
         path = library_path()
@@ -148,7 +148,9 @@ def _load_library() -> ctypes.CDLL:
                 f"{LIBRARY_ENV}=build/host/firmware/{LIBRARY_NAME}, or install the package"
             )
         try:
-            library = ctypes.CDLL(str(path))
+            # PyDLL keeps the GIL during calls: the board is one chip, so two Python
+            # threads (a daemon's server and its presenter) must never run it at once.
+            library = ctypes.PyDLL(str(path))
         except OSError as error:
             raise SimError(f"cannot load the simulated board from {path}: {error}") from error
         for name, (restype, argtypes) in _SIGNATURES.items():
@@ -208,7 +210,7 @@ class Board:
         if not getattr(self, "_closed", True):
             self.close()
 
-    def _live(self) -> ctypes.CDLL:
+    def _live(self) -> ctypes.PyDLL:
         if self._closed:
             raise SimError("the simulated board is closed")
         return self._lib
