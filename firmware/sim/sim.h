@@ -64,7 +64,8 @@ uint64_t sim_time_ns(void);
 sim_stop_t sim_run_until(uint64_t t_ns);
 
 /* Inputs, scheduled on the virtual clock. */
-void sim_button_schedule(uint64_t t_ns, uint8_t level);
+/* 0, or -1 if too many levels are already pending. */
+int sim_button_schedule(uint64_t t_ns, uint8_t level);
 void sim_uart_send(const uint8_t *data, size_t len);
 size_t sim_uart_take(uint8_t *out, size_t capacity);
 

@@ -23,11 +23,11 @@ void sim_button_reset(void) {
     scheduled = 0;
 }
 
-void sim_button_schedule(uint64_t t_ns, uint8_t level) {
+int sim_button_schedule(uint64_t t_ns, uint8_t level) {
     unsigned slot;
 
     if (scheduled == MAX_SCHEDULED) {
-        return;
+        return -1;
     }
     if (t_ns < sim_now()) {
         t_ns = sim_now();
@@ -41,6 +41,7 @@ void sim_button_schedule(uint64_t t_ns, uint8_t level) {
     schedule[slot].t_ns = t_ns;
     schedule[slot].level = level != 0u ? 1u : 0u;
     scheduled++;
+    return 0;
 }
 
 uint64_t sim_button_next_event(void) {

@@ -190,3 +190,9 @@ def test_output_files(tmp_path: Path) -> None:
     changes = [line for line in body.splitlines() if line and line[0] in "01"]
     assert all(line[1:] in ids for line in changes)
     assert len(changes) > 10_000  # every SPI clock edge of a frame is in there
+
+
+def test_too_many_pending_button_edges_are_refused(board: Board) -> None:
+    with pytest.raises(SimError):
+        for _ in range(100):
+            board.press_button()

@@ -104,7 +104,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_shutdown": (None, []),
     "sim_time_ns": (ctypes.c_uint64, []),
     "sim_run_until": (ctypes.c_int, [ctypes.c_uint64]),
-    "sim_button_schedule": (None, [ctypes.c_uint64, ctypes.c_uint8]),
+    "sim_button_schedule": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_uint8]),
     "sim_uart_send": (None, [ctypes.c_char_p, ctypes.c_size_t]),
     "sim_uart_take": (ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_size_t]),
     "sim_asleep": (ctypes.c_int, []),
@@ -258,7 +258,8 @@ class Board:
             press += list(PRESS_BOUNCE)
             release += [(hold_ms + offset, level) for offset, level in RELEASE_BOUNCE]
         for offset_ms, level in press + release:
-            lib.sim_button_schedule(start + round(offset_ms * NS_PER_MS), level)
+            if lib.sim_button_schedule(start + round(offset_ms * NS_PER_MS), level) != 0:
+                raise SimError("too many button edges pending: run the board before pressing more")
 
     def uart_send(self, data: bytes) -> None:
         """Queue bytes on the board's RX line, back to back at 115200 8N1."""
