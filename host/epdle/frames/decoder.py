@@ -7,6 +7,7 @@ import numpy as np
 from .bits import BitReader
 from .format import (
     FORMAT_VERSION,
+    FRAME_HEADER_BYTES,
     MAX_GOLOMB_ORDER,
     MAX_WINDOWS,
     PANEL_HEIGHT,
@@ -30,12 +31,12 @@ def decode(data: bytes) -> tuple[bytes, bytes]:
         raise FrameError(FrameErrorKind.TRUNCATED, "empty frame")
     if data[0] != FORMAT_VERSION:
         raise FrameError(FrameErrorKind.VERSION, f"version {data[0]}, expected {FORMAT_VERSION}")
-    if len(data) < 2:
+    if len(data) < FRAME_HEADER_BYTES:
         raise FrameError(FrameErrorKind.TRUNCATED, "no window count")
     if data[1] > MAX_WINDOWS:
         raise FrameError(FrameErrorKind.WINDOW, f"{data[1]} windows, at most {MAX_WINDOWS}")
     planes = [np.full((PANEL_HEIGHT, ROW_BYTES), 0xFF, dtype=np.uint8) for _ in range(2)]
-    offset = 2
+    offset = FRAME_HEADER_BYTES
     for _ in range(data[1]):
         window, orders = _window_header(data, offset)
         bits = BitReader(data, offset + WINDOW_HEADER_BYTES)
