@@ -32,6 +32,7 @@ from epdle.link import (
     committed_set_words,
     flash_layout,
 )
+from epdle.link.bench import power_cut_sweep
 from epdle.link.protocol import Command, ErrorCode, Packet
 from epdle.render.planes import Planes
 
@@ -178,42 +179,14 @@ def test_garbage_never_changes_the_set_and_the_device_sleeps_again(
     assert shows(device, OLD)
 
 
-def open_with_old_set() -> Device:
-    """A board that boots with OLD committed (as a programmer would leave it)."""
-    dev = Device.open("sim://", timeout=0.5, retries=2)
-    dev.serial.board.flash_load(committed_set_words(encoded(OLD)))
-    return dev
-
-
 def test_a_power_cut_at_every_flash_operation_leaves_old_or_new() -> None:
-    new = small_planes(2, seed=3, black_rows=8)
-    with open_with_old_set() as dev:
-        board = dev.serial.board
-        dev.info()
-        ops_before = board.nvm_op_count
-        dev.push(encoded(new))
-        operations = board.nvm_op_count - ops_before
-        assert shows(dev, new)
-    assert operations >= 10
-    outcomes = []
-    for cut in range(1, operations + 1):
-        with open_with_old_set() as dev:
-            board = dev.serial.board
-            dev.info()
-            board.schedule_power_cut(cut)
-            with pytest.raises(DeviceNotResponding):
-                dev.push(encoded(new))
-            assert not board.powered
-            board.power_on()
-            if shows(dev, OLD):
-                outcomes.append("old")
-            else:
-                assert shows(dev, new), f"power cut at operation {cut} left neither set"
-                outcomes.append("new")
+    result = power_cut_sweep(small_planes(2, seed=3, black_rows=8), OLD[:1])
+    assert result.operations >= 10
+    assert result.failures == []
     # Every cut before the record's own write leaves the old set. A cut
     # during that write leaves the row half programmed, which already holds
     # the whole 7-word record: by then the new set is complete and checked.
-    assert outcomes == ["old"] * (operations - 1) + ["new"]
+    assert (result.old_kept, result.new_complete) == (result.operations - 1, 1)
 
 
 def test_a_flash_image_from_committed_set_words_boots_with_that_set(tmp_path) -> None:

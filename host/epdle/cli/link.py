@@ -231,7 +231,7 @@ def _sweep_with_progress(count: int) -> SweepResult:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-    from epdle.link.bench import power_cut_sweep
+    from epdle.link.bench import power_cut_sweep, typical_planes
 
     with Progress(
         "power cut sweep",
@@ -241,6 +241,10 @@ def _sweep_with_progress(count: int) -> SweepResult:
         transient=True,
     ) as progress:
         task = progress.add_task("sweep", total=None)
+        # The old set needs another frame count so the outcomes tell apart.
+        old = typical_planes(2 if count == 1 else 1)
         return power_cut_sweep(
-            count, lambda done, total: progress.update(task, completed=done, total=total)
+            typical_planes(count),
+            old,
+            lambda done, total: progress.update(task, completed=done, total=total),
         )

@@ -71,14 +71,16 @@ class SweepResult:
 
 
 def power_cut_sweep(
-    count: int = len(WORDS), progress: Callable[[int, int], None] | None = None
+    new_planes: list[Planes],
+    old_planes: list[Planes],
+    progress: Callable[[int, int], None] | None = None,
 ) -> SweepResult:
-    """Upload `count` typical frames over a board that holds an older set,
+    """Upload `new_planes` over a board that holds `old_planes` as its set,
     cutting the power at each operation of the upload in turn; after each
     cut the rebooted board must hold the old set or the whole new one, and
-    show every frame of it exactly."""
-    old_planes = typical_planes(2)[::-1]
-    new_planes = typical_planes(count)
+    show every frame of it exactly. The sets must differ in size."""
+    if len(new_planes) == len(old_planes):
+        raise ValueError("the old and new sets need different frame counts to tell them apart")
     old = encode_all(old_planes)
     new = encode_all(new_planes)
 
