@@ -15,15 +15,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from epdle.frames import FrameError, FrameErrorKind, decode, encode
 from epdle.frames.encoder import encode_windows
 from epdle.frames.format import PANEL_HEIGHT, PLANE_BYTES, ROW_BYTES, Window
+from epdle.render.fonts import Face, font
 from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes
 
 VECTOR_DIR = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "frames"
-FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 WHITE_PLANE = b"\xff" * PLANE_BYTES
 
 Planes = tuple[bytes, bytes]
@@ -62,8 +62,8 @@ def _text() -> Planes:
     img = Image.new("RGB", LANDSCAPE_SIZE, "white")
     draw = ImageDraw.Draw(img)
     draw.fontmode = "1"
-    draw.text((6, 4), "CRANE", font=ImageFont.truetype(FONT, 36), fill="black")
-    draw.text((6, 60), "231 left", font=ImageFont.truetype(FONT, 14), fill="red")
+    draw.text((6, 4), "CRANE", font=font(Face.BOLD, 36), fill="black")
+    draw.text((6, 60), "231 left", font=font(Face.BOLD, 14), fill="red")
     draw.rectangle((150, 10, 200, 90), outline="black", width=3)
     planes = image_to_planes(img)
     return planes.black, planes.red
