@@ -23,10 +23,9 @@ for source in "${fuzzers[@]}"; do
   name="$(basename "$source" .c)"
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
-  seeds="firmware/fuzz/seeds/$name"
   echo "== $name: ${seconds} s"
   # -timeout: one input taking over 10 s is a hang; crashes land in $build_dir.
   "$build_dir/firmware/fuzz/$name" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build_dir/$name-" \
-    "$corpus" $( [ -d "$seeds" ] && echo "$seeds" )
+    "$corpus"
 done
