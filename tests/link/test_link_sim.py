@@ -249,3 +249,14 @@ def test_a_set_too_big_for_the_free_flash_is_refused_and_the_old_one_kept(
     assert refused.value.code == ErrorCode.TOO_BIG
     assert refused.value.detail == device.info().capacity_words
     assert shows(device, OLD)
+
+
+def test_committed_set_words_is_exactly_what_a_first_upload_leaves(device: Device) -> None:
+    frames = encoded(suggestion_planes(["gecko", "nymph"]))
+    device.push(frames)
+    board = device.serial.board
+    expected = committed_set_words(frames)
+    flash = {address: board.flash_read(address) for address in expected}
+    assert flash == expected
+    untouched = STORE_FIRST_WORD + STORE_WORDS - 1
+    assert untouched not in expected and board.flash_read(untouched) == flash_layout.ERASED
