@@ -266,3 +266,16 @@ def test_committed_set_words_is_exactly_what_a_first_upload_leaves(device: Devic
     assert flash == expected
     untouched = STORE_FIRST_WORD + STORE_WORDS - 1
     assert untouched not in expected and board.flash_read(untouched) == flash_layout.ERASED
+
+
+def test_a_command_during_a_button_refresh_waits_for_it(device: Device) -> None:
+    device.push(encoded(OLD))
+    board = device.serial.board
+    board.run_until(lambda b: b.asleep, 5000)
+    board.press_button()
+    board.run_ms(300)  # the press is in; the panel refresh has begun
+    assert board.panel_powered
+    assert device.info().frames == len(OLD)
+    assert device.transport.reader.dropped == 0
+    events = device.poll_events()
+    assert any(isinstance(e, FrameShown) for e in events)

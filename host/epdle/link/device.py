@@ -116,6 +116,9 @@ class Device:
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
         self._events: list[DeviceEvent] = []
+        # A button press announced, its frame not shown yet: the device is
+        # busy refreshing the panel and hears nothing until it is done.
+        self._showing_after_press = False
         self._retries_used = 0
 
     @classmethod
@@ -267,12 +270,31 @@ class Device:
         for packet in packets:
             event = _event_from(packet)
             if event is not None:
-                self._events.append(event)
+                self._keep(event)
+
+    def _keep(self, event: DeviceEvent) -> None:
+        if isinstance(event, ButtonPressed):
+            self._showing_after_press = True
+        elif isinstance(event, FrameShown):
+            self._showing_after_press = False
+        self._events.append(event)
+
+    def _wait_out_a_press(self) -> None:
+        """Let a refresh the button started finish before talking."""
+        self._collect(self.transport.receive(0.0, wait_for_any=False))
+        deadline = self.transport.clock() + SHOW_TIMEOUT_S
+        while self._showing_after_press:
+            remaining = deadline - self.transport.clock()
+            if remaining <= CLOCK_EPSILON_S:
+                self._showing_after_press = False
+                return
+            self._collect(self.transport.receive(remaining))
 
     def _request(self, command: Command, payload: bytes = b"", expect: Reply = Reply.ACK) -> Packet:
         """Send a command and wait for its reply, resending the very same
         packet (same seq: the device answers a repeat without redoing it)."""
         packet = Packet(command, self._next_seq(), payload)
+        self._wait_out_a_press()
         for attempt in range(self.retries):
             if attempt:
                 self._retries_used += 1
@@ -312,7 +334,7 @@ class Device:
                 if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
                     resend = True
                 elif event is not None:
-                    self._events.append(event)
+                    self._keep(event)
             if reply is not None:
                 return reply
             remaining = deadline - self.transport.clock()
