@@ -108,3 +108,16 @@ def test_sim_serve_pty_talks_to_any_serial_client(tmp_path: Path) -> None:
         _, err = server.communicate(timeout=10)
     assert server.returncode == 0, err
     assert "stopped after" in err
+
+
+def test_sim_url_options_reach_the_board(tmp_path: Path) -> None:
+    vcd, log = tmp_path / "t.vcd", tmp_path / "e.jsonl"
+    with Device.open(f"sim://?vcd={vcd}&epd_log={log}") as dev:
+        dev.show(0)
+    assert vcd.stat().st_size > 0
+    assert '"cmd": 18' in log.read_text()  # DISPLAY_REFRESH reached the panel
+
+
+def test_an_unknown_sim_url_option_is_named() -> None:
+    with pytest.raises(LinkError, match="unknown sim:// option"):
+        Device.open("sim://?baud=9600")
