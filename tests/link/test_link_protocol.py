@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from link_c_headers import header_defines
@@ -87,3 +88,21 @@ def test_reader_survives_random_noise_then_reads_a_packet() -> None:
     assert found == []
     assert reader.dropped > 10
     assert reader.feed(b"\x00" + Packet(Reply.ACK, 1).encode()) == [Packet(Reply.ACK, 1)]
+
+
+def test_push_refuses_sets_no_device_could_store_before_sending() -> None:
+    from epdle.link import Device, LinkError
+
+    class NoPort:
+        port = "nowhere"
+
+        def write(self, data: bytes) -> int:
+            raise AssertionError("nothing may be sent")
+
+    device = Device(NoPort())  # type: ignore[arg-type]
+    with pytest.raises(LinkError, match="store holds"):
+        device.push([bytes(20_000)])
+    with pytest.raises(LinkError, match="at most 32"):
+        device.push([b"x"] * 33)
+    with pytest.raises(LinkError, match=r"1\.\.65535"):
+        device.push([b""])

@@ -170,8 +170,16 @@ class Device:
     ) -> PushStats:
         """Upload `frames` as the device's new set; it becomes current only
         once every frame is in flash and checked."""
-        stream = flash_layout.set_stream(frames)
+        try:
+            stream = flash_layout.set_stream(frames)
+        except ValueError as error:
+            raise LinkError(f"cannot push this set: {error}") from error
         words = flash_layout.set_words(frames)
+        if words > flash_layout.DATA_WORDS:
+            raise LinkError(
+                f"the set takes {words} flash words; the device's store holds "
+                f"{flash_layout.DATA_WORDS} at most"
+            )
         if len(frames) > flash_layout.MAX_FRAMES:
             raise LinkError(
                 f"{len(frames)} frames: the device holds at most {flash_layout.MAX_FRAMES}"
