@@ -77,8 +77,9 @@ def power_cut_sweep(
 ) -> SweepResult:
     """Upload `new_planes` over a board that holds `old_planes` as its set,
     cutting the power at each operation of the upload in turn; after each
-    cut the rebooted board must hold the old set or the whole new one, and
-    show every frame of it exactly. The sets must differ in size."""
+    cut the rebooted board must answer INFO as with the old set or the whole
+    new one, and show every frame of that set exactly. The sets must differ
+    in size."""
     if len(new_planes) == len(old_planes):
         raise ValueError("the old and new sets need different frame counts to tell them apart")
     old = encode_all(old_planes)
@@ -87,16 +88,22 @@ def power_cut_sweep(
     def board_with_old_set() -> Device:
         device = Device.open("sim://", timeout=0.5, retries=2)
         device.serial.board.flash_load(committed_set_words(old))
-        device.info()
         return device
 
+    # What a rebooted board answers to INFO with either set.
     with board_with_old_set() as device:
-        before = device.serial.board.nvm_op_count
+        board = device.serial.board
+        reference = {"old": device.info()}
+        before = board.nvm_op_count
         device.push(new)
-        result = SweepResult(device.serial.board.nvm_op_count - before)
+        result = SweepResult(board.nvm_op_count - before)
+        board.schedule_power_cut(0)
+        board.power_on()
+        reference["new"] = device.info()
     for cut in range(1, result.operations + 1):
         with board_with_old_set() as device:
             board = device.serial.board
+            device.info()
             board.schedule_power_cut(cut)
             try:
                 device.push(new)
@@ -105,10 +112,13 @@ def power_cut_sweep(
             except LinkError:
                 pass
             board.power_on()
-            frames = device.info().frames
-            expected, name = (old_planes, "old") if frames == len(old) else (new_planes, "new")
-            if frames != len(expected) or not _shows_each(device, expected):
-                result.failures.append(f"cut {cut}: {frames} frames, not exactly the {name} set")
+            info = device.info()
+            name = "old" if info.frames == len(old) else "new"
+            expected = old_planes if name == "old" else new_planes
+            if info != reference[name]:
+                result.failures.append(f"cut {cut}: INFO says {info}, not {reference[name]}")
+            elif not _shows_each(device, expected):
+                result.failures.append(f"cut {cut}: the panel does not show the {name} set")
             elif name == "old":
                 result.old_kept += 1
             else:

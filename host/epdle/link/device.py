@@ -28,6 +28,9 @@ SHOW_TIMEOUT_S = 60.0
 # Line trouble the device reports while a command is in flight: resend now
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
+MAX_ASKED_RESENDS = 8
+_TIMED_OUT = object()
+_RESEND_ASKED = object()
 
 
 class LinkError(Exception):
@@ -300,33 +303,41 @@ class Device:
 
     def _request(self, command: Command, payload: bytes = b"", expect: Reply = Reply.ACK) -> Packet:
         """Send a command and wait for its reply, resending the very same
-        packet (same seq: the device answers a repeat without redoing it)."""
+        packet (same seq: the device answers a repeat without redoing it).
+        `retries` bounds the timeouts; a resend the device asked for (it
+        reported a damaged packet) is quick and bounded on its own."""
         packet = Packet(command, self._next_seq(), payload)
         self._wait_out_a_press()
-        for attempt in range(self.retries):
-            if attempt:
-                self._retries_used += 1
-            wake = attempt > 0 or self.transport.device_may_sleep()
+        timeouts = 0
+        asked_resends = 0
+        wake = self.transport.device_may_sleep()
+        while True:
             try:
                 reply = self._await_reply(packet, self.transport.send(packet, wake=wake))
             except OSError as error:
                 raise LinkError(str(error)) from error
-            if reply is None:
-                continue
-            if reply.type == Reply.ERROR:
-                code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
-                raise DeviceRejected(command.name, code, detail)
-            if reply.type != expect:
-                raise LinkError(
-                    f"device answered {command.name} with packet type {reply.type:#04x}"
+            if isinstance(reply, Packet):
+                break
+            if reply is _TIMED_OUT:
+                timeouts += 1
+            else:
+                asked_resends += 1
+            if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
+                raise DeviceNotResponding(
+                    f"device not responding on {self.transport.name} "
+                    f"after {timeouts + asked_resends} tries"
                 )
-            return reply
-        raise DeviceNotResponding(
-            f"device not responding on {self.transport.name} after {self.retries} tries"
-        )
+            self._retries_used += 1
+            wake = True
+        if reply.type == Reply.ERROR:
+            code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
+            raise DeviceRejected(command.name, code, detail)
+        if reply.type != expect:
+            raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
+        return reply
 
-    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | None:
-        """The reply to `packet`, or None to resend it (timeout, or the device
+    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | object:
+        """The reply to `packet`, else _TIMED_OUT or _RESEND_ASKED (the device
         reported line trouble). Events that come along are kept."""
         deadline = self.transport.clock() + self.timeout
         pending = early
@@ -345,9 +356,11 @@ class Device:
                     self._keep(event)
             if reply is not None:
                 return reply
+            if resend:
+                return _RESEND_ASKED
             remaining = deadline - self.transport.clock()
-            if resend or remaining <= CLOCK_EPSILON_S:
-                return None
+            if remaining <= CLOCK_EPSILON_S:
+                return _TIMED_OUT
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
