@@ -148,6 +148,13 @@ def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:
     return 1.0 + 0.45 * bits**0.7
 
 
+def _words_with_letter(letters: np.ndarray) -> np.ndarray:
+    """For each letter a-z, how many of the words (rows of letter indexes) contain it."""
+    contains = np.zeros((len(letters), 26), dtype=bool)
+    contains[np.arange(len(letters))[:, None], letters] = True
+    return contains.sum(axis=0).astype(float)
+
+
 def freq_choice(
     universe: Universe,
     candidates: np.ndarray,
@@ -163,10 +170,7 @@ def freq_choice(
     """
     tiers = universe.tiers[candidates]
     pool = candidates[tiers <= tiers.min()]
-    letters = universe.answer_letters[pool]
-    contains = np.zeros((len(pool), 26), dtype=bool)
-    contains[np.arange(len(pool))[:, None], letters] = True
-    letter_weight = contains.sum(axis=0).astype(float)
+    letter_weight = _words_with_letter(universe.answer_letters[pool])
     guess_contains = universe.guess_letter_counts > 0
     allowed_mask = np.ones(len(universe.guesses), dtype=bool) if allowed is None else allowed
     candidate_guesses = universe.answer_of_guess >= 0
@@ -174,23 +178,32 @@ def freq_choice(
     in_pool[pool] = True
     pool_guess = candidate_guesses & in_pool[np.maximum(universe.answer_of_guess, 0)]
 
-    if allowed is None and len(pool) >= SPLIT_MIN_CANDIDATES:
+    # Probing and splitting look at every candidate: they are free to use any word.
+    letters = universe.answer_letters[candidates]
+    if allowed is None and len(candidates) >= SPLIT_MIN_CANDIDATES:
         agreeing = (letters == letters[:1]).all(axis=0)
         if agreeing.sum() >= universe.length - 1:
             differing = np.zeros(26, dtype=bool)
             differing[np.unique(letters[:, ~agreeing])] = True
             cover = (guess_contains & differing).sum(axis=1) + 0.5 * pool_guess
-            return list(np.lexsort((-pool_guess.astype(int), -cover))[:50])
-    if allowed is None and len(pool) >= PROBE_MIN_CANDIDATES:
+            if cover.max() >= 2:
+                return list(np.lexsort((-pool_guess.astype(int), -cover))[:50])
+    if allowed is None and len(candidates) >= PROBE_MIN_CANDIDATES:
         unseen = np.ones(26, dtype=bool)
         unseen[list(seen_letters)] = False
-        probe = (guess_contains * (letter_weight * unseen)).sum(axis=1)
-        for letter, tried in yellow_positions.items():
-            for position in range(universe.length):
-                if position not in tried:
-                    moved = universe.guess_letters[:, position] == letter
-                    probe = probe + moved * (len(pool) / 2)
-        return list(np.lexsort((-pool_guess.astype(int), -probe))[:50])
+        having = _words_with_letter(letters)
+        # A letter splits best when about half the candidates have it; a common letter
+        # still earns half its count (measured: 3.79 mean against 3.85 / 3.89 for either alone).
+        split_weight = np.minimum(having, len(candidates) - having) + 0.5 * having
+        probe = (guess_contains * (split_weight * unseen)).sum(axis=1)
+        if probe.max() > 0:
+            informative = probe > 0
+            for letter, tried in yellow_positions.items():
+                for position in range(universe.length):
+                    if position not in tried:
+                        moved = universe.guess_letters[:, position] == letter
+                        probe = probe + (moved & informative) * (len(candidates) / 2)
+            return list(np.lexsort((-pool_guess.astype(int), -probe))[:50])
     # Pool words first, then the other candidates; each by letter-frequency score.
     in_candidates = np.zeros(len(universe.answers), dtype=bool)
     in_candidates[candidates] = True
