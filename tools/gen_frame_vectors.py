@@ -108,11 +108,11 @@ def _with(frame: bytes, index: int, value: int) -> bytes:
 
 def _invalid_vectors() -> Iterator[tuple[str, bytes, FrameErrorKind]]:
     tiny = encode(*_tiny())
-    header, orders, codes = tiny[:2], tiny[6], tiny[7:]
-    one_byte_window = b"\x01\x01" + bytes([0, 0, 1, 1, 0])  # 8 pixels a plane, orders 0
+    header, orders, codes = tiny[:2], tiny[6:8], tiny[8:]
+    one_byte_window = b"\x01\x01" + bytes([0, 0, 1, 1, 0, 0])  # 8 pixels a plane, orders 0
 
     def window(x_bytes: int, y: int, width_bytes: int, height: int) -> bytes:
-        return header + bytes([x_bytes, y, width_bytes, height, orders]) + codes
+        return header + bytes([x_bytes, y, width_bytes, height]) + orders + codes
 
     yield "empty", b"", FrameErrorKind.TRUNCATED
     yield "version_only", b"\x01", FrameErrorKind.TRUNCATED
@@ -123,7 +123,7 @@ def _invalid_vectors() -> Iterator[tuple[str, bytes, FrameErrorKind]]:
     yield "window_off_bottom", window(2, 200, 1, 13), FrameErrorKind.WINDOW
     yield "window_zero_width", window(2, 10, 0, 4), FrameErrorKind.WINDOW
     yield "window_zero_height", window(2, 10, 1, 0), FrameErrorKind.WINDOW
-    yield "order_too_big", _with(tiny, 6, 0x80), FrameErrorKind.WINDOW
+    yield "order_too_big", _with(tiny, 7, 0x80), FrameErrorKind.WINDOW
     yield "header_cut", tiny[:5], FrameErrorKind.TRUNCATED
     yield "codes_cut", tiny[:-1], FrameErrorKind.TRUNCATED
     yield "window_missing", _with(tiny, 1, 2), FrameErrorKind.TRUNCATED

@@ -3,7 +3,6 @@
  */
 #include "frame.h"
 
-#define WINDOW_HEADER_BYTES 5u
 /* A code's value (1 << order | bits) must fit 16 bits: zeros + order <= 15. */
 #define MAX_CODE_BITS 15u
 
@@ -99,7 +98,8 @@ frame_status_t frame_open(frame_decoder_t *dec, frame_reader_t read, void *read_
     dec->in_mask = 0u;
     dec->status = FRAME_OK;
     dec->windows_left = 0u;
-    dec->orders = 0u;
+    dec->orders[0] = 0u;
+    dec->orders[1] = 0u;
     dec->width_bytes = 0u;
     dec->plane_bytes = 0u;
     start_plane(dec, 2u);
@@ -127,7 +127,8 @@ frame_status_t frame_next_window(frame_decoder_t *dec, frame_window_t *window) {
     uint8_t y;
     uint8_t width_bytes;
     uint8_t height;
-    uint8_t orders;
+    uint8_t black_orders;
+    uint8_t red_orders;
 
     if (dec->status != FRAME_OK) {
         return dec->status;
@@ -140,19 +141,22 @@ frame_status_t frame_next_window(frame_decoder_t *dec, frame_window_t *window) {
     y = read_byte(dec);
     width_bytes = read_byte(dec);
     height = read_byte(dec);
-    orders = read_byte(dec);
+    black_orders = read_byte(dec);
+    red_orders = read_byte(dec);
     if (dec->status != FRAME_OK) {
         return dec->status;
     }
     /* Compared one at a time so no sum can wrap around a uint8_t. */
     if (width_bytes == 0u || height == 0u || x_bytes >= EPD_ROW_BYTES ||
         width_bytes > EPD_ROW_BYTES - x_bytes || y >= EPD_HEIGHT || height > EPD_HEIGHT - y ||
-        (orders & 0x0Fu) > FRAME_MAX_ORDER || (orders >> 4) > FRAME_MAX_ORDER) {
+        (black_orders & 0x0Fu) > FRAME_MAX_ORDER || (black_orders >> 4) > FRAME_MAX_ORDER ||
+        (red_orders & 0x0Fu) > FRAME_MAX_ORDER || (red_orders >> 4) > FRAME_MAX_ORDER) {
         fail(dec, FRAME_ERR_WINDOW);
         return dec->status;
     }
     dec->windows_left--;
-    dec->orders = orders;
+    dec->orders[0] = black_orders;
+    dec->orders[1] = red_orders;
     dec->width_bytes = width_bytes;
     dec->plane_bytes = (uint16_t)((uint16_t)width_bytes * height);
     start_plane(dec, 0u);
@@ -179,8 +183,9 @@ uint8_t frame_next_byte(void *ctx) {
     for (bit = 0u; bit < 8u; bit++) {
         /* T is runs of zeros, each but a plane's last ended by a one. */
         if (dec->zeros_left == 0u && !dec->one_pending) {
-            run = read_code(dec, dec->plane == 0u ? (uint8_t)(dec->orders & 0x0Fu)
-                                                  : (uint8_t)(dec->orders >> 4));
+            /* The order depends on the error to the left: short runs inside ink edges. */
+            run = read_code(dec, dec->row_error != 0u ? (uint8_t)(dec->orders[dec->plane] >> 4)
+                                                      : (uint8_t)(dec->orders[dec->plane] & 0x0Fu));
             if (dec->status != FRAME_OK) {
                 return 0xFFu;
             }

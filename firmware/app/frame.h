@@ -57,16 +57,17 @@ typedef struct {
     uint8_t in_mask;     /* its next bit; 0 = take a fresh byte */
     frame_status_t status;
     uint8_t windows_left;
-    uint8_t orders;               /* Exp-Golomb orders: low nibble DTM1, high nibble DTM2 */
-    uint8_t width_bytes;          /* of the current window */
-    uint8_t column;               /* byte column inside the current row */
-    uint8_t plane;                /* 0 = DTM1, 1 = DTM2, 2 = both done */
-    uint16_t plane_bytes;         /* bytes per plane of the current window */
-    uint16_t bytes_left;          /* of the current plane */
-    uint16_t bits_left;           /* pixels of the current plane not yet produced */
-    uint16_t zeros_left;          /* 0 transitions before the next 1 (or the plane's end) */
-    bool one_pending;             /* a 1 follows those zeros */
-    uint8_t row_error;            /* prediction error of the pixel to the left */
+    uint8_t orders[2];    /* per plane: Exp-Golomb order where the error to the left is 0 (low
+                             nibble) or 1 (high nibble) */
+    uint8_t width_bytes;  /* of the current window */
+    uint8_t column;       /* byte column inside the current row */
+    uint8_t plane;        /* 0 = DTM1, 1 = DTM2, 2 = both done */
+    uint16_t plane_bytes; /* bytes per plane of the current window */
+    uint16_t bytes_left;  /* of the current plane */
+    uint16_t bits_left;   /* pixels of the current plane not yet produced */
+    uint16_t zeros_left;  /* 0 transitions before the next 1 (or the plane's end) */
+    bool one_pending;     /* a 1 follows those zeros */
+    uint8_t row_error;    /* prediction error of the pixel to the left */
     uint8_t above[EPD_ROW_BYTES]; /* the row above, overwritten as the row is produced */
 } frame_decoder_t;
 

@@ -105,7 +105,7 @@ def test_typical_suggestion_frame_fits_one_kilobyte(history: tuple, word: str) -
         (b"", FrameErrorKind.TRUNCATED),
         (b"\x02\x00", FrameErrorKind.VERSION),
         (b"\x01\x00\x00", FrameErrorKind.TRAILING),
-        (b"\x01\x01\x00\x00\x01\x01\x08", FrameErrorKind.WINDOW),
+        (b"\x01\x01\x00\x00\x01\x01\x08\x00", FrameErrorKind.WINDOW),
     ],
 )
 def test_malformed_frames_raise_frame_error(frame: bytes, kind: FrameErrorKind) -> None:

@@ -50,29 +50,36 @@ def decode(data: bytes) -> tuple[bytes, bytes]:
     return planes[0].tobytes(), planes[1].tobytes()
 
 
-def _window_header(data: bytes, offset: int) -> tuple[Window, tuple[int, int]]:
+def _window_header(data: bytes, offset: int) -> tuple[Window, list[tuple[int, int]]]:
     header = data[offset : offset + WINDOW_HEADER_BYTES]
     if len(header) < WINDOW_HEADER_BYTES:
         raise FrameError(FrameErrorKind.TRUNCATED, "data ends inside a window header")
     window = Window(x_bytes=header[0], y=header[1], width_bytes=header[2], height=header[3])
     window.check()
-    orders = (header[4] & 0x0F, header[4] >> 4)
-    if max(orders) > MAX_GOLOMB_ORDER:
+    orders = [(byte & 0x0F, byte >> 4) for byte in header[4:6]]
+    if max(max(pair) for pair in orders) > MAX_GOLOMB_ORDER:
         raise FrameError(FrameErrorKind.WINDOW, f"code orders {orders}, at most {MAX_GOLOMB_ORDER}")
     return window, orders
 
 
-def _read_transitions(bits: BitReader, window: Window, order: int) -> np.ndarray:
+def _read_transitions(bits: BitReader, window: Window, orders: tuple[int, int]) -> np.ndarray:
+    width = window.width_bytes * 8
     total = window.plane_bits
     transitions = np.zeros(total, dtype=np.uint8)
     position = 0
+    # Parity of the ones placed so far in row `parity_row`: the prediction error there.
+    parity_row, parity = -1, 0
     while position < total:
-        gap = bits.read_code(order)
+        in_row = position % width != 0 and parity_row == position // width
+        gap = bits.read_code(orders[parity if in_row else 0])
         left = total - position
         if gap > left:
             raise FrameError(FrameErrorKind.CODE, f"a run of {gap} with {left} pixels left")
         position += gap
         if position < total:
             transitions[position] = 1
+            if position // width != parity_row:
+                parity_row, parity = position // width, 0
+            parity ^= 1
             position += 1
-    return transitions.reshape(window.height, window.width_bytes * 8)
+    return transitions.reshape(window.height, width)

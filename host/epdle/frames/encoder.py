@@ -84,31 +84,51 @@ def _bounding_window(inked: np.ndarray, band: tuple[int, int]) -> Window:
 def _encode_arrays(planes: list[np.ndarray], windows: Sequence[Window]) -> bytes:
     out = bytearray([FORMAT_VERSION, len(windows)])
     for window in windows:
-        gap_lists = [_gaps(plane[window.rows(), window.columns()]) for plane in planes]
-        orders = [_best_order(gaps) for gaps in gap_lists]
-        header = (window.x_bytes, window.y, window.width_bytes, window.height)
-        out += bytes([*header, orders[0] | orders[1] << 4])
-        codes = "".join(
-            golomb_code(gap, order)
-            for gaps, order in zip(gap_lists, orders, strict=True)
-            for gap in gaps
+        plane_codes = [_codes(plane[window.rows(), window.columns()]) for plane in planes]
+        plane_orders = [_best_orders(codes) for codes in plane_codes]
+        out += bytes([window.x_bytes, window.y, window.width_bytes, window.height])
+        out += bytes(orders[0] | orders[1] << 4 for orders in plane_orders)
+        bits = "".join(
+            golomb_code(run, orders[state])
+            for codes, orders in zip(plane_codes, plane_orders, strict=True)
+            for run, state in codes
         )
-        codes += "0" * (-len(codes) % 8)
-        out += int(codes, 2).to_bytes(len(codes) // 8, "big")
+        bits += "0" * (-len(bits) % 8)
+        out += int(bits, 2).to_bytes(len(bits) // 8, "big")
     return bytes(out)
 
 
-def _gaps(window_bytes: np.ndarray) -> list[int]:
-    """Run-length codes of a window plane: zeros before each 1 of T, then the tail."""
-    transitions = pixels_to_transitions(np.unpackbits(window_bytes, axis=1)).ravel()
-    ones = np.flatnonzero(transitions)
-    gaps = np.diff(ones, prepend=-1) - 1
-    tail = transitions.size - (int(ones[-1]) + 1 if ones.size else 0)
-    return [int(gap) for gap in gaps] + ([tail] if tail else [])
+def _codes(window_bytes: np.ndarray) -> list[tuple[int, int]]:
+    """(run, state) of each code of a window plane: the zeros before each 1 of T, then the
+    tail; state is the prediction error left of where the code is read (0 at a row start),
+    which picks the code's order."""
+    pixels = np.unpackbits(window_bytes, axis=1)
+    transitions = pixels_to_transitions(pixels)
+    errors = np.bitwise_xor.accumulate(transitions, axis=1)
+    # Error of the pixel to the left of each position, 0 in the first column.
+    left_errors = np.hstack([np.zeros((errors.shape[0], 1), dtype=np.uint8), errors[:, :-1]])
+    flat_transitions, flat_left = transitions.ravel(), left_errors.ravel()
+    ones = np.flatnonzero(flat_transitions)
+    starts = np.concatenate([[0], ones + 1])
+    runs = np.diff(starts) - 1
+    codes = [(int(run), int(flat_left[start])) for run, start in zip(runs, starts, strict=False)]
+    tail_start = int(starts[-1])
+    if tail_start < flat_transitions.size:
+        codes.append((flat_transitions.size - tail_start, int(flat_left[tail_start])))
+    return codes
 
 
-def _best_order(gaps: list[int]) -> int:
+def _best_orders(codes: list[tuple[int, int]]) -> tuple[int, int]:
+    """The cheapest order for the codes read in state 0 and in state 1."""
+    runs_by_state = (
+        [run for run, state in codes if state == 0],
+        [run for run, state in codes if state == 1],
+    )
+    return _best_order(runs_by_state[0]), _best_order(runs_by_state[1])
+
+
+def _best_order(runs: list[int]) -> int:
     return min(
         range(MAX_GOLOMB_ORDER + 1),
-        key=lambda order: sum(golomb_code_length(gap, order) for gap in gaps),
+        key=lambda order: sum(golomb_code_length(run, order) for run in runs),
     )

@@ -9,7 +9,9 @@ from epdle.render.planes import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
 FRAME_HEADER_BYTES = 2  # version, window count
-WINDOW_HEADER_BYTES = 5  # x / 8, y, w / 8, h, Exp-Golomb orders (low nibble DTM1, high DTM2)
+# x / 8, y, w / 8, h, then per plane (DTM1, DTM2) the Exp-Golomb orders of its codes:
+# low nibble for codes read where the error to the left is 0, high nibble where it is 1.
+WINDOW_HEADER_BYTES = 6
 MAX_WINDOWS = 16
 MAX_GOLOMB_ORDER = 7
 # A code's value 1 << order | value fits 16 bits on the device: the prefix zeros plus the
