@@ -253,7 +253,7 @@ class Device:
                     f"device on {self.transport.name} did not report frame {index} shown "
                     f"within {SHOW_TIMEOUT_S:.0f} s"
                 )
-            self._collect(self.transport.receive(remaining))
+            self._collect(self._receive(remaining))
 
     def clear(self) -> None:
         """Drop the stored set (the device falls back to its built-in frames)."""
@@ -265,9 +265,9 @@ class Device:
     def poll_events(self, timeout: float = 0.0) -> list[DeviceEvent]:
         """Events received so far, waiting up to `timeout` for the first one."""
         if not self._events and timeout > 0:
-            self._collect(self.transport.receive(timeout))
+            self._collect(self._receive(timeout))
         else:
-            self._collect(self.transport.receive(0.0, wait_for_any=False))
+            self._collect(self._receive(0.0, wait_for_any=False))
         events, self._events = self._events, []
         return events
 
@@ -276,6 +276,12 @@ class Device:
     def _next_seq(self) -> int:
         self._seq = self._seq % 255 + 1
         return self._seq
+
+    def _receive(self, timeout: float, wait_for_any: bool = True) -> list[Packet]:
+        try:
+            return self.transport.receive(timeout, wait_for_any)
+        except OSError as error:
+            raise LinkError(str(error)) from error
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
@@ -292,14 +298,14 @@ class Device:
 
     def _wait_out_a_press(self) -> None:
         """Let a refresh the button started finish before talking."""
-        self._collect(self.transport.receive(0.0, wait_for_any=False))
+        self._collect(self._receive(0.0, wait_for_any=False))
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while self._showing_after_press:
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:
                 self._showing_after_press = False
                 return
-            self._collect(self.transport.receive(remaining))
+            self._collect(self._receive(remaining))
 
     def _request(self, command: Command, payload: bytes = b"", expect: Reply = Reply.ACK) -> Packet:
         """Send a command and wait for its reply, resending the very same

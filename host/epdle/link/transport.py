@@ -62,8 +62,10 @@ class Transport:
         packets: list[Packet] = []
         deadline = self.clock() + timeout
         while True:
-            self.port.timeout = max(deadline - self.clock(), 0.0)
             try:
+                # Setting the timeout reconfigures the port: it fails too once
+                # the device is gone.
+                self.port.timeout = max(deadline - self.clock(), 0.0)
                 data = self.port.read(1)
                 if data:
                     data += self.port.read(self.port.in_waiting)
