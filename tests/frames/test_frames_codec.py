@@ -89,6 +89,14 @@ def test_encode_refuses_planes_of_the_wrong_size() -> None:
             ("MOVER", "BGBGG"),
             ("WOWED", "BYBYB"),
         ),
+        (
+            ("SLATE", "BBYBY"),
+            ("CRONY", "GYBBG"),
+            ("CORER", "GGBGG"),
+            ("MOVER", "BGBGG"),
+            ("WOWED", "BYBYB"),
+            ("FIXER", "BBBGG"),
+        ),
     ],
 )
 @pytest.mark.parametrize("word", ["CRANE", "MUMMY", "WOWED"])
