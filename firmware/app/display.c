@@ -36,8 +36,15 @@ static uint8_t read_builtin(void *ctx) {
     return byte;
 }
 
+/* Zero values to reset the scratch state with (each pass sets it up again anyway). */
+static const frame_decoder_t idle_decoder;
+static const store_cursor_t closed_cursor;
+
 void display_init(void) {
     current = 0u;
+    decoder = idle_decoder;
+    check_cursor = closed_cursor;
+    show_cursor = closed_cursor;
     shown_since_init = false;
     check_builtin = builtin_frame_bytes;
     show_builtin = builtin_frame_bytes;
