@@ -105,6 +105,7 @@ def test_press_cycles_to_the_next_frame(controller: Controller) -> None:
     board.run_until(lambda b: b.asleep, max_ms=5_000)
     outcome = controller.handle("press")
     assert outcome.error is None
+    assert outcome.notes == ["button pressed", "frame 2 shown"]
     second = frames_for(controller.game)[1]
     assert board.run_until(
         lambda b: b.asleep and b.panel_planes() == decode(encode(second.black, second.red)),

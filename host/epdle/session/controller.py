@@ -13,7 +13,7 @@ from epdle.link import LinkError
 from epdle.render.planes import Planes
 from epdle.session.commands import Command, Control, InputError, Played, parse_line
 from epdle.session.game import Game, GameError
-from epdle.session.presenter import DevicePresenter, ProgressCallback
+from epdle.session.presenter import DevicePresenter, ProgressCallback, describe_event
 from epdle.session.screens import frames_for
 
 log = logging.getLogger("epdle.session")
@@ -89,15 +89,11 @@ class Controller:
         return self._press()
 
     def _press(self) -> Outcome:
-        device = self.presenter.device
-        board = getattr(getattr(device, "serial", None), "board", None)
-        if board is None:
-            return Outcome(
-                error="only the simulated board can be pressed from here: "
-                "press the button on the device"
-            )
-        board.press_button()
-        return Outcome(notes=["pressed the simulated button"])
+        try:
+            events = self.presenter.press_and_wait()
+        except LinkError as error:
+            return Outcome(error=str(error))
+        return Outcome(notes=[describe_event(e) for e in events])
 
     def _device_action(self, action: Callable[[], None]) -> Outcome:
         try:

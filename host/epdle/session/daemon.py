@@ -21,6 +21,7 @@ from types import FrameType
 
 from epdle.link import LinkError
 from epdle.session.controller import Controller, Outcome
+from epdle.session.presenter import describe_event
 
 log = logging.getLogger("epdle.daemon")
 
@@ -85,7 +86,7 @@ class Daemon:
     def _poll_device(self) -> None:
         try:
             for event in self.controller.presenter.poll_events(timeout=0.0):
-                log.info("device: %s", event)
+                log.info("device: %s", describe_event(event))
         except LinkError as error:
             log.warning("device lost (%s); reconnecting", error)
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from epdle.link import FrameShown
 from epdle.session.game import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import frames_for
@@ -20,8 +19,6 @@ from epdle.solver import score
 
 # A game the solver has not won by then is reported as failed, not looped on.
 GUESS_LIMIT = 10
-# A refresh is ~15 s of simulated time; poll in virtual seconds.
-REFRESH_WAIT_S = 40.0
 
 
 @dataclass
@@ -77,17 +74,8 @@ def sim_url(out_dir: Path) -> str:
 
 def _cycle_frames(presenter: DevicePresenter, count: int) -> None:
     """Press the simulated button once per remaining frame, each time until it is shown."""
-    device = presenter.connect()
-    board = device.serial.board
     for _ in range(count - 1):
-        board.press_button()
-        waited = 0.0
-        while waited < REFRESH_WAIT_S:
-            if any(isinstance(e, FrameShown) for e in presenter.poll_events(timeout=1.0)):
-                break
-            waited += 1.0
-        else:
-            raise RuntimeError("the simulated device did not show the next frame after a press")
+        presenter.press_and_wait()
 
 
 def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> DemoResult:
@@ -111,7 +99,8 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
             result.steps.append(DemoStep(guess, feedback, advice.candidates_left, len(frames)))
             game.play(guess, feedback)
         result.solved = game.solved
-        board = presenter.connect().serial.board
+        board = presenter.simulated_board()
+        assert board is not None
         board.run_until(lambda b: b.asleep, max_ms=5_000)
         power = board.power_report()
         result.simulated_ms = board.time_ms

@@ -8,9 +8,10 @@ from typing import TextIO
 
 from rich.console import Console
 
-from epdle.link import DeviceEvent
+from epdle.link import LinkError
 from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
+from epdle.session.presenter import describe_event
 from epdle.session.terminal import advice_table, board_text
 
 
@@ -28,9 +29,14 @@ def _lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]
             yield line
 
 
-def show_events(console: Console, events: list[DeviceEvent]) -> None:
+def show_device_events(console: Console, controller: Controller) -> None:
+    try:
+        events = controller.presenter.poll_events(timeout=0.05)
+    except LinkError as error:
+        console.print(f"[yellow]device lost ({error}); reconnecting[/yellow]")
+        return
     for event in events:
-        console.print(f"[cyan]device:[/cyan] {event}")
+        console.print(f"[cyan]device:[/cyan] {describe_event(event)}")
 
 
 def show_outcome(console: Console, controller: Controller, outcome: Outcome) -> None:
@@ -61,6 +67,6 @@ def run(controller: Controller, stdin: TextIO = sys.stdin, console: Console | No
         show_outcome(console, controller, outcome)
         if outcome.quit:
             break
-        show_events(console, controller.presenter.poll_events(timeout=0.05))
+        show_device_events(console, controller)
     controller.presenter.close()
     return 0

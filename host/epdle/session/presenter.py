@@ -13,13 +13,25 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from epdle.frames import encode
-from epdle.link import Device, DeviceEvent, LinkError
+from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError
 from epdle.render.planes import Planes
+from epdle.sim import Board
 
 log = logging.getLogger("epdle.session")
 
 ProgressCallback = Callable[[int, int], None]
 T = TypeVar("T")
+
+# A refresh takes ~15 s; on the simulated board these are simulated seconds.
+REFRESH_WAIT_S = 40.0
+
+
+def describe_event(event: DeviceEvent) -> str:
+    if isinstance(event, ButtonPressed):
+        return "button pressed"
+    if isinstance(event, FrameShown):
+        return f"frame {event.index + 1} shown" + ("" if event.ok else f" FAILED ({event.status})")
+    return f"error: {event}"
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,25 @@ class DevicePresenter:
 
     def show(self, index: int) -> None:
         self._exchange(lambda device: device.show(index))
+
+    def simulated_board(self) -> Board | None:
+        """The board behind a sim:// port (connecting if needed), else None."""
+        return getattr(self.connect().serial, "board", None)
+
+    def press_and_wait(self) -> list[DeviceEvent]:
+        """Press the simulated button; the events up to the frame it shows."""
+        board = self.simulated_board()
+        if board is None:
+            raise LinkError("only the simulated board's button can be pressed from here")
+        board.press_button()
+        events: list[DeviceEvent] = []
+        waited = 0.0
+        while not any(isinstance(e, FrameShown) for e in events):
+            if waited >= REFRESH_WAIT_S:
+                raise LinkError(f"no frame shown {REFRESH_WAIT_S:.0f} s after the press")
+            events += self.poll_events(timeout=1.0)
+            waited += 1.0
+        return events
 
     def poll_events(self, timeout: float = 0.0) -> list[DeviceEvent]:
         """Device events; also retries a pending push after a reconnect."""
