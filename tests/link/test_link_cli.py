@@ -76,7 +76,8 @@ def test_a_silent_port_names_itself_and_the_tries() -> None:
 def test_the_upload_of_eight_suggestion_frames_meets_its_budget() -> None:
     result = measure_upload("sim://")
     assert len(result.frame_sizes) == 8
-    assert all(600 <= size <= 1024 for size in result.frame_sizes)
+    # Real rendered suggestion frames: not trivially small, within the 1 KB budget.
+    assert all(500 <= size <= 1024 for size in result.frame_sizes)
     assert result.stats.payload_bytes == sum(result.frame_sizes)
     assert result.wire_ratio <= 1.2
     assert result.stats.seconds <= 3.0  # simulated seconds on the 115200 baud line
