@@ -39,8 +39,8 @@ epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill);
  * One partial window: x and w multiples of 8, inside the panel.
  * Pulls (w / 8) * h bytes for plane 1, then the same count for plane 2.
  */
-epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h,
-                              epd_byte_source_t source, void *ctx);
+epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
+                              void *ctx);
 
 /* DISPLAY_REFRESH and the (long, bounded) wait for BUSY. */
 epd_status_t epd_refresh(void);
