@@ -52,9 +52,10 @@ class Universe:
         )
         self.guess_letters = encode_words(self.guesses)
         self.answer_letters = encode_words(self.answers)
-        self.key = lists_key(self.guesses, [] if self.blind else self.answers) + (
-            f"-blind-{language}-{int(keep_plurals)}" if self.blind else ""
-        )
+        self.key = lists_key(self.guesses, [] if self.blind else self.answers)
+        if self.blind:
+            # Blind rankings depend on the prior too: its settings are part of the key.
+            self.key += f"-blind-{language}-{int(keep_plurals)}-{words.prior_signature()}"
 
     @classmethod
     def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:

@@ -6,6 +6,7 @@ languages and lengths come from the optional `wordfreq` extra at run time.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -152,6 +153,12 @@ def prior_weight(info: WordInfo, keep_plurals: bool = False) -> float:
     if info.past_tense:
         weight *= PAST_TENSE_PRIOR_FACTOR
     return weight
+
+
+def prior_signature() -> str:
+    """A short tag of the prior's settings, for cache keys of prior-dependent results."""
+    settings = (PRIOR_CENTRE_ZIPF, PRIOR_WIDTH_ZIPF, PLURAL_PRIOR_FACTOR, PAST_TENSE_PRIOR_FACTOR)
+    return hashlib.sha256(repr(settings).encode()).hexdigest()[:8]
 
 
 def _wordfreq_zipf(language: str) -> Callable[[str], float]:
