@@ -138,3 +138,18 @@ def test_blind_mode_plays_over_all_accepted_words(small_guesses, small_answers):
 def test_bench_rejects_hidden_words_the_solver_cannot_know(small_universe):
     with pytest.raises(ValueError, match="not possible answers"):
         run_bench(Solver("entropy", universe=small_universe), ["zzzzz"])
+
+
+def test_best_off_its_tree_still_finishes_every_game(small_universe, small_answers):
+    solver = Solver("best", universe=small_universe)
+    opener = solver.advise([]).suggestions[0].word
+    own_opener = next(w for w in small_universe.answers if w != opener)
+    turns = []
+    for answer in small_answers:
+        history = [(own_opener, score(own_opener, answer))]
+        while history[-1][1] != "GGGGG":
+            guess = solver.advise(history, top=1).suggestions[0].word
+            history.append((guess, score(guess, answer)))
+        turns.append(len(history))
+    assert max(turns) <= 6
+    assert sum(turns) / len(turns) < 4.0

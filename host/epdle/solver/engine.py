@@ -13,7 +13,9 @@ from epdle.solver.patterns import patterns_against
 from epdle.solver.scoring import GREY, parse_feedback, pattern_code, solved_code
 from epdle.solver.strategies import (
     ONE_PLY_STRATEGIES,
+    GuessStats,
     candidate_bits,
+    expected_guess_costs,
     freq_choice,
     guess_stats,
     rank_expected_guesses,
@@ -32,6 +34,11 @@ GAME_GUESSES = 6
 # Off the tree, `best` searches (bounded) once at most this many candidates are left.
 SEARCH_MAX_CANDIDATES = 60
 BLIND_SEARCH_FROM_TURN = 3
+# Off the tree, `best` looks one guess further ahead after this many guesses (large sets
+# only: small ones are searched exactly), over its leading guesses.
+LOOKAHEAD_TURNS = (1, 2)
+LOOKAHEAD_WIDTH = 6
+LOOKAHEAD_POOL = 300
 
 History = Sequence[tuple[str, str]]
 
@@ -222,7 +229,44 @@ class Solver:
             order = rank_one_ply(self.strategy, stats)
         else:
             order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
+            if len(state.history) in LOOKAHEAD_TURNS and len(candidates) > SEARCH_MAX_CANDIDATES:
+                order = self._look_ahead(candidates, stats, order)
         return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
+
+    def _look_ahead(
+        self, candidates: np.ndarray, stats: GuessStats, order: np.ndarray
+    ) -> np.ndarray:
+        """Re-rank the leading guesses by the best estimated cost one guess further on.
+
+        The next guess is picked from the leaders here plus the bucket's own words, which
+        keeps the two-ply look affordable (a few hundred guesses instead of all).
+        """
+        universe = self.universe
+        pool = stats.guesses[order[:LOOKAHEAD_POOL]]
+        weights = universe.weights[candidates]
+        total = weights.sum()
+        scored = []
+        for index in order[:LOOKAHEAD_WIDTH]:
+            guess = int(stats.guesses[index])
+            codes = universe.patterns[candidates, guess]
+            cost = 1.0
+            for code in np.unique(codes):
+                bucket = candidates[codes == code]
+                if code == universe.pattern_count - 1:
+                    continue
+                share = universe.weights[bucket].sum() / total
+                if len(bucket) == 1:
+                    cost += share
+                    continue
+                own = universe.guess_index_of_answers[bucket]
+                bucket_stats = guess_stats(universe, bucket, np.union1d(pool, own))
+                bits = candidate_bits(universe, bucket)
+                cost += share * float(expected_guess_costs(bucket_stats, bits).min())
+            scored.append((cost, guess))
+        scored.sort()
+        leaders = [int(np.flatnonzero(stats.guesses == guess)[0]) for _, guess in scored]
+        rest = [int(i) for i in order if int(i) not in set(leaders)]
+        return np.array(leaders + rest)
 
     def _letters_seen(self, state: GameState) -> set[int]:
         return {ord(letter) - ord("a") for guess, _ in state.history for letter in guess}

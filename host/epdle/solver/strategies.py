@@ -130,8 +130,8 @@ def candidate_bits(universe: Universe, candidates: np.ndarray) -> float:
     return float(-(weights * np.log2(weights)).sum())
 
 
-def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
-    """Order by estimated guesses to finish: this guess plus a cost model of what stays.
+def expected_guess_costs(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
+    """Estimated guesses to finish after each guess: it, plus a cost model of what stays.
 
     The feedback removes `bits` of the `uncertainty_bits`; the rest costs guesses by a
     fitted curve, and a guess that may be the answer saves it with that probability.
@@ -139,7 +139,12 @@ def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndar
     missed = np.maximum(1.0 - stats.answer_probability, 1e-12)
     # Entropy left given that the guess was not the answer (a hit leaves none).
     remaining_bits = np.maximum(0.0, uncertainty_bits - stats.bits) / missed
-    cost = 1.0 + missed * _bits_to_guesses(remaining_bits)
+    return 1.0 + missed * _bits_to_guesses(remaining_bits)
+
+
+def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
+    """Order by expected_guess_costs, cheapest first (a possible answer wins ties)."""
+    cost = expected_guess_costs(stats, uncertainty_bits)
     return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
 
 

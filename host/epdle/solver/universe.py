@@ -50,6 +50,9 @@ class Universe:
         self.answer_of_guess = np.array(
             [answer_index.get(word, -1) for word in self.guesses], dtype=np.int64
         )
+        self.guess_index_of_answers = np.array(
+            [self.guess_index[word] for word in self.answers], dtype=np.int64
+        )
         self.guess_letters = encode_words(self.guesses)
         self.answer_letters = encode_words(self.answers)
         self.key = lists_key(self.guesses, [] if self.blind else self.answers)
