@@ -39,7 +39,9 @@
 #define RESET_READY_TIMEOUT_MS 10u
 /* BUSY bounds, from the published times on GDEW0213Z16 / IL0373 (power on
  * 37 ms, power off 21 ms, full refresh 14.9 s; datasheets say about 15 s):
- * twice the refresh, a few times the short steps. */
+ * twice the refresh, a few times the short steps. The short steps are polled;
+ * the refresh is slept through (the MCU's run current for 15 s would be a
+ * quarter of the energy of an update, hardware/power.md). */
 #define POWER_ON_TIMEOUT_MS 100u
 #define POWER_OFF_TIMEOUT_MS 100u
 #define REFRESH_TIMEOUT_MS 30000u
@@ -235,7 +237,7 @@ epd_status_t epd_refresh(void) {
         return EPD_ERR_NOT_READY;
     }
     send_command(CMD_DISPLAY_REFRESH);
-    if (!wait_until_idle(REFRESH_TIMEOUT_MS)) {
+    if (!hal_sleep_until_high(HAL_PIN_EPD_BUSY, REFRESH_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
     return EPD_OK;

@@ -42,7 +42,7 @@ epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill);
 epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
                               void *ctx);
 
-/* DISPLAY_REFRESH and the (long, bounded) wait for BUSY. */
+/* DISPLAY_REFRESH and the (long, bounded) wait for BUSY, which the MCU sleeps through. */
 epd_status_t epd_refresh(void);
 
 /*

@@ -61,6 +61,26 @@ bool hal_button_edge_take(void);
  */
 void hal_sleep(void);
 
+/*
+ * Sleep through a long wait for an input to go high: true as soon as the pin
+ * reads high, false once about max_ms have passed with it low. Only
+ * HAL_PIN_EPD_BUSY can wake the CPU on its rising edge (interrupt-on-change,
+ * positive edge on RA4); any other pin gives its level at once (true if high).
+ *
+ * The bound is kept by the watchdog timer, which wakes the CPU every
+ * HAL_SLEEP_PERIOD_MS (nominal, LFINTOSC) while it sleeps; every wake-up,
+ * whatever woke the CPU, uses up one period, so other wake-ups can end the
+ * wait sooner but never later than max_ms rounded up to whole periods.
+ * A button edge wakes the CPU, is latched as in hal_sleep() and the CPU
+ * sleeps on. A UART start bit wakes it too; that character is lost as in
+ * hal_sleep() (the sender's wake preamble covers it) and the CPU then stays
+ * awake, polling the pin every millisecond for the rest of the bound, so the
+ * bytes that follow are received. As hal_sleep(), it returns with interrupts
+ * enabled (the interrupt routine runs after every wake-up).
+ */
+#define HAL_SLEEP_PERIOD_MS 32u
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms);
+
 /* ---- UART (EUSART, 115200 8N1) --------------------------------------- */
 
 /* Non-blocking: true and *byte set if a received byte was waiting. */

@@ -45,7 +45,9 @@ typedef struct {
     uint8_t data[SIM_EPD_LOG_DATA_BYTES]; /* first min(len, 16) data bytes */
 } sim_epd_transaction_t;
 
-/* Per-state times and charges of the power model. */
+/* Per-state times and charges of the power model. mcu_sleep_ns is all time
+ * asleep; standby is sleep between updates, active everything else while powered
+ * (the CPU running, stalled, or asleep through a refresh). */
 typedef struct {
     uint64_t mcu_run_ns, mcu_stall_ns, mcu_sleep_ns, mcu_off_ns;
     uint64_t panel_off_ns, panel_idle_ns, panel_busy_ns, panel_deep_sleep_ns;
@@ -70,6 +72,8 @@ void sim_uart_send(const uint8_t *data, size_t len);
 size_t sim_uart_take(uint8_t *out, size_t capacity);
 
 /* Board state. */
+/* 1 while the CPU sleeps waiting for the button or the host (between updates);
+ * sleeping through a panel refresh is part of an update and does not count. */
 int sim_asleep(void);
 int sim_powered(void);
 int sim_net_level(sim_net_t net);

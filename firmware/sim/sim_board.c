@@ -40,7 +40,11 @@ static struct {
     bool in_firmware;
     sim_mcu_state_t mcu;
     bool gie;
-    bool iocaf;
+    bool iocaf;           /* IOCAF5: the button fell */
+    bool ioc_busy_rising; /* IOCAP4 */
+    bool iocaf_busy;      /* IOCAF4: EPD_BUSY rose */
+    uint64_t watchdog_ns; /* time-out of the watchdog, SIM_NEVER while it does not run */
+    sim_wake_t wake_cause;
     uint64_t deadline_ns;
     bool stop_pending;
     sim_stop_t stop;
@@ -79,6 +83,9 @@ static void start_firmware(void) {
     board.mcu = SIM_MCU_RUN;
     board.gie = false;
     board.iocaf = false;
+    board.ioc_busy_rising = false;
+    board.iocaf_busy = false;
+    board.watchdog_ns = SIM_NEVER;
     sim_uart_chip_reset();
     sim_power_update();
 }
@@ -135,16 +142,27 @@ void sim_cpu_stall(uint64_t ns) {
     sim_board_service_interrupts();
 }
 
-static void wake(void) {
+static bool cpu_asleep(void) {
+    return board.mcu == SIM_MCU_SLEEP || board.mcu == SIM_MCU_SLEEP_ON_PANEL;
+}
+
+/* The watchdog is cleared on the way out of SLEEP and only runs for it. */
+static void wake(sim_wake_t cause) {
     board.mcu = SIM_MCU_RUN;
+    board.wake_cause = cause;
+    board.watchdog_ns = SIM_NEVER;
     sim_power_update();
+}
+
+/* As on the chip: with an enabled interrupt flag still set (IOC, or a received
+ * byte waiting in the FIFO), SLEEP does nothing. */
+static bool interrupt_pending(void) {
+    return board.iocaf || board.iocaf_busy || sim_uart_fifo_count() > 0u;
 }
 
 void sim_cpu_sleep(void) {
     sim_cpu_spend(SIM_INSTRUCTION_NS);
-    /* As on the chip: with an enabled interrupt flag still set (IOC, or a received
-     * byte waiting in the FIFO), SLEEP does nothing. */
-    if (board.iocaf || sim_uart_fifo_count() > 0u) {
+    if (interrupt_pending()) {
         return;
     }
     if (sim_bus_level(SIM_NET_EPD_VCC) == 0u) {
@@ -160,12 +178,28 @@ void sim_cpu_sleep(void) {
     }
 }
 
+sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
+    sim_cpu_spend(SIM_INSTRUCTION_NS);
+    if (interrupt_pending()) {
+        return SIM_WAKE_NONE;
+    }
+    board.mcu = SIM_MCU_SLEEP_ON_PANEL;
+    board.wake_cause = SIM_WAKE_NONE;
+    board.watchdog_ns = sim_now() + watchdog_ns;
+    sim_power_update();
+    if (board.in_firmware) {
+        yield_to_host(); /* the host resumes us once an event has woken the CPU */
+    }
+    return board.wake_cause;
+}
+
 /* Supply gone: the CPU stops and every pin the MCU drove falls (the panel loses its rail). */
 static void go_dark(void) {
     size_t i;
 
     board.powered = false;
     board.mcu = SIM_MCU_OFF;
+    board.watchdog_ns = SIM_NEVER;
     if (sim_bus_level(SIM_NET_EPD_VCC) != 0u) {
         sim_panel_expect_board_power_loss();
     }
@@ -195,8 +229,8 @@ void sim_board_ioc_falling_edge(void) {
         return;
     }
     board.iocaf = true;
-    if (board.mcu == SIM_MCU_SLEEP && !board.halted) {
-        wake();
+    if (cpu_asleep() && !board.halted) {
+        wake(SIM_WAKE_PIN_EDGE);
     }
     sim_board_service_interrupts();
 }
@@ -205,7 +239,39 @@ bool sim_board_ioc_flag_take(void) {
     bool was = board.iocaf;
 
     board.iocaf = false;
+    board.iocaf_busy = false;
     return was;
+}
+
+void sim_board_ioc_busy_rising_enable(bool enabled) {
+    board.ioc_busy_rising = enabled;
+    if (!enabled) {
+        board.iocaf_busy = false;
+    }
+}
+
+void sim_board_busy_rising_edge(void) {
+    if (!board.powered || !board.ioc_busy_rising) {
+        return;
+    }
+    board.iocaf_busy = true;
+    if (cpu_asleep() && !board.halted) {
+        wake(SIM_WAKE_PIN_EDGE);
+    }
+    sim_board_service_interrupts();
+}
+
+uint64_t sim_board_next_event(void) {
+    return board.watchdog_ns;
+}
+
+void sim_board_run_events(void) {
+    if (board.watchdog_ns <= sim_now()) {
+        board.watchdog_ns = SIM_NEVER;
+        if (board.mcu == SIM_MCU_SLEEP_ON_PANEL) {
+            wake(SIM_WAKE_WATCHDOG);
+        }
+    }
 }
 
 void sim_board_service_interrupts(void) {
@@ -218,9 +284,9 @@ bool sim_board_uart_start_bit(void) {
     if (!board.powered) {
         return false;
     }
-    if (board.mcu == SIM_MCU_SLEEP) {
+    if (cpu_asleep()) {
         if (!board.halted) {
-            wake();
+            wake(SIM_WAKE_UART);
         }
         return false;
     }
@@ -253,6 +319,10 @@ int sim_boot(const char *vcd_path) {
     board.mcu = SIM_MCU_OFF;
     board.gie = false;
     board.iocaf = false;
+    board.ioc_busy_rising = false;
+    board.iocaf_busy = false;
+    board.watchdog_ns = SIM_NEVER;
+    board.wake_cause = SIM_WAKE_NONE;
     board.deadline_ns = 0;
     board.stop_pending = false;
     board.slept_with_panel_powered = false;

@@ -12,7 +12,26 @@
 /* One PIC instruction at Fosc = 32 MHz (Fosc / 4 = 8 MIPS). */
 #define SIM_INSTRUCTION_NS 125u
 
-typedef enum { SIM_MCU_OFF = 0, SIM_MCU_RUN, SIM_MCU_STALL, SIM_MCU_SLEEP } sim_mcu_state_t;
+/*
+ * SIM_MCU_SLEEP waits for the button or the host (standby, between updates);
+ * SIM_MCU_SLEEP_ON_PANEL sleeps through a panel refresh (part of an update),
+ * with the watchdog running as its bound.
+ */
+typedef enum {
+    SIM_MCU_OFF = 0,
+    SIM_MCU_RUN,
+    SIM_MCU_STALL,
+    SIM_MCU_SLEEP,
+    SIM_MCU_SLEEP_ON_PANEL
+} sim_mcu_state_t;
+
+/* What ended a sim_cpu_sleep_on_panel(). */
+typedef enum {
+    SIM_WAKE_NONE = 0, /* SLEEP did nothing: an enabled interrupt flag was pending */
+    SIM_WAKE_WATCHDOG, /* the watchdog timed out (STATUS.TO cleared on the chip) */
+    SIM_WAKE_PIN_EDGE, /* interrupt-on-change: the button fell or EPD_BUSY rose */
+    SIM_WAKE_UART      /* a start bit (that character is not received) */
+} sim_wake_t;
 
 sim_mcu_state_t sim_board_mcu_state(void);
 
@@ -22,6 +41,14 @@ void sim_cpu_spend(uint64_t ns);
 void sim_cpu_stall(uint64_t ns);
 /* Firmware context: SLEEP. Returns after the wake-up, once the interrupt has run. */
 void sim_cpu_sleep(void);
+/*
+ * Firmware context: SLEEP through a panel refresh. The watchdog times out
+ * watchdog_ns after SLEEP; it, an interrupt-on-change edge or a UART start
+ * bit wakes the CPU. GIE is meant to be off (as on the chip, so that the flag
+ * of an edge that came before SLEEP makes it return at once): the interrupt
+ * routine runs once the caller turns interrupts on again.
+ */
+sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns);
 /* Firmware context: the supply collapses now; never returns. */
 void sim_board_power_fail(void) __attribute__((noreturn));
 
@@ -29,7 +56,16 @@ void sim_board_power_fail(void) __attribute__((noreturn));
 void sim_board_irq_enable(bool enabled);
 /* Interrupt-on-change flag (IOCAF for the button): latched by hardware. */
 void sim_board_ioc_falling_edge(void);
+/* Clears every interrupt-on-change flag, as the interrupt routine writes IOCAF = 0;
+ * true if the button's was set. */
 bool sim_board_ioc_flag_take(void);
+/* IOCAP4: EPD_BUSY's rising edge sets a flag and wakes the CPU (disarming clears the flag). */
+void sim_board_ioc_busy_rising_enable(bool enabled);
+/* From the bus: EPD_BUSY went high. */
+void sim_board_busy_rising_edge(void);
+/* The watchdog's time-out as a clock event (SIM_NEVER while it does not run). */
+uint64_t sim_board_next_event(void);
+void sim_board_run_events(void);
 /* Run the interrupt routine if something is pending and the CPU can take it. */
 void sim_board_service_interrupts(void);
 

@@ -3,6 +3,7 @@
  */
 #include "sim_bus.h"
 
+#include "sim_board.h"
 #include "sim_panel.h"
 #include "sim_power.h"
 #include "sim_vcd.h"
@@ -44,5 +45,8 @@ void sim_bus_drive(sim_net_t net, uint8_t level) {
     sim_panel_on_edge(net, level);
     if (net == SIM_NET_EPD_VCC || net == SIM_NET_BUTTON) {
         sim_power_update();
+    }
+    if (net == SIM_NET_EPD_BUSY && level != 0u) {
+        sim_board_busy_rising_edge();
     }
 }

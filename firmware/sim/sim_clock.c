@@ -4,6 +4,7 @@
  */
 #include "sim_clock.h"
 
+#include "sim_board.h"
 #include "sim_button.h"
 #include "sim_panel.h"
 #include "sim_uart.h"
@@ -23,7 +24,7 @@ static uint64_t earliest(uint64_t a, uint64_t b) {
 }
 
 uint64_t sim_clock_next_event(void) {
-    return earliest(sim_button_next_event(),
+    return earliest(earliest(sim_button_next_event(), sim_board_next_event()),
                     earliest(sim_panel_next_event(), sim_uart_next_event()));
 }
 
@@ -37,6 +38,7 @@ void sim_clock_run_to(uint64_t t_ns) {
         sim_button_run_events();
         sim_panel_run_events();
         sim_uart_run_events();
+        sim_board_run_events();
     }
     if (t_ns > now_ns) {
         now_ns = t_ns;

@@ -1,6 +1,7 @@
 /*
  * sim_clock.h - the board's virtual clock (ns since boot) and the dispatch
- * of scheduled events (inputs, panel BUSY, UART bits) in time order.
+ * of scheduled events (inputs, panel BUSY, UART bits, the
+ * watchdog) in time order.
  */
 #ifndef EPDLE_SIM_CLOCK_H
 #define EPDLE_SIM_CLOCK_H

@@ -2,9 +2,10 @@
  * sim_power.c - integrates supply current over virtual time.
  *
  * Currents are typical values at VDD = 3.0 V; each one is cited in
- * hardware/power.md. "Standby" is every moment the MCU sleeps (whatever the
- * panel does then is counted, so a panel left powered shows up there);
- * "active" is every moment it runs or stalls on a flash write.
+ * hardware/power.md. "Standby" is every moment the MCU sleeps between updates
+ * (whatever the panel does then is counted, so a panel left powered shows up
+ * there); "active" is every moment of an update: the MCU runs, stalls on a
+ * flash write, or sleeps through a panel refresh.
  */
 #include "sim_power.h"
 
@@ -23,6 +24,7 @@
 /* PIC16F18326 (hardware/power.md, "MCU") */
 #define MCU_RUN_A 2.6e-3     /* HFINTOSC 32 MHz, VDD 3.0 V */
 #define MCU_SLEEP_A 0.4e-6   /* IPD base, WDT/BOR/FVR off, VREGPM = 1 */
+#define WATCHDOG_A 0.8e-6    /* WDT on (sleeping through a refresh): LFINTOSC and counter */
 #define PULLUP_HELD_A 100e-6 /* weak pull-up sinking into the pressed button */
 /* Panel (GDEW0213Z16 / IL0373) behind the load switch (hardware/power.md, "Panel") */
 #define PANEL_BUSY_A 8.0e-3       /* refresh / charge pumps ramping */
@@ -82,6 +84,7 @@ void sim_power_update(void) {
             stats.mcu_stall_ns += elapsed;
             break;
         case SIM_MCU_SLEEP:
+        case SIM_MCU_SLEEP_ON_PANEL:
             stats.mcu_sleep_ns += elapsed;
             break;
         default:
@@ -108,6 +111,9 @@ void sim_power_update(void) {
         if (last_mcu == SIM_MCU_SLEEP) {
             stats.standby_ns += elapsed;
             stats.standby_charge_c += (current + MCU_SLEEP_A) * seconds;
+        } else if (last_mcu == SIM_MCU_SLEEP_ON_PANEL) {
+            stats.active_ns += elapsed;
+            stats.active_charge_c += (current + MCU_SLEEP_A + WATCHDOG_A) * seconds;
         } else if (last_mcu != SIM_MCU_OFF) {
             stats.active_ns += elapsed;
             stats.active_charge_c += (current + MCU_RUN_A) * seconds;

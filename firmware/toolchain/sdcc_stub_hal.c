@@ -36,6 +36,12 @@ bool hal_button_edge_take(void) {
 
 void hal_sleep(void) {}
 
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    (void)pin;
+    (void)max_ms;
+    return true;
+}
+
 bool hal_uart_read(uint8_t *byte) {
     (void)byte;
     return false;

@@ -9,7 +9,7 @@ from hardware_tools import PIC_DIR, load_tool
 REQUIRED = {
     "RSTOSC": "HFINT32",  # 32 MHz HFINTOSC x2 PLL from reset
     "FEXTOSC": "OFF",
-    "WDTE": "OFF",
+    "WDTE": "SWDTEN",  # watchdog off unless the HAL runs it: the bound of the refresh sleep
     "MCLRE": "ON",
     "LVP": "ON",
     "BOREN": "SLEEP",  # brown-out reset off in SLEEP

@@ -8,7 +8,7 @@
  *   RA1 UART_RX via RXPPS, and ICSPCLK  RC1 UART_TX via RC1PPS
  *   RA2 EPD_PWR                         RC2 EPD_SDA
  *   RA3 MCLR (ICSP VPP)                 RC3 EPD_RST
- *   RA4 EPD_BUSY                        RC4 EPD_CS
+ *   RA4 EPD_BUSY (IOC rising, refresh)  RC4 EPD_CS
  *   RA5 BUTTON (pull-up, IOC falling)   RC5 EPD_DC
  */
 #include "hal.h"
@@ -30,6 +30,10 @@
 #define WAKE_CHAR_POLLS 100u    /* the rest of the wake-up character */
 #define TX_DRAIN_POLLS 200u     /* a byte in TX1REG plus one in the shift register */
 #define EEPROM_WRITE_POLLS 100u /* 10 ms; a byte takes about 4 ms */
+
+/* WDTCON: WDTPS = 00101, 1:1024 of the 31 kHz LFINTOSC = HAL_SLEEP_PERIOD_MS
+ * (32 ms nominal); SWDTEN off until the SLEEP. */
+#define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
 
 #define RX_RING_SIZE 16u /* power of two: indexes wrap by masking */
 
@@ -215,27 +219,110 @@ void __interrupt() isr(void) {
     }
 }
 
-void hal_sleep(void) {
+/* The EUSART stops in SLEEP: let the last event bytes leave first. */
+static void uart_drain_transmitter(void) {
     uint8_t polls;
 
-    /* The EUSART stops in SLEEP: let the last event bytes leave first. */
     for (polls = 0u; !TX1STAbits.TRMT && polls < TX_DRAIN_POLLS; polls++) {
         __delay_us(1);
     }
-    BAUD1CONbits.WUE = 1;
-    SLEEP();
-    NOP();
-    /* A start bit woke us if the EUSART cleared WUE on the character's next
-     * rising edge; that character is not data (hal.h), so it is dropped. */
+}
+
+/*
+ * After a SLEEP with WUE set: a start bit woke us if the EUSART cleared WUE on
+ * the character's next rising edge; that character is not data (hal.h), so it
+ * is dropped. True if the UART woke the CPU.
+ */
+static bool uart_woke_cpu(void) {
+    uint8_t polls;
+
     for (polls = 0u; BAUD1CONbits.WUE && polls < WAKE_CHAR_POLLS; polls++) {
         __delay_us(1);
     }
     if (BAUD1CONbits.WUE) {
         BAUD1CONbits.WUE = 0;
-    } else {
-        (void)RC1REG;
+        return false;
     }
+    (void)RC1REG;
+    return true;
+}
+
+void hal_sleep(void) {
+    uart_drain_transmitter();
+    BAUD1CONbits.WUE = 1;
+    SLEEP();
+    NOP();
+    (void)uart_woke_cpu();
     INTCONbits.GIE = 1;
+}
+
+/*
+ * One SLEEP with the watchdog as its bound (DS40001839, "Watchdog Timer":
+ * with WDTE = SWDTEN the SWDTEN bit of WDTCON runs it; a time-out during SLEEP
+ * wakes the CPU instead of resetting it and clears STATUS.TO). It runs only
+ * for the SLEEP itself: awake, a time-out would reset the chip. CLRWDT sets TO
+ * again, so a TO still clear afterwards means the watchdog woke us (SLEEP
+ * skipped as a NOP because a flag was pending leaves TO set, too).
+ * GIE is off: a wake-up resumes here, and the interrupt routine runs later.
+ * True if the UART woke the CPU.
+ */
+static bool sleep_one_watchdog_period(void) {
+    bool watchdog_woke;
+
+    BAUD1CONbits.WUE = 1;
+    CLRWDT();
+    WDTCONbits.SWDTEN = 1;
+    SLEEP();
+    NOP();
+    WDTCONbits.SWDTEN = 0;
+    watchdog_woke = STATUSbits.NOT_TO == 0;
+    if (watchdog_woke) {
+        BAUD1CONbits.WUE = 0;
+        return false;
+    }
+    return uart_woke_cpu();
+}
+
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    uint8_t watchdog_before = WDTCON;
+    uint16_t waited_ms = 0u;
+    bool host_talking = false;
+    bool high;
+
+    if (pin != HAL_PIN_EPD_BUSY) {
+        INTCONbits.GIE = 1;
+        return hal_pin_read(pin) != 0u;
+    }
+    uart_drain_transmitter();
+    WDTCON = WDT_PERIOD_32MS;
+    /* Armed before the first look at the pin: a rise after that look leaves
+     * IOCAF4 set, and the SLEEP that follows returns at once. */
+    IOCAPbits.IOCAP4 = 1;
+    for (;;) {
+        INTCONbits.GIE = 0;
+        high = PORTAbits.RA4 != 0u;
+        if (high || waited_ms >= max_ms) {
+            break;
+        }
+        if (host_talking) {
+            /* Awake, so that the rest of the host's bytes are received. */
+            INTCONbits.GIE = 1;
+            __delay_ms(1);
+            waited_ms++;
+            continue;
+        }
+        host_talking = sleep_one_watchdog_period();
+        waited_ms = (uint16_t)(max_ms - waited_ms) > HAL_SLEEP_PERIOD_MS
+                        ? (uint16_t)(waited_ms + HAL_SLEEP_PERIOD_MS)
+                        : max_ms;
+        /* The interrupt routine latches the button edge or byte that woke us. */
+        INTCONbits.GIE = 1;
+    }
+    IOCAPbits.IOCAP4 = 0;
+    IOCAFbits.IOCAF4 = 0;
+    WDTCON = watchdog_before;
+    INTCONbits.GIE = 1;
+    return high;
 }
 
 bool hal_uart_read(uint8_t *byte) {

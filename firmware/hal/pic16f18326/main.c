@@ -8,9 +8,10 @@
 
 /* 32 MHz from HFINTOSC x2 PLL at reset, no external clock, no clock output. */
 #pragma config FEXTOSC = OFF, RSTOSC = HFINT32, CLKOUTEN = OFF, CSWEN = ON, FCMEN = OFF
-/* MCLR on RA3; watchdog off (every wait is bounded in code); brown-out reset
- * while running only, so it draws nothing in SLEEP. */
-#pragma config MCLRE = ON, PWRTE = ON, WDTE = OFF, LPBOREN = OFF, BOREN = SLEEP, BORV = LOW
+/* MCLR on RA3; watchdog under software control (SWDTEN, off at reset): the HAL
+ * runs it only as the wake-up bound of the SLEEP through a panel refresh, never
+ * as a reset; brown-out reset while running only, so it draws nothing in SLEEP. */
+#pragma config MCLRE = ON, PWRTE = ON, WDTE = SWDTEN, LPBOREN = OFF, BOREN = SLEEP, BORV = LOW
 #pragma config PPS1WAY = OFF, STVREN = ON, DEBUG = OFF
 /* Low-voltage ICSP on RA0/RA1/RA3; the frame store rewrites upper flash at run time. */
 #pragma config WRT = OFF, LVP = ON

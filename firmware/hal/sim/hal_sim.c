@@ -17,6 +17,8 @@
 /* As in hal/pic16f18326: a 16-byte ring that keeps one slot free (15 bytes). */
 #define UART_RING_BYTES 16u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
+#define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
+#define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
 
 static const sim_net_t pin_nets[HAL_PIN_COUNT] = {
     SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,  SIM_NET_EPD_CS,  SIM_NET_EPD_DC,
@@ -124,6 +126,42 @@ void hal_sleep(void) {
     sim_cpu_sleep();
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
+}
+
+/* Mirrors hal/pic16f18326: see there for why GIE is off from the look at the pin to SLEEP. */
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    uint16_t waited_ms = 0u;
+    bool host_talking = false;
+    bool high;
+
+    if (pin != HAL_PIN_EPD_BUSY) {
+        sim_board_irq_enable(true);
+        return hal_pin_read(pin) != 0u;
+    }
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+    sim_board_ioc_busy_rising_enable(true);
+    for (;;) {
+        sim_board_irq_enable(false);
+        high = hal_pin_read(pin) != 0u;
+        if (high || waited_ms >= max_ms) {
+            break;
+        }
+        if (host_talking) {
+            sim_board_irq_enable(true);
+            hal_delay_ms(1u);
+            waited_ms++;
+            continue;
+        }
+        host_talking = sim_cpu_sleep_on_panel(WATCHDOG_PERIOD_NS) == SIM_WAKE_UART;
+        waited_ms = (uint16_t)(max_ms - waited_ms) > HAL_SLEEP_PERIOD_MS
+                        ? (uint16_t)(waited_ms + HAL_SLEEP_PERIOD_MS)
+                        : max_ms;
+        sim_board_irq_enable(true);
+    }
+    sim_board_ioc_busy_rising_enable(false);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+    sim_board_irq_enable(true);
+    return high;
 }
 
 bool hal_uart_read(uint8_t *byte) {

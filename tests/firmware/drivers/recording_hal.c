@@ -224,6 +224,43 @@ void hal_sleep(void) {
     }
 }
 
+/* When the CPU sleeping from now would wake: BUSY rising, the next button event if it is a
+ * press, or the watchdog period, whichever comes first. */
+static uint64_t pin_sleep_wake_ns(void) {
+    uint64_t wake_ns = rec.now_ns + (uint64_t)HAL_SLEEP_PERIOD_MS * NS_PER_MS;
+    uint64_t button_ns;
+
+    if (!rec.busy_stuck && rec.busy_until_ns > rec.now_ns && rec.busy_until_ns < wake_ns) {
+        wake_ns = rec.busy_until_ns;
+    }
+    if (rec.button_event_next < rec.button_event_count &&
+        rec.button_event_level[rec.button_event_next] == 0u) {
+        button_ns = (uint64_t)rec.button_event_ms[rec.button_event_next] * NS_PER_MS;
+        if (button_ns < wake_ns) {
+            wake_ns = button_ns > rec.now_ns ? button_ns : rec.now_ns;
+        }
+    }
+    return wake_ns;
+}
+
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    uint32_t waited_ms = 0u;
+    uint64_t wake_ns;
+    bool high;
+
+    rec.pin_sleep_calls++;
+    high = hal_pin_read(pin) != 0u;
+    while (pin == HAL_PIN_EPD_BUSY && !high && waited_ms < max_ms) {
+        wake_ns = pin_sleep_wake_ns();
+        rec.pin_sleep_ns += wake_ns - rec.now_ns;
+        advance_ns(wake_ns - rec.now_ns);
+        waited_ms += HAL_SLEEP_PERIOD_MS; /* a whole period, whatever woke it (hal.h) */
+        high = hal_pin_read(pin) != 0u;
+    }
+    rec.irq_enabled = true;
+    return high;
+}
+
 int32_t rec_find_command(uint8_t cmd, uint32_t nth) {
     uint32_t i;
 

@@ -206,11 +206,16 @@ static void test_refresh_waits_for_busy(void **state) {
 
     (void)state;
     power_up_ok();
+    /* The short BUSY waits of the power-up are polled, not slept. */
+    assert_int_equal(rec.pin_sleep_calls, 0);
     start_ms = rec_now_ms();
     assert_int_equal(epd_refresh(), EPD_OK);
     assert_int_equal(rec.bytes[rec.byte_count - 1u].dc, DC_CMD);
     assert_int_equal(rec.bytes[rec.byte_count - 1u].value, 0x12);
     assert_in_range(rec_now_ms() - start_ms, 14900u, 14902u);
+    /* The MCU slept through it, woken by BUSY's rising edge, not after a whole period. */
+    assert_int_equal(rec.pin_sleep_calls, 1);
+    assert_in_range(rec.pin_sleep_ns / 1000000u, 14899u, 14900u);
 }
 
 static void test_refresh_with_stuck_busy_times_out_and_still_powers_down(void **state) {
@@ -222,8 +227,9 @@ static void test_refresh_with_stuck_busy_times_out_and_still_powers_down(void **
     rec.busy_stuck = true;
     start_ms = rec_now_ms();
     assert_int_equal(epd_refresh(), EPD_ERR_BUSY_TIMEOUT);
-    /* About twice the datasheet's 15 s (plus the polling's own pin reads), then give up. */
-    assert_in_range(rec_now_ms() - start_ms, 30000u, 30010u);
+    /* About twice the datasheet's 15 s, asleep in whole watchdog periods, then give up. */
+    assert_in_range(rec_now_ms() - start_ms, 30000u, 30000u + HAL_SLEEP_PERIOD_MS);
+    assert_true(rec.pin_sleep_ns >= 30000000000ull);
     bytes_before = rec.byte_count;
     assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
     /* No command is sent to a controller that is still busy. */

@@ -74,6 +74,11 @@ bool hal_button_edge_take(void) {
 
 void hal_sleep(void) {}
 
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    (void)max_ms;
+    return hal_pin_read(pin) != 0u;
+}
+
 bool hal_uart_read(uint8_t *byte) {
     if (fake_hal.rx_head == fake_hal.rx_tail) {
         return false;

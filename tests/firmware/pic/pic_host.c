@@ -44,10 +44,19 @@ void pic_host_sleep(void) {
     pic_host.sleep_count++;
     pic_host.baud1con_at_sleep = BAUD1CON;
     pic_host.gie_at_sleep = INTCONbits.GIE;
+    pic_host.iocap_at_sleep = IOCAP;
+    pic_host.iocan_at_sleep = IOCAN;
+    pic_host.wdtcon_at_sleep = WDTCON;
+    if (pic_host.on_sleep != NULL) {
+        pic_host.on_sleep(pic_host.sleep_count - 1u);
+    }
 }
 
 void pic_host_delay_us(uint32_t us) {
     pic_host.delayed_us += us;
+    if (pic_host.busy_high_at_us != 0u && pic_host.delayed_us >= pic_host.busy_high_at_us) {
+        PORTAbits.RA4 = 1;
+    }
     if (pic_host.wr_seen && pic_host.eeprom_write_us != 0u &&
         pic_host.delayed_us - pic_host.wr_seen_at_us >= pic_host.eeprom_write_us) {
         NVMCON1bits.WR = 0;

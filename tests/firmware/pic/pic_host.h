@@ -28,6 +28,14 @@ typedef struct {
     uint32_t sleep_count;
     uint8_t baud1con_at_sleep;
     uint8_t gie_at_sleep;
+    uint8_t iocap_at_sleep;
+    uint8_t iocan_at_sleep;
+    uint8_t wdtcon_at_sleep;
+    /* Plays what wakes the chip from the n-th (0-based) SLEEP() by setting
+     * registers (STATUS.TO, BAUD1CON.WUE, PORTA, IOCAF); NULL = nothing changes. */
+    void (*on_sleep)(uint32_t sleep_index);
+    /* RA4 (BUSY) reads high from this many us of delay on (0 = never). */
+    uint64_t busy_high_at_us;
 
     uint64_t delayed_us;
     /* Hardware model: NVMCON1.WR clears this many us after it was seen set (0 = never). */

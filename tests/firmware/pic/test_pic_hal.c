@@ -291,6 +291,146 @@ static void test_sleep_waits_a_bounded_time_for_the_transmitter(void **state) {
     assert_in_range(pic_host.delayed_us, 174u, 400u);
 }
 
+/* ---- sleeping through a refresh: what wakes the chip from each SLEEP ---- */
+
+static void wake_by_watchdog(void) {
+    STATUSbits.NOT_TO = 0; /* time-out in SLEEP: a wake-up, not a reset */
+}
+
+static void wake_by_busy_rising(void) {
+    STATUSbits.NOT_TO = 1;
+    PORTAbits.RA4 = 1;
+    IOCAFbits.IOCAF4 = 1;
+    PIR0bits.IOCIF = 1;
+}
+
+static void wake_by_button(void) {
+    STATUSbits.NOT_TO = 1;
+    PORTAbits.RA5 = 0;
+    IOCAFbits.IOCAF5 = 1;
+    PIR0bits.IOCIF = 1;
+}
+
+static void wake_by_uart_start_bit(void) {
+    STATUSbits.NOT_TO = 1;
+    BAUD1CONbits.WUE = 0; /* the EUSART clears it on the character's next rise */
+}
+
+static void watchdog_twice_then_busy(uint32_t sleep_index) {
+    if (sleep_index < 2u) {
+        wake_by_watchdog();
+    } else {
+        wake_by_busy_rising();
+    }
+}
+
+static void watchdog_always(uint32_t sleep_index) {
+    (void)sleep_index;
+    wake_by_watchdog();
+}
+
+static void button_then_busy(uint32_t sleep_index) {
+    if (sleep_index == 0u) {
+        wake_by_button();
+    } else {
+        wake_by_busy_rising();
+    }
+}
+
+static void uart_always(uint32_t sleep_index) {
+    (void)sleep_index;
+    wake_by_uart_start_bit();
+}
+
+/* Panel powered and refreshing (BUSY low), nothing left to send, WDTCON at its reset value. */
+static int setup_refreshing(void **state) {
+    setup(state);
+    hal_pin_write(HAL_PIN_EPD_PWR, 1u);
+    PORTAbits.RA4 = 0;
+    TX1STA = 0x26;
+    WDTCON = 0x16; /* WDTPS = 01011 (2 s), SWDTEN = 0 */
+    hal_irq_enable();
+    return 0;
+}
+
+static void assert_refresh_sleep_undone(void) {
+    assert_int_equal(IOCAP & 0x3F, 0x00); /* BUSY's rising edge no longer wakes */
+    assert_int_equal(IOCAF & 0x10, 0x00); /* nor does a flag it left */
+    assert_int_equal(IOCAN & 0x3F, 0x20); /* the button's falling edge still does */
+    assert_int_equal(WDTCON, 0x16);       /* the watchdog as it was: off */
+    assert_int_equal(BAUD1CON & 0x02, 0x00);
+    assert_int_equal(INTCON & 0x80, 0x80);
+}
+
+static void test_sleep_until_busy_high_wakes_on_its_rising_edge(void **state) {
+    (void)state;
+    pic_host.on_sleep = watchdog_twice_then_busy;
+    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    assert_int_equal(pic_host.sleep_count, 3);
+    /* Interrupt-on-change: positive edge on RA4 (IOCAP4), the button's negative edge kept. */
+    assert_int_equal(pic_host.iocap_at_sleep & 0x3F, 0x10);
+    assert_int_equal(pic_host.iocan_at_sleep & 0x3F, 0x20);
+    /* Watchdog on (SWDTEN) for the SLEEP, WDTPS = 00101: 1:1024 of LFINTOSC = 32 ms. */
+    assert_int_equal(pic_host.wdtcon_at_sleep & 0x3F, 0x0B);
+    assert_int_equal(pic_host.baud1con_at_sleep & 0x02, 0x02); /* a start bit wakes too */
+    /* GIE off from the last look at BUSY to SLEEP: a rise in between makes SLEEP a NOP. */
+    assert_int_equal(pic_host.gie_at_sleep, 0);
+    /* Asleep, not polling: only the short look for a wake character after BUSY's edge. */
+    assert_true(pic_host.delayed_us <= 200u);
+    assert_refresh_sleep_undone();
+}
+
+static void test_sleep_until_busy_high_is_bounded_by_watchdog_periods(void **state) {
+    (void)state;
+    pic_host.on_sleep = watchdog_always;
+    assert_false(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 100u));
+    /* 100 ms in 32 ms periods, rounded up. */
+    assert_int_equal(pic_host.sleep_count, 4);
+    assert_refresh_sleep_undone();
+}
+
+static void test_button_edge_during_refresh_sleep_is_latched(void **state) {
+    (void)state;
+    pic_host.on_sleep = button_then_busy;
+    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    /* The button woke it, it slept on until BUSY rose. */
+    assert_int_equal(pic_host.sleep_count, 2);
+    /* The button's flag is left to the interrupt routine, which latches the edge. */
+    assert_int_equal(IOCAF & 0x20, 0x20);
+    isr();
+    assert_true(hal_button_edge_take());
+    assert_refresh_sleep_undone();
+}
+
+static void test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake(void **state) {
+    (void)state;
+    pic_host.on_sleep = uart_always;
+    pic_host.busy_high_at_us = 5000u;
+    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    /* One SLEEP: after the host's start bit it polls awake, receiving what follows. */
+    assert_int_equal(pic_host.sleep_count, 1);
+    assert_in_range(pic_host.delayed_us, 5000u, 6000u);
+    assert_refresh_sleep_undone();
+}
+
+static void test_uart_wake_keeps_the_bound(void **state) {
+    (void)state;
+    pic_host.on_sleep = uart_always;
+    assert_false(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 100u));
+    assert_int_equal(pic_host.sleep_count, 1);
+    /* One 32 ms period asleep, the other 68 ms polled awake. */
+    assert_in_range(pic_host.delayed_us, 68000u, 70000u);
+    assert_refresh_sleep_undone();
+}
+
+static void test_sleep_until_high_of_another_pin_reads_it_at_once(void **state) {
+    (void)state;
+    PORTAbits.RA5 = 1;
+    assert_true(hal_sleep_until_high(HAL_PIN_BUTTON, 30000u));
+    assert_int_equal(pic_host.sleep_count, 0);
+    assert_int_equal(IOCAP & 0x3F, 0x00);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_init_pins, setup),
@@ -309,6 +449,16 @@ int main(void) {
         cmocka_unit_test_setup(test_eeprom_write_of_same_value_is_skipped, setup),
         cmocka_unit_test_setup(test_sleep_arms_uart_wake_and_reenables_interrupts, setup),
         cmocka_unit_test_setup(test_sleep_waits_a_bounded_time_for_the_transmitter, setup),
+        cmocka_unit_test_setup(test_sleep_until_busy_high_wakes_on_its_rising_edge,
+                               setup_refreshing),
+        cmocka_unit_test_setup(test_sleep_until_busy_high_is_bounded_by_watchdog_periods,
+                               setup_refreshing),
+        cmocka_unit_test_setup(test_button_edge_during_refresh_sleep_is_latched, setup_refreshing),
+        cmocka_unit_test_setup(test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake,
+                               setup_refreshing),
+        cmocka_unit_test_setup(test_uart_wake_keeps_the_bound, setup_refreshing),
+        cmocka_unit_test_setup(test_sleep_until_high_of_another_pin_reads_it_at_once,
+                               setup_refreshing),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

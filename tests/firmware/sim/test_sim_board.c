@@ -10,6 +10,8 @@
 #include "hal.h"
 #include "sim.h"
 #include "sim_board.h"
+#include "sim_panel.h"
+#include "sim_test_pins.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -399,6 +401,117 @@ static void test_vcd_has_every_net_and_monotonic_time(void **state) {
     free(text);
 }
 
+/* ---- sleeping through a refresh ---------------------------------------------- */
+
+/* Panel powered, initialised and written (white), DISPLAY_REFRESH sent: BUSY low for the
+ * refresh. */
+static void start_refresh(void) {
+    uint16_t i;
+
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x10u);
+    for (i = 0u; i < SIM_PLANE_BYTES; i++) {
+        pins_data(0xFFu);
+    }
+    pins_command(0x13u);
+    for (i = 0u; i < SIM_PLANE_BYTES; i++) {
+        pins_data(0xFFu);
+    }
+    pins_command(0x12u);
+}
+
+/* Every control pin low, then the supply (the panel is idle again by then). */
+static void panel_off(void) {
+    hal_init();
+    hal_irq_enable();
+}
+
+/* The host's run stops once as the refresh ends (SIM_STOP_REFRESH_DONE). */
+static void run_past_the_refresh(void) {
+    while (sim_run_until(20000u * MS) != SIM_STOP_DEADLINE) {
+    }
+}
+
+static void refresh_sleep_body(void) {
+    uint8_t byte;
+
+    hal_irq_enable();
+    start_refresh();
+    marks[0] = sim_time_ns();
+    results[0] = hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u);
+    marks[1] = sim_time_ns();
+    results[1] = hal_button_edge_take();
+    while (hal_uart_read(&byte)) {
+        received[received_count++ & 63u] = byte;
+    }
+    panel_off();
+}
+
+static void test_refresh_is_slept_through_until_busy_rises(void **state) {
+    sim_power_stats_t stats;
+
+    (void)state;
+    boot_with(refresh_sleep_body);
+    sim_run_until(3000u * MS);
+    /* Asleep through the refresh, which is part of the update, not standby. */
+    assert_int_equal(sim_board_mcu_state(), SIM_MCU_SLEEP_ON_PANEL);
+    assert_false(sim_asleep());
+    run_past_the_refresh();
+    assert_true(results[0]);
+    /* Woken by BUSY's edge itself, not at the next watchdog period. */
+    assert_in_range(marks[1] - marks[0], SIM_PANEL_REFRESH_NS, SIM_PANEL_REFRESH_NS + 2000u);
+    sim_power_stats(&stats);
+    /* Running only for the watchdog wake-ups (one per 32 ms) and the set-up around them. */
+    assert_true(stats.mcu_run_ns < 100u * MS);
+    assert_true(stats.mcu_sleep_ns > 19000u * MS);
+    assert_true(stats.active_ns > 14900u * MS);
+    assert_true(stats.standby_ns < 5100u * MS);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+static void test_button_and_uart_during_the_refresh_sleep_are_not_lost(void **state) {
+    (void)state;
+    boot_with(refresh_sleep_body);
+    sim_button_schedule(3000u * MS, 0u);
+    sim_button_schedule(3001u * MS, 1u);
+    sim_button_schedule(3002u * MS, 0u);
+    sim_button_schedule(3100u * MS, 1u);
+    sim_run_until(4000u * MS);
+    assert_int_equal(sim_board_mcu_state(), SIM_MCU_SLEEP_ON_PANEL);
+    /* The first character's start bit wakes the CPU and is lost; the rest arrive. */
+    sim_uart_send((const uint8_t *)"wxyz", 4u);
+    run_past_the_refresh();
+    assert_true(results[0]);
+    assert_in_range(marks[1] - marks[0], SIM_PANEL_REFRESH_NS, SIM_PANEL_REFRESH_NS + 1u * MS);
+    assert_true(results[1]);
+    assert_int_equal(received_count, 3);
+    assert_memory_equal(received, "xyz", 3);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+static void stuck_busy_body(void) {
+    hal_irq_enable();
+    /* The panel is unpowered, so BUSY stays low. */
+    marks[0] = sim_time_ns();
+    results[0] = hal_sleep_until_high(HAL_PIN_EPD_BUSY, 1000u);
+    marks[1] = sim_time_ns();
+}
+
+static void test_refresh_sleep_with_busy_stuck_ends_on_the_watchdog(void **state) {
+    sim_power_stats_t stats;
+
+    (void)state;
+    boot_with(stuck_busy_body);
+    sim_run_until(5000u * MS);
+    assert_false(results[0]);
+    /* 1000 ms in whole 32 ms watchdog periods: 32 of them. */
+    assert_in_range(marks[1] - marks[0], 1024u * MS, 1025u * MS);
+    sim_power_stats(&stats);
+    assert_true(stats.mcu_run_ns < 1u * MS);
+    assert_true(sim_asleep());
+}
+
 /* ---- power ------------------------------------------------------------------------ */
 
 static void sleep_body(void) {}
@@ -457,6 +570,12 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_power_cut_during_an_eeprom_write_leaves_it_erased,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_vcd_has_every_net_and_monotonic_time,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_refresh_is_slept_through_until_busy_rises,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_button_and_uart_during_the_refresh_sleep_are_not_lost,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_refresh_sleep_with_busy_stuck_ends_on_the_watchdog,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_standby_is_under_one_microamp_with_the_panel_off,
                                         reset_observations, shut_down),
