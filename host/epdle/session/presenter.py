@@ -10,12 +10,14 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from epdle.frames import encode
 from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError
 from epdle.render.planes import Planes
-from epdle.sim import Board
+
+if TYPE_CHECKING:
+    from epdle.sim import Board
 
 log = logging.getLogger("epdle.session")
 
