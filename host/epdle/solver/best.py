@@ -46,12 +46,18 @@ def path_key(history: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> st
     return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
 
 
-def _estimated_cost(size: np.ndarray) -> np.ndarray:
-    """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
+def _cost_curve(size: np.ndarray) -> np.ndarray:
     size = size.astype(float)
     small = 2.0 * size - 1.0
     large = size * (1.75 + 0.2 * np.log2(np.maximum(size, 1.0) / 4.0))
     return np.where(size <= 4, np.maximum(small, 0.0), large)
+
+
+def _estimated_cost(size: np.ndarray) -> np.ndarray:
+    """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
+    # A table lookup: the curve's logarithm over every bucket would dominate small nodes.
+    table = _cost_curve(np.arange(int(size.max(initial=0)) + 1))
+    return table[size]
 
 
 class TreeSearch:

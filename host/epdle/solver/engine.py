@@ -31,14 +31,18 @@ DEFAULT_STRATEGY = "best"
 # How many ranked guesses a turn keeps (more than anyone asks for with --top).
 _RANKED_KEPT = 50
 GAME_GUESSES = 6
-# Off the tree, `best` searches (bounded) once at most this many candidates are left.
-SEARCH_MAX_CANDIDATES = 60
+# Off the tree, `best` searches (bounded) once at most this many candidates are left:
+# fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
+# bench from TARSE: 3.4207 with 24, 3.4203 with 60).
+SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
 BLIND_SEARCH_FROM_TURN = 3
 # Off the tree, `best` looks one guess further ahead after this many guesses (large sets
 # only: small ones are searched exactly), over its leading guesses.
 LOOKAHEAD_TURNS = (1, 2)
 LOOKAHEAD_WIDTH = 6
 LOOKAHEAD_POOL = 300
+# Normal mode skips the look for huge sets (after a poor first guess) to answer in time.
+LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1 << 30}  # by blind
 
 History = Sequence[tuple[str, str]]
 
@@ -218,7 +222,7 @@ class Solver:
             return openers.ranked_openers(self, self._rank_by_stats)
         return self._rank_by_stats(state)
 
-    def _rank_by_stats(self, state: GameState) -> list[int]:
+    def _rank_by_stats(self, state: GameState, look_ahead: bool = True) -> list[int]:
         candidates = state.candidates
         if len(candidates) <= 2:
             # Guess a candidate: the likelier one first (ties keep list order).
@@ -229,7 +233,10 @@ class Solver:
             order = rank_one_ply(self.strategy, stats)
         else:
             order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
-            if len(state.history) in LOOKAHEAD_TURNS and len(candidates) > SEARCH_MAX_CANDIDATES:
+            searched = len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]
+            affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
+            turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
+            if turn_to_look and not searched and affordable:
                 order = self._look_ahead(candidates, stats, order)
         return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
 
@@ -265,7 +272,8 @@ class Solver:
             scored.append((cost, guess))
         scored.sort()
         leaders = [int(np.flatnonzero(stats.guesses == guess)[0]) for _, guess in scored]
-        rest = [int(i) for i in order if int(i) not in set(leaders)]
+        led = set(leaders)
+        rest = [int(i) for i in order if int(i) not in led]
         return np.array(leaders + rest)
 
     def _letters_seen(self, state: GameState) -> set[int]:
@@ -295,8 +303,15 @@ class Solver:
         tree_guess = self._tree_guess(state)
         if tree_guess is None:
             return self._fallback_ranked(state)
+        # On the tree the runners-up are only shown: the estimate ranks them, no search.
+        key = state.key()
+        if key not in self._ranked:
+            if state.history:
+                self._ranked[key] = self._rank_by_stats(state, look_ahead=False)
+            else:
+                self._ranked[key] = openers.ranked_openers(self, self._rank_by_stats)
         chosen = self.universe.guess_index[tree_guess]
-        return [chosen, *(g for g in self._fallback_ranked(state) if g != chosen)]
+        return [chosen, *(g for g in self._ranked[key] if g != chosen)]
 
     def _fallback_ranked(self, state: GameState) -> list[int]:
         """Off the tree (or blind): a bounded search when few words matter, else the estimate."""
@@ -321,7 +336,7 @@ class Solver:
         # Blind, the first turns follow the prior-weighted estimate: the search is for the end.
         if self.blind and len(state.history) < BLIND_SEARCH_FROM_TURN - 1:
             return None
-        if not 2 < len(candidates) <= SEARCH_MAX_CANDIDATES:
+        if not 2 < len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]:
             return None
         if self._search is None:
             weights = self.universe.weights if self.blind else None

@@ -70,11 +70,18 @@ def guess_stats(
     blocks = bucket_blocks(
         rows, guesses, universe.pattern_count, weights if universe.blind else None
     )
+    n = len(candidates)
+    # Uniform weights: entropy from a table of c*log2(c) instead of a log per bucket.
+    sizes = np.arange(n + 1, dtype=float)
+    count_log_count = sizes * np.log2(np.maximum(sizes, 1.0))
     for part, count, weighted in blocks:
-        mass = count / len(candidates) if weighted is None else weighted
-        safe = np.where(mass > 0, mass, 1.0)
-        bits[part] = -(mass * np.log2(safe)).sum(axis=1)
-        expected[part] = (mass * count).sum(axis=1)
+        if weighted is None:
+            bits[part] = np.log2(n) - count_log_count[count].sum(axis=1) / n
+            expected[part] = (count * count).sum(axis=1) / n
+        else:
+            safe = np.where(weighted > 0, weighted, 1.0)
+            bits[part] = -(weighted * np.log2(safe)).sum(axis=1)
+            expected[part] = (weighted * count).sum(axis=1)
         worst[part] = count.max(axis=1)
         buckets[part] = (count > 0).sum(axis=1)
     probability = np.zeros(size)
