@@ -12,6 +12,7 @@ per process at a time; a new Board may be created once the last one is closed.
 from __future__ import annotations
 
 import ctypes
+import importlib.resources
 import json
 import os
 import weakref
@@ -135,7 +136,11 @@ _open_board: weakref.ref[Board] | None = None
 def library_path() -> Path:
     """Where the simulated board's shared library is looked for."""
     configured = os.environ.get(LIBRARY_ENV)
-    return Path(configured) if configured else Path(__file__).with_name(LIBRARY_NAME)
+    if configured:
+        return Path(configured)
+    # Through importlib.resources: an editable install keeps the built library
+    # in site-packages, away from this source file.
+    return Path(str(importlib.resources.files(__name__) / LIBRARY_NAME))
 
 
 def _load_library() -> ctypes.PyDLL:
