@@ -8,8 +8,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from epdle.solver.scoring import parse_history
+
+if TYPE_CHECKING:
+    from epdle.solver.universe import Universe
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -56,7 +60,9 @@ def _add_solver_options(
         "--language",
         help="play another language or length from wordfreq's lists (needs epdle[wordfreq])",
     )
-    parser.add_argument("--length", type=int, default=5, help="word length with --language")
+    parser.add_argument(
+        "--length", type=int, default=5, help="word length (not 5: wordfreq's words, blind)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -92,14 +98,16 @@ def _progress(description: str) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def _universe(args: argparse.Namespace):  # -> Universe, imported lazily with numpy
+def _universe(args: argparse.Namespace) -> Universe:
     from epdle import words
     from epdle.solver.universe import Universe
 
-    if args.language:
-        vocabulary = words.language_words(args.language, args.length)
+    if args.language or args.length != 5:
+        # Other lengths and languages: wordfreq's words, played blind under its prior.
+        language = args.language or "en"
+        vocabulary = words.language_words(language, args.length)
         guess_words = words.read_word_file(args.guesses) if args.guesses else vocabulary
-        return Universe(guess_words, None, language=args.language, keep_plurals=args.keep_plurals)
+        return Universe(guess_words, None, language=language, keep_plurals=args.keep_plurals)
     guess_words = words.read_word_file(args.guesses) if args.guesses else list(words.guesses())
     answer_words = words.read_word_file(args.answers) if args.answers else list(words.answers())
     if args.blind:
@@ -167,7 +175,7 @@ def run_bench(args: argparse.Namespace) -> int:
         universe = _universe(args)
         if args.answers:
             hidden = words.read_word_file(args.answers)
-        elif args.language:
+        elif args.language or args.length != 5:
             hidden = universe.answers
         else:
             hidden = list(words.answers())
