@@ -6,13 +6,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from epdle.cli.options import add_solver_options, solver_from_args
+
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
     from epdle.render.export import FORMATS
     from epdle.render.images import Fit
     from epdle.render.planes import ACCENT_COLOURS
-    from epdle.solver.engine import DEFAULT_STRATEGY, STRATEGIES
 
     image = commands.add_parser(
         "image",
@@ -50,8 +51,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     render.add_argument("--history", default="", help="guesses so far, e.g. 'salet:BBYBB'")
     render.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
-    render.add_argument("--strategy", choices=STRATEGIES, default=DEFAULT_STRATEGY)
-    render.add_argument("--hard", action="store_true", help="hard mode: reuse every hint")
+    add_solver_options(render, other_lengths=False)
     render.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
     render.add_argument("--out", type=Path, required=True, help="directory for the PNGs")
     render.set_defaults(func=run_render)
@@ -93,13 +93,13 @@ def run_render(args: argparse.Namespace) -> int:
     from epdle.render.export import encoded_frames
     from epdle.render.planes import planes_to_image
     from epdle.render.suggestions import render_advice
-    from epdle.solver import Solver, parse_history
+    from epdle.solver import parse_history
 
     try:
         if args.top < 1:
             raise ValueError("--top must be at least 1")
         history = parse_history(args.history)
-        solver = Solver(args.strategy, args.hard)
+        solver = solver_from_args(args)
         advice = solver.advise(history, top=args.top)
         frames = render_advice(history, advice, args.top)
         args.out.mkdir(parents=True, exist_ok=True)

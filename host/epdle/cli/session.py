@@ -11,22 +11,17 @@ from urllib.parse import urlencode
 
 from rich.console import Console
 
-from epdle.solver import DEFAULT_STRATEGY, STRATEGIES, Solver
+from epdle.cli.options import add_solver_options, progress_bar, solver_from_args
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
+    from epdle.solver import Solver
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
 
-def _add_solver_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--strategy",
-        choices=STRATEGIES,
-        default=DEFAULT_STRATEGY,
-        help=f"solver strategy (default: {DEFAULT_STRATEGY})",
-    )
-    parser.add_argument("--hard", action="store_true", help="hard mode: reuse revealed letters")
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    add_solver_options(parser, other_lengths=False)
     parser.add_argument(
         "--top", type=int, default=5, metavar="K", help="suggestions (frames) per step (default 5)"
     )
@@ -58,7 +53,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_PLAY_PANEL_DIR,
         help=f"where the simulated panel is saved (default: {DEFAULT_PLAY_PANEL_DIR})",
     )
-    _add_solver_options(play)
+    _add_game_options(play)
     play.set_defaults(func=_play)
 
     daemon = commands.add_parser(
@@ -71,7 +66,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     _port_option(daemon, None)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
     daemon.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    _add_solver_options(daemon)
+    _add_game_options(daemon)
     daemon.set_defaults(func=_daemon)
 
     demo = commands.add_parser(
@@ -86,7 +81,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     demo.add_argument(
         "--no-cycle", action="store_true", help="do not press the button through every frame"
     )
-    _add_solver_options(demo)
+    _add_game_options(demo)
     demo.set_defaults(func=_demo)
 
 
@@ -95,8 +90,16 @@ def _controller(args: argparse.Namespace, port: str) -> Controller:
     from epdle.session.game import Game
     from epdle.session.presenter import DevicePresenter
 
-    game = Game(Solver(strategy=args.strategy, hard=args.hard), top=args.top)
-    return Controller(game, DevicePresenter(port))
+    return Controller(Game(_ready_solver(args), top=args.top), DevicePresenter(port))
+
+
+def _ready_solver(args: argparse.Namespace) -> Solver:
+    """The solver with its opening advice computed (a list of your own may need a
+    `best` tree built first: with a progress bar)."""
+    with progress_bar("preparing the solver") as progress:
+        solver = solver_from_args(args, progress=progress)
+        solver.advise([], top=1)
+    return solver
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -131,7 +134,7 @@ def _demo(args: argparse.Namespace) -> int:
     from epdle.session.game import Game
 
     answer = args.answer.strip().lower()
-    solver = Solver(strategy=args.strategy, hard=args.hard)
+    solver = _ready_solver(args)
     if answer not in solver.universe.answers:
         print(f"epdle demo: {args.answer!r} is not in the answer list", file=sys.stderr)
         return 2
