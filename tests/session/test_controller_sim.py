@@ -122,3 +122,14 @@ def test_solved_game_shows_the_solved_card(controller: Controller) -> None:
     assert len(frames) == 1
     _assert_shows_first_frame_and_sleeps(controller)
     assert controller.handle("salet bbbbb").error is not None
+
+
+def test_show_puts_suggestion_n_on_the_panel(controller: Controller) -> None:
+    controller.start()
+    outcome = controller.handle("show 3")
+    assert outcome.error is None
+    third = frames_for(controller.game)[2]
+    board = _board(controller)
+    assert board.panel_planes() == decode(encode(third.black, third.red))
+    assert controller.handle("show 4").error == "the device holds suggestions 1 to 3"
+    assert controller.handle("show 0").error == "the device holds suggestions 1 to 3"

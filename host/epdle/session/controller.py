@@ -6,14 +6,12 @@ Flow: line -> game (solver advice) -> frames (renderer) -> presenter (link).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from epdle.link import LinkError
-from epdle.render.planes import Planes
 from epdle.session.commands import Command, Control, InputError, Played, parse_line
 from epdle.session.game import Game, GameError
-from epdle.session.presenter import DevicePresenter, ProgressCallback, describe_event
+from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
 
 log = logging.getLogger("epdle.session")
@@ -31,18 +29,9 @@ class Outcome:
 
 
 class Controller:
-    def __init__(
-        self,
-        game: Game,
-        presenter: DevicePresenter,
-        *,
-        render: Callable[[Game], list[Planes]] = frames_for,
-        progress: ProgressCallback | None = None,
-    ) -> None:
+    def __init__(self, game: Game, presenter: DevicePresenter) -> None:
         self.game = game
         self.presenter = presenter
-        self.render = render
-        self.progress = progress
 
     def start(self) -> Outcome:
         """Put the opening advice on the device."""
@@ -85,8 +74,19 @@ class Controller:
             self._publish(outcome)
             return outcome
         if control is Control.SHOW:
-            return self._device_action(lambda: self.presenter.show(command.argument or 0))
+            return self._show(command.argument or 0)
         return self._press()
+
+    def _show(self, number: int) -> Outcome:
+        """Show suggestion `number` as numbered in the table (from 1)."""
+        count = len(frames_for(self.game))
+        if not 1 <= number <= count:
+            return Outcome(error=f"the device holds suggestions 1 to {count}")
+        try:
+            self.presenter.show(number - 1)
+        except LinkError as error:
+            return Outcome(error=f"device: {error}")
+        return Outcome(notes=[f"showing suggestion {number}"])
 
     def _press(self) -> Outcome:
         try:
@@ -95,17 +95,9 @@ class Controller:
             return Outcome(error=str(error))
         return Outcome(notes=[describe_event(e) for e in events])
 
-    def _device_action(self, action: Callable[[], None]) -> Outcome:
-        try:
-            action()
-        except LinkError as error:
-            return Outcome(error=f"device: {error}")
-        return Outcome()
-
     def _publish(self, outcome: Outcome) -> None:
-        frames = self.render(self.game)
         try:
-            result = self.presenter.publish(frames, progress=self.progress)
+            result = self.presenter.publish(frames_for(self.game))
         except LinkError as error:
             outcome.notes.append(f"device not updated ({error}); will retry when it is back")
             log.warning("push failed: %s", error)
