@@ -31,6 +31,7 @@ def _port_option(parser: argparse.ArgumentParser, default: str | None) -> None:
     parser.add_argument(
         "--port",
         default=default,
+        required=default is None,
         help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
         + (f" (default: {default})" if default else ""),
     )
@@ -123,8 +124,8 @@ def _daemon(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
-    if args.port is None:
-        print("epdle daemon: --port is required (sim:// for the simulated board)", file=sys.stderr)
+    if args.feed != "-" and not Path(args.feed).exists():
+        print(f"epdle daemon: feed {args.feed} does not exist", file=sys.stderr)
         return 2
     return daemon.run(_controller(args, args.port), args.feed)
 
