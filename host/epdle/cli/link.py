@@ -10,6 +10,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from epdle.cli.options import add_port_option
+
 if TYPE_CHECKING:
     from epdle.link.bench import SweepResult
 
@@ -27,7 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "(`epdle image --out x.frame`) are sent as they are. The old set stays current "
         "until the new one is complete and checked.",
     )
-    _add_port_options(push)
+    _add_device_options(push)
     push.add_argument("files", nargs="+", type=Path, metavar="FILE")
     push.add_argument("--show", type=int, metavar="N", help="then show frame N")
     push.set_defaults(func=run_push)
@@ -37,7 +39,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="show frame N of the device's set (waits for the refresh)",
         description="Show frame N and wait until the device reports it on the panel.",
     )
-    _add_port_options(show)
+    _add_device_options(show)
     show.add_argument("index", type=int, metavar="N")
     show.set_defaults(func=run_show)
 
@@ -46,7 +48,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="firmware version, protocol, capacity, frames stored, current frame",
         description="Ask the device what it runs and holds.",
     )
-    _add_port_options(info)
+    _add_device_options(info)
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=run_info)
 
@@ -57,7 +59,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "bytes on the wire, simulated seconds and flash erase cycles (issue 4's budget: "
         "wire <= 1.2 x payload, <= 3 s).",
     )
-    bench.add_argument("--port", default="sim://", help="default sim://")
+    add_port_option(bench, "sim://")
     bench.add_argument("--frames", type=int, default=8, help="how many frames (1-8)")
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument(
@@ -68,10 +70,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench.set_defaults(func=run_bench)
 
 
-def _add_port_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--port", required=True, help="serial port or pyserial URL; sim:// for the simulator"
-    )
+def _add_device_options(parser: argparse.ArgumentParser) -> None:
+    add_port_option(parser)
     parser.add_argument(
         "--timeout", type=float, default=2.0, help="seconds to wait for each answer (default 2)"
     )

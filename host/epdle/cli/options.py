@@ -1,4 +1,4 @@
-"""Options shared by the commands that run the solver, and the solver they describe."""
+"""Options shared by several commands: the device port, the solver and its word lists."""
 
 from __future__ import annotations
 
@@ -11,6 +11,17 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from epdle.solver import Solver
     from epdle.solver.universe import Universe
+
+
+def add_port_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """--port: required unless a default is given."""
+    parser.add_argument(
+        "--port",
+        default=default,
+        required=default is None,
+        help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
+        + (f" (default: {default})" if default else ""),
+    )
 
 
 def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool = True) -> None:

@@ -11,7 +11,12 @@ from urllib.parse import urlencode
 
 from rich.console import Console
 
-from epdle.cli.options import add_solver_options, progress_bar, solver_from_args
+from epdle.cli.options import (
+    add_port_option,
+    add_solver_options,
+    progress_bar,
+    solver_from_args,
+)
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
@@ -27,16 +32,6 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _port_option(parser: argparse.ArgumentParser, default: str | None) -> None:
-    parser.add_argument(
-        "--port",
-        default=default,
-        required=default is None,
-        help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
-        + (f" (default: {default})" if default else ""),
-    )
-
-
 def register(commands: argparse._SubParsersAction) -> None:
     play = commands.add_parser(
         "play",
@@ -47,7 +42,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line.",
     )
-    _port_option(play, "sim://")
+    add_port_option(play, "sim://")
     play.add_argument(
         "--panel-dir",
         type=Path,
@@ -64,7 +59,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "(-), push the next-guess frames to the device, log what happens. Reconnects and "
         "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM.",
     )
-    _port_option(daemon, None)
+    add_port_option(daemon)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
     daemon.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     _add_game_options(daemon)
