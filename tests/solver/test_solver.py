@@ -135,6 +135,21 @@ def test_blind_mode_plays_over_all_accepted_words(small_guesses, small_answers):
     assert result.failures == 0 and result.blind
 
 
+def test_blind_last_guess_plays_the_likely_word_rather_than_hedging_for_rare_ones():
+    # Five guesses leave VAUNT (Zipf 1.4) and the never-used MAUNT / NAUNT: no guess can
+    # find all three in the one guess left, so the likely word must be played, not the
+    # splitter AEVUM that would only find any of them on a seventh guess.
+    universe = Universe(
+        ["abjad", "aevum", "clift", "gaunt", "haunt", "maunt", "naunt", "tarse", "vaunt"], None
+    )
+    solver = Solver("best", universe=universe)
+    history = [(guess, score(guess, "vaunt")) for guess in ("tarse", "clift", "haunt", "gaunt")]
+    history.append(("abjad", score("abjad", "vaunt")))
+    advice = solver.advise(history)
+    assert set(advice.candidates) == {"vaunt", "maunt", "naunt"}
+    assert advice.suggestions[0].word == "vaunt"
+
+
 def test_bench_rejects_hidden_words_the_solver_cannot_know(small_universe):
     with pytest.raises(ValueError, match="not possible answers"):
         run_bench(Solver("entropy", universe=small_universe), ["zzzzz"])

@@ -34,6 +34,8 @@ NORMAL_WIDTHS = (1, 20, 6, 3)
 HARD_WIDTHS = (1, 20, 6, 3)
 # Narrower widths for the per-turn search off the tree (must answer within a second).
 FALLBACK_WIDTHS = (1, 8, 4, 2)
+# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
+BLIND_WIDTHS = (1, 40, 10, 4)
 MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
 # Extra guesses tried at a node where the whole beam breaks the guess limit.
 _RESCUE_WIDTH = 200

@@ -35,11 +35,13 @@ GAME_GUESSES = 6
 # fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
 # bench from TARSE: 3.4207 with 24, 3.4203 with 60).
 SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
-BLIND_SEARCH_FROM_TURN = 3
+# Blind, the search plays for the likeliest candidates holding all but this share of the
+# prior mass: the long tail of rare words would only slow it, at almost no expected cost.
+PLAUSIBLE_MASS_LEFT = 0.015
 # Off the tree, `best` looks one guess further ahead after this many guesses (large sets
 # only: small ones are searched exactly), over its leading guesses.
 LOOKAHEAD_TURNS = (1, 2)
-LOOKAHEAD_WIDTH = 6
+LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
 LOOKAHEAD_POOL = 300
 # Normal mode skips the look for huge sets (after a poor first guess) to answer in time.
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1 << 30}  # by blind
@@ -233,7 +235,7 @@ class Solver:
             order = rank_one_ply(self.strategy, stats)
         else:
             order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
-            searched = len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]
+            searched = len(self._plausible(candidates)) <= SEARCH_MAX_CANDIDATES[self.blind]
             affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
             turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
             if turn_to_look and not searched and affordable:
@@ -253,7 +255,7 @@ class Solver:
         weights = universe.weights[candidates]
         total = weights.sum()
         scored = []
-        for index in order[:LOOKAHEAD_WIDTH]:
+        for index in order[: LOOKAHEAD_WIDTH[self.blind]]:
             guess = int(stats.guesses[index])
             codes = universe.patterns[candidates, guess]
             cost = 1.0
@@ -328,21 +330,34 @@ class Solver:
             self._ranked[key] = ranked
         return ranked
 
+    def _plausible(self, candidates: np.ndarray) -> np.ndarray:
+        """The candidates worth searching for: blind, the likeliest ones; else all of them."""
+        if not self.blind:
+            return candidates
+        weights = self.universe.weights[candidates]
+        order = np.argsort(-weights, kind="stable")
+        cumulative = np.cumsum(weights[order])
+        kept = int(np.searchsorted(cumulative, (1.0 - PLAUSIBLE_MASS_LEFT) * cumulative[-1])) + 1
+        return np.sort(candidates[order[:kept]])
+
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
         from epdle.solver import best
 
-        candidates = state.candidates
-        # Blind, the first turns follow the prior-weighted estimate: the search is for the end.
-        if self.blind and len(state.history) < BLIND_SEARCH_FROM_TURN - 1:
+        if len(state.candidates) <= 2:
             return None
-        if not 2 < len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]:
+        candidates = self._plausible(state.candidates)
+        if len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]:
             return None
         if self._search is None:
             weights = self.universe.weights if self.blind else None
-            self._search = best.TreeSearch(self.universe, self.hard, best.FALLBACK_WIDTHS, weights)
+            widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
+            self._search = best.TreeSearch(self.universe, self.hard, widths, weights)
         guesses_left = max(1, GAME_GUESSES - len(state.history))
-        for limit in range(guesses_left, guesses_left + 3):
+        # Blind, once not every candidate can be found in time, a limit just one over would
+        # still hedge for the rarest words: two over lets the search play for the likely ones.
+        relaxed = 2 if self.blind else 1
+        for limit in (guesses_left, guesses_left + relaxed, guesses_left + 3):
             cost, guess = self._search.solve(candidates, state.allowed, limit, 1)
             if cost < best.INFINITE:
                 return guess
