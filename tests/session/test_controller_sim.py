@@ -133,3 +133,13 @@ def test_show_puts_suggestion_n_on_the_panel(controller: Controller) -> None:
     assert board.panel_planes() == decode(encode(third.black, third.red))
     assert controller.handle("show 4").error == "the device holds suggestions 1 to 3"
     assert controller.handle("show 0").error == "the device holds suggestions 1 to 3"
+
+
+def test_a_device_speaking_another_protocol_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from epdle.link import LinkError, protocol
+
+    monkeypatch.setattr(protocol, "PROTOCOL_VERSION", protocol.PROTOCOL_VERSION + 1)
+    presenter = DevicePresenter("sim://")
+    with pytest.raises(LinkError, match="speaks protocol 1, this epdle speaks 2"):
+        presenter.connect()
+    assert not presenter.connected

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from epdle.frames import encode
-from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError
+from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError, protocol
 from epdle.render.planes import Planes
 
 if TYPE_CHECKING:
@@ -74,6 +74,12 @@ class DevicePresenter:
             self._last_attempt = time.monotonic()
             self._device = Device.open(self.port, timeout=self.timeout, retries=self.retries)
             info = self._device.info()
+            if info.protocol != protocol.PROTOCOL_VERSION:
+                self.close()
+                raise LinkError(
+                    f"the device on {self.port} speaks protocol {info.protocol}, this epdle "
+                    f"speaks {protocol.PROTOCOL_VERSION}: update the firmware or epdle"
+                )
             log.info(
                 "connected to %s: firmware %s, protocol %d, %d frame(s) stored, capacity %d",
                 self.port,
