@@ -79,7 +79,7 @@ class Controller:
 
     def _show(self, number: int) -> Outcome:
         """Show suggestion `number` as numbered in the table (from 1)."""
-        count = len(frames_for(self.game))
+        count = self.presenter.frame_count
         if not 1 <= number <= count:
             return Outcome(error=f"the device holds suggestions 1 to {count}")
         try:

@@ -18,7 +18,7 @@ class Game:
     solver: Solver
     top: int = 5
     history: list[tuple[str, str]] = field(default_factory=list)
-    _advice: Advice | None = None
+    _advice: Advice | None = field(default=None, init=False, repr=False)
 
     @property
     def advice(self) -> Advice:

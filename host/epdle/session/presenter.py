@@ -66,6 +66,11 @@ class DevicePresenter:
         return self._device
 
     @property
+    def frame_count(self) -> int:
+        """Frames in the set the device holds (or will once it is back)."""
+        return len(self._frames)
+
+    @property
     def connected(self) -> bool:
         return self._device is not None
 
