@@ -14,7 +14,8 @@ from PIL import Image
 from epdle.render.board import draw_tiles
 from epdle.render.canvas import Canvas, ink_text
 from epdle.render.fonts import Face, font
-from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE
+from epdle.render.options import BLACK, RED, WHITE
+from epdle.render.planes import LANDSCAPE_SIZE
 from epdle.render.suggestions import suggestion_image
 from epdle.solver.engine import Suggestion
 

@@ -9,7 +9,8 @@ from PIL import Image
 
 from epdle.cli import main
 from epdle.frames import decode
-from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE, image_to_planes
+from epdle.render.options import BLACK, RED, WHITE
+from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes
 from epdle.render.suggestions import StatusKind, render_advice, render_status
 from epdle.solver import Solver, parse_history
 

@@ -7,7 +7,8 @@ import pytest
 from PIL import Image
 from render_golden_cases import GOLDEN_CASES, GOLDEN_DIR
 
-from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE
+from epdle.render.options import BLACK, RED, WHITE
+from epdle.render.planes import LANDSCAPE_SIZE
 
 
 def test_every_golden_file_has_a_case_and_every_case_a_file() -> None:

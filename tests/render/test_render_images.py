@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from epdle.render.images import Fit, fit_to_panel, picture_to_planes
-from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE
+from epdle.render.images import fit_to_panel, picture_to_planes
+from epdle.render.options import BLACK, RED, WHITE, Fit
+from epdle.render.planes import LANDSCAPE_SIZE
 
 
 def as_array(image: Image.Image) -> np.ndarray:

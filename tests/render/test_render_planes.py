@@ -8,14 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from epdle.render.options import BLACK, RED, WHITE, YELLOW
 from epdle.render.planes import (
-    BLACK,
     LANDSCAPE_SIZE,
     NATIVE_SIZE,
     PLANE_BYTES,
-    RED,
-    WHITE,
-    YELLOW,
     Planes,
     image_to_planes,
     planes_to_image,

@@ -8,7 +8,8 @@ from PIL import Image
 from render_golden_cases import MIDGAME, HandAdvice, HandSuggestion
 
 from epdle.render.board import ROWS_SHOWN, TILE, TILE_GAP
-from epdle.render.planes import BLACK, LANDSCAPE_SIZE, RED, WHITE, image_to_planes, planes_to_image
+from epdle.render.options import BLACK, RED, WHITE
+from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes, planes_to_image
 from epdle.render.suggestions import (
     MIN_WORD_CAP_HEIGHT,
     StatusKind,

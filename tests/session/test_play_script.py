@@ -26,7 +26,7 @@ def test_scripted_play_session(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO(script + "\n"))
     output = io.StringIO()
     monkeypatch.setattr(
-        "epdle.cli.session.Console", lambda: Console(file=output, width=120, color_system=None)
+        "rich.console.Console", lambda: Console(file=output, width=120, color_system=None)
     )
     panel_dir = tmp_path / "panel"
     code = main(["play", "--strategy", "entropy", "--top", "2", "--panel-dir", str(panel_dir)])

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -82,3 +84,14 @@ def test_bench_table_and_bad_list(capsys, tmp_path, list_files):
     bad.write_text("crane\nab1de\n")
     assert main(["bench", "--answers", str(bad)]) == 2
     assert "bad.txt:2: 'ab1de' is not a word" in capsys.readouterr().err
+
+
+def test_the_command_line_parses_without_loading_numpy_or_pillow():
+    # Every `epdle` call pays for what building its parser imports: keep it to the stdlib.
+    check = (
+        "import sys; from epdle.cli import build_parser; build_parser(); "
+        "print(sorted({'numpy', 'PIL', 'rich', 'serial'} & set(sys.modules)))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert loaded.returncode == 0, loaded.stderr
+    assert loaded.stdout.strip() == "[]"

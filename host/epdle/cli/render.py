@@ -11,9 +11,7 @@ from epdle.cli.options import add_solver_options, solver_from_args
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
-    from epdle.render.export import FORMATS
-    from epdle.render.images import Fit
-    from epdle.render.planes import ACCENT_COLOURS
+    from epdle.render.options import ACCENT_COLOURS, FORMATS, Fit
 
     image = commands.add_parser(
         "image",
@@ -66,7 +64,8 @@ def run_image(args: argparse.Namespace) -> int:
     from PIL import Image, UnidentifiedImageError
 
     from epdle.render.export import write_frames
-    from epdle.render.images import Fit, picture_to_planes
+    from epdle.render.images import picture_to_planes
+    from epdle.render.options import Fit
 
     try:
         frames = []

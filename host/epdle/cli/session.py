@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from rich.console import Console
-
 from epdle.cli.options import (
     add_port_option,
     add_solver_options,
@@ -99,6 +97,8 @@ def _ready_solver(args: argparse.Namespace) -> Solver:
 
 
 def _play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
     from epdle.session import play
 
     console = Console()
@@ -126,6 +126,8 @@ def _daemon(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
     from epdle.session.demo import play_demo
     from epdle.session.game import Game
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from .canvas import Box, Canvas, ink_text
 from .fonts import Face, font
-from .planes import BLACK, RED, WHITE
+from .options import BLACK, RED, WHITE
 
 WORD_LENGTH = 5
 FEEDBACK_LETTERS = "GYB"

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .planes import BLACK, LANDSCAPE_SIZE, RED, WHITE
+from .options import BLACK, RED, WHITE
+from .planes import LANDSCAPE_SIZE
 
 Colour = tuple[int, int, int]
 Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive)

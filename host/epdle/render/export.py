@@ -18,10 +18,9 @@ from intelhex import IntelHex
 from epdle.frames import encode
 from epdle.link.flash_layout import committed_set_words
 
+from .options import FORMATS, SINGLE_FRAME_FORMATS
 from .planes import Planes, planes_to_image
 
-FORMATS = (".png", ".frame", ".h", ".hex")
-SINGLE_FRAME_FORMATS = (".png", ".frame")
 HEX_BYTES_PER_LINE = 16
 
 

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
 from PIL import Image, ImageOps
 
-from .planes import LANDSCAPE_SIZE, WHITE, Planes, flatten_to_rgb, image_to_planes
-
-
-class Fit(Enum):
-    CONTAIN = "contain"  # whole picture, white bars where the aspect differs
-    COVER = "cover"  # fill the panel, centre-crop what sticks out
-    STRETCH = "stretch"  # fill the panel, distorting the aspect
+from .options import WHITE, Fit
+from .planes import LANDSCAPE_SIZE, Planes, flatten_to_rgb, image_to_planes
 
 
 def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN, *, upright: bool = False) -> Image.Image:

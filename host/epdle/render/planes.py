@@ -18,16 +18,12 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image
 
+from .options import ACCENT_COLOURS, BLACK, RED, WHITE
+
 NATIVE_SIZE = (104, 212)  # (width, height) as the controller scans it
 LANDSCAPE_SIZE = (NATIVE_SIZE[1], NATIVE_SIZE[0])  # (width, height) as frames are designed
 ROW_BYTES = NATIVE_SIZE[0] // 8
 PLANE_BYTES = ROW_BYTES * NATIVE_SIZE[1]
-
-WHITE = (255, 255, 255)
-BLACK = (0, 0, 0)
-RED = (255, 0, 0)
-YELLOW = (255, 204, 0)
-ACCENT_COLOURS = {"red": RED, "yellow": YELLOW}
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from .board import (
 )
 from .canvas import Box, Canvas, Colour, InkText, ink_text
 from .fonts import Face, font
-from .planes import BLACK, LANDSCAPE_SIZE, RED, WHITE, Planes, image_to_planes
+from .options import BLACK, RED, WHITE
+from .planes import LANDSCAPE_SIZE, Planes, image_to_planes
 
 if TYPE_CHECKING:
     from epdle.solver import Advice, Suggestion

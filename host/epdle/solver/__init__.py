@@ -1,26 +1,20 @@
 """The Wordle solver: scoring, pattern engine, strategies, decision tree and bench.
 
-Scoring and parsing import eagerly (pure Python, used by `from epdle import score`);
-the numpy engine loads on first use of its names.
+Scoring, parsing and the strategy names import eagerly (pure Python: `from epdle import
+score`, the command line's choices); the numpy engine loads on first use of its names.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from epdle.solver.names import DEFAULT_STRATEGY, STRATEGIES
 from epdle.solver.scoring import parse_feedback, parse_history, score
 
 if TYPE_CHECKING:
-    from epdle.solver.engine import (
-        DEFAULT_STRATEGY,
-        STRATEGIES,
-        Advice,
-        HistoryError,
-        Solver,
-        Suggestion,
-    )
+    from epdle.solver.engine import Advice, HistoryError, Solver, Suggestion
 
-_ENGINE_NAMES = {"DEFAULT_STRATEGY", "STRATEGIES", "Advice", "HistoryError", "Solver", "Suggestion"}
+_ENGINE_NAMES = {"Advice", "HistoryError", "Solver", "Suggestion"}
 
 __all__ = [
     "DEFAULT_STRATEGY",

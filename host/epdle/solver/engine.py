@@ -9,25 +9,23 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from epdle.solver import openers
+from epdle.solver.names import DEFAULT_STRATEGY, ONE_PLY_STRATEGIES, STRATEGIES
 from epdle.solver.patterns import patterns_against
 from epdle.solver.scoring import GREY, parse_feedback, pattern_code, solved_code
 from epdle.solver.strategies import (
-    ONE_PLY_STRATEGIES,
     GuessStats,
     candidate_bits,
-    expected_guess_costs,
     freq_choice,
     guess_stats,
     rank_expected_guesses,
     rank_one_ply,
+    two_ply_costs,
 )
 from epdle.solver.universe import Universe
 
 if TYPE_CHECKING:
     from epdle.solver.best import TreeSearch
 
-STRATEGIES = (*ONE_PLY_STRATEGIES, "best")
-DEFAULT_STRATEGY = "best"
 # How many ranked guesses a turn keeps (more than anyone asks for with --top).
 _RANKED_KEPT = 50
 GAME_GUESSES = 6
@@ -43,8 +41,9 @@ PLAUSIBLE_MASS_LEFT = 0.015
 LOOKAHEAD_TURNS = (1, 2)
 LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
 LOOKAHEAD_POOL = 300
-# Normal mode skips the look for huge sets (after a poor first guess) to answer in time.
-LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1 << 30}  # by blind
+# The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
+# this counts the plausible candidates (TARSE leaves at most 490 of them).
+LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 
 History = Sequence[tuple[str, str]]
 
@@ -230,12 +229,15 @@ class Solver:
             # Guess a candidate: the likelier one first (ties keep list order).
             order = np.argsort(-self.universe.weights[candidates], kind="stable")
             return [self.universe.guess_index[self.universe.answers[candidates[i]]] for i in order]
-        stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
         if self.strategy in ONE_PLY_STRATEGIES:
+            stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
             order = rank_one_ply(self.strategy, stats)
         else:
+            # Blind, the rare tail (a sliver of the prior) would only slow the ranking.
+            candidates = self._plausible(candidates)
+            stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
             order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
-            searched = len(self._plausible(candidates)) <= SEARCH_MAX_CANDIDATES[self.blind]
+            searched = len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]
             affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
             turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
             if turn_to_look and not searched and affordable:
@@ -247,36 +249,17 @@ class Solver:
     ) -> np.ndarray:
         """Re-rank the leading guesses by the best estimated cost one guess further on.
 
-        The next guess is picked from the leaders here plus the bucket's own words, which
-        keeps the two-ply look affordable (a few hundred guesses instead of all).
+        The next guess is picked from the leaders here plus the likeliest candidates'
+        own words, which keeps the two-ply look affordable (hundreds of guesses, not all).
         """
         universe = self.universe
-        pool = stats.guesses[order[:LOOKAHEAD_POOL]]
-        weights = universe.weights[candidates]
-        total = weights.sum()
-        scored = []
-        for index in order[: LOOKAHEAD_WIDTH[self.blind]]:
-            guess = int(stats.guesses[index])
-            codes = universe.patterns[candidates, guess]
-            cost = 1.0
-            for code in np.unique(codes):
-                bucket = candidates[codes == code]
-                if code == universe.pattern_count - 1:
-                    continue
-                share = universe.weights[bucket].sum() / total
-                if len(bucket) == 1:
-                    cost += share
-                    continue
-                own = universe.guess_index_of_answers[bucket]
-                bucket_stats = guess_stats(universe, bucket, np.union1d(pool, own))
-                bits = candidate_bits(universe, bucket)
-                cost += share * float(expected_guess_costs(bucket_stats, bits).min())
-            scored.append((cost, guess))
-        scored.sort()
-        leaders = [int(np.flatnonzero(stats.guesses == guess)[0]) for _, guess in scored]
-        led = set(leaders)
-        rest = [int(i) for i in order if int(i) not in led]
-        return np.array(leaders + rest)
+        likeliest = np.argsort(-universe.weights[candidates], kind="stable")[:LOOKAHEAD_POOL]
+        own_words = universe.guess_index_of_answers[candidates[likeliest]]
+        pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
+        leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
+        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool)
+        leaders = leaders[np.argsort(costs, kind="stable")]
+        return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 
     def _letters_seen(self, state: GameState) -> set[int]:
         return {ord(letter) - ord("a") for guess, _ in state.history for letter in guess}

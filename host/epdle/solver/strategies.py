@@ -9,7 +9,6 @@ import numpy as np
 
 from epdle.solver.universe import Universe
 
-ONE_PLY_STRATEGIES = ("freq", "expected", "minimax", "entropy")
 # Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
 _BLOCK_CELLS = 1 << 16
 # Below this many candidates, relabelling buckets by rank beats bincounting every pattern.
@@ -153,6 +152,67 @@ def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndar
     """Order by expected_guess_costs, cheapest first (a possible answer wins ties)."""
     cost = expected_guess_costs(stats, uncertainty_bits)
     return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
+
+
+def two_ply_costs(
+    universe: Universe, candidates: np.ndarray, first_guesses: np.ndarray, pool: np.ndarray
+) -> np.ndarray:
+    """Estimated guesses to finish after each first guess, looking one guess further on.
+
+    Every feedback bucket of a first guess is finished by its cheapest next guess from
+    `pool` (by expected_guess_costs). All buckets and pool guesses are scored at once: the
+    candidates are sorted by (bucket, next feedback) per pool guess, so each group's mass
+    is one difference of running sums, with no loop over buckets.
+    """
+    weights = universe.weights[candidates] / universe.weights[candidates].sum()
+    codes = universe.patterns[candidates][:, pool].T.astype(np.int32)  # (pool, candidates)
+    n = len(candidates)
+    position = np.full(len(universe.answers), -1)
+    position[candidates] = np.arange(n)
+    pool_answer = universe.answer_of_guess[pool]
+    # Which candidate each pool guess is (-1: none), for its chance of being the answer.
+    pool_candidate = np.where(pool_answer >= 0, position[np.maximum(pool_answer, 0)], -1)
+    columns = np.arange(len(pool))
+    costs = np.empty(len(first_guesses))
+    for index, guess in enumerate(first_guesses):
+        first = universe.patterns[candidates, guess]
+        bucket_codes, bucket_of = np.unique(first, return_inverse=True)
+        bucket_count = len(bucket_codes)
+        bucket_mass = np.bincount(bucket_of, weights=weights, minlength=bucket_count)
+        keys = (bucket_of * universe.pattern_count).astype(np.int32)[None, :] + codes
+        order = np.argsort(keys, axis=1)
+        sorted_keys = np.take_along_axis(keys, order, axis=1)
+        running = np.cumsum(weights[order], axis=1)
+        ends = np.ones(keys.shape, dtype=bool)
+        ends[:, :-1] = sorted_keys[:, :-1] != sorted_keys[:, 1:]
+        column, row = np.nonzero(ends)
+        group_end = running[column, row]
+        group_mass = np.diff(group_end, prepend=0.0)
+        first_of_column = np.ones(len(column), dtype=bool)
+        first_of_column[1:] = column[1:] != column[:-1]
+        group_mass[first_of_column] = group_end[first_of_column]
+        group_bucket = sorted_keys[column, row] // universe.pattern_count
+        share = group_mass / bucket_mass[group_bucket]
+        cell = group_bucket * len(pool) + column
+        entropy_terms = -share * np.log2(share)
+        bits = np.bincount(cell, weights=entropy_terms, minlength=bucket_count * len(pool))
+        bits = bits.reshape(bucket_count, len(pool))
+        answer_probability = np.zeros((bucket_count, len(pool)))
+        is_candidate = pool_candidate >= 0
+        hit = pool_candidate[is_candidate]
+        answer_probability[bucket_of[hit], columns[is_candidate]] = (
+            weights[hit] / bucket_mass[bucket_of[hit]]
+        )
+        within = weights / bucket_mass[bucket_of]
+        bucket_bits = np.bincount(
+            bucket_of, weights=-within * np.log2(within), minlength=bucket_count
+        )
+        missed = np.maximum(1.0 - answer_probability, 1e-12)
+        remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
+        finish = (1.0 + missed * _bits_to_guesses(remaining)).min(axis=1)
+        finish[bucket_codes == universe.pattern_count - 1] = 0.0  # solved: nothing left
+        costs[index] = 1.0 + float(bucket_mass @ finish)
+    return costs
 
 
 def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -65,6 +66,12 @@ def _package_text(name: str) -> str:
 
 def parse_word_lines(text: str, source: str, length: int | None = None) -> list[str]:
     """Words from a one-word-a-line text; blank lines and '#' comments are skipped."""
+    # Clean lists (the shipped ones) skip the per-line checks: a CLI call parses 17,000 words.
+    tokens = text.split()
+    if tokens and (length is None or len(tokens[0]) == length):
+        pattern = f"[a-z]{{{len(tokens[0])}}}"
+        if re.fullmatch(f"{pattern}(?:\\r?\\n{pattern})*(?:\\r?\\n)?", text):
+            return list(dict.fromkeys(tokens))
     words: list[str] = []
     seen: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):

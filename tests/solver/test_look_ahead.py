@@ -1,0 +1,57 @@
+"""The vectorised two-ply estimate against the per-bucket loop it replaces."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from epdle.solver import Solver, score
+from epdle.solver.strategies import (
+    candidate_bits,
+    expected_guess_costs,
+    guess_stats,
+    two_ply_costs,
+)
+from epdle.solver.universe import Universe
+
+
+def _bucket_by_bucket(universe: Universe, candidates, first_guesses, pool) -> list[float]:
+    costs = []
+    total = universe.weights[candidates].sum()
+    for guess in first_guesses:
+        codes = universe.patterns[candidates, guess]
+        cost = 1.0
+        for code in np.unique(codes):
+            if code == universe.pattern_count - 1:
+                continue
+            bucket = candidates[codes == code]
+            stats = guess_stats(universe, bucket, pool)
+            finish = expected_guess_costs(stats, candidate_bits(universe, bucket)).min()
+            cost += universe.weights[bucket].sum() / total * float(finish)
+        costs.append(cost)
+    return costs
+
+
+@pytest.mark.parametrize("blind", [False, True])
+@pytest.mark.parametrize(("turns", "hidden_at"), [(0, 0), (1, 40), (1, 77)])
+def test_two_ply_costs_equal_the_bucket_by_bucket_estimate(
+    blind, turns, hidden_at, small_guesses, small_answers
+):
+    universe = Universe(small_guesses, None if blind else small_answers)
+    history = [("amaze", score("amaze", small_answers[hidden_at]))][:turns]
+    candidates = Solver("entropy", universe=universe).state_after(history).candidates
+    assert len(candidates) > 3
+    first_guesses = np.arange(0, len(universe.guesses), 7)
+    pool = np.arange(1, len(universe.guesses), 3)
+    expected = _bucket_by_bucket(universe, candidates, first_guesses, pool)
+    assert two_ply_costs(universe, candidates, first_guesses, pool) == pytest.approx(expected)
+
+
+def test_two_ply_cost_of_a_guess_that_isolates_every_candidate():
+    # Three candidates told apart by the first guess: each bucket is finished in one more
+    # guess, unless the first guess was the answer (chance 1/3, no further guess).
+    answers = ["crane", "slate", "pious"]
+    universe = Universe([*answers, "crate"], answers)
+    crane = universe.guess_index["crane"]
+    costs = two_ply_costs(universe, np.arange(3), np.array([crane]), np.arange(4))
+    assert costs[0] == pytest.approx(1 + 2 / 3)
