@@ -95,3 +95,18 @@ def test_the_command_line_parses_without_loading_numpy_or_pillow():
     loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert loaded.returncode == 0, loaded.stderr
     assert loaded.stdout.strip() == "[]"
+
+
+def test_bench_latency_json(capsys, list_files):
+    answers, guesses = list_files
+    code = main(["bench", "--latency", "--per-opener", "3", "--processes", "2", "--json",
+                 "--strategy", "entropy",
+                 "--answers", str(answers), "--guesses", str(guesses)])  # fmt: skip
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    # Of the latency openers, only SALET is in the small guess list.
+    assert result["in process"]["turns"] == 3
+    assert result["process"]["turns"] == 2
+    for row in ("in process", "process"):
+        timings = result[row]
+        assert 0 < timings["median_ms"] <= timings["p90_ms"] <= timings["max_ms"]

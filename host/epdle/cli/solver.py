@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from epdle.cli.options import (
     add_solver_options,
@@ -14,6 +16,10 @@ from epdle.cli.options import (
     universe_from_args,
 )
 from epdle.solver.scoring import parse_history
+
+if TYPE_CHECKING:
+    from epdle.solver import Solver
+    from epdle.solver.bench import LatencyResult
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -36,6 +42,22 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Play every hidden word with one strategy; print a summary table.",
     )
     bench.add_argument("--limit", type=int, help="play only the first N hidden words")
+    bench.add_argument(
+        "--latency",
+        action="store_true",
+        help="instead, time `suggest` after the first guess: popular and degenerate "
+        "openers against sampled hidden words, in process (what the daemon calls)",
+    )
+    bench.add_argument(
+        "--per-opener", type=int, default=6, help="--latency: hidden words per opener (6)"
+    )
+    bench.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="--latency: also time N of those turns as fresh `epdle suggest` processes",
+    )
     add_solver_options(bench)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
@@ -116,6 +138,8 @@ def run_bench(args: argparse.Namespace) -> int:
             solver = solver_from_args(args, universe, tree_progress)
             if args.strategy == "best":
                 solver.next_guess(solver.initial_state())
+        if args.latency:
+            return _run_latency(args, solver, hidden)
         with progress_bar(f"bench {args.strategy}") as progress:
             result = play_all(solver, hidden, progress, started)
     except ValueError as error:
@@ -145,3 +169,65 @@ def run_bench(args: argparse.Namespace) -> int:
     console.print(table)
     console.print(histogram)
     return 0
+
+
+def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) -> int:
+    from epdle.solver.bench import measure_latency, second_turn_histories
+
+    if args.per_opener < 1 or args.processes < 0:
+        raise ValueError("--per-opener must be at least 1 and --processes not negative")
+    histories = second_turn_histories(solver, hidden, args.per_opener)
+    with progress_bar("timing suggest in process") as progress:
+        in_process = measure_latency(solver, histories, progress)
+    rows = {"in process": in_process}
+    if args.processes:
+        # Spread over the openers: every k-th turn, k = turns / N.
+        spread = histories[:: max(1, len(histories) // args.processes)][: args.processes]
+        with progress_bar("timing epdle suggest processes") as progress:
+            rows["process"] = _time_processes(args, spread, progress)
+    mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")
+    if args.json:
+        report = {name: {"turns": r.histories, **r.summary()} for name, r in rows.items()}
+        print(json.dumps({"strategy": solver.strategy, "mode": mode, **report}))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    title = f"suggest after the first guess: {solver.strategy} ({mode})"
+    table = Table(title=title)
+    for column in ("", "turns", "median ms", "90th % ms", "max ms"):
+        table.add_column(column, justify="left" if not column else "right")
+    for name, result in rows.items():
+        summary = result.summary()
+        table.add_row(name, str(result.histories), *(f"{v:.0f}" for v in summary.values()))
+    Console().print(table)
+    return 0
+
+
+def _time_processes(
+    args: argparse.Namespace,
+    histories: list[list[tuple[str, str]]],
+    progress: Callable[[int, int], None] | None,
+) -> LatencyResult:
+    """Wall time of whole `epdle suggest` processes (interpreter start and imports included)."""
+    import subprocess
+
+    from epdle.solver.bench import LatencyResult
+
+    options = ["--strategy", args.strategy, "--json"]
+    options += ["--hard"] * args.hard + ["--blind"] * args.blind
+    for name in ("answers", "guesses"):
+        if getattr(args, name):
+            options += [f"--{name}", getattr(args, name)]
+    seconds = []
+    for done, history in enumerate(histories, start=1):
+        text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
+        command = [sys.executable, "-m", "epdle", "suggest", "--history", text, *options]
+        started = time.perf_counter()
+        finished = subprocess.run(command, capture_output=True, text=True)
+        seconds.append(time.perf_counter() - started)
+        if finished.returncode != 0:
+            raise ValueError(f"epdle suggest failed: {finished.stderr.strip()}")
+        if progress is not None:
+            progress(done, len(histories))
+    return LatencyResult(len(histories), seconds)

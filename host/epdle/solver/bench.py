@@ -1,7 +1,9 @@
-"""Play every hidden word with one solver and summarise how many guesses it took."""
+"""Benchmarks of one solver: guesses per hidden word, and how fast it answers a turn."""
 
 from __future__ import annotations
 
+import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -99,3 +101,59 @@ def run_bench(
         first_guess=first_guess,
         worst_words=sorted(word for word, t in turns.items() if t == worst)[:10],
     )
+
+
+# Second turns timed by the latency bench: the tree's opener, popular first words, and
+# openers that eliminate almost nothing (the slowest turns to rank).
+LATENCY_OPENERS = ("salet", "crane", "slate", "adieu", "audio", "raise", "xylyl", "fuzzy")
+
+
+@dataclass
+class LatencyResult:
+    histories: int
+    seconds: list[float]  # per history, in the order given
+
+    def summary(self) -> dict[str, float]:
+        """Milliseconds: median, 90th percentile and worst."""
+        ordered = sorted(self.seconds)
+        ninetieth = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+        return {
+            "median_ms": round(1000 * statistics.median(ordered), 1),
+            "p90_ms": round(1000 * ninetieth, 1),
+            "max_ms": round(1000 * ordered[-1], 1),
+        }
+
+
+def second_turn_histories(
+    solver: Solver, hidden_words: Sequence[str], per_opener: int, seed: int = 1
+) -> list[list[tuple[str, str]]]:
+    """Histories of one first guess each: every latency opener against sampled hidden words."""
+    sample = random.Random(seed)
+    histories = []
+    for opener in LATENCY_OPENERS:
+        if opener not in solver.universe.guess_index:
+            continue
+        for answer in sample.sample(list(hidden_words), min(per_opener, len(hidden_words))):
+            histories.append([(opener, score(opener, answer))])
+    return histories
+
+
+def measure_latency(
+    solver: Solver,
+    histories: Sequence[Sequence[tuple[str, str]]],
+    progress: Callable[[int, int], None] | None = None,
+) -> LatencyResult:
+    """Time `advise` (what the daemon calls each turn) for each history, memo cleared.
+
+    The disk caches (patterns, tree, openers) are warmed first: the goal is per turn.
+    """
+    solver.advise([], top=5)
+    seconds = []
+    for done, history in enumerate(histories, start=1):
+        solver.forget_rankings()
+        started = time.perf_counter()
+        solver.advise(history, top=5)
+        seconds.append(time.perf_counter() - started)
+        if progress is not None:
+            progress(done, len(histories))
+    return LatencyResult(len(histories), seconds)

@@ -190,6 +190,11 @@ class Solver:
         ]
         return Advice(len(state.candidates), False, suggestions, likely)
 
+    def forget_rankings(self) -> None:
+        """Drop the per-state memos (the latency bench times each turn from scratch)."""
+        self._ranked.clear()
+        self._search = None
+
     def next_guess(self, state: GameState) -> str:
         if self.strategy == "best":
             tree_guess = self._tree_guess(state)
