@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import pytest
 
 from epdle import words
+from epdle.solver.universe import Universe
 
 
 def test_shipped_lists():
@@ -35,6 +37,34 @@ def test_prior_prefers_common_words_and_demotes_plurals():
     bikes = table["bikes"]
     assert words.prior_weight(bikes) < 0.1 * words.prior_weight(bikes, keep_plurals=True)
     assert words.tier_of(bikes) == 2 and words.tier_of(bikes, keep_plurals=True) < 2
+
+
+def test_prior_is_a_value_with_a_signature():
+    same = words.Prior(2.9, 0.35, 0.02, 0.3)
+    assert same == words.SHIPPED_PRIOR and same.signature() == words.SHIPPED_PRIOR.signature()
+    sharper = words.Prior(2.9, 0.3, 0.02, 0.3)
+    assert sharper.signature() != words.SHIPPED_PRIOR.signature()
+    rare = words.frequency_table()["aargh"]  # Zipf 1.83, far below both centres
+    assert words.prior_weight(rare, prior=sharper) < words.prior_weight(rare)
+    for bad in [(2.9, 0.0, 0.02, 0.3), (2.9, 0.35, 0.0, 0.3), (2.9, 0.35, 0.02, 1.5),
+                (math.inf, 0.35, 0.02, 0.3)]:  # fmt: skip
+        with pytest.raises(ValueError, match="prior"):
+            words.Prior(*bad)
+
+
+def test_blind_universe_weights_and_keys_by_its_prior(small_guesses):
+    shipped = Universe(small_guesses, None)
+    assert shipped.prior == words.SHIPPED_PRIOR
+    assert shipped.key.endswith(words.SHIPPED_PRIOR.signature())
+    no_plural_penalty = words.Prior(2.9, 0.35, 1.0, 0.3)
+    lenient = Universe(small_guesses, None, prior=no_plural_penalty)
+    assert lenient.key != shipped.key
+    plural = next(i for i, info in enumerate(shipped.infos) if info.plural and info.zipf > 3)
+    plain = next(i for i, info in enumerate(shipped.infos) if not info.plural and info.zipf > 3)
+    # Only the plural factor differs, so the weight ratio moves by exactly that factor.
+    shipped_ratio = shipped.weights[plural] / shipped.weights[plain]
+    lenient_ratio = lenient.weights[plural] / lenient.weights[plain]
+    assert shipped_ratio == pytest.approx(0.02 * lenient_ratio)
 
 
 def test_word_files_are_validated(tmp_path):

@@ -18,7 +18,8 @@ class Universe:
     """Guesses the game accepts and the pool the hidden word is drawn from, with its prior.
 
     `blind` universes have no answer list: every accepted word is a candidate,
-    weighted by the frequency prior. Otherwise candidates are equally likely.
+    weighted by the frequency prior (`prior`, the shipped one by default).
+    Otherwise candidates are equally likely.
     """
 
     def __init__(
@@ -28,6 +29,7 @@ class Universe:
         *,
         language: str = "en",
         keep_plurals: bool = False,
+        prior: words.Prior | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
         self.blind = answer_words is None
@@ -44,6 +46,7 @@ class Universe:
         self.answers: list[str] = answer_list
         self.language = language
         self.keep_plurals = keep_plurals
+        self.prior = words.SHIPPED_PRIOR if prior is None else prior
         self.guess_index = {word: index for index, word in enumerate(self.guesses)}
         answer_index = {word: index for index, word in enumerate(self.answers)}
         # For each guess, its row among the answers (-1 when it cannot be the answer).
@@ -58,7 +61,7 @@ class Universe:
         self.key = lists_key(self.guesses, [] if self.blind else self.answers)
         if self.blind:
             # Blind rankings depend on the prior too: its settings are part of the key.
-            self.key += f"-blind-{language}-{int(keep_plurals)}-{words.prior_signature()}"
+            self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
 
     @classmethod
     def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:
@@ -73,7 +76,9 @@ class Universe:
         """Prior probability of each answer (sums to 1)."""
         if not self.blind:
             return np.full(len(self.answers), 1.0 / len(self.answers))
-        raw = np.array([words.prior_weight(info, self.keep_plurals) for info in self.infos])
+        raw = np.array(
+            [words.prior_weight(info, self.keep_plurals, self.prior) for info in self.infos]
+        )
         return raw / raw.sum()
 
     @cached_property

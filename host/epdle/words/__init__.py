@@ -21,13 +21,6 @@ FREQUENT_ZIPF = 4.2
 COMMON_ZIPF = 2.5
 TIER_NAMES = ("frequent", "common", "all")
 
-# Where the frequency prior is one half, and how soft its edge is (Zipf units).
-PRIOR_CENTRE_ZIPF = 2.9
-PRIOR_WIDTH_ZIPF = 0.35
-# Answers are almost never plurals and seldom past tenses (1 of 1,830 plural-looking
-# accepted words is an original answer, 17 of 430 "-ed" words): their prior is scaled down.
-PLURAL_PRIOR_FACTOR = 0.02
-PAST_TENSE_PRIOR_FACTOR = 0.3
 # A stem must be at least this frequent for "stem + s" to count as its plural.
 STEM_MIN_ZIPF = 2.8
 
@@ -37,6 +30,41 @@ class WordInfo:
     zipf: float
     plural: bool
     past_tense: bool
+
+
+@dataclass(frozen=True)
+class Prior:
+    """How likely a word is to be the hidden answer before any feedback (blind mode).
+
+    A sigmoid over the word's Zipf frequency, one half at `centre_zipf` with an edge
+    `width_zipf` soft, scaled down for plurals and past tenses.
+    """
+
+    centre_zipf: float
+    width_zipf: float
+    plural_factor: float
+    past_tense_factor: float
+
+    def __post_init__(self) -> None:
+        if not self.width_zipf > 0:
+            raise ValueError(f"prior width must be positive, not {self.width_zipf}")
+        for name in ("plural_factor", "past_tense_factor"):
+            factor = getattr(self, name)
+            if not 0 < factor <= 1:
+                raise ValueError(f"prior {name} must be in (0, 1], not {factor}")
+        if not math.isfinite(self.centre_zipf):
+            raise ValueError(f"prior centre must be finite, not {self.centre_zipf}")
+
+    def signature(self) -> str:
+        """A short tag of the settings, for cache keys of prior-dependent results."""
+        settings = (self.centre_zipf, self.width_zipf, self.plural_factor, self.past_tense_factor)
+        return hashlib.sha256(repr(settings).encode()).hexdigest()[:8]
+
+
+# Read off the original answer list: answers are almost never plurals and seldom past
+# tenses (1 of 1,830 plural-looking accepted words is an answer, 17 of 430 "-ed" words).
+# docs/bench.md measures how much that in-sample choice flatters the blind bench.
+SHIPPED_PRIOR = Prior(centre_zipf=2.9, width_zipf=0.35, plural_factor=0.02, past_tense_factor=0.3)
 
 
 def inflection_flags(word: str, zipf: Callable[[str], float]) -> tuple[bool, bool]:
@@ -152,20 +180,14 @@ def tier_of(info: WordInfo, keep_plurals: bool = False) -> int:
     return 1 if info.zipf >= COMMON_ZIPF else 2
 
 
-def prior_weight(info: WordInfo, keep_plurals: bool = False) -> float:
+def prior_weight(info: WordInfo, keep_plurals: bool = False, prior: Prior = SHIPPED_PRIOR) -> float:
     """How likely a word is to be the answer, before any feedback (unnormalised, in (0, 1))."""
-    weight = 1.0 / (1.0 + math.exp(-(info.zipf - PRIOR_CENTRE_ZIPF) / PRIOR_WIDTH_ZIPF))
+    weight = 1.0 / (1.0 + math.exp(-(info.zipf - prior.centre_zipf) / prior.width_zipf))
     if info.plural and not keep_plurals:
-        weight *= PLURAL_PRIOR_FACTOR
+        weight *= prior.plural_factor
     if info.past_tense:
-        weight *= PAST_TENSE_PRIOR_FACTOR
+        weight *= prior.past_tense_factor
     return weight
-
-
-def prior_signature() -> str:
-    """A short tag of the prior's settings, for cache keys of prior-dependent results."""
-    settings = (PRIOR_CENTRE_ZIPF, PRIOR_WIDTH_ZIPF, PLURAL_PRIOR_FACTOR, PAST_TENSE_PRIOR_FACTOR)
-    return hashlib.sha256(repr(settings).encode()).hexdigest()[:8]
 
 
 def _wordfreq_zipf(language: str) -> Callable[[str], float]:
