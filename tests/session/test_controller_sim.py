@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import io
+import time
 from collections.abc import Iterator
 
 import pytest
+from rich.console import Console
 
 from epdle.frames import decode, encode
 from epdle.session.controller import Controller
 from epdle.session.game import Game
+from epdle.session.play import read_while_watching
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import frames_for
 from epdle.solver import Solver
@@ -143,3 +147,21 @@ def test_a_device_speaking_another_protocol_is_refused(monkeypatch: pytest.Monke
     with pytest.raises(LinkError, match="speaks protocol 1, this epdle speaks 2"):
         presenter.connect()
     assert not presenter.connected
+
+
+def test_presses_show_while_the_prompt_waits(controller: Controller) -> None:
+    controller.start()
+    board = _board(controller)
+    assert board.run_until(lambda b: b.asleep, max_ms=5_000)
+    output = io.StringIO()
+    console = Console(file=output, width=120, color_system=None)
+    board.press_button()  # a press on the device while the user thinks
+
+    def slow_typist() -> str:
+        deadline = time.monotonic() + 10
+        while "button pressed" not in output.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return "crane bbbbb"
+
+    assert read_while_watching(console, controller, slow_typist) == "crane bbbbb"
+    assert "device: button pressed" in output.getvalue()

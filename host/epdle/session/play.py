@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from rich.console import Console
@@ -14,12 +15,18 @@ from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
 from epdle.session.terminal import advice_table, board_text
 
+# How often the prompt looks for button presses while it waits for a line.
+WATCH_INTERVAL_S = 0.2
 
-def _lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]:
+
+def _lines(stream: TextIO, console: Console, controller: Controller) -> Iterator[str]:
+    interactive = stream.isatty()
     while True:
         if interactive:
             try:
-                yield console.input("[bold]guess colours>[/bold] ")
+                yield read_while_watching(
+                    console, controller, lambda: console.input("[bold]guess colours>[/bold] ")
+                )
             except EOFError:
                 return
         else:
@@ -27,6 +34,27 @@ def _lines(stream: TextIO, console: Console, interactive: bool) -> Iterator[str]
             if not line:
                 return
             yield line
+
+
+def read_while_watching(console: Console, controller: Controller, read: Callable[[], str]) -> str:
+    """`read()` (a prompt that blocks) while the device's events are shown as they come.
+
+    Only the watcher touches the device until `read` returns, and it has stopped before
+    the line is handled, so the two never talk to the device at once.
+    """
+    stop = threading.Event()
+
+    def watch() -> None:
+        while not stop.wait(WATCH_INTERVAL_S):
+            show_device_events(console, controller)
+
+    watcher = threading.Thread(target=watch, name="device-events", daemon=True)
+    watcher.start()
+    try:
+        return read()
+    finally:
+        stop.set()
+        watcher.join()
 
 
 def show_device_events(console: Console, controller: Controller) -> None:
@@ -56,13 +84,13 @@ def show_outcome(console: Console, controller: Controller, outcome: Outcome) -> 
         console.print(f"[dim]{note}[/dim]")
 
 
-def run(controller: Controller, stdin: TextIO = sys.stdin, console: Console | None = None) -> int:
+def run(controller: Controller, stdin: TextIO | None = None, console: Console | None = None) -> int:
+    stdin = stdin or sys.stdin  # read at call time: tests and callers may swap it
     console = console or Console()
-    interactive = stdin.isatty()
-    if interactive:
+    if stdin.isatty():
         console.print("Tell me what you played, e.g. [bold]crane gybbb[/bold]; 'help' for more.")
     show_outcome(console, controller, controller.start())
-    for line in _lines(stdin, console, interactive):
+    for line in _lines(stdin, console, controller):
         outcome = controller.handle(line)
         show_outcome(console, controller, outcome)
         if outcome.quit:
