@@ -79,6 +79,19 @@ def test_fit_finds_a_sharp_prior_with_strong_factors():
     assert fitted.past_tense_factor > 0.6
 
 
+def test_fit_on_a_sample_of_the_answers_needs_the_sampled_share(synthetic):
+    infos, flags, _ = synthetic
+    answer_rows = [row for row, flag in enumerate(flags) if flag]
+    sampled = set(answer_rows[0::2])
+    half_flags = [row in sampled for row in range(len(flags))]
+    # The left-out half counts as non-answers: told so, the fit finds the same shape...
+    fitted = fit_prior(infos, half_flags, answer_share=0.5)
+    assert fitted.centre_zipf == pytest.approx(TRUE_PRIOR.centre_zipf, abs=0.15)
+    assert fitted.width_zipf == pytest.approx(TRUE_PRIOR.width_zipf, rel=0.25)
+    # ...unaware, it pushes the centre up to halve the rate among frequent words.
+    assert fit_prior(infos, half_flags).centre_zipf > TRUE_PRIOR.centre_zipf + 0.5
+
+
 @pytest.mark.parametrize(
     ("infos", "flags", "message"),
     [
@@ -92,3 +105,10 @@ def test_fit_finds_a_sharp_prior_with_strong_factors():
 def test_fit_rejects_bad_input(infos, flags, message):
     with pytest.raises(ValueError, match=message):
         fit_prior(infos, flags)
+
+
+@pytest.mark.parametrize("share", [0.0, -0.5, 1.5])
+def test_fit_rejects_an_answer_share_outside_zero_to_one(synthetic, share):
+    infos, flags, _ = synthetic
+    with pytest.raises(ValueError, match="answer share must be in"):
+        fit_prior(infos, flags, answer_share=share)

@@ -4,6 +4,11 @@ Each accepted word is a Bernoulli trial "is an answer" with probability
 sigmoid((zipf - centre) / width) * plural_factor^plural * past_tense_factor^past_tense.
 The four parameters are found by a grid search that zooms in on the best point:
 the likelihood is smooth and has one ridge, and a grid needs no gradient code.
+
+When the flags mark only a sample of the answers (half of them, to test the fit on
+the other half), the answers left out count as non-answers: `answer_share` scales
+the probability by the sampled fraction so the shape is not bent to absorb it
+(the sigmoid tops out at 1 and cannot lower its ceiling by itself).
 """
 
 from __future__ import annotations
@@ -27,8 +32,15 @@ ZOOM_ROUNDS = 8
 CHUNK_POINTS = 2048
 
 
-def fit_prior(infos: Sequence[WordInfo], is_answer: Sequence[bool]) -> Prior:
-    """The Prior under which `is_answer` is most likely, given each word's frequency facts."""
+def fit_prior(
+    infos: Sequence[WordInfo], is_answer: Sequence[bool], answer_share: float = 1.0
+) -> Prior:
+    """The Prior under which `is_answer` is most likely, given each word's frequency facts.
+
+    `answer_share`: the fraction of all answers that `is_answer` marks (a random half: 0.5).
+    """
+    if not 0 < answer_share <= 1:
+        raise ValueError(f"answer share must be in (0, 1], not {answer_share}")
     if len(infos) != len(is_answer):
         raise ValueError(f"{len(infos)} word infos but {len(is_answer)} answer flags")
     answers = int(sum(bool(flag) for flag in is_answer))
@@ -39,7 +51,7 @@ def fit_prior(infos: Sequence[WordInfo], is_answer: Sequence[bool]) -> Prior:
         )
     if not all(math.isfinite(info.zipf) for info in infos):
         raise ValueError("every word's Zipf frequency must be a finite number")
-    groups = _WordGroups(infos, is_answer)
+    groups = _WordGroups(infos, is_answer, answer_share)
 
     axes = [
         np.linspace(*CENTRE_RANGE, COARSE_POINTS[0]),
@@ -78,7 +90,10 @@ class _WordGroups:
     and every grid point costs one pass over the groups instead of over the words.
     """
 
-    def __init__(self, infos: Sequence[WordInfo], is_answer: Sequence[bool]) -> None:
+    def __init__(
+        self, infos: Sequence[WordInfo], is_answer: Sequence[bool], answer_share: float = 1.0
+    ) -> None:
+        self.log_share = math.log(answer_share)
         rows = np.array(
             [(info.zipf, info.plural, info.past_tense) for info in infos], dtype=np.float64
         )
@@ -95,7 +110,12 @@ class _WordGroups:
         """Log-likelihood at each (centre, log width, log plural factor, log past factor) row."""
         centre, log_width, log_plural, log_past = (points[:, [i]] for i in range(4))
         logit = (self.zipf - centre) / np.exp(log_width)
-        log_p = -np.logaddexp(0.0, -logit) + self.plural * log_plural + self.past_tense * log_past
+        log_p = (
+            self.log_share
+            - np.logaddexp(0.0, -logit)
+            + self.plural * log_plural
+            + self.past_tense * log_past
+        )
         p = np.clip(np.exp(log_p), PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR)
         return np.log(p) @ self.answers + np.log1p(-p) @ self.others
 

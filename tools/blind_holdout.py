@@ -1,0 +1,172 @@
+"""How much does the blind prior owe to the answers it is benched on? A held-out split.
+
+    PYTHONPATH=host nice .venv/bin/python tools/blind_holdout.py [--limit N]
+
+The shipped prior was read off the full answer list that the blind bench hides.
+Here the alphabetical answer list is split into half A (even positions) and half B
+(odd positions). A prior fitted on A (A = answers, every other accepted word not)
+is benched blind on B, and the other way round; the shipped prior and a prior
+fitted on all answers are benched for comparison. Prints one markdown table.
+
+A half fitted as if it were every answer sees the other half as non-answers, and
+the prior's sigmoid (which tops out at 1) bends its shape to halve the answer rate:
+the "fitted, half share" rows tell the fit that the flags mark half of the answers.
+`--limit N` benches only the first N words of each set (a quick check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+from epdle import words
+from epdle.solver.bench import BenchResult, run_bench
+from epdle.solver.engine import Solver
+from epdle.solver.universe import Universe
+from epdle.words.prior_fit import fit_prior
+
+
+@dataclass
+class Row:
+    prior: str
+    fitted_on: str
+    benched_on: str
+    games: int
+    total_guesses: int
+    max: int
+    over_six: int
+    seconds: float
+
+    @classmethod
+    def from_bench(cls, prior: str, fitted_on: str, benched_on: str, result: BenchResult) -> Row:
+        total = sum(turns * games for turns, games in result.histogram.items())
+        return cls(
+            prior,
+            fitted_on,
+            benched_on,
+            result.games,
+            total,
+            result.max,
+            result.failures,
+            result.seconds,
+        )
+
+    @classmethod
+    def combined(cls, prior: str, fitted_on: str, benched_on: str, parts: Sequence[Row]) -> Row:
+        return cls(
+            prior,
+            fitted_on,
+            benched_on,
+            sum(part.games for part in parts),
+            sum(part.total_guesses for part in parts),
+            max(part.max for part in parts),
+            sum(part.over_six for part in parts),
+            sum(part.seconds for part in parts),
+        )
+
+    def markdown(self) -> str:
+        mean = self.total_guesses / self.games
+        cells = (self.prior, self.fitted_on, self.benched_on, str(self.games), f"{mean:.4f}",
+                 str(self.max), str(self.over_six), f"{self.seconds:.0f}")  # fmt: skip
+        return "| " + " | ".join(cells) + " |"
+
+
+def fit_on(answers: Sequence[str], answer_share: float = 1.0) -> words.Prior:
+    """The maximum-likelihood prior when `answers` (that share of all answers) are marked."""
+    guesses = words.guesses()
+    positives = set(answers)
+    flags = [word in positives for word in guesses]
+    return fit_prior(words.word_info(guesses), flags, answer_share)
+
+
+def bench(prior: words.Prior, hidden: Sequence[str], label: str) -> BenchResult:
+    universe = Universe(words.guesses(), None, prior=prior)
+    started = time.perf_counter()
+    solver = Solver("best", blind=True, universe=universe)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ) as progress:
+        task = progress.add_task(label, total=len(hidden))
+        return run_bench(
+            solver,
+            hidden,
+            progress=lambda done, _total: progress.update(task, completed=done),
+            started=started,
+        )
+
+
+def describe(prior: words.Prior) -> str:
+    return (
+        f"centre {prior.centre_zipf}, width {prior.width_zipf}, "
+        f"plural x{prior.plural_factor}, past tense x{prior.past_tense_factor}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, help="bench only the first N words of each set")
+    args = parser.parse_args()
+    if args.limit is not None and args.limit < 1:
+        parser.error("--limit must be at least 1")
+
+    answers = list(words.answers())
+    halves = {"A": answers[0::2], "B": answers[1::2]}
+    priors = {
+        "A": fit_on(halves["A"]),
+        "B": fit_on(halves["B"]),
+        "A, half share": fit_on(halves["A"], 0.5),
+        "B, half share": fit_on(halves["B"], 0.5),
+        "all": fit_on(answers),
+    }
+
+    def hidden(name: str) -> list[str]:
+        pool = answers if name == "all" else halves[name]
+        return pool[: args.limit]
+
+    def run(prior_name: str, prior: words.Prior, fitted_on: str, benched_on: str) -> Row:
+        label = f"{prior_name} prior (fitted on {fitted_on}) on {benched_on}"
+        result = bench(prior, hidden(benched_on), label)
+        return Row.from_bench(prior_name, fitted_on, benched_on, result)
+
+    held_out = [
+        run("fitted", priors["A"], "A", "B"),
+        run("fitted", priors["B"], "B", "A"),
+    ]
+    held_out_share = [
+        run("fitted, half share", priors["A, half share"], "A", "B"),
+        run("fitted, half share", priors["B, half share"], "B", "A"),
+    ]
+    shipped = [
+        run("shipped", words.SHIPPED_PRIOR, "all (by eye)", "A"),
+        run("shipped", words.SHIPPED_PRIOR, "all (by eye)", "B"),
+    ]
+    in_sample = run("fitted", priors["all"], "all", "all")
+    rows = [
+        *held_out,
+        Row.combined("fitted", "the other half", "A + B (held out)", held_out),
+        *held_out_share,
+        Row.combined("fitted, half share", "the other half", "A + B (held out)", held_out_share),
+        *shipped,
+        Row.combined("shipped", "all (by eye)", "A + B", shipped),
+        in_sample,
+    ]
+
+    print("| prior | fitted on | benched on | games | mean | max | games over 6 | seconds |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print(row.markdown())
+    print()
+    print(f"- shipped: {describe(words.SHIPPED_PRIOR)}")
+    for name, prior in priors.items():
+        print(f"- fitted on {name}: {describe(prior)}")
+
+
+if __name__ == "__main__":
+    main()
