@@ -40,6 +40,7 @@ class Row:
     max: int
     over_six: int
     seconds: float
+    worst_words: list[str]
 
     @classmethod
     def from_bench(cls, prior: str, fitted_on: str, benched_on: str, result: BenchResult) -> Row:
@@ -53,19 +54,22 @@ class Row:
             result.max,
             result.failures,
             result.seconds,
+            result.worst_words,
         )
 
     @classmethod
     def combined(cls, prior: str, fitted_on: str, benched_on: str, parts: Sequence[Row]) -> Row:
+        worst = max(part.max for part in parts)
         return cls(
             prior,
             fitted_on,
             benched_on,
             sum(part.games for part in parts),
             sum(part.total_guesses for part in parts),
-            max(part.max for part in parts),
+            worst,
             sum(part.over_six for part in parts),
             sum(part.seconds for part in parts),
+            sorted(word for part in parts if part.max == worst for word in part.worst_words),
         )
 
     def markdown(self) -> str:
@@ -163,6 +167,10 @@ def main() -> None:
     for row in rows:
         print(row.markdown())
     print()
+    for row in rows:
+        if row.over_six:
+            hardest = ", ".join(word.upper() for word in row.worst_words)
+            print(f"- {row.prior} on {row.benched_on}: {row.max} guesses for {hardest}")
     print(f"- shipped: {describe(words.SHIPPED_PRIOR)}")
     for name, prior in priors.items():
         print(f"- fitted on {name}: {describe(prior)}")

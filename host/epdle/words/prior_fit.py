@@ -21,7 +21,8 @@ import numpy as np
 from epdle.words import Prior, WordInfo
 
 PROBABILITY_FLOOR = 1e-9
-# Search box: centre in Zipf units, width and the factors on a log scale.
+# Search box: centre in Zipf units, width and the factors on a log scale. A factor whose
+# kind has no answers among the flags ends on the floor, 1e-4 (the likelihood wants 0).
 CENTRE_RANGE = (0.0, 8.0)
 LOG_WIDTH_RANGE = (math.log(0.02), math.log(3.0))
 LOG_FACTOR_RANGE = (math.log(1e-4), 0.0)
