@@ -28,6 +28,10 @@ $(VENV)/.stamp: pyproject.toml
 native: venv
 	cmake -S . -B $(HOST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEPDLE_BUILD_TESTS=ON > /dev/null
 	cmake --build $(HOST_BUILD) -j2
+	@# The editable install keeps its own copy of the library: refresh it, so that
+	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware just built too.
+	@installed="$$(env -u EPDLE_SIM_LIB $(PY) -c 'from epdle.sim import library_path; print(library_path())')"; \
+	cmp -s $(SIM_LIB) "$$installed" || cp --remove-destination $(SIM_LIB) "$$installed"
 
 test-c: native
 	ctest --test-dir $(HOST_BUILD) --output-on-failure
