@@ -62,34 +62,18 @@ static bool ready(void) {
 }
 
 /*
- * Every pin write is a call into the HAL, so SDA and DC are only written when
- * their level changes (a white page keeps SDA high for 5512 bytes). The levels
- * last driven; epd_power_up() drives both low before the first byte.
+ * DC is only written when it changes (a plane is 5512 data bytes in a row):
+ * the level last driven; epd_power_up() drives it low before the first byte.
  */
-static uint8_t sda_level;
 static uint8_t dc_level;
 
-static void drive_sda(uint8_t level) {
-    if (level != sda_level) {
-        hal_pin_write(HAL_PIN_EPD_SDA, level);
-        sda_level = level;
-    }
-}
-
 static void spi_send(uint8_t byte, uint8_t dc) {
-    uint8_t mask;
-
     if (dc != dc_level) {
         hal_pin_write(HAL_PIN_EPD_DC, dc);
         dc_level = dc;
     }
     hal_pin_write(HAL_PIN_EPD_CS, 0u);
-    /* Mode 0: data settles while SCL is low, the controller samples on the rise. */
-    for (mask = 0x80u; mask != 0u; mask >>= 1) {
-        drive_sda((byte & mask) != 0u ? 1u : 0u);
-        hal_pin_write(HAL_PIN_EPD_SCL, 1u);
-        hal_pin_write(HAL_PIN_EPD_SCL, 0u);
-    }
+    hal_spi_write(byte);
     hal_pin_write(HAL_PIN_EPD_CS, 1u);
 }
 
@@ -154,7 +138,6 @@ epd_status_t epd_power_up(void) {
     hal_delay_ms(SUPPLY_SETTLE_MS);
     hal_pin_write(HAL_PIN_EPD_SDA, 0u);
     hal_pin_write(HAL_PIN_EPD_DC, 0u);
-    sda_level = 0u;
     dc_level = 0u;
     hal_pin_write(HAL_PIN_EPD_CS, 1u);
     hardware_reset();

@@ -35,6 +35,14 @@ typedef enum {
 void hal_pin_write(hal_pin_t pin, uint8_t level);
 uint8_t hal_pin_read(hal_pin_t pin);
 
+/*
+ * Clock one byte out on EPD_SDA / EPD_SCL, most significant bit first, SPI
+ * mode 0: SDA is set while SCL is low, then SCL pulses high. Chip select and
+ * D/C are the caller's. Returns with SCL low. A whole byte per call because
+ * on this core a function call costs more than the bit it would send.
+ */
+void hal_spi_write(uint8_t byte);
+
 /* ---- time ------------------------------------------------------------ */
 
 /* Busy-wait delays at Fosc = 32 MHz. Bounded by their argument. */

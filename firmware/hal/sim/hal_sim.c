@@ -19,6 +19,9 @@
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
+/* hal/pic16f18326's unrolled hal_spi_write(): five a bit, plus the call and return. */
+#define SPI_BIT_INSTRUCTIONS 5u
+#define SPI_CALL_INSTRUCTIONS 4u
 
 static const sim_net_t pin_nets[HAL_PIN_COUNT] = {
     SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,  SIM_NET_EPD_CS,  SIM_NET_EPD_DC,
@@ -86,6 +89,21 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
         sim_bus_drive(pin_nets[pin], level);
     }
     spend_instructions(1u);
+}
+
+void hal_spi_write(uint8_t byte) {
+    uint8_t mask;
+
+    spend_instructions(SPI_CALL_INSTRUCTIONS);
+    for (mask = 0x80u; mask != 0u; mask >>= 1) {
+        /* The chip clears SDA and sets it again for a 1; the net only sees the result. */
+        sim_bus_drive(SIM_NET_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
+        spend_instructions(SPI_BIT_INSTRUCTIONS - 2u);
+        sim_bus_drive(SIM_NET_EPD_SCL, 1u);
+        spend_instructions(1u);
+        sim_bus_drive(SIM_NET_EPD_SCL, 0u);
+        spend_instructions(1u);
+    }
 }
 
 uint8_t hal_pin_read(hal_pin_t pin) {

@@ -160,6 +160,17 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     }
 }
 
+void hal_spi_write(uint8_t byte) {
+    uint8_t mask;
+
+    /* Recorded as the pin edges the chip makes, so the decoder above checks them. */
+    for (mask = 0x80u; mask != 0u; mask >>= 1) {
+        hal_pin_write(HAL_PIN_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
+        hal_pin_write(HAL_PIN_EPD_SCL, 1u);
+        hal_pin_write(HAL_PIN_EPD_SCL, 0u);
+    }
+}
+
 uint8_t hal_pin_read(hal_pin_t pin) {
     advance_ns(REC_PIN_ACCESS_NS);
     if (pin == HAL_PIN_EPD_BUSY) {

@@ -102,6 +102,16 @@ static void test_pin_mapping(void **state) {
     assert_int_equal(TRISA & 0x37, 0x22);
 }
 
+static void test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low(void **state) {
+    (void)state;
+    hal_pin_write(HAL_PIN_EPD_DC, 1u);
+    hal_pin_write(HAL_PIN_EPD_RST, 1u);
+    hal_spi_write(0x81u);
+    assert_int_equal(LATC & 0x3F, 0x2C); /* SDA (bit 0 of 0x81), RST, DC; SCL, CS low */
+    hal_spi_write(0xFEu);
+    assert_int_equal(LATC & 0x3F, 0x28); /* SDA low after the 0 bit, RST and DC kept */
+}
+
 static void test_panel_power_releases_and_drives_busy(void **state) {
     (void)state;
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
@@ -438,6 +448,7 @@ int main(void) {
         cmocka_unit_test_setup(test_init_uart_115200_via_pps, setup),
         cmocka_unit_test_setup(test_init_interrupts_clock_and_regulator, setup),
         cmocka_unit_test_setup(test_pin_mapping, setup),
+        cmocka_unit_test_setup(test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low, setup),
         cmocka_unit_test_setup(test_panel_power_releases_and_drives_busy, setup),
         cmocka_unit_test_setup(test_button_edge_latched_by_interrupt, setup),
         cmocka_unit_test_setup(test_uart_receive_and_errors, setup),
