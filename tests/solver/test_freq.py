@@ -1,0 +1,90 @@
+"""The letter-frequency strategy: opener, letter split (free and hard mode), endgame."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from solver_hints import obeys_hints
+
+from epdle.solver import Solver, score
+from epdle.solver.bench import play
+from epdle.solver.strategies import SPLIT_MIN_CANDIDATES
+from epdle.solver.universe import Universe
+
+# Near-identical families that a candidate-only player walks through one by one.
+OUND = ["bound", "found", "hound", "mound", "pound", "sound", "wound"]
+ATCH = ["batch", "match", "patch", "watch", "latch"]
+RA_E = ["grace", "brave", "frame", "drake", "drape", "erase"]
+SPLITTERS = ["blimp", "whomp", "bumph", "damps", "frump", "gawks", "alert", "areal"]
+
+
+def _solver(answers: list[str], hard: bool = False) -> Solver:
+    return Solver("freq", hard, universe=Universe(answers + SPLITTERS, answers))
+
+
+def _groups(guess: str, candidates: list[str]) -> int:
+    """How many distinct feedbacks `guess` gets from the candidates."""
+    return len(Counter(score(guess, answer) for answer in candidates))
+
+
+def test_first_guess_is_the_candidate_with_the_most_frequent_letters():
+    answers = RA_E + ATCH + OUND
+    solver = _solver(answers)
+    tiers = solver.universe.tiers
+    # Letters are counted over the most frequent tier, whose words are guessed first.
+    pool = [word for word, tier in zip(answers, tiers, strict=True) if tier == tiers.min()]
+    having = Counter(letter for word in pool for letter in set(word))
+    best = max(sum(having[letter] for letter in set(word)) for word in pool)
+    first = solver.advise([], top=1).suggestions[0].word
+    assert first in pool
+    assert sum(having[letter] for letter in set(first)) == best
+
+
+def test_a_family_agreeing_on_all_but_one_position_is_split_by_another_word():
+    solver = _solver(ATCH)
+    history = [("latch", score("latch", "batch"))]
+    candidates = ["batch", "match", "patch", "watch"]
+    assert solver.advise(history).candidates_left == len(candidates)
+    guess = solver.advise(history, top=1).suggestions[0]
+    assert not guess.is_candidate
+    # Any candidate leaves three of them together; the split word tells more apart.
+    assert _groups(guess.word, candidates) > max(_groups(word, candidates) for word in candidates)
+
+
+def test_a_family_sharing_letters_in_different_places_is_split_too():
+    solver = _solver(RA_E)
+    history = [("areal", score("areal", "drape"))]
+    left = solver.advise(history, top=1)
+    assert left.candidates_left == len(RA_E)
+    guess = left.suggestions[0].word
+    assert guess not in RA_E
+    assert _groups(guess, RA_E) > max(_groups(word, RA_E) for word in RA_E)
+    for answer in RA_E:
+        assert len(play(solver, answer)) <= 6, answer
+
+
+def test_hard_mode_splits_with_an_allowed_word_while_one_exists():
+    solver = _solver(OUND, hard=True)
+    history = [("alert", score("alert", "hound"))]  # all grey: every word is still allowed
+    guess = solver.advise(history, top=1).suggestions[0].word
+    assert guess not in OUND
+    assert obeys_hints(guess, history)
+    assert _groups(guess, OUND) > max(_groups(word, OUND) for word in OUND)
+
+
+def test_hard_mode_guesses_candidates_when_the_hints_allow_nothing_else():
+    solver = _solver(OUND, hard=True)
+    history = [("sound", score("sound", "hound"))]  # ?OUND: only the family is allowed
+    for suggestion in solver.advise(history, top=3).suggestions:
+        assert suggestion.is_candidate
+        assert obeys_hints(suggestion.word, history)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_few_candidates_are_guessed_rather_than_split(hard):
+    solver = _solver(ATCH, hard)
+    history = [("whomp", score("whomp", "batch"))]  # leaves batch, latch
+    advice = solver.advise(history, top=1)
+    assert advice.candidates_left < SPLIT_MIN_CANDIDATES
+    assert advice.suggestions[0].is_candidate
