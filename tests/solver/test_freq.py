@@ -88,3 +88,12 @@ def test_few_candidates_are_guessed_rather_than_split(hard):
     advice = solver.advise(history, top=1)
     assert advice.candidates_left < SPLIT_MIN_CANDIDATES
     assert advice.suggestions[0].is_candidate
+
+
+def test_anagrams_no_letter_can_split_are_guessed_directly():
+    anagrams = ["least", "slate", "stale", "steal"]
+    solver = _solver(anagrams + OUND)
+    history = [("whomp", score("whomp", "slate"))]  # all grey: no yellow to move either
+    advice = solver.advise(history, top=1)
+    assert advice.candidates_left == len(anagrams) >= SPLIT_MIN_CANDIDATES
+    assert advice.suggestions[0].word in anagrams

@@ -14,17 +14,20 @@ _BLOCK_CELLS = 1 << 16
 # Below this many candidates, relabelling buckets by rank beats bincounting every pattern.
 _RELABEL_BELOW = 8
 # freq splits the candidates with any word (rows 2-3) from this many on; fewer, it
-# guesses one of them (3 or 5: 3.6592 / 3.6596 normal against 3.6462).
+# guesses one of them (3 / 4 / 5: normal 3.6130 / 3.6078 / 3.6130 with 2 over six;
+# hard 3.6683 / 3.6665 / 3.6721).
 SPLIT_MIN_CANDIDATES = 4
-# Below this split score (bonus included) no word separates the candidates usefully.
+# Below this split score (bonus included: a bare candidate has 1.5) no word separates the
+# candidates, and the most letter-frequent candidate is guessed instead.
 SPLIT_MIN_SCORE = 2.0
 # What a possible answer's chance to win at once is worth in split points (1.0 / 1.25 /
 # 1.5 / 2.0: normal 3.6130 / 3.6108 / 3.6078 / 3.6173 with 6 over six; hard 1.5 / 2.0:
 # 3.6665 / 3.6678). Blind, a candidate less likely than average earns it in proportion
 # (uncapped: blind 3.75 mean but 19 games over six, against 3.84 and 9).
 CANDIDATE_BONUS = 1.5
-# Trying a yellow letter at a new position, against the same letter's split (0.25 /
-# 0.5 / 0.75: 3.6648 / 3.6492 / 3.6687 normal, measured with an OATER opener).
+# Trying a yellow letter at a new position, against the same letter's split (0.35 / 0.5
+# / 0.7 / 1.0: normal 3.6030 with 1 over six / 3.6078 / 3.6099 / 3.6419; hard 3.6674 /
+# 3.6665 / 3.6605 / 3.6834).
 YELLOW_MOVE_WEIGHT = 0.5
 
 
