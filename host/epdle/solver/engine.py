@@ -215,7 +215,9 @@ class Solver:
             return self._best_ranked(state)
         key = state.key()
         if self.strategy == "freq":
-            key += repr(sorted(self._letters_seen(state))).encode()
+            # Its ranking also reads the letters tried and which of them were yellow.
+            clues = (sorted(self._letters_seen(state)), sorted(self._yellows(state)))
+            key += repr(clues).encode()
         ranked = self._ranked.get(key)
         if ranked is None:
             ranked = self._rank(state)
