@@ -49,6 +49,10 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     (void)level;
 }
 
+void hal_spi_write(uint8_t byte) {
+    (void)byte;
+}
+
 uint8_t hal_pin_read(hal_pin_t pin) {
     (void)pin;
     return 1;
