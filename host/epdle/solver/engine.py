@@ -215,9 +215,8 @@ class Solver:
             return self._best_ranked(state)
         key = state.key()
         if self.strategy == "freq":
-            # Its ranking also reads the letters tried and which of them were yellow.
-            clues = (sorted(self._letters_seen(state)), sorted(self._yellows(state)))
-            key += repr(clues).encode()
+            # Its ranking also reads whether it opens and which letters were yellow.
+            key += repr((bool(state.history), sorted(self._yellow_letters(state)))).encode()
         ranked = self._ranked.get(key)
         if ranked is None:
             ranked = self._rank(state)
@@ -229,10 +228,9 @@ class Solver:
 
     def _rank(self, state: GameState) -> list[int]:
         if self.strategy == "freq":
-            seen = self._letters_seen(state)
-            return freq_choice(
-                self.universe, state.candidates, state.allowed, seen, self._yellows(state)
-            )
+            opening = not state.history
+            yellows = self._yellow_letters(state)
+            return freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
         if not state.history:
             return openers.ranked_openers(self, self._rank_by_stats)
         return self._rank_by_stats(state)
@@ -275,16 +273,13 @@ class Solver:
         leaders = leaders[np.argsort(costs, kind="stable")]
         return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 
-    def _letters_seen(self, state: GameState) -> set[int]:
-        return {ord(letter) - ord("a") for guess, _ in state.history for letter in guess}
-
-    def _yellows(self, state: GameState) -> dict[int, set[int]]:
-        tried: dict[int, set[int]] = {}
-        for guess, feedback in state.history:
-            for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
-                if mark == "Y":
-                    tried.setdefault(ord(letter) - ord("a"), set()).add(position)
-        return tried
+    def _yellow_letters(self, state: GameState) -> set[int]:
+        return {
+            ord(letter) - ord("a")
+            for guess, feedback in state.history
+            for letter, mark in zip(guess, feedback, strict=True)
+            if mark == "Y"
+        }
 
     # -- best: decision tree with a search fallback ---------------------------------------
 

@@ -248,8 +248,8 @@ def freq_choice(
     universe: Universe,
     candidates: np.ndarray,
     allowed: np.ndarray | None,
-    seen_letters: set[int],
-    yellow_positions: dict[int, set[int]],
+    opening: bool,
+    yellow_letters: set[int],
 ) -> list[int]:
     """Letter-frequency play (facts §2.4 rows 1-3): guess indexes, best first.
 
@@ -267,10 +267,10 @@ def freq_choice(
     in_pool[pool] = True
     pool_guess = candidate_guesses & in_pool[np.maximum(universe.answer_of_guess, 0)]
 
-    if seen_letters and len(candidates) >= SPLIT_MIN_CANDIDATES:
+    if not opening and len(candidates) >= SPLIT_MIN_CANDIDATES:
         # Each candidate's prior weight in units of an average candidate (1 unless blind).
         mass = universe.weights[candidates] * (len(candidates) / universe.weights[candidates].sum())
-        split = _letter_split_scores(universe, candidates, mass, yellow_positions)
+        split = _letter_split_scores(universe, candidates, mass, yellow_letters)
         chance = np.zeros(len(universe.guesses))
         chance[universe.guess_index_of_answers[candidates]] = np.minimum(1.0, mass)
         split += CANDIDATE_BONUS * chance
@@ -294,7 +294,7 @@ def _letter_split_scores(
     universe: Universe,
     candidates: np.ndarray,
     mass: np.ndarray,
-    yellow_positions: dict[int, set[int]],
+    yellow_letters: set[int],
 ) -> np.ndarray:
     """Per guess: how evenly its letters split the candidates, and where it moves yellows.
 
@@ -311,7 +311,7 @@ def _letter_split_scores(
     contains = universe.guess_letter_counts > 0
     scores = (contains * np.minimum(having, n - having)).sum(axis=1)
     yellow = np.zeros(ALPHABET_SIZE, dtype=bool)
-    yellow[list(yellow_positions)] = True
+    yellow[list(yellow_letters)] = True
     for position in range(universe.length):
         there = np.bincount(letters[:, position], weights=mass, minlength=ALPHABET_SIZE)
         placed = np.minimum(there, n - there) * yellow
