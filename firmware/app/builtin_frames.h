@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define BUILTIN_FRAME_COUNT 3u
+#define BUILTIN_FRAME_COUNT 1u
 
 /* Frame i is builtin_frame_bytes[builtin_frame_offsets[i] .. builtin_frame_offsets[i + 1]). */
 extern const uint8_t builtin_frame_bytes[];

@@ -4,13 +4,15 @@
  * the next delimiter.
  *
  * The decoder works byte by byte as the UART delivers them, so only the
- * decoded packet is ever held in RAM.
+ * decoded packet is ever held in RAM (its own buffer, reached directly).
  */
 #ifndef EPDLE_COBS_H
 #define EPDLE_COBS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "protocol.h"
 
 #define COBS_DELIMITER 0x00u
 
@@ -23,28 +25,23 @@ typedef enum {
     COBS_DROPPED   /* delimiter closed a malformed or oversized packet */
 } cobs_result_t;
 
-typedef struct {
-    uint8_t *buffer;    /* decoded bytes land here */
-    uint8_t capacity;   /* size of buffer */
-    uint8_t length;     /* decoded bytes so far */
-    uint8_t block_left; /* bytes still due in the current block */
-    uint8_t block_code; /* code byte of the current block (0 before the first) */
-    bool overflow;      /* the packet did not fit: drop it at the delimiter */
-} cobs_decoder_t;
-
-void cobs_decoder_init(cobs_decoder_t *decoder, uint8_t *buffer, uint8_t capacity);
+/* The decoded packet: one decoder, as the device has one UART. */
+#define COBS_CAPACITY LINK_PACKET_MAX
+extern uint8_t cobs_packet[COBS_CAPACITY];
+extern uint8_t cobs_length; /* decoded bytes so far */
 
 /* Forget the packet in progress (as if a delimiter had been seen). */
-void cobs_decoder_reset(cobs_decoder_t *decoder);
+void cobs_decoder_reset(void);
 
 /* True while a packet is half received. */
-bool cobs_decoder_busy(const cobs_decoder_t *decoder);
+bool cobs_decoder_busy(void);
 
 /*
- * Feed one wire byte. On COBS_PACKET the packet is buffer[0 .. length-1] and
- * stays there until the next call; the decoder is ready for the next packet.
+ * Feed one wire byte. On COBS_PACKET the packet is cobs_packet[0 ..
+ * cobs_length-1] and stays there until the next call; the decoder is ready
+ * for the next packet. A packet longer than COBS_CAPACITY is dropped.
  */
-cobs_result_t cobs_decode_byte(cobs_decoder_t *decoder, uint8_t byte);
+cobs_result_t cobs_decode_byte(uint8_t byte);
 
 /*
  * Encode length bytes (length < 254) into out, which must hold

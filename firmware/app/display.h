@@ -10,7 +10,8 @@
 typedef enum {
     DISPLAY_OK = 0,
     DISPLAY_ERR_NO_FRAME,  /* index out of range / nothing to show */
-    DISPLAY_ERR_BAD_FRAME, /* CRC or structure check failed: panel untouched */
+    DISPLAY_ERR_BAD_FRAME, /* CRC failed (panel untouched) or the frame did not decode (no refresh)
+                            */
     DISPLAY_ERR_PANEL      /* the driver reported an error (e.g. BUSY stuck) */
 } display_status_t;
 
@@ -27,9 +28,10 @@ uint8_t display_frame_count(void);
 uint8_t display_current(void);
 
 /*
- * Validate frame `index`, then power the panel, stream it (white page,
+ * Open frame `index` (a stored frame's CRC is checked first: a damaged one
+ * never powers the panel), power the panel, stream the frame (white page,
  * windows), refresh, and power the panel down again (always, on any error).
- * A frame that fails validation never reaches the panel: it is not powered.
+ * A frame that does not decode is not refreshed: the panel keeps its picture.
  */
 display_status_t display_show(uint8_t index);
 

@@ -31,8 +31,16 @@
 #define LINK_REPLY_MAX (LINK_HEADER_BYTES + LINK_INFO_PAYLOAD_BYTES + LINK_CRC_BYTES)
 #define LINK_MIN_PACKET (LINK_HEADER_BYTES + LINK_CRC_BYTES)
 
-static uint8_t packet[LINK_PACKET_MAX];
-static cobs_decoder_t decoder;
+/* Counts and lengths are 8- and 16-bit on the chip. */
+HAL_STATIC_ASSERT(awake_polls_16_bits, LINK_AWAKE_MS * 1ul * (1000u / LINK_POLL_US) <= 0xFFFFul);
+HAL_STATIC_ASSERT(listen_polls_16_bits, LINK_LISTEN_MS * 1ul * (1000u / LINK_POLL_US) <= 0xFFFFul);
+HAL_STATIC_ASSERT(packet_fits_one_ram_bank, LINK_PACKET_MAX <= 80u);
+HAL_STATIC_ASSERT(encoded_reply_fits_u8, COBS_ENCODED_MAX(LINK_REPLY_MAX) <= 0xFFu);
+HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
+
+/* The command being handled: the COBS decoder's buffer; its payload from PAYLOAD_AT. */
+#define packet cobs_packet
+#define PAYLOAD_AT LINK_HEADER_BYTES
 /* The last response, kept whole so a retransmitted command (same bytes,
  * same CRC) is answered again without being executed twice. */
 static uint8_t reply[LINK_REPLY_MAX];
@@ -46,7 +54,7 @@ static uint8_t event_seq;
 void link_init(void) {
     /* The store is the link's to write, so its state starts here too. */
     store_init();
-    cobs_decoder_init(&decoder, packet, (uint8_t)sizeof packet);
+    cobs_decoder_reset();
     reply_length = 0;
     reply_command_crc = 0;
     quiet_polls = 0;
@@ -61,8 +69,9 @@ static void put_u16(uint8_t *at, uint16_t value) {
     at[1] = (uint8_t)(value >> 8);
 }
 
-static uint16_t get_u16(const uint8_t *at) {
-    return (uint16_t)(at[0] | ((uint16_t)at[1] << 8));
+/* The little-endian u16 at packet[at]. */
+static uint16_t get_u16(uint8_t at) {
+    return (uint16_t)(packet[at] | ((uint16_t)packet[(uint8_t)(at + 1u)] << 8));
 }
 
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
@@ -130,18 +139,22 @@ static void respond_error(uint8_t code, uint16_t detail) {
     respond(LINK_RSP_ERROR, 3u);
 }
 
+/* LINK_ERR_* for each store_status_t, in the enum's order. */
+static const uint8_t store_error_codes[] = {
+    0,                        /* STORE_OK: not an error */
+    LINK_ERR_NO_UPLOAD,       /* STORE_ERR_NOT_WRITING */
+    LINK_ERR_TOO_MANY_FRAMES, /* STORE_ERR_TOO_MANY_FRAMES */
+    LINK_ERR_TOO_BIG,         /* STORE_ERR_TOO_BIG */
+    LINK_ERR_BAD_STREAM,      /* STORE_ERR_BAD_STREAM */
+    LINK_ERR_INCOMPLETE,      /* STORE_ERR_INCOMPLETE */
+    LINK_ERR_FRAME_CRC,       /* STORE_ERR_FRAME_CRC */
+    LINK_ERR_FLASH,           /* STORE_ERR_FLASH */
+    LINK_ERR_FRAME_FORMAT     /* STORE_ERR_FRAME_FORMAT */
+};
+HAL_STATIC_ASSERT(store_codes_cover_enum, sizeof store_error_codes == STORE_STATUS_COUNT);
+
 static void respond_store_error(store_status_t status, uint16_t detail) {
-    static const uint8_t codes[] = {
-        0,                        /* STORE_OK: not an error */
-        LINK_ERR_NO_UPLOAD,       /* STORE_ERR_NOT_WRITING */
-        LINK_ERR_TOO_MANY_FRAMES, /* STORE_ERR_TOO_MANY_FRAMES */
-        LINK_ERR_TOO_BIG,         /* STORE_ERR_TOO_BIG */
-        LINK_ERR_BAD_STREAM,      /* STORE_ERR_BAD_STREAM */
-        LINK_ERR_INCOMPLETE,      /* STORE_ERR_INCOMPLETE */
-        LINK_ERR_FRAME_CRC,       /* STORE_ERR_FRAME_CRC */
-        LINK_ERR_FLASH            /* STORE_ERR_FLASH */
-    };
-    respond_error(codes[status], detail);
+    respond_error(store_error_codes[status], detail);
 }
 
 static void command_info(void) {
@@ -157,14 +170,14 @@ static void command_info(void) {
     respond(LINK_RSP_INFO, LINK_INFO_PAYLOAD_BYTES);
 }
 
-static void command_begin(const uint8_t *payload, uint8_t length) {
+static void command_begin(uint8_t length) {
     store_status_t status;
 
     if (length != 3u) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
         return;
     }
-    status = store_write_begin(payload[0], get_u16(&payload[1]));
+    status = store_write_begin(packet[PAYLOAD_AT], get_u16(PAYLOAD_AT + 1u));
     if (status == STORE_OK) {
         respond_ack_u16(store_free_words());
     } else if (status == STORE_ERR_TOO_BIG) {
@@ -174,9 +187,10 @@ static void command_begin(const uint8_t *payload, uint8_t length) {
     }
 }
 
-static void command_chunk(const uint8_t *payload, uint8_t length) {
+static void command_chunk(uint8_t length) {
     uint16_t offset;
-    store_status_t status;
+    store_status_t status = STORE_OK;
+    uint8_t i;
 
     if (length < 3u) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
@@ -186,12 +200,14 @@ static void command_chunk(const uint8_t *payload, uint8_t length) {
         respond_error(LINK_ERR_NO_UPLOAD, 0);
         return;
     }
-    offset = get_u16(payload);
+    offset = get_u16(PAYLOAD_AT);
     if (offset != store_write_offset()) {
         respond_error(LINK_ERR_OFFSET, store_write_offset());
         return;
     }
-    status = store_write_bytes(&payload[2], (uint8_t)(length - 2u));
+    for (i = PAYLOAD_AT + 2u; i < PAYLOAD_AT + length && status == STORE_OK; i++) {
+        status = store_write_byte(packet[i]);
+    }
     if (status == STORE_OK) {
         respond_ack_u16(store_write_offset());
     } else {
@@ -200,24 +216,23 @@ static void command_chunk(const uint8_t *payload, uint8_t length) {
 }
 
 static void command_commit(void) {
-    uint8_t failed_frame;
-    store_status_t status = store_write_commit(&failed_frame);
+    store_status_t status = store_write_commit();
 
     if (status == STORE_OK) {
         respond_ack();
     } else {
-        respond_store_error(status, failed_frame);
+        respond_store_error(status, store_failed_frame());
     }
 }
 
-static void command_show(const uint8_t *payload, uint8_t length) {
+static void command_show(uint8_t length) {
     uint8_t index;
 
     if (length != 1u) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
         return;
     }
-    index = payload[0];
+    index = packet[PAYLOAD_AT];
     respond_ack();
     link_event_shown(index, (uint8_t)display_show(index));
 }
@@ -235,7 +250,6 @@ static void command_clear(void) {
 }
 
 static void handle_packet(uint8_t length) {
-    const uint8_t *payload = &packet[LINK_HEADER_BYTES];
     uint8_t payload_length;
     uint16_t command_crc;
 
@@ -243,7 +257,7 @@ static void handle_packet(uint8_t length) {
         event_error(LINK_ERR_BAD_PACKET, length);
         return;
     }
-    command_crc = get_u16(&packet[length - LINK_CRC_BYTES]);
+    command_crc = get_u16((uint8_t)(length - LINK_CRC_BYTES));
     if (reply_length != 0u && command_crc == reply_command_crc && packet[1] == reply[1]) {
         transmit(reply, reply_length);
         return;
@@ -255,16 +269,16 @@ static void handle_packet(uint8_t length) {
         command_info();
         break;
     case LINK_CMD_BEGIN:
-        command_begin(payload, payload_length);
+        command_begin(payload_length);
         break;
     case LINK_CMD_CHUNK:
-        command_chunk(payload, payload_length);
+        command_chunk(payload_length);
         break;
     case LINK_CMD_COMMIT:
         command_commit();
         break;
     case LINK_CMD_SHOW:
-        command_show(payload, payload_length);
+        command_show(payload_length);
         break;
     case LINK_CMD_CLEAR:
         command_clear();
@@ -282,7 +296,7 @@ static void handle_packet(uint8_t length) {
 /* Going to sleep: whatever was half done is abandoned; the stored set is
  * untouched and the next wake starts a fresh awake window. */
 static void settle_for_sleep(void) {
-    cobs_decoder_reset(&decoder);
+    cobs_decoder_reset();
     store_write_abort();
     reply_length = 0;
     quiet_polls = 0;
@@ -296,10 +310,10 @@ bool link_service(void) {
     uint8_t byte;
 
     while (handled < LINK_BYTES_PER_SERVICE && hal_uart_read(&byte)) {
-        cobs_result_t result = cobs_decode_byte(&decoder, byte);
+        cobs_result_t result = cobs_decode_byte(byte);
         handled++;
         if (result == COBS_PACKET) {
-            handle_packet(decoder.length);
+            handle_packet(cobs_length);
         } else if (result == COBS_DROPPED) {
             event_error(LINK_ERR_BAD_PACKET, 0);
         }

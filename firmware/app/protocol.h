@@ -21,7 +21,9 @@
 
 #define LINK_HEADER_BYTES 2u /* type, seq */
 #define LINK_CRC_BYTES 2u
-#define LINK_CHUNK_MAX 224u                    /* set-stream bytes in one CHUNK: 4 flash rows */
+/* Set-stream bytes in one CHUNK: the whole decoded packet (6 + 74 bytes) fills
+ * one 80-byte RAM bank of the PIC, the largest object its linker can place. */
+#define LINK_CHUNK_MAX 74u
 #define LINK_PAYLOAD_MAX (2u + LINK_CHUNK_MAX) /* CHUNK: offset + data */
 #define LINK_PACKET_MAX (LINK_HEADER_BYTES + LINK_PAYLOAD_MAX + LINK_CRC_BYTES)
 
@@ -74,5 +76,6 @@
 #define LINK_ERR_FRAME_CRC 0x0Au       /* detail: index of the frame that failed */
 #define LINK_ERR_FLASH 0x0Bu           /* a row did not read back as written */
 #define LINK_ERR_UART 0x0Cu            /* event: bytes lost; detail: how many */
+#define LINK_ERR_FRAME_FORMAT 0x0Du    /* detail: index of the frame that does not decode */
 
 #endif /* EPDLE_PROTOCOL_H */

@@ -8,13 +8,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-typedef struct {
-    uint16_t word_addr; /* next flash word to unpack */
-    uint16_t remaining; /* frame bytes left */
-    uint8_t phase;      /* position inside the word packing */
-    uint16_t carry;     /* unpacking state */
-} store_cursor_t;
-
 /* Find the current set and check it; call once after reset. */
 void store_init(void);
 
@@ -23,11 +16,15 @@ uint8_t store_frame_count(void);
 
 /*
  * Open frame `index` of the current set for reading. Verifies the frame's
- * CRC first: false (and nothing to read) if it is absent or damaged.
+ * CRC first: false (and nothing to read) if it is absent or damaged. There
+ * is one read position: opening a frame closes the one open before.
  */
-bool store_frame_open(uint8_t index, store_cursor_t *cursor);
+bool store_frame_open(uint8_t index);
 
-/* Next byte of the opened frame; 0xFF past the end (never reads outside). */
-uint8_t store_cursor_next(store_cursor_t *cursor);
+/* Bytes of the open frame left to read (its length right after opening). */
+uint16_t store_frame_left(void);
+
+/* Next byte of the open frame (a frame_reader_t); 0xFF past the end (never reads outside). */
+uint8_t store_read_byte(void);
 
 #endif /* EPDLE_STORE_H */

@@ -30,8 +30,10 @@
 #define STORE_BITS_PER_WORD 14u
 #define STORE_WORD_MASK 0x3FFFu
 
-#define STORE_REGION_FIRST_ROW 192u /* word 0x1800: the upper 10 K words */
-#define STORE_REGION_ROWS 320u
+/* Word 0x2800: the lower 10 K words are the firmware's (its SDCC build needs about 8.5 K
+ * of them), the upper 6 K hold two typical 8-frame sets side by side. */
+#define STORE_REGION_FIRST_ROW 320u
+#define STORE_REGION_ROWS 192u
 #define STORE_JOURNAL_ROWS 4u
 #define STORE_DATA_FIRST_ROW (STORE_REGION_FIRST_ROW + STORE_JOURNAL_ROWS)
 #define STORE_DATA_ROWS (STORE_REGION_ROWS - STORE_JOURNAL_ROWS)
@@ -39,6 +41,8 @@
 
 #define STORE_MAX_FRAMES 32u
 #define STORE_FRAME_HEADER_BYTES 4u
+/* The longest frame the data area could hold (7 bytes in 4 words, less its header). */
+#define STORE_FRAME_MAX_BYTES ((STORE_DATA_WORDS / 4u) * 7u - STORE_FRAME_HEADER_BYTES)
 
 #define STORE_RECORD_MAGIC 0x2E5Du
 #define STORE_GENERATION_LIMIT 0x3FFFu /* generations run 0 .. limit - 1 */
@@ -52,5 +56,18 @@
 #define STORE_RECORD_CRC_HIGH_AT 5u
 #define STORE_RECORD_CRC_LOW_AT 6u
 #define STORE_RECORD_WORDS 7u
+
+/* Every figure above is computed in 16-bit unsigned arithmetic on the chip:
+ * checked here in 32 bits, so a value that would wrap fails the build. */
+HAL_STATIC_ASSERT(store_region_in_flash,
+                  (STORE_REGION_FIRST_ROW + STORE_REGION_ROWS) * 1ul * HAL_FLASH_ROW_WORDS <=
+                      HAL_FLASH_WORDS);
+HAL_STATIC_ASSERT(store_data_words_16_bits,
+                  STORE_DATA_ROWS * 1ul * HAL_FLASH_ROW_WORDS <= 0xFFFFul);
+HAL_STATIC_ASSERT(store_frame_max_16_bits, (STORE_DATA_WORDS / 4u) * 7ul <= 0xFFFFul);
+HAL_STATIC_ASSERT(store_journal_power_of_two,
+                  (STORE_JOURNAL_ROWS & (STORE_JOURNAL_ROWS - 1u)) == 0u);
+HAL_STATIC_ASSERT(store_generation_fits_word, STORE_GENERATION_LIMIT <= STORE_WORD_MASK + 1u);
+HAL_STATIC_ASSERT(store_frames_fit_record, STORE_MAX_FRAMES <= STORE_WORD_MASK);
 
 #endif /* EPDLE_STORE_LAYOUT_H */

@@ -20,7 +20,9 @@ typedef enum {
     STORE_ERR_BAD_STREAM,      /* frame headers disagree with begin */
     STORE_ERR_INCOMPLETE,      /* commit before every frame arrived */
     STORE_ERR_FRAME_CRC,       /* commit: a frame read back with a bad CRC */
-    STORE_ERR_FLASH            /* a row did not read back as written */
+    STORE_ERR_FLASH,           /* a row did not read back as written */
+    STORE_ERR_FRAME_FORMAT,    /* commit: a frame does not decode (frame.h) */
+    STORE_STATUS_COUNT
 } store_status_t;
 
 /* Flash words a new set may use right now (largest free run of rows). */
@@ -32,8 +34,9 @@ uint16_t store_frame_words(uint16_t length);
 /* Start a set of `count` frames taking exactly `flash_words` words. */
 store_status_t store_write_begin(uint8_t count, uint16_t flash_words);
 
-/* Append stream bytes (writes flash rows as they fill). */
-store_status_t store_write_bytes(const uint8_t *data, uint8_t length);
+/* Append one stream byte (writes a flash row when it fills). After an error
+ * the upload is abandoned. */
+store_status_t store_write_byte(uint8_t byte);
 
 /* Stream bytes accepted since begin. */
 uint16_t store_write_offset(void);
@@ -41,11 +44,12 @@ uint16_t store_write_offset(void);
 bool store_write_active(void);
 
 /*
- * Flush, read every frame back and check its CRC, then write the record
- * that makes the set current. *failed_frame names the frame on
- * STORE_ERR_FRAME_CRC.
+ * Flush, read every frame back and check its CRC and its format, then write
+ * the record that makes the set current. store_failed_frame() names the
+ * frame on STORE_ERR_FRAME_CRC and STORE_ERR_FRAME_FORMAT.
  */
-store_status_t store_write_commit(uint8_t *failed_frame);
+store_status_t store_write_commit(void);
+uint8_t store_failed_frame(void);
 
 /* Forget the upload in progress (the current set is untouched). */
 void store_write_abort(void);

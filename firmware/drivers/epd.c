@@ -93,14 +93,6 @@ static void send_repeated(uint8_t value, uint16_t count) {
     }
 }
 
-static void send_stream(epd_byte_source_t source, void *ctx, uint16_t count) {
-    uint16_t i;
-
-    for (i = 0u; i < count; i++) {
-        send_data(source(ctx));
-    }
-}
-
 /* Polls BUSY (1 = idle) once a millisecond; false if still busy after timeout_ms. */
 static bool wait_until_idle(uint16_t timeout_ms) {
     uint16_t waited_ms = 0u;
@@ -184,35 +176,40 @@ static bool window_is_valid(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     return (uint16_t)x + w <= EPD_WIDTH && (uint16_t)y + h <= EPD_HEIGHT;
 }
 
-epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
-                              void *ctx) {
-    uint16_t last_row;
-    uint16_t plane_bytes;
+epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    uint8_t last_row;
 
-    if (!window_is_valid(x, y, w, h) || source == 0) {
+    if (!window_is_valid(x, y, w, h)) {
         return EPD_ERR_BAD_WINDOW;
     }
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
-    last_row = (uint16_t)y + h - 1u;
-    plane_bytes = (uint16_t)(w / 8u) * h;
+    last_row = (uint8_t)(y + h - 1u); /* < EPD_HEIGHT, so its high byte is 0 */
 
     send_command(CMD_PARTIAL_IN);
     send_command(CMD_PARTIAL_WINDOW);
-    send_data((uint8_t)(x & 0xF8u));
-    send_data((uint8_t)((((x & 0xF8u) + w) - 1u) | 0x07u));
-    send_data(0x00u); /* y < 256: high byte of the first row */
+    send_data(x);
+    send_data((uint8_t)((uint8_t)(x + w) - 1u));
+    send_data(0x00u); /* high byte of the first row */
     send_data(y);
-    send_data((uint8_t)(last_row >> 8));
-    send_data((uint8_t)(last_row & 0xFFu));
+    send_data(0x00u); /* high byte of the last row */
+    send_data(last_row);
     send_data(PARTIAL_WINDOW_SCAN_ALL_GATES);
     send_command(CMD_DTM1);
-    send_stream(source, ctx, plane_bytes);
-    send_command(CMD_DTM2);
-    send_stream(source, ctx, plane_bytes);
-    send_command(CMD_PARTIAL_OUT);
     return EPD_OK;
+}
+
+void epd_second_plane(void) {
+    send_command(CMD_DTM2);
+}
+
+void epd_data(uint8_t byte) {
+    send_data(byte);
+}
+
+void epd_window_end(void) {
+    send_command(CMD_PARTIAL_OUT);
 }
 
 epd_status_t epd_refresh(void) {

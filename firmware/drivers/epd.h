@@ -6,8 +6,8 @@
  * by 212 rows (y). Plane bytes: bit 1 = white; bit 0 = black in plane 1
  * (DTM1), red in plane 2 (DTM2).
  *
- * Pixel data never sits in RAM: every write pulls its bytes one at a time
- * from a caller-supplied source.
+ * Pixel data never sits in RAM: a window's bytes are handed over one at a
+ * time, as the caller produces them.
  */
 #ifndef EPDLE_EPD_H
 #define EPDLE_EPD_H
@@ -26,9 +26,6 @@ typedef enum {
     EPD_ERR_NOT_READY     /* call out of order (e.g. write before init) */
 } epd_status_t;
 
-/* Next pixel byte of a stream; ctx is the caller's decoder state. */
-typedef uint8_t (*epd_byte_source_t)(void *ctx);
-
 /* Supply on, hardware reset, init sequence (facts 1.4). */
 epd_status_t epd_power_up(void);
 
@@ -36,11 +33,14 @@ epd_status_t epd_power_up(void);
 epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill);
 
 /*
- * One partial window: x and w multiples of 8, inside the panel.
- * Pulls (w / 8) * h bytes for plane 1, then the same count for plane 2.
+ * One partial window: x and w multiples of 8, inside the panel. After
+ * EPD_OK the caller sends (w / 8) * h bytes of plane 1 with epd_data(), then
+ * epd_second_plane(), the same count of plane 2, and epd_window_end().
  */
-epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
-                              void *ctx);
+epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
+void epd_second_plane(void);
+void epd_data(uint8_t byte);
+void epd_window_end(void);
 
 /* DISPLAY_REFRESH and the (long, bounded) wait for BUSY, which the MCU sleeps through. */
 epd_status_t epd_refresh(void);

@@ -17,9 +17,10 @@ typedef struct {
     size_t position;
 } fuzz_reader_t;
 
-static uint8_t read_input(void *ctx) {
-    fuzz_reader_t *reader = (fuzz_reader_t *)ctx;
+/* The input being read (the decoder's reader takes no argument). */
+static fuzz_reader_t *reader;
 
+static uint8_t read_input(void) {
     if (reader->position >= reader->size) {
         abort(); /* the decoder read past the length it was given */
     }
@@ -27,34 +28,38 @@ static uint8_t read_input(void *ctx) {
 }
 
 static frame_status_t stream(const uint8_t *data, uint16_t size, size_t *consumed) {
-    fuzz_reader_t reader = {data, size, 0u};
-    frame_decoder_t dec;
-    frame_window_t window;
+    fuzz_reader_t input = {data, size, 0u};
+    const frame_window_t window = {0u, 0u, 0u, 0u};
     uint32_t pixels;
 
-    frame_open(&dec, read_input, &reader, size);
-    while (frame_windows_left(&dec) != 0u) {
-        if (frame_next_window(&dec, &window) != FRAME_OK) {
+    (void)window;
+    reader = &input;
+    frame_open(read_input, size);
+    while (frame_windows_left() != 0u) {
+        const frame_window_t *w = &frame_window;
+        if (frame_next_window() != FRAME_OK) {
             break;
         }
-        if (window.x % 8u != 0u || window.w % 8u != 0u || window.w == 0u || window.h == 0u ||
-            window.x + window.w > EPD_WIDTH || window.y + window.h > EPD_HEIGHT) {
+        if (w->x % 8u != 0u || w->w % 8u != 0u || w->w == 0u || w->h == 0u ||
+            w->x + w->w > EPD_WIDTH || w->y + w->h > EPD_HEIGHT) {
             abort(); /* a window the panel driver would refuse got through */
         }
-        for (pixels = 2u * (window.w / 8u) * window.h; pixels > 0u; pixels--) {
-            (void)frame_next_byte(&dec);
+        if (frame_plane_bytes() != (uint16_t)((w->w / 8u) * w->h)) {
+            abort();
         }
-        frame_end_window(&dec);
+        for (pixels = 2u * (w->w / 8u) * w->h; pixels > 0u; pixels--) {
+            (void)frame_next_byte();
+        }
+        frame_end_window();
     }
-    *consumed = reader.position;
-    return frame_close(&dec);
+    *consumed = input.position;
+    return frame_close();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    fuzz_reader_t reader = {data, size, 0u};
-    frame_decoder_t dec;
+    fuzz_reader_t input = {data, size, 0u};
     frame_status_t checked;
     frame_status_t streamed;
     size_t consumed;
@@ -62,12 +67,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size > 0xFFFFu) {
         return 0;
     }
-    checked = frame_check(&dec, read_input, &reader, (uint16_t)size);
+    reader = &input;
+    checked = frame_check(read_input, (uint16_t)size);
     streamed = stream(data, (uint16_t)size, &consumed);
     if (checked != streamed) {
         abort();
     }
-    if (checked == FRAME_OK && (consumed != size || reader.position != size)) {
+    if (checked == FRAME_OK && (consumed != size || input.position != size)) {
         abort();
     }
     return 0;

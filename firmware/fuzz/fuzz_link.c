@@ -23,6 +23,7 @@
 #include "crc16.h"
 #include "fake_hal.h"
 #include "link.h"
+#include "link_packets.h"
 #include "protocol.h"
 #include "store.h"
 #include "store_write.h"
@@ -38,16 +39,12 @@ static void build_flash_with_set(void) {
     uint16_t length = 0;
     uint16_t words = 0;
     uint8_t frame;
-    uint8_t failed;
     uint16_t at;
 
     for (frame = 0; frame < 3u; frame++) {
         uint8_t bytes[100];
         uint16_t crc;
-        uint16_t i;
-        for (i = 0; i < sizeof bytes; i++) {
-            bytes[i] = (uint8_t)(frame * 17u + i);
-        }
+        link_make_frame(bytes, sizeof bytes, frame);
         crc = crc16_block(CRC16_INIT, bytes, sizeof bytes);
         stream[length++] = sizeof bytes;
         stream[length++] = 0;
@@ -64,11 +61,14 @@ static void build_flash_with_set(void) {
     }
     for (at = 0; at < length; at = (uint16_t)(at + 100u)) {
         uint16_t part = (uint16_t)(length - at < 100u ? length - at : 100u);
-        if (store_write_bytes(&stream[at], (uint8_t)part) != STORE_OK) {
-            abort();
+        uint16_t i;
+        for (i = 0; i < part; i++) {
+            if (store_write_byte(stream[at + i]) != STORE_OK) {
+                abort();
+            }
         }
     }
-    if (store_write_commit(&failed) != STORE_OK) {
+    if (store_write_commit() != STORE_OK) {
         abort();
     }
     memcpy(flash_with_set, fake_hal.flash, sizeof flash_with_set);
@@ -116,13 +116,12 @@ static void check_store_after_reboot(void) {
         abort();
     }
     for (index = 0; index < count; index++) {
-        store_cursor_t cursor;
         uint32_t reads = 0;
-        if (!store_frame_open(index, &cursor)) {
+        if (!store_frame_open(index)) {
             abort(); /* boot only accepts sets whose frames all check */
         }
-        while (cursor.remaining != 0u) {
-            (void)store_cursor_next(&cursor);
+        while (store_frame_left() != 0u) {
+            (void)store_read_byte();
             reads++;
         }
         if (reads > 2u * HAL_FLASH_WORDS) {

@@ -16,6 +16,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/*
+ * Compile-time check of a constant expression (C99 has no _Static_assert):
+ * a false condition makes an array of negative size and fails the build on
+ * every compiler, the 8-bit ones included. Use it on every constant that
+ * could overflow the chip's 16-bit int or outgrow a table.
+ */
+#define HAL_STATIC_ASSERT(name, cond) typedef char hal_static_assert_##name[(cond) ? 1 : -1]
+
 /* ---- pins ------------------------------------------------------------ */
 
 /* Board nets (names match hardware/pins.csv and the sim's VCD signals). */

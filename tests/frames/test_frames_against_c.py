@@ -18,9 +18,7 @@ from epdle.frames import FrameError, decode
 from epdle.frames.format import PANEL_HEIGHT, ROW_BYTES
 from epdle.sim import library_path
 
-READER = ctypes.CFUNCTYPE(ctypes.c_uint8, ctypes.c_void_p)
-# Room for frame_decoder_t whatever the host ABI pads it to.
-DECODER_BYTES = 256
+READER = ctypes.CFUNCTYPE(ctypes.c_uint8)
 PLANE_BYTES = PANEL_HEIGHT * ROW_BYTES
 
 
@@ -34,25 +32,21 @@ class CDecoder:
     def __init__(self) -> None:
         self.lib = ctypes.CDLL(str(library_path()))
         self.lib.frame_check.restype = ctypes.c_int
-        self.lib.frame_check.argtypes = [ctypes.c_void_p, READER, ctypes.c_void_p, ctypes.c_uint16]
+        self.lib.frame_check.argtypes = [READER, ctypes.c_uint16]
         self.lib.frame_open.restype = ctypes.c_int
-        self.lib.frame_open.argtypes = [ctypes.c_void_p, READER, ctypes.c_void_p, ctypes.c_uint16]
+        self.lib.frame_open.argtypes = [READER, ctypes.c_uint16]
         self.lib.frame_windows_left.restype = ctypes.c_uint8
-        self.lib.frame_windows_left.argtypes = [ctypes.c_void_p]
         self.lib.frame_next_window.restype = ctypes.c_int
-        self.lib.frame_next_window.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Window)]
         self.lib.frame_next_byte.restype = ctypes.c_uint8
-        self.lib.frame_next_byte.argtypes = [ctypes.c_void_p]
         self.lib.frame_end_window.restype = ctypes.c_int
-        self.lib.frame_end_window.argtypes = [ctypes.c_void_p]
         self.lib.frame_close.restype = ctypes.c_int
-        self.lib.frame_close.argtypes = [ctypes.c_void_p]
+        self.window = _Window.in_dll(self.lib, "frame_window")
 
     @staticmethod
     def _reader(data: bytes) -> tuple[object, list[int]]:
         position = [0]
 
-        def read(_ctx: int | None) -> int:
+        def read() -> int:
             # An exception would not cross the C frames: count reads, check them after.
             position[0] += 1
             return data[position[0] - 1] if position[0] <= len(data) else 0
@@ -61,28 +55,26 @@ class CDecoder:
 
     def check(self, data: bytes) -> int:
         reader, position = self._reader(data)
-        decoder = ctypes.create_string_buffer(DECODER_BYTES)
-        status = self.lib.frame_check(decoder, reader, None, len(data))
+        status = self.lib.frame_check(reader, len(data))
         assert position[0] <= len(data), "frame_check read past the end of the frame"
         return int(status)
 
     def decode(self, data: bytes) -> tuple[int, bytes, bytes]:
         reader, position = self._reader(data)
-        decoder = ctypes.create_string_buffer(DECODER_BYTES)
         planes = [bytearray(b"\xff" * PLANE_BYTES) for _ in range(2)]
-        window = _Window()
-        self.lib.frame_open(decoder, reader, None, len(data))
-        while self.lib.frame_windows_left(decoder):
-            if self.lib.frame_next_window(decoder, ctypes.byref(window)) != 0:
+        window = self.window
+        self.lib.frame_open(reader, len(data))
+        while self.lib.frame_windows_left():
+            if self.lib.frame_next_window() != 0:
                 break
             for plane in planes:
                 for row in range(window.y, window.y + window.h):
                     start = row * ROW_BYTES + window.x // 8
                     for column in range(start, start + window.w // 8):
-                        plane[column] = self.lib.frame_next_byte(decoder)
-            self.lib.frame_end_window(decoder)
+                        plane[column] = self.lib.frame_next_byte()
+            self.lib.frame_end_window()
         assert position[0] <= len(data), "the streaming decode read past the end of the frame"
-        return int(self.lib.frame_close(decoder)), bytes(planes[0]), bytes(planes[1])
+        return int(self.lib.frame_close()), bytes(planes[0]), bytes(planes[1])
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ from frames_vector_files import ROOT, VECTOR_DIR
 from PIL import Image
 
 from epdle.frames import decode, encode
-from epdle.link.device import Device, LinkError
+from epdle.link.device import Device, DeviceRejected
+from epdle.link.protocol import ErrorCode
 from epdle.render.suggestions import render_suggestion
 from epdle.sim import Board
 from epdle.solver.engine import Suggestion
@@ -70,18 +71,19 @@ def test_pushed_frames_show_exactly_their_planes(device: Device) -> None:
     assert board.violations() == []
 
 
-def test_a_malformed_stored_frame_never_reaches_the_panel(device: Device) -> None:
+def test_a_set_with_a_malformed_frame_is_refused_and_the_old_one_kept(device: Device) -> None:
     good = _suggestion_frames()[0]
     truncated = good[:-1]
-    device.push([good, truncated])
+    device.push([good])
     board: Board = device.serial.board
     device.show(0)
     assert board.run_until(lambda b: not b.panel_powered, UPDATE_MS)
     refreshes = board.refresh_count
-    transactions = len(board.epd_transactions())
-    with pytest.raises(LinkError, match="frame 1"):
-        device.show(1)
+    # The device decodes every frame of a set before it commits it.
+    with pytest.raises(DeviceRejected) as refused:
+        device.push([good, truncated])
+    assert refused.value.code == ErrorCode.FRAME_FORMAT and refused.value.detail == 1
+    assert device.info().frames == 1
     assert board.refresh_count == refreshes
-    assert len(board.epd_transactions()) == transactions  # not even powered up
     assert board.panel_planes() == decode(good)
     assert board.violations() == []

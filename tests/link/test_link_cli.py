@@ -79,7 +79,9 @@ def test_the_upload_of_eight_suggestion_frames_meets_its_budget() -> None:
     # Real rendered suggestion frames: not trivially small, within the 1 KB budget.
     assert all(500 <= size <= 1024 for size in result.frame_sizes)
     assert result.stats.payload_bytes == sum(result.frame_sizes)
-    assert result.wire_ratio <= 1.2
+    # Each 74-byte chunk costs 8 bytes of framing and an 8-byte ACK: a decoded
+    # packet must fit one 80-byte RAM bank of the PIC (protocol.h).
+    assert result.wire_ratio <= 1.25
     assert result.stats.seconds <= 3.0  # simulated seconds on the 115200 baud line
     assert result.stats.retries == 0
 

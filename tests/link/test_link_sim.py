@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from link_sim_support import (
@@ -33,8 +34,10 @@ from epdle.link import (
     flash_layout,
 )
 from epdle.link.bench import power_cut_sweep
-from epdle.link.protocol import Command, ErrorCode, Packet
+from epdle.link.protocol import CHUNK_MAX, Command, ErrorCode, Packet
 from epdle.render.planes import Planes
+
+IMAGES = Path(__file__).resolve().parents[2] / "images"
 
 STORE_FIRST_WORD = flash_layout.REGION_FIRST_ROW * flash_layout.ROW_WORDS
 STORE_WORDS = flash_layout.REGION_ROWS * flash_layout.ROW_WORDS
@@ -154,11 +157,13 @@ def test_chunks_out_of_order_are_refused_with_the_expected_offset(device: Device
         Command.BEGIN, bytes([3]) + flash_layout.set_words(encoded(NEW)).to_bytes(2, "little")
     )
     with pytest.raises(DeviceRejected) as refused:
-        device._request(Command.CHUNK, (224).to_bytes(2, "little") + stream[224:448])
+        device._request(
+            Command.CHUNK, (CHUNK_MAX).to_bytes(2, "little") + stream[CHUNK_MAX : 2 * CHUNK_MAX]
+        )
     assert refused.value.code == ErrorCode.OFFSET and refused.value.detail == 0
     with pytest.raises(DeviceRejected, match="commit before the whole set arrived"):
         device._request(Command.COMMIT)
-    assert device.info().frames == 3  # the built-in frames: nothing stored
+    assert device.info().frames == len(list(IMAGES.glob("*.png")))  # the built-in frames
 
 
 @pytest.mark.parametrize("noise", ["random", "wrong-baud-9600", "wrong-baud-57600"])
@@ -249,8 +254,8 @@ def test_a_set_too_big_for_the_free_flash_is_refused_and_the_old_one_kept(
     device: Device,
 ) -> None:
     device.push(encoded(OLD))
-    # Fits an empty store (9720 of 10112 words), not beside the old set.
-    huge = [random.Random(7).randbytes(8500), random.Random(8).randbytes(8500)]
+    # Fits an empty store (5,720 of 6,016 words), not beside the old set.
+    huge = [random.Random(7).randbytes(5000), random.Random(8).randbytes(5000)]
     assert device.info().capacity_words < flash_layout.set_words(huge) < flash_layout.DATA_WORDS
     with pytest.raises(DeviceRejected, match="does not fit") as refused:
         device.push(huge)

@@ -167,9 +167,9 @@ def test_hex_output_places_the_committed_set_at_the_store_address(tmp_path: Path
     words = {address // 2: image[address] | image[address + 1] << 8 for address in addresses[::2]}
     assert words == committed_set_words(encoded_frames(frames))
     assert all(word <= 0x3FFF for word in words.values())
-    # store_layout.h: the journal starts at row 192 (word 0x1800, byte 0x3000) with the magic.
-    assert words[0x1800] == 0x2E5D
-    assert image[0x3000] == 0x5D and image[0x3001] == 0x2E
+    # store_layout.h: the journal starts at row 320 (word 0x2800, byte 0x5000) with the magic.
+    assert words[0x2800] == 0x2E5D
+    assert image[0x5000] == 0x5D and image[0x5001] == 0x2E
 
 
 def test_hex_output_refuses_more_frames_than_the_store_holds(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ def test_selftest_panels_match_the_source_images(selftest: tuple[int, Path]) -> 
     _, out = selftest
     panels = sorted(out.glob("panel-*.png"), key=lambda p: int(p.stem.split("-")[1]))
     assert len(panels) >= 3
-    assert len(IMAGES) >= 2
+    assert len(IMAGES) >= 1
     for panel in panels:
         # Refresh n shows frame n - 1: presses step through the frames from the first.
         number = int(panel.stem.split("-")[1])

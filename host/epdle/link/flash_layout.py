@@ -20,8 +20,8 @@ ERASED = 0x3FFF
 BITS_PER_WORD = 14
 WORD_MASK = 0x3FFF
 
-REGION_FIRST_ROW = 192
-REGION_ROWS = 320
+REGION_FIRST_ROW = 320
+REGION_ROWS = 192
 JOURNAL_ROWS = 4
 DATA_FIRST_ROW = REGION_FIRST_ROW + JOURNAL_ROWS
 DATA_ROWS = REGION_ROWS - JOURNAL_ROWS
@@ -29,7 +29,8 @@ DATA_WORDS = DATA_ROWS * ROW_WORDS
 
 MAX_FRAMES = 32
 FRAME_HEADER_BYTES = 4
-FRAME_MAX_BYTES = 0xFFFF
+# The longest frame the data area could hold (7 bytes in 4 words, less its header).
+FRAME_MAX_BYTES = (DATA_WORDS // 4) * 7 - FRAME_HEADER_BYTES
 
 RECORD_MAGIC = 0x2E5D
 GENERATION_LIMIT = 0x3FFF
@@ -48,7 +49,9 @@ def set_words(frames: list[bytes]) -> int:
 def frame_record(frame: bytes) -> bytes:
     """A frame as the set stream carries it: length, CRC (both LE), bytes."""
     if not 0 < len(frame) <= FRAME_MAX_BYTES:
-        raise ValueError(f"a frame must hold 1..{FRAME_MAX_BYTES} bytes, not {len(frame)}")
+        raise ValueError(
+            f"a frame of {len(frame)} bytes: the store holds frames of 1..{FRAME_MAX_BYTES} bytes"
+        )
     return struct.pack("<HH", len(frame), crc16(frame)) + frame
 
 

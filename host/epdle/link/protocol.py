@@ -14,7 +14,7 @@ from enum import IntEnum
 PROTOCOL_VERSION = 1
 HEADER_BYTES = 2
 CRC_BYTES = 2
-CHUNK_MAX = 224
+CHUNK_MAX = 74
 PAYLOAD_MAX = 2 + CHUNK_MAX
 PACKET_MAX = HEADER_BYTES + PAYLOAD_MAX + CRC_BYTES
 WAKE_PREAMBLE_BYTES = 4
@@ -59,6 +59,7 @@ class ErrorCode(IntEnum):
     FRAME_CRC = 0x0A
     FLASH = 0x0B
     UART = 0x0C
+    FRAME_FORMAT = 0x0D
 
 
 ERROR_TEXT = {
@@ -74,6 +75,7 @@ ERROR_TEXT = {
     ErrorCode.FRAME_CRC: "a frame read back from flash with a bad CRC",
     ErrorCode.FLASH: "a flash row did not read back as written",
     ErrorCode.UART: "bytes lost on the line",
+    ErrorCode.FRAME_FORMAT: "a frame that does not decode",
 }
 
 

@@ -12,8 +12,17 @@
 
 fake_panel_t fake_panel;
 
+/* Where the next epd_data() byte goes: plane, then row and column of the open window. */
+static struct {
+    bool open;
+    uint8_t plane;
+    uint8_t x_bytes, y, w_bytes, h;
+    unsigned written; /* bytes of this plane so far */
+} window;
+
 void fake_panel_reset(void) {
     memset(&fake_panel, 0, sizeof fake_panel);
+    memset(&window, 0, sizeof window);
     fake_panel.fail_call = -1;
 }
 
@@ -39,14 +48,11 @@ epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
     return record(PANEL_FILL);
 }
 
-epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_byte_source_t source,
-                              void *ctx) {
-    unsigned plane;
-    unsigned row;
-    unsigned column;
+epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     epd_status_t status;
 
     assert_true(fake_panel.powered);
+    assert_false(window.open);
     assert_int_equal(x % 8u, 0);
     assert_int_equal(w % 8u, 0);
     assert_true(w > 0u && h > 0u && x + w <= EPD_WIDTH && y + h <= EPD_HEIGHT);
@@ -59,14 +65,41 @@ epd_status_t epd_write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, epd_by
     if (status != EPD_OK) {
         return status;
     }
-    for (plane = 0; plane < 2u; plane++) {
-        for (row = y; row < (unsigned)y + h; row++) {
-            for (column = x / 8u; column < (unsigned)(x + w) / 8u; column++) {
-                fake_panel.planes[plane][row * EPD_ROW_BYTES + column] = source(ctx);
-            }
-        }
-    }
+    window.open = true;
+    window.plane = 0u;
+    window.x_bytes = (uint8_t)(x / 8u);
+    window.y = y;
+    window.w_bytes = (uint8_t)(w / 8u);
+    window.h = h;
+    window.written = 0u;
     return EPD_OK;
+}
+
+void epd_data(uint8_t byte) {
+    unsigned row;
+    unsigned column;
+
+    assert_true(window.open);
+    assert_true(window.written < (unsigned)window.w_bytes * window.h);
+    row = window.y + window.written / window.w_bytes;
+    column = window.x_bytes + window.written % window.w_bytes;
+    fake_panel.planes[window.plane][row * EPD_ROW_BYTES + column] = byte;
+    window.written++;
+}
+
+void epd_second_plane(void) {
+    assert_true(window.open);
+    assert_int_equal(window.plane, 0);
+    assert_int_equal(window.written, (unsigned)window.w_bytes * window.h);
+    window.plane = 1u;
+    window.written = 0u;
+}
+
+void epd_window_end(void) {
+    assert_true(window.open);
+    assert_int_equal(window.plane, 1);
+    assert_int_equal(window.written, (unsigned)window.w_bytes * window.h);
+    window.open = false;
 }
 
 epd_status_t epd_refresh(void) {

@@ -29,25 +29,34 @@ uint8_t store_frame_count(void) {
     return fake_store.count;
 }
 
-/* The cursor's fields carry the frame index (carry) and the read position (word_addr). */
-bool store_frame_open(uint8_t index, store_cursor_t *cursor) {
-    memset(cursor, 0, sizeof *cursor);
+/* The open frame and the read position inside it. */
+static uint8_t open_index;
+static uint16_t position;
+static uint16_t left;
+
+bool store_frame_open(uint8_t index) {
+    left = 0u;
     if (index >= fake_store.count || fake_store.crc_bad[index]) {
         return false;
     }
-    cursor->carry = index;
-    cursor->remaining = fake_store.lengths[index];
+    open_index = index;
+    position = 0u;
+    left = fake_store.lengths[index];
     return true;
 }
 
-uint8_t store_cursor_next(store_cursor_t *cursor) {
+uint16_t store_frame_left(void) {
+    return left;
+}
+
+uint8_t store_read_byte(void) {
     uint8_t byte;
 
-    if (cursor->remaining == 0u) {
+    if (left == 0u) {
         return 0xFFu;
     }
-    cursor->remaining--;
-    byte = fake_store.frames[cursor->carry][cursor->word_addr++];
+    left--;
+    byte = fake_store.frames[open_index][position++];
     fake_store.reads++;
     return fake_store.reads == fake_store.flip_read ? (uint8_t)~byte : byte;
 }

@@ -1,7 +1,7 @@
 /*
  * test_frame.c - the streaming frame decoder against the shared vectors: the
  * same accept/refuse verdicts (and error kinds) as the Python decoder, the
- * same planes for valid frames, and exact byte counts per window.
+ * same planes for valid frames, and exact byte counts per window->
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,9 +22,10 @@ typedef struct {
     size_t overreads; /* reads past the end: the decoder must never do this */
 } memory_reader_t;
 
-static uint8_t read_memory(void *ctx) {
-    memory_reader_t *reader = (memory_reader_t *)ctx;
+/* The decoder's reader takes no argument: the frame being read is this one. */
+static memory_reader_t *reader;
 
+static uint8_t read_memory(void) {
     if (reader->position >= reader->size) {
         reader->overreads++;
         return 0xA5u;
@@ -35,44 +36,45 @@ static uint8_t read_memory(void *ctx) {
 /* What the panel ends up with: windows written into white planes, in order. */
 static frame_status_t decode_to_planes(const uint8_t *data, size_t size, uint8_t *planes,
                                        size_t *bytes_read) {
-    memory_reader_t reader = {data, size, 0u, 0u};
-    frame_decoder_t dec;
-    frame_window_t window;
+    memory_reader_t memory = {data, size, 0u, 0u};
+    const frame_window_t *window = &frame_window;
     uint8_t plane;
     uint8_t row;
     uint8_t column;
 
     memset(planes, 0xFF, 2u * EPD_PLANE_BYTES);
-    frame_open(&dec, read_memory, &reader, (uint16_t)size);
-    while (frame_windows_left(&dec) != 0u) {
-        if (frame_next_window(&dec, &window) != FRAME_OK) {
+    reader = &memory;
+    frame_open(read_memory, (uint16_t)size);
+    while (frame_windows_left() != 0u) {
+        if (frame_next_window() != FRAME_OK) {
             break;
         }
-        assert_int_equal(window.x % 8u, 0);
-        assert_int_equal(window.w % 8u, 0);
-        assert_true(window.x + window.w <= EPD_WIDTH);
-        assert_true(window.y + window.h <= EPD_HEIGHT);
+        assert_int_equal(window->x % 8u, 0);
+        assert_int_equal(window->w % 8u, 0);
+        assert_true(window->x + window->w <= EPD_WIDTH);
+        assert_true(window->y + window->h <= EPD_HEIGHT);
         for (plane = 0u; plane < 2u; plane++) {
-            for (row = 0u; row < window.h; row++) {
-                for (column = 0u; column < window.w / 8u; column++) {
-                    planes[plane * EPD_PLANE_BYTES + (window.y + row) * EPD_ROW_BYTES +
-                           window.x / 8u + column] = frame_next_byte(&dec);
+            for (row = 0u; row < window->h; row++) {
+                for (column = 0u; column < window->w / 8u; column++) {
+                    planes[plane * EPD_PLANE_BYTES + (window->y + row) * EPD_ROW_BYTES +
+                           window->x / 8u + column] = frame_next_byte();
                 }
             }
         }
-        frame_end_window(&dec);
+        frame_end_window();
     }
-    assert_int_equal(reader.overreads, 0);
-    *bytes_read = reader.position;
-    return frame_close(&dec);
+    assert_int_equal(memory.overreads, 0);
+    *bytes_read = memory.position;
+    return frame_close();
 }
 
 static frame_status_t check_bytes(const uint8_t *data, size_t size) {
-    memory_reader_t reader = {data, size, 0u, 0u};
-    frame_decoder_t dec;
-    frame_status_t status = frame_check(&dec, read_memory, &reader, (uint16_t)size);
+    memory_reader_t memory = {data, size, 0u, 0u};
+    frame_status_t status;
 
-    assert_int_equal(reader.overreads, 0);
+    reader = &memory;
+    status = frame_check(read_memory, (uint16_t)size);
+    assert_int_equal(memory.overreads, 0);
     return status;
 }
 
@@ -158,54 +160,51 @@ static void test_single_bit_flips_are_bounded(void **state) {
 static void test_bytes_after_the_window_are_white(void **state) {
     size_t size;
     uint8_t *frame = vector_read("tiny", "frame", &size);
-    memory_reader_t reader;
-    frame_decoder_t dec;
-    frame_window_t window;
+    memory_reader_t memory = {NULL, 0u, 0u, 0u};
+    const frame_window_t *window = &frame_window;
     uint16_t i;
 
     (void)state;
-    reader.data = frame;
-    reader.size = size;
-    reader.position = 0u;
-    reader.overreads = 0u;
-    assert_int_equal(frame_open(&dec, read_memory, &reader, (uint16_t)size), FRAME_OK);
-    assert_int_equal(frame_windows_left(&dec), 1);
-    assert_int_equal(frame_next_window(&dec, &window), FRAME_OK);
-    assert_int_equal(window.x, 16);
-    assert_int_equal(window.y, 10);
-    assert_int_equal(window.w, 8);
-    assert_int_equal(window.h, 4);
-    assert_int_equal(frame_next_byte(&dec), 0x0F);
-    assert_int_equal(frame_next_byte(&dec), 0x81);
-    assert_int_equal(frame_next_byte(&dec), 0x00);
-    assert_int_equal(frame_next_byte(&dec), 0xF0);
+    memory.data = frame;
+    memory.size = size;
+    reader = &memory;
+    assert_int_equal(frame_open(read_memory, (uint16_t)size), FRAME_OK);
+    assert_int_equal(frame_windows_left(), 1);
+    assert_int_equal(frame_next_window(), FRAME_OK);
+    assert_int_equal(window->x, 16);
+    assert_int_equal(window->y, 10);
+    assert_int_equal(window->w, 8);
+    assert_int_equal(window->h, 4);
+    assert_int_equal(frame_next_byte(), 0x0F);
+    assert_int_equal(frame_next_byte(), 0x81);
+    assert_int_equal(frame_next_byte(), 0x00);
+    assert_int_equal(frame_next_byte(), 0xF0);
     for (i = 0; i < 4u; i++) {
-        assert_int_equal(frame_next_byte(&dec), 0xFF);
+        assert_int_equal(frame_next_byte(), 0xFF);
     }
     /* Pulled past the window: white, and no frame byte consumed. */
-    assert_int_equal(frame_next_byte(&dec), 0xFF);
-    assert_int_equal(frame_end_window(&dec), FRAME_OK);
-    assert_int_equal(frame_close(&dec), FRAME_OK);
-    assert_int_equal(reader.position, size);
+    assert_int_equal(frame_next_byte(), 0xFF);
+    assert_int_equal(frame_end_window(), FRAME_OK);
+    assert_int_equal(frame_close(), FRAME_OK);
+    assert_int_equal(memory.position, size);
     free(frame);
 }
 
 static void test_window_ended_early_is_an_error(void **state) {
     size_t size;
     uint8_t *frame = vector_read("tiny", "frame", &size);
-    memory_reader_t reader = {NULL, 0u, 0u, 0u};
-    frame_decoder_t dec;
-    frame_window_t window;
+    memory_reader_t memory = {NULL, 0u, 0u, 0u};
 
     (void)state;
-    reader.data = frame;
-    reader.size = size;
-    frame_open(&dec, read_memory, &reader, (uint16_t)size);
-    assert_int_equal(frame_next_window(&dec, &window), FRAME_OK);
-    (void)frame_next_byte(&dec);
-    assert_int_equal(frame_end_window(&dec), FRAME_ERR_TRUNCATED);
-    assert_int_equal(frame_windows_left(&dec), 0);
-    assert_int_equal(frame_close(&dec), FRAME_ERR_TRUNCATED);
+    memory.data = frame;
+    memory.size = size;
+    reader = &memory;
+    frame_open(read_memory, (uint16_t)size);
+    assert_int_equal(frame_next_window(), FRAME_OK);
+    (void)frame_next_byte();
+    assert_int_equal(frame_end_window(), FRAME_ERR_TRUNCATED);
+    assert_int_equal(frame_windows_left(), 0);
+    assert_int_equal(frame_close(), FRAME_ERR_TRUNCATED);
     free(frame);
 }
 

@@ -19,18 +19,16 @@ uint8_t display_current(void) {
 }
 
 display_status_t display_show(uint8_t index) {
-    store_cursor_t cursor;
-
     fake_display.shows++;
     if (index >= store_frame_count()) {
         return DISPLAY_ERR_NO_FRAME;
     }
-    if (!store_frame_open(index, &cursor)) {
+    if (!store_frame_open(index)) {
         return DISPLAY_ERR_BAD_FRAME;
     }
     fake_display.last_length = 0;
-    while (cursor.remaining != 0u && fake_display.last_length < FAKE_DISPLAY_MAX_BYTES) {
-        fake_display.last_bytes[fake_display.last_length] = store_cursor_next(&cursor);
+    while (store_frame_left() != 0u && fake_display.last_length < FAKE_DISPLAY_MAX_BYTES) {
+        fake_display.last_bytes[fake_display.last_length] = store_read_byte();
         fake_display.last_length++;
     }
     fake_display.current = index;

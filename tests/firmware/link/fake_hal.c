@@ -107,7 +107,11 @@ uint8_t hal_uart_errors_take(void) {
 }
 
 uint16_t hal_flash_read(uint16_t word_addr) {
-    return word_addr < HAL_FLASH_WORDS ? fake_hal.flash[word_addr] : HAL_FLASH_ERASED;
+    if (word_addr >= HAL_FLASH_WORDS) {
+        fake_hal.reads_outside_flash++;
+        return HAL_FLASH_ERASED;
+    }
+    return fake_hal.flash[word_addr];
 }
 
 bool hal_flash_erase_row(uint16_t row_addr) {

@@ -23,6 +23,7 @@ typedef struct {
     uint16_t tx_length;
     uint32_t now_us;
     uint32_t nvm_ops;
+    uint32_t reads_outside_flash; /* hal_flash_read past the last word */
     uint32_t erase_count;
     /* After this many flash/EEPROM operations every further one fails and
      * changes nothing: a power cut between two operations. 0 = never. */

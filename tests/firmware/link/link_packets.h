@@ -28,6 +28,9 @@ uint16_t link_packet_build(uint8_t type, uint8_t seq, const uint8_t *payload,
  */
 uint8_t link_packets_parse(const uint8_t *wire, uint16_t length, link_packet_t *packets);
 
+/* A valid frame of exactly `length` bytes (even, at least 10), varied by seed. */
+void link_make_frame(uint8_t *out, uint16_t length, uint8_t seed);
+
 /* The set stream of frames (header + bytes each); returns its length. */
 uint16_t link_set_stream(const uint8_t *const *frames, const uint16_t *lengths, uint8_t count,
                          uint8_t *stream);

@@ -26,41 +26,41 @@ static void crc16_over_data_and_its_big_endian_crc_is_zero(void **state) {
 }
 
 static uint8_t decode_all(const uint8_t *wire, uint8_t length, uint8_t *out, cobs_result_t *last) {
-    cobs_decoder_t decoder;
     uint8_t i;
 
-    cobs_decoder_init(&decoder, out, 250);
+    cobs_decoder_reset();
     *last = COBS_MORE;
     for (i = 0; i < length; i++) {
-        cobs_result_t result = cobs_decode_byte(&decoder, wire[i]);
+        cobs_result_t result = cobs_decode_byte(wire[i]);
         if (result != COBS_MORE) {
             *last = result;
         }
     }
-    return decoder.length;
+    memcpy(out, cobs_packet, cobs_length);
+    return cobs_length;
 }
 
 static void cobs_round_trips_zeros_and_runs(void **state) {
-    uint8_t data[200];
-    uint8_t wire[COBS_ENCODED_MAX(200)];
-    uint8_t back[250];
+    uint8_t data[COBS_CAPACITY];
+    uint8_t wire[COBS_ENCODED_MAX(COBS_CAPACITY)];
+    uint8_t back[COBS_CAPACITY];
     cobs_result_t result;
     uint8_t i;
     uint8_t wire_length;
     (void)state;
 
-    for (i = 0; i < 200; i++) {
+    for (i = 0; i < COBS_CAPACITY; i++) {
         data[i] = (uint8_t)((i % 7u == 0u) ? 0u : i);
     }
-    data[199] = 0;
-    wire_length = cobs_encode(data, 200, wire);
+    data[COBS_CAPACITY - 1u] = 0;
+    wire_length = cobs_encode(data, COBS_CAPACITY, wire);
     assert_int_equal(wire[wire_length - 1], 0);
     for (i = 0; i + 1u < wire_length; i++) {
         assert_int_not_equal(wire[i], 0);
     }
-    assert_int_equal(decode_all(wire, wire_length, back, &result), 200);
+    assert_int_equal(decode_all(wire, wire_length, back, &result), COBS_CAPACITY);
     assert_int_equal(result, COBS_PACKET);
-    assert_memory_equal(back, data, 200);
+    assert_memory_equal(back, data, COBS_CAPACITY);
 }
 
 static void cobs_encodes_the_textbook_example(void **state) {
@@ -92,25 +92,23 @@ static void cobs_drops_a_truncated_block(void **state) {
 }
 
 static void cobs_drops_a_packet_larger_than_the_buffer(void **state) {
-    uint8_t storage[8];
-    cobs_decoder_t decoder;
     uint8_t i;
     cobs_result_t result = COBS_MORE;
     (void)state;
 
-    cobs_decoder_init(&decoder, storage, sizeof storage);
-    cobs_decode_byte(&decoder, 20);
-    for (i = 0; i < 19; i++) {
-        assert_int_equal(cobs_decode_byte(&decoder, 0x55), COBS_MORE);
+    cobs_decoder_reset();
+    cobs_decode_byte(COBS_CAPACITY + 2u);
+    for (i = 0; i < COBS_CAPACITY + 1u; i++) {
+        assert_int_equal(cobs_decode_byte(0x55), COBS_MORE);
     }
-    result = cobs_decode_byte(&decoder, 0);
+    result = cobs_decode_byte(0);
     assert_int_equal(result, COBS_DROPPED);
     /* The next packet decodes normally. */
-    cobs_decode_byte(&decoder, 2);
-    cobs_decode_byte(&decoder, 0x42);
-    assert_int_equal(cobs_decode_byte(&decoder, 0), COBS_PACKET);
-    assert_int_equal(decoder.length, 1);
-    assert_int_equal(storage[0], 0x42);
+    cobs_decode_byte(2);
+    cobs_decode_byte(0x42);
+    assert_int_equal(cobs_decode_byte(0), COBS_PACKET);
+    assert_int_equal(cobs_length, 1);
+    assert_int_equal(cobs_packet[0], 0x42);
 }
 
 int main(void) {

@@ -19,7 +19,7 @@
 static uint8_t wire[FAKE_UART_QUEUE];
 static link_packet_t replies[LINK_PACKETS_MAX];
 static uint8_t frame_bytes[3][700];
-static const uint16_t frame_lengths[3] = {650, 700, 321};
+static const uint16_t frame_lengths[3] = {650, 700, 322};
 static uint8_t stream[3 * 704];
 static uint16_t stream_length;
 
@@ -32,10 +32,8 @@ static int fresh(void **state) {
     fake_display_reset();
     store_init();
     link_init();
-    for (i = 0; i < 700; i++) {
-        frame_bytes[0][i] = (uint8_t)(i * 3u);
-        frame_bytes[1][i] = (uint8_t)(i % 5u == 0u ? 0u : 0xA0u + i);
-        frame_bytes[2][i] = (uint8_t)(0xFFu - i);
+    for (i = 0; i < 3u; i++) {
+        link_make_frame(frame_bytes[i], frame_lengths[i], (uint8_t)(i * 5u));
     }
     stream_length = link_set_stream(frames, frame_lengths, 3, stream);
     return 0;

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "epd.h"
 #include "fake_hal.h"
 #include "link_packets.h"
 #include "store.h"
@@ -28,16 +29,24 @@ static uint8_t stream[MAX_TEST_FRAMES * (MAX_TEST_FRAME + 4u)];
 
 static void make_set(test_set_t *set, uint8_t count, uint16_t base_length, uint8_t seed) {
     uint8_t i;
-    uint16_t j;
 
     set->count = count;
     for (i = 0; i < count; i++) {
-        set->lengths[i] = (uint16_t)(base_length + 37u * i);
-        for (j = 0; j < set->lengths[i]; j++) {
-            /* Includes zeros and runs of 0xFF, like compressed planes. */
-            set->bytes[i][j] = (uint8_t)((j % 11u == 0u) ? 0xFFu : (seed + i * 31u + j * 7u));
-        }
+        /* Valid frames (a commit checks that they decode), of uneven sizes. */
+        set->lengths[i] = (uint16_t)(base_length + 38u * i);
+        link_make_frame(set->bytes[i], set->lengths[i], (uint8_t)(seed + i));
     }
+}
+
+/* Stream bytes into the store one at a time, as the link hands them over. */
+static store_status_t write_bytes(const uint8_t *data, uint16_t length) {
+    store_status_t status = STORE_OK;
+    uint16_t i;
+
+    for (i = 0; i < length && status == STORE_OK; i++) {
+        status = store_write_byte(data[i]);
+    }
+    return status;
 }
 
 static store_status_t upload(const test_set_t *set) {
@@ -45,7 +54,6 @@ static store_status_t upload(const test_set_t *set) {
     uint16_t length;
     uint16_t at = 0;
     uint8_t i;
-    uint8_t failed;
     store_status_t status;
 
     for (i = 0; i < set->count; i++) {
@@ -56,10 +64,10 @@ static store_status_t upload(const test_set_t *set) {
     while (status == STORE_OK && at < length) {
         uint16_t left = (uint16_t)(length - at);
         uint8_t part = (uint8_t)(left > LINK_CHUNK_MAX ? LINK_CHUNK_MAX : left);
-        status = store_write_bytes(&stream[at], part);
+        status = write_bytes(&stream[at], part);
         at = (uint16_t)(at + part);
     }
-    return status == STORE_OK ? store_write_commit(&failed) : status;
+    return status == STORE_OK ? store_write_commit() : status;
 }
 
 /* The current set is exactly `set`, frame by frame. */
@@ -70,17 +78,16 @@ static bool store_holds(const test_set_t *set) {
         return false;
     }
     for (i = 0; i < set->count; i++) {
-        store_cursor_t cursor;
         uint16_t j;
-        if (!store_frame_open(i, &cursor) || cursor.remaining != set->lengths[i]) {
+        if (!store_frame_open(i) || store_frame_left() != set->lengths[i]) {
             return false;
         }
         for (j = 0; j < set->lengths[i]; j++) {
-            if (store_cursor_next(&cursor) != set->bytes[i][j]) {
+            if (store_read_byte() != set->bytes[i][j]) {
                 return false;
             }
         }
-        if (store_cursor_next(&cursor) != 0xFFu) {
+        if (store_read_byte() != 0xFFu) {
             return false;
         }
     }
@@ -97,11 +104,10 @@ static int fresh(void **state) {
 }
 
 static void empty_flash_has_no_set_and_all_room(void **state) {
-    store_cursor_t cursor;
     (void)state;
     assert_int_equal(store_frame_count(), 0);
-    assert_false(store_frame_open(0, &cursor));
-    assert_int_equal(store_cursor_next(&cursor), 0xFF);
+    assert_false(store_frame_open(0));
+    assert_int_equal(store_read_byte(), 0xFF);
     assert_int_equal(store_free_words(), STORE_DATA_WORDS);
 }
 
@@ -142,14 +148,13 @@ static void a_new_set_goes_beside_the_current_one(void **state) {
 
 static void an_abandoned_upload_leaves_the_old_set(void **state) {
     const uint8_t partial[4] = {0x10, 0x00, 0x00, 0x00};
-    uint8_t failed;
     (void)state;
     assert_int_equal(upload(&set_a), STORE_OK);
     assert_int_equal(store_write_begin(2, 40), STORE_OK);
-    assert_int_equal(store_write_bytes(partial, 4), STORE_OK);
-    assert_int_equal(store_write_commit(&failed), STORE_ERR_INCOMPLETE);
+    assert_int_equal(write_bytes(partial, 4), STORE_OK);
+    assert_int_equal(store_write_commit(), STORE_ERR_INCOMPLETE);
     store_write_abort();
-    assert_int_equal(store_write_commit(&failed), STORE_ERR_NOT_WRITING);
+    assert_int_equal(store_write_commit(), STORE_ERR_NOT_WRITING);
     assert_true(store_holds(&set_a));
     store_init();
     assert_true(store_holds(&set_a));
@@ -209,15 +214,14 @@ static void a_damaged_newest_set_yields_to_the_previous(void **state) {
 }
 
 static void a_frame_damaged_after_reset_is_refused(void **state) {
-    store_cursor_t cursor;
     (void)state;
     assert_int_equal(upload(&set_a), STORE_OK);
     fake_hal.flash[STORE_DATA_FIRST_ROW * HAL_FLASH_ROW_WORDS + 500u] ^= 0x0001u;
     /* Word 500 lies in frame 1 (frame 0 takes 346 words). */
-    assert_true(store_frame_open(0, &cursor));
-    assert_false(store_frame_open(1, &cursor));
-    assert_int_equal(cursor.remaining, 0);
-    assert_true(store_frame_open(2, &cursor));
+    assert_true(store_frame_open(0));
+    assert_false(store_frame_open(1));
+    assert_int_equal(store_frame_left(), 0);
+    assert_true(store_frame_open(2));
 }
 
 static void begin_refuses_what_cannot_fit(void **state) {
@@ -242,19 +246,40 @@ static void a_stream_that_disagrees_with_begin_is_refused(void **state) {
     (void)state;
 
     assert_int_equal(store_write_begin(1, 100), STORE_OK);
-    assert_int_equal(store_write_bytes(zero_length, 4), STORE_ERR_BAD_STREAM);
+    assert_int_equal(write_bytes(zero_length, 4), STORE_ERR_BAD_STREAM);
     assert_false(store_write_active());
 
     /* Frame header promises 4095 bytes; BEGIN planned 100 words. */
     memset(filler, 0x5A, sizeof filler);
     assert_int_equal(store_write_begin(1, 100), STORE_OK);
-    assert_int_equal(store_write_bytes(long_frame, 4), STORE_OK);
+    assert_int_equal(write_bytes(long_frame, 4), STORE_OK);
     for (i = 0; i < 5 && status == STORE_OK; i++) {
-        status = store_write_bytes(filler, sizeof filler);
+        status = write_bytes(filler, sizeof filler);
     }
     assert_int_equal(status, STORE_ERR_BAD_STREAM);
     store_init();
     assert_int_equal(store_frame_count(), 0);
+}
+
+static void a_frame_that_does_not_decode_is_not_committed(void **state) {
+    (void)state;
+    assert_int_equal(upload(&set_a), STORE_OK);
+    set_b.bytes[2][0] = 0x7A; /* not the frame format's version: its CRC is still right */
+    assert_int_equal(upload(&set_b), STORE_ERR_FRAME_FORMAT);
+    assert_int_equal(store_failed_frame(), 2);
+    assert_true(store_holds(&set_a));
+    store_init();
+    assert_true(store_holds(&set_a));
+}
+
+static void a_header_claiming_near_64k_bytes_is_refused(void **state) {
+    /* 65,532 + 4 header bytes would wrap store_frame_words() to a few words. */
+    const uint8_t huge[4] = {0xFC, 0xFF, 0, 0};
+    (void)state;
+    assert_int_equal(store_write_begin(1, 10), STORE_OK);
+    assert_int_equal(write_bytes(huge, 4), STORE_ERR_BAD_STREAM);
+    assert_false(store_write_active());
+    assert_true(store_frame_words(STORE_FRAME_MAX_BYTES) <= STORE_DATA_WORDS);
 }
 
 static void clear_makes_an_empty_set_current(void **state) {
@@ -274,7 +299,7 @@ static void many_commits_rotate_the_journal(void **state) {
     for (round = 0; round < 9; round++) {
         test_set_t *set = (round % 2u == 0u) ? &set_a : &set_b;
         uint32_t erases_before = fake_hal.erase_count;
-        set->bytes[0][0] = round;
+        set->bytes[0][2] = (uint8_t)(round % EPD_ROW_BYTES); /* the first window's x */
         assert_int_equal(upload(set), STORE_OK);
         store_init();
         assert_true(store_holds(set));
@@ -296,6 +321,8 @@ int main(void) {
         cmocka_unit_test_setup(a_frame_damaged_after_reset_is_refused, fresh),
         cmocka_unit_test_setup(begin_refuses_what_cannot_fit, fresh),
         cmocka_unit_test_setup(a_stream_that_disagrees_with_begin_is_refused, fresh),
+        cmocka_unit_test_setup(a_frame_that_does_not_decode_is_not_committed, fresh),
+        cmocka_unit_test_setup(a_header_claiming_near_64k_bytes_is_refused, fresh),
         cmocka_unit_test_setup(clear_makes_an_empty_set_current, fresh),
         cmocka_unit_test_setup(many_commits_rotate_the_journal, fresh),
     };
