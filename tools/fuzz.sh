@@ -23,9 +23,14 @@ for source in "${fuzzers[@]}"; do
   name="$(basename "$source" .c)"
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
+  # Hand-made seeds (firmware/fuzz/seeds/<name>, tools/gen_fuzz_seeds.py) are read, never written.
+  seeds=()
+  if [ -d "firmware/fuzz/seeds/$name" ]; then
+    seeds=("firmware/fuzz/seeds/$name")
+  fi
   echo "== $name: ${seconds} s"
   # -timeout: one input taking over 10 s is a hang; crashes land in $build_dir.
   "$build_dir/firmware/fuzz/$name" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build_dir/$name-" \
-    "$corpus"
+    "$corpus" "${seeds[@]}"
 done

@@ -150,17 +150,18 @@ def render_header(regmap: RegisterMap, traced: set[str], source_name: str) -> st
     ]
     for register, address in regmap.registers.items():
         out.append(f"#define {register}_ADDRESS 0x{address:04X}u")
+        # A traced register's every access, bit fields included, goes through the hook.
         if register in traced:
-            out.append(f"#define {register} (*pic_host_traced_access(0x{address:04X}u))")
+            cell = f"pic_host_traced_access(0x{address:04X}u)"
+            out.append(f"#define {register} (*{cell})")
         else:
+            cell = f"&pic_sfr[0x{address:04X}u]"
             out.append(f"#define {register} (pic_sfr[0x{address:04X}u])")
         bits = regmap.bits.get(register)
         if not bits:
             continue
         out.extend(_bits_typedef(register, bits))
-        out.append(
-            f"#define {register}bits (*(volatile {register}bits_t *)&pic_sfr[0x{address:04X}u])"
-        )
+        out.append(f"#define {register}bits (*(volatile {register}bits_t *){cell})")
         for name, position in bits.items():
             out.append(f"#define _{register}_{name}_POSN {position}u")
             out.append(f"#define _{register}_{name}_MASK 0x{1 << position:02X}u")
@@ -171,7 +172,11 @@ def render_header(regmap: RegisterMap, traced: set[str], source_name: str) -> st
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inc", type=Path, default=None, help="gputils p16f18326.inc")
-    parser.add_argument("--trace-writes", default="", help="comma-separated register names")
+    parser.add_argument(
+        "--trace-writes",
+        default="",
+        help="comma-separated register names whose accesses call pic_host_traced_access()",
+    )
     parser.add_argument("--out", type=Path, required=True, help="header to write")
     args = parser.parse_args()
     inc_path = args.inc or default_inc_path()

@@ -55,7 +55,7 @@ static bool wait_for_release(void) {
 
     for (waited_ms = 0u; waited_ms < RELEASE_WAIT_MS; waited_ms++) {
         if (hal_pin_read(HAL_PIN_BUTTON) != 0u) {
-            hal_delay_ms(DEBOUNCE_MS / 2u);
+            hal_delay_ms(DEBOUNCE_MS); /* the release bounces as long as the press */
             (void)hal_button_edge_take();
             return true;
         }
@@ -75,12 +75,15 @@ static void show_next_frame(void) {
 
 /*
  * Interrupts stay off from the last check until SLEEP, so an edge or byte that
- * arrives in between leaves its flag set and SLEEP returns at once.
+ * arrives in between leaves its flag set and SLEEP returns at once. An edge or
+ * a byte the interrupt already took (during the link's last poll) is handled
+ * instead of slept on: a byte slept on would make the host's next start bit
+ * the wake-up character, and lose it.
  */
 static void sleep_until_event(void) {
     hal_irq_disable();
     edge_before_sleep = hal_button_edge_take();
-    if (!edge_before_sleep) {
+    if (!edge_before_sleep && !hal_uart_pending()) {
         hal_sleep();
     }
     hal_irq_enable();

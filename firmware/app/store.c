@@ -59,17 +59,20 @@ uint16_t store_frame_words(uint16_t length) {
     uint16_t bytes = (uint16_t)(length + STORE_FRAME_HEADER_BYTES);
     uint8_t tail_bits = (uint8_t)((uint8_t)(bytes % 7u) << 3);
 
+    /* 7 bytes in 4 words, then the tail's bits rounded up to whole words. */
     return (
-        uint16_t)((bytes / 7u) * 4u +
+        uint16_t)((uint16_t)((bytes / 7u) << 2) +
                   (uint8_t)((uint8_t)(tail_bits + STORE_BITS_PER_WORD - 1u) / STORE_BITS_PER_WORD));
 }
 
 static uint16_t rows_for_words(uint16_t words) {
-    return (uint16_t)((uint16_t)(words + HAL_FLASH_ROW_WORDS - 1u) / HAL_FLASH_ROW_WORDS);
+    return (uint16_t)((uint16_t)(words + HAL_FLASH_ROW_WORDS - 1u) >> 5);
 }
 
+HAL_STATIC_ASSERT(row_is_32_words, HAL_FLASH_ROW_WORDS == 32u);
+
 static uint16_t row_address(uint16_t row) {
-    return (uint16_t)(row * HAL_FLASH_ROW_WORDS);
+    return (uint16_t)(row << 5);
 }
 
 static uint16_t next_generation(uint16_t generation) {

@@ -101,6 +101,13 @@ bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms);
 
 /* Non-blocking: true and *byte set if a received byte was waiting. */
 bool hal_uart_read(uint8_t *byte);
+/*
+ * True if a received byte waits to be read, or one is being received (its
+ * start bit seen). With interrupts off, a false answer holds until SLEEP: a
+ * start bit after it makes SLEEP wake at once (losing only that character,
+ * as every wake-up does), and a byte can no longer complete unseen.
+ */
+bool hal_uart_pending(void);
 /* Blocking until the transmitter takes the byte; bounded by one byte time. */
 void hal_uart_write(uint8_t byte);
 /* Bytes lost since the last call (overrun or framing errors). */

@@ -145,6 +145,10 @@ void sim_uart_run_events(void) {
     }
 }
 
+bool sim_uart_receiving(void) {
+    return rx_head != rx_tail && rx_boundary > 0u;
+}
+
 bool sim_uart_active(void) {
     return tx_active || (rx_head != rx_tail && rx_boundary > 0u);
 }

@@ -18,6 +18,8 @@ void sim_uart_chip_reset(void);
 uint64_t sim_uart_next_event(void);
 void sim_uart_run_events(void);
 /* True while a byte is on either line (for the power model). */
+/* A start bit has been seen and its byte is still being shifted in (RCIDL = 0). */
+bool sim_uart_receiving(void);
 bool sim_uart_active(void);
 
 /* Firmware side (runs in the firmware's context). */

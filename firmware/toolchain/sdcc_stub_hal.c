@@ -51,6 +51,10 @@ bool hal_uart_read(uint8_t *byte) {
     return false;
 }
 
+bool hal_uart_pending(void) {
+    return false;
+}
+
 void hal_uart_write(uint8_t byte) {
     (void)byte;
 }

@@ -233,12 +233,16 @@ static void uart_receive(void) {
 }
 
 void __interrupt() isr(void) {
+    uint8_t flags;
+
     if (PIR0bits.IOCIF) {
-        if (IOCAFbits.IOCAF5) {
+        flags = IOCAF;
+        if ((flags & _IOCAF_IOCAF5_MASK) != 0u) {
             button_edge = true;
         }
-        /* A flag left set would make SLEEP return at once. */
-        IOCAF = 0x00u;
+        /* Clear only the flags read: an edge latched since stays for the next
+         * pass (a flag left set would also make SLEEP return at once). */
+        IOCAF &= (uint8_t)~flags;
     }
     if (PIR1bits.RCIF) {
         uart_receive();
@@ -358,6 +362,11 @@ bool hal_uart_read(uint8_t *byte) {
     *byte = rx_ring[rx_tail];
     rx_tail = (uint8_t)((rx_tail + 1u) & (RX_RING_SIZE - 1u));
     return true;
+}
+
+bool hal_uart_pending(void) {
+    /* RCIDL = 0: a start bit was seen and its byte is still coming in. */
+    return rx_tail != rx_head || BAUD1CONbits.RCIDL == 0u;
 }
 
 void hal_uart_write(uint8_t byte) {

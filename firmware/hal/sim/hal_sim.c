@@ -198,6 +198,11 @@ bool hal_uart_read(uint8_t *byte) {
     return got;
 }
 
+bool hal_uart_pending(void) {
+    spend_instructions(2u);
+    return uart_count > 0u || sim_uart_receiving();
+}
+
 void hal_uart_write(uint8_t byte) {
     sim_uart_transmit(byte);
 }

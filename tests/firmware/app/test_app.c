@@ -192,6 +192,20 @@ static void test_bouncing_press_counts_once(void **state) {
     assert_string_equal(fake_link.events, "b1");
 }
 
+/* A tactile switch may bounce for up to 20 ms, on the press and on the release. */
+static void test_bounces_of_up_to_20_ms_are_one_press(void **state) {
+    uint8_t bounces;
+
+    (void)state;
+    for (bounces = 1u; bounces <= 10u; bounces++) { /* 2 ms a bounce: 2 .. 20 ms */
+        setup(NULL);
+        rec_button_press(100u, 150u, bounces);
+        run_app();
+        assert_int_equal(fake_display.show_count, 1);
+        assert_string_equal(fake_link.events, "b1");
+    }
+}
+
 static void test_glitch_shorter_than_debounce_is_ignored(void **state) {
     (void)state;
     rec_button_at(100u, 0u);
@@ -270,6 +284,7 @@ int main(void) {
         cmocka_unit_test_setup(test_bouncing_press_counts_once, setup),
         cmocka_unit_test_setup(test_long_hold_released_during_refresh_counts_once, setup),
         cmocka_unit_test_setup(test_new_press_after_long_hold_counts_if_still_down, setup),
+        cmocka_unit_test_setup(test_bounces_of_up_to_20_ms_are_one_press, setup),
         cmocka_unit_test_setup(test_glitch_shorter_than_debounce_is_ignored, setup),
         cmocka_unit_test_setup(test_press_during_refresh_is_shown_once_afterwards, setup),
         cmocka_unit_test_setup(test_sleeps_unpowered_after_every_update, setup),

@@ -217,6 +217,11 @@ bool hal_button_edge_take(void) {
     return edge;
 }
 
+/* This HAL has no UART (the app tests fake the link): nothing is ever received. */
+bool hal_uart_pending(void) {
+    return false;
+}
+
 void hal_sleep(void) {
     rec.sleep_count++;
     if (!rec_panel_pins_all_low()) {

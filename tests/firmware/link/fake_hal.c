@@ -92,6 +92,10 @@ bool hal_uart_read(uint8_t *byte) {
     return true;
 }
 
+bool hal_uart_pending(void) {
+    return fake_hal.rx_head != fake_hal.rx_tail;
+}
+
 void hal_uart_write(uint8_t byte) {
     if (fake_hal.tx_length < FAKE_UART_QUEUE) {
         fake_hal.tx[fake_hal.tx_length] = byte;

@@ -34,6 +34,11 @@ typedef struct {
     /* Plays what wakes the chip from the n-th (0-based) SLEEP() by setting
      * registers (STATUS.TO, BAUD1CON.WUE, PORTA, IOCAF); NULL = nothing changes. */
     void (*on_sleep)(uint32_t sleep_index);
+    /* IOCAF is traced: its n-th access (1-based, 0 = never) first ORs in these
+     * flags, as an edge the port logic latches at that moment. */
+    uint32_t iocaf_access_count;
+    uint32_t iocaf_edge_at_access;
+    uint8_t iocaf_edge_flags;
     /* RA4 (BUSY) reads high from this many us of delay on (0 = never). */
     uint64_t busy_high_at_us;
 

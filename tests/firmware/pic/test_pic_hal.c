@@ -134,12 +134,44 @@ static void test_button_edge_latched_by_interrupt(void **state) {
     assert_false(hal_button_edge_take());
 }
 
+/* An edge latched while the interrupt routine runs must survive its clearing. */
+static void test_an_edge_during_the_interrupt_is_not_cleared(void **state) {
+    (void)state;
+    PIR0 = 0x10; /* IOCIF */
+    PIR1 = 0x00;
+    IOCAF = 0x20;
+    pic_host.iocaf_access_count = 0u;
+    pic_host.iocaf_edge_at_access = 2u; /* right after the routine's first look at the flags */
+    pic_host.iocaf_edge_flags = 0x10;   /* BUSY rose (IOCAF4) */
+    isr();
+    pic_host.iocaf_edge_at_access = 0u;
+    assert_true(pic_host.iocaf_access_count >= 2u); /* it looked, then cleared */
+    assert_int_equal(IOCAF & 0x3F, 0x10);           /* the new flag is left for the next pass */
+    assert_true(hal_button_edge_take());
+}
+
 static void receive(uint8_t byte, uint8_t rc1sta_errors) {
     PIR0 = 0x00;
     PIR1 = 0x20; /* RCIF */
     RC1STA = (uint8_t)(0x90u | rc1sta_errors);
     RC1REG = byte;
     isr();
+}
+
+/* What the main loop checks, interrupts off, before it sleeps. */
+static void test_uart_pending_sees_the_ring_and_a_byte_coming_in(void **state) {
+    uint8_t byte = 0u;
+
+    (void)state;
+    BAUD1CONbits.RCIDL = 1; /* receiver idle */
+    assert_false(hal_uart_pending());
+    BAUD1CONbits.RCIDL = 0; /* a start bit seen: a byte is being shifted in */
+    assert_true(hal_uart_pending());
+    BAUD1CONbits.RCIDL = 1;
+    receive(0x42, 0x00);
+    assert_true(hal_uart_pending()); /* taken by the interrupt, not read yet */
+    assert_true(hal_uart_read(&byte));
+    assert_false(hal_uart_pending());
 }
 
 static void test_uart_receive_and_errors(void **state) {
@@ -451,6 +483,8 @@ int main(void) {
         cmocka_unit_test_setup(test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low, setup),
         cmocka_unit_test_setup(test_panel_power_releases_and_drives_busy, setup),
         cmocka_unit_test_setup(test_button_edge_latched_by_interrupt, setup),
+        cmocka_unit_test_setup(test_an_edge_during_the_interrupt_is_not_cleared, setup),
+        cmocka_unit_test_setup(test_uart_pending_sees_the_ring_and_a_byte_coming_in, setup),
         cmocka_unit_test_setup(test_uart_receive_and_errors, setup),
         cmocka_unit_test_setup(test_uart_write_waits_a_bounded_time, setup),
         cmocka_unit_test_setup(test_flash_row_erase_unlock_sequence, setup),
