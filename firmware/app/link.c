@@ -54,6 +54,7 @@ static uint8_t event_seq;
 void link_init(void) {
     /* The store is the link's to write, so its state starts here too. */
     store_init();
+    store_write_abort();
     cobs_decoder_reset();
     reply_length = 0;
     reply_command_crc = 0;

@@ -1,0 +1,282 @@
+/*
+ * store_write.c - the frame store's write side (store_write.h, for link.c):
+ * an upload streamed into free rows beside the current set, checked, then
+ * made current by one journal record (layout: store_layout.h).
+ */
+#include "store_write.h"
+
+#include "crc16.h"
+#include "hal.h"
+#include "store.h"
+#include "store_layout.h"
+#include "store_set.h"
+
+/* The upload in progress. */
+static bool writing;
+static uint8_t write_count;
+static uint16_t write_first_row;
+static uint16_t planned_words;
+static uint16_t words_done;
+static uint16_t write_offset;
+static uint16_t next_row;
+static uint8_t row_fill;
+static uint16_t pending_bits; /* of the next word, right-aligned */
+static uint8_t pending_count; /* how many (0..13) */
+static uint8_t frames_done;
+static uint8_t header_have; /* header bytes of the current frame seen (0..4) */
+static uint16_t frame_left; /* frame bytes still due once the header is in */
+
+static uint16_t next_generation(uint16_t generation) {
+    return generation + 1u >= STORE_GENERATION_LIMIT ? 0u : (uint16_t)(generation + 1u);
+}
+
+
+/* Rows [start, end) of the data area relative to its first row. */
+static uint16_t current_start(void) {
+    return (uint16_t)(store_current.first_row - STORE_DATA_FIRST_ROW);
+}
+
+static uint16_t current_end(void) {
+    return (uint16_t)(current_start() + store_rows_for_words(store_current.words));
+}
+
+uint16_t store_free_words(void) {
+    uint16_t start = current_start();
+    uint16_t after = (uint16_t)(STORE_DATA_ROWS - current_end());
+
+    return store_row_address(start > after ? start : after);
+}
+
+/* First row of a free run of `rows` rows outside the store_current set, or 0. */
+static uint16_t place_set(uint16_t rows) {
+    if (rows <= current_start()) {
+        return STORE_DATA_FIRST_ROW;
+    }
+    if (rows <= STORE_DATA_ROWS - current_end()) {
+        return (uint16_t)(STORE_DATA_FIRST_ROW + current_end());
+    }
+    return 0u;
+}
+
+bool store_write_active(void) {
+    return writing;
+}
+
+uint16_t store_write_offset(void) {
+    return write_offset;
+}
+
+void store_write_abort(void) {
+    writing = false;
+}
+
+uint8_t store_failed_frame(void) {
+    return store_failed;
+}
+
+store_status_t store_write_begin(uint8_t count, uint16_t flash_words) {
+    writing = false;
+    if (count > STORE_MAX_FRAMES) {
+        return STORE_ERR_TOO_MANY_FRAMES;
+    }
+    if (flash_words > STORE_DATA_WORDS) {
+        return STORE_ERR_TOO_BIG;
+    }
+    write_first_row = place_set(store_rows_for_words(flash_words));
+    if (write_first_row == 0u) {
+        return STORE_ERR_TOO_BIG;
+    }
+    writing = true;
+    write_count = count;
+    next_row = write_first_row;
+    planned_words = flash_words;
+    words_done = 0u;
+    write_offset = 0u;
+    row_fill = 0u;
+    pending_bits = 0u;
+    pending_count = 0u;
+    frames_done = 0u;
+    header_have = 0u;
+    frame_left = 0u;
+    return STORE_OK;
+}
+
+/* Erase, program and read back the row at `row` from store_row_buf. */
+static bool program_row(uint16_t row) {
+    uint16_t addr = store_row_address(row);
+    uint8_t i;
+
+    if (!hal_flash_erase_row(addr) || !hal_flash_write_row(addr, store_row_buf)) {
+        return false;
+    }
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        if ((hal_flash_read((uint16_t)(addr + i)) & STORE_WORD_MASK) !=
+            (store_row_buf[i] & STORE_WORD_MASK)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static store_status_t flush_row(void) {
+    while (row_fill < HAL_FLASH_ROW_WORDS) {
+        store_row_buf[row_fill] = HAL_FLASH_ERASED;
+        row_fill++;
+    }
+    row_fill = 0u;
+    if (!program_row(next_row)) {
+        return STORE_ERR_FLASH;
+    }
+    next_row++;
+    return STORE_OK;
+}
+
+static store_status_t emit_word(uint16_t word) {
+    if (words_done >= planned_words) {
+        return STORE_ERR_BAD_STREAM;
+    }
+    store_row_buf[row_fill] = (uint16_t)(word & STORE_WORD_MASK);
+    row_fill++;
+    words_done++;
+    return row_fill == HAL_FLASH_ROW_WORDS ? flush_row() : STORE_OK;
+}
+
+static store_status_t pack_byte(uint8_t byte) {
+    uint8_t take;
+    uint16_t word;
+
+    if (pending_count + 8u < STORE_BITS_PER_WORD) {
+        pending_bits = (uint16_t)((pending_bits << 8) | byte);
+        pending_count = (uint8_t)(pending_count + 8u);
+        return STORE_OK;
+    }
+    take = (uint8_t)(STORE_BITS_PER_WORD - pending_count);
+    word = (uint16_t)((pending_bits << take) | (byte >> (8u - take)));
+    pending_count = (uint8_t)(8u - take);
+    pending_bits = (uint16_t)(byte & (uint8_t)((1u << pending_count) - 1u));
+    return emit_word(word);
+}
+
+/* A frame ends on a word boundary: pad its last word with 1 bits. */
+static store_status_t end_frame(void) {
+    uint8_t pad;
+    uint16_t word;
+
+    frames_done++;
+    if (pending_count == 0u) {
+        return STORE_OK;
+    }
+    pad = (uint8_t)(STORE_BITS_PER_WORD - pending_count);
+    word = (uint16_t)((pending_bits << pad) | (uint16_t)((1u << pad) - 1u));
+    pending_bits = 0u;
+    pending_count = 0u;
+    return emit_word(word);
+}
+
+static store_status_t take_stream_byte(uint8_t byte) {
+    store_status_t status;
+
+    if (frames_done >= write_count) {
+        return STORE_ERR_BAD_STREAM;
+    }
+    status = pack_byte(byte);
+    if (status != STORE_OK) {
+        return status;
+    }
+    if (header_have < STORE_FRAME_HEADER_BYTES) {
+        if (header_have == 0u) {
+            frame_left = byte;
+        } else if (header_have == 1u) {
+            frame_left = (uint16_t)(frame_left | ((uint16_t)byte << 8));
+            if (frame_left == 0u || frame_left > STORE_FRAME_MAX_BYTES) {
+                return STORE_ERR_BAD_STREAM;
+            }
+        }
+        header_have++;
+        return STORE_OK;
+    }
+    frame_left--;
+    if (frame_left == 0u) {
+        header_have = 0u;
+        return end_frame();
+    }
+    return STORE_OK;
+}
+
+store_status_t store_write_byte(uint8_t byte) {
+    store_status_t status;
+
+    if (!writing) {
+        return STORE_ERR_NOT_WRITING;
+    }
+    status = take_stream_byte(byte);
+    if (status != STORE_OK) {
+        writing = false;
+        return status;
+    }
+    write_offset++;
+    return STORE_OK;
+}
+
+/* Write store_candidate's record to the journal row after the store_current one. */
+static store_status_t write_record(void) {
+    uint16_t crc;
+    uint8_t i;
+
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        store_row_buf[i] = HAL_FLASH_ERASED;
+    }
+    store_candidate.generation = next_generation(store_newest_generation);
+    store_candidate.journal_row =
+        (uint8_t)((uint8_t)(store_current.journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
+    store_row_buf[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
+    store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate.generation;
+    store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate.first_row;
+    store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate.count;
+    store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate.words;
+    crc = store_record_crc();
+    store_row_buf[STORE_RECORD_CRC_HIGH_AT] = (uint16_t)(crc >> 8);
+    store_row_buf[STORE_RECORD_CRC_LOW_AT] = (uint16_t)(crc & 0xFFu);
+    if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate.journal_row))) {
+        return STORE_ERR_FLASH;
+    }
+    store_newest_generation = store_candidate.generation;
+    store_current = store_candidate;
+    return STORE_OK;
+}
+
+store_status_t store_write_commit(void) {
+    store_status_t status;
+
+    store_failed = 0u;
+    if (!writing) {
+        return STORE_ERR_NOT_WRITING;
+    }
+    if (frames_done != write_count || header_have != 0u || pending_count != 0u ||
+        words_done != planned_words) {
+        return STORE_ERR_INCOMPLETE;
+    }
+    writing = false;
+    if (row_fill != 0u) {
+        status = flush_row();
+        if (status != STORE_OK) {
+            return status;
+        }
+    }
+    store_candidate.first_row = write_first_row;
+    store_candidate.words = planned_words;
+    store_candidate.count = write_count;
+    status = store_check_candidate(true);
+    if (status != STORE_OK) {
+        return status;
+    }
+    return write_record();
+}
+
+store_status_t store_clear(void) {
+    writing = false;
+    store_candidate.first_row = STORE_DATA_FIRST_ROW;
+    store_candidate.words = 0u;
+    store_candidate.count = 0u;
+    return write_record();
+}
