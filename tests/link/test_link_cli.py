@@ -27,7 +27,7 @@ def test_info_json_names_version_capacity_frames_current(capsys: pytest.CaptureF
     assert info["version"] == "0.1.0"
     assert info["capacity"] > 10_000
     assert info["frames"] >= 1  # the built-in frames
-    assert info["current"] == 0
+    assert info["current"] == 1  # frames count from 1, as everywhere people read them
 
 
 def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -45,13 +45,13 @@ def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_push_refuses_a_file_that_is_no_frame(tmp_path: Path, capsys) -> None:
     junk = tmp_path / "notes.txt"
     junk.write_text("hello")
-    assert main(["push", "--port", "sim://", str(junk)]) == 2
-    assert "neither a picture nor a .frame file" in capsys.readouterr().err
+    assert main(["push", "--port", "sim://", str(junk)]) == 1
+    assert "neither a picture nor a .frame or .hex file" in capsys.readouterr().err
 
 
 def test_show_of_a_missing_frame_says_so(capsys: pytest.CaptureFixture) -> None:
-    assert main(["show", "--port", "sim://", "9"]) == 2
-    assert "could not show frame 9: no such frame" in capsys.readouterr().err
+    assert main(["show", "--port", "sim://", "9"]) == 1
+    assert "frame 9: the device holds frames 1 to" in capsys.readouterr().err
 
 
 def test_a_missing_port_is_a_clear_error() -> None:

@@ -104,5 +104,5 @@ def test_push_refuses_sets_no_device_could_store_before_sending() -> None:
         device.push([bytes(20_000)])
     with pytest.raises(LinkError, match="at most 32"):
         device.push([b"x"] * 33)
-    with pytest.raises(LinkError, match=r"1\.\.65535"):
+    with pytest.raises(LinkError, match="has 0 bytes"):
         device.push([b""])

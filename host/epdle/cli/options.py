@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from epdle.cli.errors import int_in
+
 if TYPE_CHECKING:
     from epdle.solver import Solver
     from epdle.solver.universe import Universe
@@ -21,6 +23,26 @@ def add_port_option(parser: argparse.ArgumentParser, default: str | None = None)
         required=default is None,
         help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
         + (f" (default: {default})" if default else ""),
+    )
+
+
+def add_top_option(parser: argparse.ArgumentParser, *, for_device: bool = False) -> None:
+    """--top: how many suggestions; for a device, no more frames than its store always holds."""
+    from epdle.frames.store import MAX_SUGGESTION_FRAMES
+    from epdle.solver.names import MAX_SUGGESTIONS
+
+    if for_device:
+        high, why = MAX_SUGGESTION_FRAMES, "the suggestion frames the device's store holds"
+        what = "suggestions (frames) per step"
+    else:
+        high, why = MAX_SUGGESTIONS, "the guesses the solver ranks a turn"
+        what = "how many suggestions"
+    parser.add_argument(
+        "--top",
+        type=int_in(1, high, why),
+        default=5,
+        metavar="K",
+        help=f"{what}, 1 to {high} (default 5)",
     )
 
 
@@ -53,7 +75,10 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
             help="play another language or length from wordfreq's lists (needs epdle[wordfreq])",
         )
         parser.add_argument(
-            "--length", type=int, default=5, help="word length (not 5: wordfreq's words, blind)"
+            "--length",
+            type=int_in(2, 15),
+            default=5,
+            help="word length (not 5: wordfreq's words, blind)",
         )
 
 

@@ -8,9 +8,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-# The panel's DISPLAY_REFRESH command (facts 1.3).
+from epdle.cli.errors import CommandError, input_file, int_in, number_in, output_dir, output_file
+
+# The panel controller's DISPLAY_REFRESH command (firmware/drivers/epd.c).
 DISPLAY_REFRESH = 0x12
-# Acceptance limits (issue 3): button edge -> refresh command, and standby current.
+# The board's limits (hardware/power.md): button edge -> refresh command, standby current.
 MAX_BUTTON_TO_REFRESH_MS = 300.0
 MAX_STANDBY_UA = 1.0
 # Bounds on the simulated waits of the selftest (generous: a refresh alone is ~15 s).
@@ -39,10 +41,12 @@ def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
         "DIR/power.json. Exits non-zero on any violation or failed check.",
     )
     selftest.add_argument("--out", required=True, help="output directory")
-    selftest.add_argument("--presses", type=int, default=3, help="button presses (default 3)")
+    selftest.add_argument(
+        "--presses", type=int_in(1, 100), default=3, help="button presses (1-100, default 3)"
+    )
     selftest.add_argument(
         "--sleep-ms",
-        type=float,
+        type=number_in(0, 3_600_000),
         default=10_000.0,
         help="simulated sleep after each update, in ms (default 10000)",
     )
@@ -55,9 +59,16 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
         help="expose the simulated board on a pseudo-terminal (prints its path first)",
         description="Run the simulated board behind a pseudo-terminal so any serial program "
         "can talk to it (e.g. epdle info --port PATH). Prints the terminal's path on the "
-        "first line; stops on Ctrl-C or SIGTERM. Refreshes run faster than real time.",
+        "first line, then logs what the device does on stderr; a line 'press' (or 'p') on "
+        "stdin, or SIGUSR1, presses its button. Stops on Ctrl-C, SIGTERM or 'quit' on stdin. "
+        "Refreshes run faster than real time.",
     )
     serve.add_argument("--pty", action="store_true", required=True, help="serve on a pty")
+    serve.add_argument(
+        "--link",
+        metavar="PATH",
+        help="also make PATH a symbolic link to the terminal (a stable name; removed on exit)",
+    )
     serve.add_argument("--png-dir", help="write panel-<n>.png here after each refresh")
     serve.add_argument("--vcd", help="write a VCD trace of the board's nets")
     serve.add_argument("--epd-log", help="write the panel transactions (JSON lines)")
@@ -68,7 +79,21 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     from epdle.link.pty_server import serve_board_on_pty
 
-    return serve_board_on_pty(args.png_dir, args.vcd, args.epd_log, args.flash_hex)
+    if args.png_dir is not None:
+        output_dir(args.png_dir, "--png-dir")
+    for option, path in (("--vcd", args.vcd), ("--epd-log", args.epd_log)):
+        if path is not None:
+            output_file(path, option)
+    if args.flash_hex is not None:
+        input_file(args.flash_hex, "--flash-hex file")
+    if args.link is not None:
+        link = Path(args.link)
+        if link.exists() and not link.is_symlink():
+            raise CommandError(f"--link {link}: a file of that name exists")
+        output_file(link, "--link")
+    return serve_board_on_pty(
+        args.png_dir, args.vcd, args.epd_log, args.flash_hex, link_path=args.link
+    )
 
 
 def run_selftest(args: argparse.Namespace) -> int:
@@ -78,13 +103,9 @@ def run_selftest(args: argparse.Namespace) -> int:
     from epdle.sim import Board, SimError
 
     console = Console()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(args.out)
     for stale in out.glob("panel-*.png"):
         stale.unlink()
-    if args.presses < 1:
-        console.print("[red]--presses must be at least 1[/red]")
-        return 2
 
     started = time.perf_counter()
     try:
@@ -94,8 +115,7 @@ def run_selftest(args: argparse.Namespace) -> int:
             args.sleep_ms,
         )
     except SimError as error:
-        console.print(f"[red]simulated board: {error}[/red]")
-        return 2
+        raise CommandError(f"simulated board: {error}") from None
     wall_s = time.perf_counter() - started
 
     power = result["power"]
@@ -130,7 +150,10 @@ def run_selftest(args: argparse.Namespace) -> int:
         console.print(f"[red]violation:[/red] {violation}", highlight=False)
     for failure in failures:
         console.print(f"[red]failed:[/red] {failure}", highlight=False)
-    return 1 if result["violations"] or failures else 0
+    problems = len(result["violations"]) + len(failures)
+    if problems:
+        raise CommandError(f"{problems} check(s) failed (listed above)")
+    return 0
 
 
 def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import serial
 
+from epdle.frames.store import committed_set_words
+
 from .device import (
     ButtonPressed,
     Device,
@@ -21,7 +23,6 @@ from .device import (
     LinkError,
     PushStats,
 )
-from .flash_layout import committed_set_words
 
 
 def register_url_handler() -> None:

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from epdle.frames.store import committed_set_words
+
 from .device import Device, LinkError, PushStats
-from .flash_layout import committed_set_words
 
 if TYPE_CHECKING:
     from epdle.render.planes import Planes

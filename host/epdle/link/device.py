@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 import serial
 
-from . import flash_layout
+from epdle.frames import store as flash_layout
+
 from .protocol import (
     CHUNK_MAX,
     INFO_PAYLOAD_BYTES,
@@ -97,6 +98,9 @@ class PushStats:
     seconds: float  # on the port's clock (simulated time on sim://)
     retries: int
     erase_cycles: int | None  # flash rows erased (known on the simulated board)
+    # The set did not fit beside the stored one, which was dropped first: until the
+    # upload completed, the device had only its built-in frames.
+    cleared_first: bool = False
 
 
 def _event_from(packet: Packet) -> DeviceEvent | None:
@@ -132,7 +136,7 @@ class Device:
         try:
             port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout)
         except (serial.SerialException, OSError, ValueError) as error:
-            raise LinkError(f"cannot open {url}: {error}") from error
+            raise LinkError(f"cannot open {url}: {open_error_reason(error)}") from error
         return cls(port, timeout=timeout, retries=retries)
 
     @property
@@ -169,29 +173,29 @@ class Device:
         )
 
     def push(
-        self, frames: list[bytes], progress: Callable[[int, int], None] | None = None
+        self,
+        frames: list[bytes],
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        replace: bool = False,
     ) -> PushStats:
         """Upload `frames` as the device's new set; it becomes current only
-        once every frame is in flash and checked."""
+        once every frame is in flash and checked. The store writes it beside the
+        current set; one that fits the store but not beside it is refused, or with
+        `replace` goes in after CLEAR (the device shows its built-in frames until
+        the upload completes)."""
         try:
+            flash_layout.check_set(frames)
             stream = flash_layout.set_stream(frames)
         except ValueError as error:
             raise LinkError(f"cannot push this set: {error}") from error
         words = flash_layout.set_words(frames)
-        if words > flash_layout.DATA_WORDS:
-            raise LinkError(
-                f"the set takes {words} flash words; the device's store holds "
-                f"{flash_layout.DATA_WORDS} at most"
-            )
-        if len(frames) > flash_layout.MAX_FRAMES:
-            raise LinkError(
-                f"{len(frames)} frames: the device holds at most {flash_layout.MAX_FRAMES}"
-            )
         sent_before = self.transport.bytes_sent + self.transport.bytes_received
         retries_before = self._retries_used
         started = self.transport.clock()
         erases_before = self._erase_count()
         restarts = 0
+        cleared = self._make_room(frames, replace)
         while True:
             try:
                 self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
@@ -210,10 +214,28 @@ class Device:
             bytes_on_wire=self.transport.bytes_sent + self.transport.bytes_received - sent_before,
             seconds=self.transport.clock() - started,
             retries=self._retries_used - retries_before,
+            cleared_first=cleared,
             erase_cycles=None
             if erases_before is None or erases_after is None
             else erases_after - erases_before,
         )
+
+    def _make_room(self, frames: list[bytes], replace: bool) -> bool:
+        """Check the set against the room INFO reports (flash_layout.check_set: the rule
+        the store applies to BEGIN); with `replace`, CLEAR when that is what it takes.
+        True if the stored set was cleared."""
+        room = self.info().capacity_words
+        try:
+            flash_layout.check_set(frames, room)
+        except ValueError as error:
+            if not replace:
+                raise LinkError(
+                    f"cannot push this set: {error} beside the set it holds "
+                    "(replacing that set makes room)"
+                ) from None
+            self.clear()
+            return True
+        return False
 
     def _send_stream(self, stream: bytes, progress: Callable[[int, int], None] | None) -> None:
         offset = 0
@@ -372,6 +394,26 @@ class Device:
     def _erase_count(self) -> int | None:
         board = getattr(self.serial, "board", None)
         return None if board is None else int(board.flash_erase_count)
+
+
+def open_error_reason(error: Exception) -> str:
+    """Why a port did not open, in plain words (pyserial's text repeats the port and the
+    errno: "could not open port X: [Errno 2] No such file or directory: 'X'")."""
+    code = getattr(error, "errno", None)
+    if isinstance(code, int):
+        import errno
+        import os
+
+        reasons = {
+            errno.ENOENT: "no such device (is it plugged in? `--port auto` looks for it)",
+            errno.EACCES: "permission denied (add yourself to the dialout group)",
+            errno.EBUSY: "the port is busy (another program has it open)",
+        }
+        return reasons.get(code, os.strerror(code)[:1].lower() + os.strerror(code)[1:])
+    text = str(error)
+    if "protocol" in text and "not known" in text:
+        return f"{text.removeprefix('invalid URL, ')}; use a device path, sim:// or auto"
+    return text
 
 
 def _show_status(status: int) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException
 
-from .flash_layout import words_from_hex
+from epdle.frames.store import words_from_hex
 
 # Longest the board runs for one read with no timeout (pyserial's "block").
 BLOCKING_READ_LIMIT_S = 3600.0

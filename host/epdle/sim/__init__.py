@@ -18,11 +18,12 @@ import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image
+from epdle.panel import PLANE_BYTES, Planes
 
-from ..render.planes import PLANE_BYTES, Planes, planes_to_image
+if TYPE_CHECKING:
+    from PIL import Image
 
 LIBRARY_ENV = "EPDLE_SIM_LIB"
 LIBRARY_NAME = "libepdle_sim.so"
@@ -314,6 +315,8 @@ class Board:
     def panel_image(self) -> Image.Image:
         """What the panel shows, landscape 212 x 104 in panel colours."""
         black, red = self.panel_planes()
+        from epdle.render.planes import planes_to_image
+
         return planes_to_image(Planes(black=black, red=red))
 
     def violations(self) -> list[str]:

@@ -95,18 +95,9 @@ class TreeSearch:
         if allowed is None:
             return None
         universe = self.universe
-        letters = universe.guess_letters[guess]
-        feedback = pattern_string(code, universe.length)
-        mask = allowed.copy()
-        required = np.zeros(26, dtype=np.int8)
-        for position, mark in enumerate(feedback):
-            if mark == "G":
-                mask &= universe.guess_letters[:, position] == letters[position]
-            if mark != "B":
-                required[letters[position]] += 1
-        for letter in np.flatnonzero(required):
-            mask &= universe.guess_letter_counts[:, letter] >= required[letter]
-        return mask
+        return allowed & universe.hard_mode_mask(
+            universe.guesses[guess], pattern_string(code, universe.length)
+        )
 
     def split(self, candidates: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         codes = self.patterns[candidates, guess]
