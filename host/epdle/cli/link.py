@@ -74,6 +74,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=run_info)
 
+    merge = commands.add_parser(
+        "merge",
+        help="merge the firmware's Intel HEX with a frame set, to program a device that "
+        "ships with it",
+        description="Write OUT.hex: the firmware's .hex (e.g. build/xc8/epdle.hex) plus FILEs "
+        "(pictures, .frame files or a .hex set from `epdle image`, as `push` takes them) as "
+        "the committed frame set in the store's flash region. Refused if the firmware "
+        "reaches into that region.",
+    )
+    merge.add_argument("firmware", type=Path, metavar="FIRMWARE.hex")
+    merge.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    merge.add_argument("--out", type=Path, required=True, metavar="OUT.hex")
+    merge.set_defaults(func=run_merge)
+
     bench = commands.add_parser(
         "link-bench",
         help="measure an upload of typical suggestion frames over the simulated line",
@@ -214,6 +228,38 @@ def run_info(args: argparse.Namespace) -> int:
             f"showing frame {info.current + 1}; room for {info.capacity} B "
             f"({info.capacity_words} flash words, up to {info.max_frames} frames)"
         )
+    return 0
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    from intelhex import AddressOverlapError
+
+    from epdle.cli.errors import UsageError, input_file, output_file
+    from epdle.frames import store
+
+    if args.out.suffix.lower() != HEX_SUFFIX:
+        raise UsageError(f"--out {args.out}: the merged image is Intel HEX (.hex)")
+    firmware = store.read_hex(input_file(args.firmware, "firmware"))
+    frames = load_frames(args.files)
+    output_file(args.out)
+    region = range(
+        2 * store.REGION_FIRST_ROW * store.ROW_WORDS,
+        2 * (store.REGION_FIRST_ROW + store.REGION_ROWS) * store.ROW_WORDS,
+    )
+    inside = [address for address in firmware.addresses() if address in region]
+    if inside:
+        raise CommandError(
+            f"{args.firmware} has data in the frame store's flash region "
+            f"(byte address {inside[0]:#06x}; the store takes {region.start:#06x} to "
+            f"{region.stop - 1:#06x})"
+        )
+    merged = firmware
+    try:
+        merged.merge(store.intel_hex(frames), overlap="error")
+    except AddressOverlapError as error:
+        raise CommandError(f"the firmware and the frame set overlap: {error}") from None
+    merged.write_hex_file(str(args.out))
+    print(f"{args.out}: {args.firmware} plus {len(frames)} frame(s) in the frame store")
     return 0
 
 

@@ -29,7 +29,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     suggest = commands.add_parser(
         "suggest",
         help="rank the next guesses for a game so far",
-        description="Rank the next guesses. History: 'salet:BBYBB,crony:21000' "
+        description="Rank the next guesses. History: 'salet:BBYBB,courd:01000' "
         "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares).",
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")

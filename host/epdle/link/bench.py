@@ -1,4 +1,4 @@
-"""The measurements of issue 4 on the simulated board: an upload of typical
+"""The link's budget (docs/protocol.md) measured on the simulated board: an upload of typical
 suggestion frames over the 115200 baud line, and a power cut at every flash
 operation of such an upload."""
 

@@ -39,7 +39,7 @@ def advice_table(advice: Advice, strategy: str | None = None) -> Table:
 
     title = f"{plural(advice.candidates_left, 'candidate')} left"
     if strategy is not None:
-        title += f"; ranked by {REGISTRY[strategy].ranked_by} ({strategy})"
+        title += f"; ranked by {strategy}: {REGISTRY[strategy].ranked_by}"
     table = Table(title=title, title_justify="left", box=None)
     for column in COLUMNS:
         justify = "left" if column == "guess" else "center" if column == "could win" else "right"

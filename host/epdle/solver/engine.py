@@ -94,6 +94,26 @@ class Advice:
         return self.candidates[0] if self.solved and self.candidates else None
 
 
+def worth_showing(suggestions: list[Suggestion], candidates_left: int) -> list[Suggestion]:
+    """The suggestions without filler. Once fewer candidates are left than suggestions
+    asked for, the ranking runs into words such as AALII that only pad it: a guess that
+    cannot win is dropped when a candidate ranked above it tells as much and leaves as
+    few on average. The first suggestion always stays."""
+    if candidates_left >= len(suggestions):
+        return suggestions
+    kept: list[Suggestion] = []
+    for suggestion in suggestions:
+        dominated = not suggestion.is_candidate and any(
+            other.is_candidate
+            and other.bits >= suggestion.bits - 1e-9
+            and other.expected_left <= suggestion.expected_left + 1e-9
+            for other in kept
+        )
+        if not dominated or not kept:
+            kept.append(suggestion)
+    return kept
+
+
 @dataclass
 class GameState:
     """What the history leaves: the candidates and (hard mode) which guesses are allowed."""
@@ -209,7 +229,8 @@ class Solver:
             )
             for i, guess in enumerate(ranked)
         ]
-        return Advice(len(state.candidates), False, suggestions, likely)
+        candidates_left = len(state.candidates)
+        return Advice(candidates_left, False, worth_showing(suggestions, candidates_left), likely)
 
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""

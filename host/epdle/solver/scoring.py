@@ -132,7 +132,7 @@ def parse_feedback(text: str, length: int | None = None) -> str:
 
 
 def parse_history(text: str) -> list[tuple[str, str]]:
-    """Parse 'salet:BBYBB,crony:21000' into [(guess, feedback), ...] (normalised).
+    """Parse 'salet:BBYBB,courd:01000' into [(guess, feedback), ...] (normalised).
 
     Entries are separated by commas (or semicolons / new lines); each is
     `word:feedback`. Errors name the offending entry.
