@@ -50,6 +50,7 @@ fuzz:
 lint: venv
 	$(VENV)/bin/ruff check host tests tools
 	$(VENV)/bin/ruff format --check host tests tools
+	$(VENV)/bin/mypy
 	clang-format --dry-run --Werror $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
 
 format: venv

@@ -15,8 +15,8 @@ import pytest
 from link_sim_support import encoded, small_planes
 
 from epdle.cli import main
-from epdle.link import Device, DeviceNotResponding, LinkError
-from epdle.link.bench import measure_upload
+from epdle.link import ButtonPressed, Device, DeviceNotResponding, FrameShown, LinkError
+from epdle.session.link_bench import measure_upload
 
 HOST = Path(__file__).resolve().parents[2] / "host"
 
@@ -122,3 +122,37 @@ def test_sim_url_options_reach_the_board(tmp_path: Path) -> None:
 def test_an_unknown_sim_url_option_is_named() -> None:
     with pytest.raises(LinkError, match="unknown sim:// option"):
         Device.open("sim://?baud=9600")
+
+
+def test_sim_serve_link_log_and_button(tmp_path: Path) -> None:
+    link = tmp_path / "epdle-tty"
+    env = dict(os.environ, PYTHONPATH=str(HOST))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "epdle", "sim", "serve", "--pty", "--link", str(link)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert server.stdout is not None and server.stdin is not None
+        path = server.stdout.readline().strip()
+        assert link.is_symlink() and os.readlink(link) == path
+        with Device.open(str(link)) as dev:
+            dev.info()
+            server.stdin.write("press\n")
+            server.stdin.flush()
+            events = []
+            for _ in range(60):
+                events += dev.poll_events(timeout=0.5)
+                if any(isinstance(e, FrameShown) for e in events):
+                    break
+            assert any(isinstance(e, ButtonPressed) for e in events)
+            assert any(isinstance(e, FrameShown) and e.ok for e in events)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=10)
+    assert server.returncode == 0, err
+    assert not link.exists() and not link.is_symlink()  # removed on exit
+    assert "button pressed" in err and "panel refreshed (refresh 1)" in err

@@ -33,9 +33,9 @@ from epdle.link import (
     LinkError,
     committed_set_words,
 )
-from epdle.link.bench import power_cut_sweep
 from epdle.link.protocol import Command, ErrorCode, Packet
 from epdle.render.planes import Planes
+from epdle.session.link_bench import power_cut_sweep
 
 STORE_FIRST_WORD = flash_layout.REGION_FIRST_ROW * flash_layout.ROW_WORDS
 STORE_WORDS = flash_layout.REGION_ROWS * flash_layout.ROW_WORDS

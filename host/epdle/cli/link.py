@@ -14,7 +14,7 @@ from epdle.cli.options import add_port_option
 
 if TYPE_CHECKING:
     from epdle.link import Device
-    from epdle.link.bench import SweepResult
+    from epdle.session.link_bench import SweepResult
 
 # Pictures are drawn into a frame; .frame files are already encoded; a .hex file
 # (`epdle image --out set.hex`) holds a whole committed set.
@@ -165,9 +165,10 @@ def load_frames(paths: list[Path]) -> list[bytes]:
 
 
 def open_device(args: argparse.Namespace) -> Device:
+    from epdle.cli.options import resolve_port
     from epdle.link import Device
 
-    return Device.open(args.port, timeout=args.timeout, retries=args.retries)
+    return Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
 
 
 def run_push(args: argparse.Namespace) -> int:
@@ -267,7 +268,7 @@ def run_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from epdle.link.bench import measure_upload
+    from epdle.session.link_bench import measure_upload
 
     result = measure_upload(args.port, args.frames)
     sweep = _sweep_with_progress(args.frames) if args.power_cut_sweep else None
@@ -315,7 +316,7 @@ def _sweep_with_progress(count: int) -> SweepResult:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-    from epdle.link.bench import power_cut_sweep, typical_planes
+    from epdle.session.link_bench import power_cut_sweep, typical_planes
 
     with Progress(
         "power cut sweep",

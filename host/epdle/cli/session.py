@@ -11,10 +11,12 @@ from urllib.parse import urlencode
 
 from epdle.cli.errors import CommandError, input_file, output_dir, shorten
 from epdle.cli.options import (
+    AUTO_PORT,
     add_port_option,
     add_solver_options,
     add_top_option,
     progress_bar,
+    resolve_port,
     solver_from_args,
 )
 
@@ -40,7 +42,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line.",
     )
-    add_port_option(play, "sim://")
+    play.add_argument(
+        "--port",
+        help="serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+        "or auto (default: the one USB serial adapter present, else sim://)",
+    )
     play.add_argument(
         "--panel-dir",
         type=Path,
@@ -103,6 +109,11 @@ def _play(args: argparse.Namespace) -> int:
 
     console = Console()
     port = args.port
+    if port is None:
+        from epdle.link.ports import one_adapter_present
+
+        port = AUTO_PORT if one_adapter_present() else "sim://"
+    port = resolve_port(port)
     panel_dir = None
     if port == "sim://":
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
@@ -128,7 +139,7 @@ def _daemon(args: argparse.Namespace) -> int:
     )
     if args.feed != "-":
         input_file(args.feed, "feed")
-    return daemon.run(_controller(args, args.port), args.feed)
+    return daemon.run(_controller(args, resolve_port(args.port)), args.feed)
 
 
 def _demo(args: argparse.Namespace) -> int:

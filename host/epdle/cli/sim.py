@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from epdle.sim import Board, PowerReport
 
 from epdle.cli.errors import CommandError, input_file, int_in, number_in, output_dir, output_file
 
@@ -118,15 +122,15 @@ def run_selftest(args: argparse.Namespace) -> int:
         raise CommandError(f"simulated board: {error}") from None
     wall_s = time.perf_counter() - started
 
-    power = result["power"]
-    power["button_to_refresh_command_ms"] = result["latencies_ms"]
-    (out / "power.json").write_text(json.dumps(power, indent=2) + "\n")
+    power = result.power
+    report = {**power, "button_to_refresh_command_ms": result.latencies_ms}
+    (out / "power.json").write_text(json.dumps(report, indent=2) + "\n")
 
-    failures = list(result["failures"])
+    failures = list(result.failures)
     standby = power["standby_uA"]
     if standby is None or standby > MAX_STANDBY_UA:
         failures.append(f"standby current {standby} uA (limit {MAX_STANDBY_UA} uA)")
-    slow = [ms for ms in result["latencies_ms"] if ms > MAX_BUTTON_TO_REFRESH_MS]
+    slow = [ms for ms in result.latencies_ms if ms > MAX_BUTTON_TO_REFRESH_MS]
     if slow:
         failures.append(
             f"button edge -> refresh command took {max(slow):.1f} ms "
@@ -134,29 +138,39 @@ def run_selftest(args: argparse.Namespace) -> int:
         )
 
     table = Table(title="epdle simulated board selftest", show_header=False)
-    table.add_row("presses / refreshes", f"{args.presses} / {result['refreshes']}")
+    table.add_row("presses / refreshes", f"{args.presses} / {result.refreshes}")
     table.add_row(
         "button edge -> refresh command",
-        ", ".join(f"{ms:.1f} ms" for ms in result["latencies_ms"]) or "-",
+        ", ".join(f"{ms:.1f} ms" for ms in result.latencies_ms) or "-",
     )
     table.add_row("energy per update", _format(power["energy_per_update_mJ"], "mJ"))
     table.add_row("standby current", _format(standby, "uA", 3))
     table.add_row("CR2032 life at 1 update/h", _format(power["coin_cell_years"], "years", 2))
-    table.add_row("simulated / wall time", f"{result['simulated_s']:.1f} s / {wall_s:.2f} s")
-    table.add_row("violations", str(len(result["violations"])))
+    table.add_row("simulated / wall time", f"{result.simulated_s:.1f} s / {wall_s:.2f} s")
+    table.add_row("violations", str(len(result.violations)))
     table.add_row("output", str(out))
     console.print(table)
-    for violation in result["violations"]:
+    for violation in result.violations:
         console.print(f"[red]violation:[/red] {violation}", highlight=False)
     for failure in failures:
         console.print(f"[red]failed:[/red] {failure}", highlight=False)
-    problems = len(result["violations"]) + len(failures)
+    problems = len(result.violations) + len(failures)
     if problems:
         raise CommandError(f"{problems} check(s) failed (listed above)")
     return 0
 
 
-def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SelftestRun:
+    failures: list[str]
+    latencies_ms: list[float]  # button edge -> refresh command, per press
+    refreshes: int
+    violations: list[str]
+    power: PowerReport
+    simulated_s: float
+
+
+def _exercise_board(board: Board, presses: int, sleep_ms: float) -> SelftestRun:
     """Boot, then press / wait for the update / sleep, `presses` times."""
     failures: list[str] = []
     latencies: list[float] = []
@@ -173,32 +187,31 @@ def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]
                 failures.append(f"press {press}: no refresh command")
             else:
                 latencies.append(refresh_at - pressed_at)
-            updated = board.run_until(
-                lambda b, before=refreshes_before: (
-                    b.refresh_count > before and b.asleep and not b.panel_powered
-                ),
-                UPDATE_LIMIT_MS,
-            )
+
+            def update_done(b: Board, before: int = refreshes_before) -> bool:
+                return b.refresh_count > before and b.asleep and not b.panel_powered
+
+            updated = board.run_until(update_done, UPDATE_LIMIT_MS)
             if not updated:
                 failures.append(f"press {press}: the update did not end with the board asleep")
             board.run_ms(sleep_ms)
         refreshes = board.refresh_count
         if refreshes != presses:
             failures.append(f"{presses} presses gave {refreshes} panel refreshes")
-        return {
-            "failures": failures,
-            "latencies_ms": latencies,
-            "refreshes": refreshes,
-            "violations": board.violations(),
-            "power": board.power_report(),
-            "simulated_s": board.time_ms / 1000,
-        }
+        return SelftestRun(
+            failures=failures,
+            latencies_ms=latencies,
+            refreshes=refreshes,
+            violations=board.violations(),
+            power=board.power_report(),
+            simulated_s=board.time_ms / 1000,
+        )
 
 
-def _wait_for_refresh_command(board: Any, seen: int) -> float | None:
+def _wait_for_refresh_command(board: Board, seen: int) -> float | None:
     """Time (ms) of the first DISPLAY_REFRESH after the first `seen` transactions."""
 
-    def refresh_sent(b: Any) -> bool:
+    def refresh_sent(b: Board) -> bool:
         return any(t["cmd"] == DISPLAY_REFRESH for t in b.epd_transactions()[seen:])
 
     if not board.run_until(refresh_sent, UPDATE_LIMIT_MS):

@@ -94,7 +94,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     from epdle.session.terminal import advice_table, candidates_text
 
     console = Console()
-    if advice.solved:
+    if advice.answer is not None:
         console.print(f"Solved: {advice.answer.upper()}", highlight=False)
         return 0
     console.print(advice_table(advice, args.strategy))

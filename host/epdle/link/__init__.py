@@ -1,8 +1,9 @@
 """Host side of the UART link: talk to the device (or the simulated board).
 
-Importing this package registers the `sim://` pyserial URL handler, so
-`serial.serial_for_url("sim://")` and `Device.open("sim://")` run a simulated
-board in process.
+`Device.open("sim://")` runs a simulated board in process: it registers the
+`sim://` URL handler with pyserial (`register_url_handler()`, as pyserial's own
+`protocol_handler_packages` mechanism expects) before it opens a port. Call
+`register_url_handler()` to use `serial.serial_for_url("sim://")` directly.
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ def register_url_handler() -> None:
     if __name__ not in serial.protocol_handler_packages:
         serial.protocol_handler_packages.append(__name__)
 
-
-register_url_handler()
 
 __all__ = [
     "ButtonPressed",

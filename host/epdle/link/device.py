@@ -6,6 +6,8 @@ import random
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
 
 import serial
 
@@ -23,6 +25,9 @@ from .protocol import (
 )
 from .transport import CLOCK_EPSILON_S, Transport
 
+if TYPE_CHECKING:
+    from epdle.sim import Board
+
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
 SHOW_TIMEOUT_S = 60.0
@@ -30,8 +35,13 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
-_TIMED_OUT = object()
-_RESEND_ASKED = object()
+
+
+class _NoReply(Enum):
+    """Why a command got no reply: it timed out, or the device asked for a resend."""
+
+    TIMED_OUT = "timed out"
+    RESEND_ASKED = "resend asked"
 
 
 class LinkError(Exception):
@@ -142,6 +152,20 @@ class Device:
     @property
     def serial(self) -> serial.SerialBase:
         return self.transport.port
+
+    @property
+    def simulated_board(self) -> Board | None:
+        """The simulated board behind a sim:// port; None on any other port."""
+        from .protocol_sim import Serial as SimulatedPort
+
+        port = self.serial
+        return port.board if isinstance(port, SimulatedPort) and port.is_open else None
+
+    def require_simulated_board(self) -> Board:
+        board = self.simulated_board
+        if board is None:
+            raise LinkError(f"{self.transport.name} is not the simulated board (sim://)")
+        return board
 
     def close(self) -> None:
         self.transport.close()
@@ -346,7 +370,7 @@ class Device:
                 raise LinkError(str(error)) from error
             if isinstance(reply, Packet):
                 break
-            if reply is _TIMED_OUT:
+            if reply is _NoReply.TIMED_OUT:
                 timeouts += 1
             else:
                 asked_resends += 1
@@ -364,8 +388,8 @@ class Device:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
         return reply
 
-    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | object:
-        """The reply to `packet`, else _TIMED_OUT or _RESEND_ASKED (the device
+    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | _NoReply:
+        """The reply to `packet`, else TIMED_OUT or RESEND_ASKED (the device
         reported line trouble). Events that come along are kept."""
         deadline = self.transport.clock() + self.timeout
         pending = early
@@ -385,14 +409,14 @@ class Device:
             if reply is not None:
                 return reply
             if resend:
-                return _RESEND_ASKED
+                return _NoReply.RESEND_ASKED
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:
-                return _TIMED_OUT
+                return _NoReply.TIMED_OUT
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
-        board = getattr(self.serial, "board", None)
+        board = self.simulated_board
         return None if board is None else int(board.flash_erase_count)
 
 
@@ -405,7 +429,7 @@ def open_error_reason(error: Exception) -> str:
         import os
 
         reasons = {
-            errno.ENOENT: "no such device (is it plugged in? `--port auto` looks for it)",
+            errno.ENOENT: "no such device (is it plugged in?)",
             errno.EACCES: "permission denied (add yourself to the dialout group)",
             errno.EBUSY: "the port is busy (another program has it open)",
         }

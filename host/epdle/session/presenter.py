@@ -127,7 +127,7 @@ class DevicePresenter:
 
     def simulated_board(self) -> Board | None:
         """The board behind a sim:// port (connecting if needed), else None."""
-        return getattr(self.connect().serial, "board", None)
+        return self.connect().simulated_board
 
     def press_and_wait(self) -> list[DeviceEvent]:
         """Press the simulated button; the events up to the frame it shows."""

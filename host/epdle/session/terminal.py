@@ -42,8 +42,11 @@ def advice_table(advice: Advice, strategy: str | None = None) -> Table:
         title += f"; ranked by {strategy}: {REGISTRY[strategy].ranked_by}"
     table = Table(title=title, title_justify="left", box=None)
     for column in COLUMNS:
-        justify = "left" if column == "guess" else "center" if column == "could win" else "right"
-        table.add_column(column, justify=justify, style="bold" if column == "guess" else None)
+        table.add_column(
+            column,
+            justify="left" if column == "guess" else "center" if column == "could win" else "right",
+            style="bold" if column == "guess" else None,
+        )
     for rank, suggestion in enumerate(advice.suggestions, start=1):
         table.add_row(
             str(rank),

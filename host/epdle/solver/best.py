@@ -264,7 +264,8 @@ class TreeSearch:
         """The chosen guess at every node reachable with the memoised choices."""
         tree: dict[str, str] = {}
         length = self.universe.length
-        stack = [((), np.arange(len(self.universe.answers)), allowed, limit, opener)]
+        Node = tuple[tuple[tuple[str, str], ...], np.ndarray, np.ndarray | None, int, int]
+        stack: list[Node] = [((), np.arange(len(self.universe.answers)), allowed, limit, opener)]
         while stack:
             history, candidates, node_allowed, left, guess = stack.pop()
             word = self.universe.guesses[guess]

@@ -45,7 +45,7 @@ def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
     return digest.hexdigest()[:20]
 
 
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file and rename, so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
