@@ -171,3 +171,12 @@ def test_best_off_its_tree_still_finishes_every_game(small_universe, small_answe
         turns.append(len(history))
     assert max(turns) <= 6
     assert sum(turns) / len(turns) < 4.0
+
+
+def test_the_ranking_memo_is_bounded() -> None:
+    from epdle.solver.engine import BoundedMemo
+
+    memo = BoundedMemo(3)
+    for index in range(5):
+        memo[bytes([index])] = [index]
+    assert list(memo) == [bytes([2]), bytes([3]), bytes([4])]

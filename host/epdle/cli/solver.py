@@ -183,7 +183,9 @@ def run_bench(args: argparse.Namespace) -> int:
 
     mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
     table = Table(title=f"bench: {result.strategy} ({mode}), first guess {result.first_guess}")
-    for column in ("games", "mean", "max", "failures (>6)", "seconds"):
+    from epdle.solver.scoring import GAME_GUESSES
+
+    for column in ("games", "mean", "max", f"failures (>{GAME_GUESSES})", "seconds"):
         table.add_column(column, justify="right")
     table.add_row(
         str(result.games),

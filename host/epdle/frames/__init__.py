@@ -14,16 +14,20 @@ from .format import FrameError, FrameErrorKind, Window
 
 if TYPE_CHECKING:
     from .decoder import decode
-    from .encoder import encode
+    from .encoder import encode, encode_set
 
-__all__ = ["FrameError", "FrameErrorKind", "Window", "decode", "encode"]
+__all__ = ["FrameError", "FrameErrorKind", "Window", "decode", "encode", "encode_set"]
 
 
 def __getattr__(name: str) -> Any:
     if name == "encode":
-        from .encoder import encode
+        from .encoder import encode, encode_set
 
         return encode
+    if name == "encode_set":
+        from .encoder import encode_set
+
+        return encode_set
     if name == "decode":
         from .decoder import decode
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from epdle.frames import encode
+from epdle.frames import encode_set
 from epdle.frames.store import intel_hex
 
 from .options import FORMATS, SINGLE_FRAME_FORMATS
@@ -25,7 +25,7 @@ HEX_BYTES_PER_LINE = 16
 
 
 def encoded_frames(frames: Sequence[Planes]) -> list[bytes]:
-    return [encode(planes.black, planes.red) for planes in frames]
+    return encode_set(frames)
 
 
 def write_frames(

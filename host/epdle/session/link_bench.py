@@ -130,9 +130,9 @@ def power_cut_sweep(
 
 
 def encode_all(planes: list[Planes]) -> list[bytes]:
-    from epdle.frames import encode
+    from epdle.frames import encode_set
 
-    return [encode(p.black, p.red) for p in planes]
+    return encode_set(planes)
 
 
 def _shows_each(device: Device, planes: list[Planes]) -> bool:

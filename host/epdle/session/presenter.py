@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from epdle.frames import encode
+from epdle.frames import encode_set
 from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError, protocol
 from epdle.render.planes import Planes
 
@@ -118,7 +118,7 @@ class DevicePresenter:
         self, planes: list[Planes], progress: ProgressCallback | None = None
     ) -> PublishResult:
         """Make `planes` the device's frame set and show the first one."""
-        self._frames = [encode(p.black, p.red) for p in planes]
+        self._frames = encode_set(planes)
         self._dirty = True
         return self._sync(progress)
 

@@ -20,6 +20,7 @@ from epdle.solver.names import (
 )
 from epdle.solver.patterns import patterns_against
 from epdle.solver.scoring import (
+    GAME_GUESSES,
     hard_mode_violation,
     parse_feedback,
     pattern_code,
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
 
 # How many ranked guesses a turn keeps (what --top may ask for at most).
 _RANKED_KEPT = MAX_SUGGESTIONS
-GAME_GUESSES = 6
 # Off the tree, `best` searches (bounded) once at most this many candidates are left:
 # fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
 # bench from TARSE: 3.4207 with 24, 3.4203 with 60).
@@ -67,6 +67,23 @@ LOOKAHEAD_POOL = 300
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 
 History = Sequence[tuple[str, str]]
+# A long-running daemon plays game after game: the per-state memos keep the states used
+# most recently, at most this many (a game visits about six).
+RANKED_MEMO_LIMIT = 2048
+SEARCH_MEMO_LIMIT = 200_000
+
+
+class BoundedMemo(dict[bytes, list[int]]):
+    """A dict that forgets its oldest entries beyond `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: bytes, value: list[int]) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.limit:
+            del self[next(iter(self))]
 
 
 class HistoryError(ValueError):
@@ -147,7 +164,7 @@ class Solver:
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
         self._progress = progress
-        self._ranked: dict[bytes, list[int]] = {}
+        self._ranked = BoundedMemo(RANKED_MEMO_LIMIT)
         self._tree: dict[str, str] | None = None
         self._search: TreeSearch | None = None
 
@@ -388,6 +405,8 @@ class Solver:
             weights = self.universe.weights if self.blind else None
             widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
             self._search = best.TreeSearch(self.universe, self.hard, widths, weights)
+        elif len(self._search.memo) > SEARCH_MEMO_LIMIT:
+            self._search.memo.clear()
         guesses_left = max(1, GAME_GUESSES - len(state.history))
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.

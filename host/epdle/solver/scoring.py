@@ -23,6 +23,9 @@ _MARK_ALIASES = {
 _IGNORED_CHARACTERS = {"\ufe0f", " ", "\t"}  # emoji variation selector, spacing
 
 
+# The game's rule: six guesses to find the word.
+GAME_GUESSES = 6
+
 # User input quoted in a message is cut to this many characters.
 MAX_QUOTED = 40
 
