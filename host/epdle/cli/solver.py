@@ -17,6 +17,7 @@ from epdle.cli.options import (
     solver_from_args,
     universe_from_args,
 )
+from epdle.solver.names import Kind
 from epdle.solver.scoring import parse_history
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ def run_bench(args: argparse.Namespace) -> int:
     hidden = even_sample(hidden, args.limit, args.seed)
     with progress_bar("building the best tree") as tree_progress:
         solver = solver_from_args(args, universe, tree_progress)
-        if args.strategy == "best":
+        if solver.kind is Kind.TREE:  # build or load the tree before the clock runs
             solver.next_guess(solver.initial_state())
     if args.latency:
         return _run_latency(args, solver, hidden)
