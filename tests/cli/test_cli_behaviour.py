@@ -74,3 +74,36 @@ def test_play_says_a_lost_device_once() -> None:
     printed = [show_device_events(console, controller) for _ in range(5)]
     assert printed == [True, False, False, False, False]
     assert output.getvalue().count("device lost") == 1
+
+
+def test_nothing_but_info_is_sent_to_a_port_where_no_device_answers() -> None:
+    """A terminal that is no longer the device's (a shell reused the pty) gets no frames."""
+    import os
+
+    import pytest
+
+    from epdle.link import LinkError
+    from epdle.link.protocol import Command, PacketReader
+    from epdle.panel import Planes
+
+    master, slave = os.openpty()
+    try:
+        os.set_blocking(master, False)
+        presenter = DevicePresenter(os.ttyname(slave), timeout=0.1, retries=1)
+        with pytest.raises(LinkError):
+            presenter.publish([Planes.blank()])
+        written = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            written += chunk
+        packets = PacketReader().feed(written)
+        assert packets and {packet.type for packet in packets} == {Command.INFO}
+        assert not presenter.connected
+    finally:
+        os.close(master)
+        os.close(slave)

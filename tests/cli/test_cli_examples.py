@@ -55,3 +55,24 @@ def test_every_play_line_in_the_readme_parses() -> None:
     for line in lines:
         played = parse_line(line)
         assert isinstance(played, Played) and played.guess == "crane"
+
+
+def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _parsers(child)
+
+
+def test_every_option_says_what_it_does_without_internal_references() -> None:
+    undocumented = []
+    for parser in _parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction) or not action.option_strings:
+                continue
+            if not action.help:
+                undocumented.append(f"{parser.prog} {action.option_strings[0]}")
+    assert undocumented == []
+    for text in _help_texts(build_parser()):
+        assert not re.search(r"\bissue \d|facts §|facts \d", text), text

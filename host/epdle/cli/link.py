@@ -85,7 +85,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     merge.add_argument("firmware", type=Path, metavar="FIRMWARE.hex")
     merge.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    merge.add_argument("--out", type=Path, required=True, metavar="OUT.hex")
+    merge.add_argument(
+        "--out", type=Path, required=True, metavar="OUT.hex", help="the merged Intel HEX"
+    )
     merge.set_defaults(func=run_merge)
 
     bench = commands.add_parser(
@@ -275,6 +277,8 @@ def run_bench(args: argparse.Namespace) -> int:
     stats = result.stats
     if args.json:
         report: dict[str, object] = {
+            "port": args.port,
+            "frames": stats.frames,
             "frame_bytes": result.frame_sizes,
             "payload_bytes": stats.payload_bytes,
             "bytes_on_wire": stats.bytes_on_wire,

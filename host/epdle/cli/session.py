@@ -77,7 +77,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "DIR/summary.json.",
     )
     demo.add_argument("--answer", required=True, help="the hidden word")
-    demo.add_argument("--out", type=Path, required=True, metavar="DIR")
+    demo.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="directory for what it writes"
+    )
     demo.add_argument(
         "--no-cycle", action="store_true", help="do not press the button through every frame"
     )
