@@ -155,6 +155,8 @@ def _demo(args: argparse.Namespace) -> int:
     solver = _ready_solver(args)
     if answer not in solver.universe.answers:
         raise CommandError(f"{shorten(args.answer)!r} is not in the answer list")
+    for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
+        stale.unlink()
     result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
     console = Console()
     guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
