@@ -33,7 +33,9 @@ def _path_with(tmp_path: Path, tools: tuple[str, ...]) -> str:
     """A PATH of just `tools` (and what a shell script needs)."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    for name in (*SHELL_TOOLS, *tools):
+    for name in dict.fromkeys((*SHELL_TOOLS, *tools)):
+        if (bin_dir / name).exists():
+            continue
         found = _base_python() if name == "python3" else shutil.which(name)
         if found is None:
             pytest.skip(f"{name} is not installed here")
@@ -95,3 +97,37 @@ def test_this_checkout_is_left_alone(tmp_path: Path) -> None:
     path = _path_with(tmp_path, ("python3", "cmake", "cc", "make"))
     assert _run(checkout, "run", path).returncode == 0
     assert (build / "CMakeCache.txt").exists()
+
+
+def _fake(bin_dir: Path, name: str, body: str) -> None:
+    script = bin_dir / name
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+
+
+@pytest.mark.parametrize("as_root", [True, False], ids=["root", "passwordless-sudo"])
+def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
+    tmp_path: Path, as_root: bool
+) -> None:
+    checkout = _checkout(tmp_path)
+    tools = ("python3", "cmake", "cc", "make")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "apt.log"
+    _fake(bin_dir, "apt-get", f'echo "$*" >> {log}')
+    _fake(bin_dir, "id", "echo 0" if as_root else "echo 1000")
+    _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; "$@"')
+    path = _path_with(tmp_path, tools)  # `id` is the fake one: it was there first
+    done = subprocess.run(
+        ["bash", str(checkout / "tools" / "bootstrap.sh"), "test"],
+        capture_output=True,
+        text=True,
+        env={"PATH": path, "HOME": str(checkout)},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "epdle: installing pkg-config, libcmocka-dev (apt-get)\n"
+    assert log.read_text().splitlines() == [
+        "update -qq",
+        "install -y -qq --no-install-recommends pkg-config libcmocka-dev",
+    ]
