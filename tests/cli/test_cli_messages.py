@@ -40,6 +40,10 @@ def test_hard_mode_refuses_a_guess_that_breaks_the_rule_with_the_reason() -> Non
 def test_a_repeated_guess_is_warned_about(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["suggest", "--strategy", "entropy", "--history", "salet:BBBBB,salet:BBBBB"]) == 0
     assert "guess 2 'salet' was already played" in capsys.readouterr().err
+    history = "salet:BBBBB,salet:BBBBB"
+    assert main(["suggest", "--strategy", "entropy", "--history", history, "--json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["warnings"]
+    assert warnings == ["guess 2 'salet' was already played: it tells nothing new"]
 
 
 def test_suggest_json_carries_the_answer_of_a_solved_game(capsys) -> None:

@@ -88,7 +88,8 @@ def run_suggest(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(advice_json(advice, args.strategy, solver.hard, solver.blind)))
+        report = advice_json(advice, args.strategy, solver.hard, solver.blind)
+        print(json.dumps({**report, "warnings": warnings}))
         return 0
     from rich.console import Console
 
