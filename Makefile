@@ -9,14 +9,27 @@ SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
 FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
-.PHONY: run test test-c test-py native venv size fuzz lint format golden bench clean
+.PHONY: run test test-c test-py native venv bootstrap size fuzz lint format golden bench clean
 
+# tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
+# copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
+# builds without the C tests and says little.
+BOOTSTRAP_FOR ?= test
+NATIVE_TESTS ?= ON
+NATIVE_QUIET ?=
+
+run: BOOTSTRAP_FOR = run
+run: NATIVE_TESTS = OFF
+run: NATIVE_QUIET = quiet
 run: venv native
 	$(VENV)/bin/epdle play
 
 test: test-c test-py
 
-venv: $(VENV)/.stamp
+bootstrap:
+	@bash tools/bootstrap.sh $(BOOTSTRAP_FOR)
+
+venv: bootstrap $(VENV)/.stamp
 
 $(VENV)/.stamp: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +39,7 @@ $(VENV)/.stamp: pyproject.toml
 
 # The host build: simulated board library + C unit tests.
 native: venv
-	cmake -S . -B $(HOST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEPDLE_BUILD_TESTS=ON > /dev/null
-	cmake --build $(HOST_BUILD) -j2
+	@bash tools/build_native.sh $(HOST_BUILD) $(NATIVE_TESTS) $(NATIVE_QUIET)
 	@# The editable install keeps its own copy of the library: refresh it, so that
 	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware just built too.
 	@installed="$$(env -u EPDLE_SIM_LIB $(PY) -c 'from epdle.sim import library_path; print(library_path())')"; \
@@ -50,6 +62,7 @@ fuzz:
 lint: venv
 	$(VENV)/bin/ruff check host tests tools
 	$(VENV)/bin/ruff format --check host tests tools
+	$(VENV)/bin/mypy
 	clang-format --dry-run --Werror $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
 
 format: venv

@@ -30,7 +30,6 @@ static uint16_t next_generation(uint16_t generation) {
     return generation + 1u >= STORE_GENERATION_LIMIT ? 0u : (uint16_t)(generation + 1u);
 }
 
-
 /* Rows [start, end) of the data area relative to its first row. */
 static uint16_t current_start(void) {
     return (uint16_t)(store_current.first_row - STORE_DATA_FIRST_ROW);

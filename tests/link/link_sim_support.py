@@ -48,6 +48,25 @@ def small_planes(count: int, seed: int, black_rows: int = 20) -> list[Planes]:
     return planes
 
 
+def frame_of_length(length: int, seed: int = 0) -> bytes:
+    """A frame that decodes, of exactly `length` bytes (even, 10 to about 88,000): windows
+    whose every pixel is coded "1" (an order-0 run of none), 2 * width bytes a row;
+    full-width windows first, a one-byte-wide one to end on the exact length."""
+    if length < 10 or length % 2:
+        raise ValueError(f"no such frame of {length} bytes")
+    windows = []
+    left = length - 2
+    while left:
+        y = (seed + len(windows)) % 8
+        if left - 6 <= 2 * (212 - y):
+            rows, width, x = (left - 6) // 2, 1, (seed + len(windows)) % 13
+        else:
+            rows, width, x = min(212 - y, (left - 16) // 26), 13, 0
+        windows.append(bytes([x, y, width, rows, 0, 0]) + b"\xff" * 2 * width * rows)
+        left -= 6 + 2 * width * rows
+    return bytes([1, len(windows)]) + b"".join(windows)
+
+
 def encoded(planes: list[Planes]) -> list[bytes]:
     return [encode(p.black, p.red) for p in planes]
 

@@ -15,8 +15,8 @@ import pytest
 from link_sim_support import encoded, small_planes
 
 from epdle.cli import main
-from epdle.link import Device, DeviceNotResponding, LinkError
-from epdle.link.bench import measure_upload
+from epdle.link import ButtonPressed, Device, DeviceNotResponding, FrameShown, LinkError
+from epdle.session.link_bench import measure_upload
 
 HOST = Path(__file__).resolve().parents[2] / "host"
 
@@ -27,7 +27,7 @@ def test_info_json_names_version_capacity_frames_current(capsys: pytest.CaptureF
     assert info["version"] == "0.1.0"
     assert info["capacity"] > 10_000
     assert info["frames"] >= 1  # the built-in frames
-    assert info["current"] == 0
+    assert info["current"] == 1  # frames count from 1, as everywhere people read them
 
 
 def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -45,13 +45,13 @@ def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_push_refuses_a_file_that_is_no_frame(tmp_path: Path, capsys) -> None:
     junk = tmp_path / "notes.txt"
     junk.write_text("hello")
-    assert main(["push", "--port", "sim://", str(junk)]) == 2
-    assert "neither a picture nor a .frame file" in capsys.readouterr().err
+    assert main(["push", "--port", "sim://", str(junk)]) == 1
+    assert "neither a picture nor a .frame or .hex file" in capsys.readouterr().err
 
 
 def test_show_of_a_missing_frame_says_so(capsys: pytest.CaptureFixture) -> None:
-    assert main(["show", "--port", "sim://", "9"]) == 2
-    assert "could not show frame 9: no such frame" in capsys.readouterr().err
+    assert main(["show", "--port", "sim://", "9"]) == 1
+    assert "frame 9: the device holds frames 1 to" in capsys.readouterr().err
 
 
 def test_a_missing_port_is_a_clear_error() -> None:
@@ -124,3 +124,37 @@ def test_sim_url_options_reach_the_board(tmp_path: Path) -> None:
 def test_an_unknown_sim_url_option_is_named() -> None:
     with pytest.raises(LinkError, match="unknown sim:// option"):
         Device.open("sim://?baud=9600")
+
+
+def test_sim_serve_link_log_and_button(tmp_path: Path) -> None:
+    link = tmp_path / "epdle-tty"
+    env = dict(os.environ, PYTHONPATH=str(HOST))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "epdle", "sim", "serve", "--pty", "--link", str(link)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert server.stdout is not None and server.stdin is not None
+        path = server.stdout.readline().strip()
+        assert link.is_symlink() and os.readlink(link) == path
+        with Device.open(str(link)) as dev:
+            dev.info()
+            server.stdin.write("press\n")
+            server.stdin.flush()
+            events = []
+            for _ in range(60):
+                events += dev.poll_events(timeout=0.5)
+                if any(isinstance(e, FrameShown) for e in events):
+                    break
+            assert any(isinstance(e, ButtonPressed) for e in events)
+            assert any(isinstance(e, FrameShown) and e.ok for e in events)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=10)
+    assert server.returncode == 0, err
+    assert not link.exists() and not link.is_symlink()  # removed on exit
+    assert "button pressed" in err and "panel refreshed (refresh 1)" in err

@@ -9,17 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from link_c_headers import header_defines
 
-from epdle.link import flash_layout
-from epdle.link.flash_layout import (
+from epdle.crc import crc16
+from epdle.frames import store as flash_layout
+from epdle.frames.store import (
     committed_set_words,
     frame_words,
     pack_words,
     record_words,
     set_stream,
 )
-from epdle.link.protocol import crc16
 
 HAL_NAMES = {"HAL_FLASH_ROW_WORDS": "ROW_WORDS", "HAL_FLASH_ERASED": "ERASED"}
+# C names whose Python twin says more (the frame format has a header of its own).
+RENAMED = {"STORE_FRAME_HEADER_BYTES": "RECORD_HEADER_BYTES"}
 
 
 def test_every_store_layout_number_has_the_same_python_value() -> None:
@@ -32,7 +34,8 @@ def test_every_store_layout_number_has_the_same_python_value() -> None:
         record_index = name.endswith("_AT") or name == "STORE_RECORD_WORDS"
         if not name.startswith("STORE_") or record_index:
             continue
-        assert getattr(flash_layout, name.removeprefix("STORE_")) == value, name
+        python_name = RENAMED.get(name, name.removeprefix("STORE_"))
+        assert getattr(flash_layout, python_name) == value, name
         checked += 1
     assert checked >= 12
 
@@ -91,5 +94,5 @@ def test_committed_set_refuses_what_the_store_cannot_hold() -> None:
         committed_set_words([b"x"] * (flash_layout.MAX_FRAMES + 1))
     with pytest.raises(ValueError, match="flash words"):
         committed_set_words([bytes(9000), bytes(9000)])
-    with pytest.raises(ValueError, match=r"frames of 1\.\.10524 bytes"):
+    with pytest.raises(ValueError, match="1 to 10524"):
         committed_set_words([b""])

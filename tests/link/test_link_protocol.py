@@ -101,8 +101,10 @@ def test_push_refuses_sets_no_device_could_store_before_sending() -> None:
 
     device = Device(NoPort())  # type: ignore[arg-type]
     with pytest.raises(LinkError, match="store holds"):
+        device.push([bytes(5_000)] * 3)  # 8,574 words: more than the whole store
+    with pytest.raises(LinkError, match="has 20000 bytes"):
         device.push([bytes(20_000)])
     with pytest.raises(LinkError, match="at most 32"):
         device.push([b"x"] * 33)
-    with pytest.raises(LinkError, match=r"frames of 1\.\.10524 bytes"):
+    with pytest.raises(LinkError, match="has 0 bytes"):
         device.push([b""])

@@ -15,6 +15,7 @@ from link_sim_support import (
     encoded,
     every_nth,
     flip_bit,
+    frame_of_length,
     repeat_byte,
     repeat_packet,
     small_planes,
@@ -24,18 +25,19 @@ from link_sim_support import (
     wrong_baud_noise,
 )
 
+from epdle.frames import store as flash_layout
 from epdle.link import (
     ButtonPressed,
     Device,
     DeviceNotResponding,
     DeviceRejected,
     FrameShown,
+    LinkError,
     committed_set_words,
-    flash_layout,
 )
-from epdle.link.bench import power_cut_sweep
 from epdle.link.protocol import CHUNK_MAX, Command, ErrorCode, Packet
 from epdle.render.planes import Planes
+from epdle.session.link_bench import power_cut_sweep
 
 IMAGES = Path(__file__).resolve().parents[2] / "images"
 
@@ -255,13 +257,41 @@ def test_a_set_too_big_for_the_free_flash_is_refused_and_the_old_one_kept(
 ) -> None:
     device.push(encoded(OLD))
     # Fits an empty store (5,720 of 6,016 words), not beside the old set.
-    huge = [random.Random(7).randbytes(5000), random.Random(8).randbytes(5000)]
+    huge = [frame_of_length(5000, 7), frame_of_length(5000, 8)]
     assert device.info().capacity_words < flash_layout.set_words(huge) < flash_layout.DATA_WORDS
-    with pytest.raises(DeviceRejected, match="does not fit") as refused:
+    room = device.info().capacity_words
+    # The host applies the store's rule to the room INFO reports: refused before BEGIN.
+    with pytest.raises(LinkError, match=f"has room for {room} beside the set it holds"):
         device.push(huge)
-    assert refused.value.code == ErrorCode.TOO_BIG
-    assert refused.value.detail == device.info().capacity_words
     assert shows(device, OLD)
+    # The device itself refuses the same BEGIN: one rule on both sides.
+    words = flash_layout.set_words(huge)
+    with pytest.raises(DeviceRejected, match="does not fit") as refused:
+        device._request(Command.BEGIN, bytes([2]) + words.to_bytes(2, "little"))
+    assert refused.value.code == ErrorCode.TOO_BIG
+    assert refused.value.detail == room
+    assert shows(device, OLD)
+    # With replace, the old set goes first and the new one fits.
+    stats = device.push(huge, replace=True)
+    assert stats.cleared_first and device.info().frames == 2
+
+
+def test_what_the_host_lets_through_the_device_takes(device: Device) -> None:
+    """Sets at exactly the room INFO reports are accepted, one row more is refused."""
+    device.push(encoded(OLD))
+    room = device.info().capacity_words
+    # One frame taking exactly `room` words (its record included), then one row more.
+    fits = frame_of_length(room * 14 // 8 - flash_layout.RECORD_HEADER_BYTES)
+    assert flash_layout.rows_for_words(flash_layout.set_words([fits])) * 32 <= room
+    flash_layout.check_set([fits], room)
+    too_big = frame_of_length(len(fits) + 32 * 14 // 8)
+    with pytest.raises(ValueError, match="has room for"):
+        flash_layout.check_set([too_big], room)
+    with pytest.raises(DeviceRejected, match="does not fit"):
+        words = flash_layout.set_words([too_big])
+        device._request(Command.BEGIN, bytes([1]) + words.to_bytes(2, "little"))
+    device.push([fits])
+    assert device.info().frames == 1
 
 
 def test_committed_set_words_is_exactly_what_a_first_upload_leaves(device: Device) -> None:

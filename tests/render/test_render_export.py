@@ -157,7 +157,7 @@ def test_unusable_requests_are_rejected_and_write_nothing(
 def test_hex_output_places_the_committed_set_at_the_store_address(tmp_path: Path) -> None:
     from intelhex import IntelHex
 
-    from epdle.link.flash_layout import committed_set_words
+    from epdle.frames.store import committed_set_words
 
     frames = sample_frames()
     write_frames(frames, tmp_path / "frames.hex")

@@ -14,6 +14,8 @@ from epdle.render.suggestions import StatusKind, render_status
 
 def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
     out = tmp_path / "demo"
+    out.mkdir()
+    (out / "panel-99.png").write_bytes(b"an earlier demo's panel")  # removed, not mixed in
     assert (
         main(
             ["demo", "--answer", "slosh", "--out", str(out), "--strategy", "entropy", "--top", "2"]
@@ -43,5 +45,5 @@ def _history(summary: dict) -> list[tuple[str, str]]:
 
 
 def test_demo_refuses_a_word_outside_the_answer_list(tmp_path: Path, capsys) -> None:
-    assert main(["demo", "--answer", "qqqqq", "--out", str(tmp_path)]) == 2
+    assert main(["demo", "--answer", "qqqqq", "--out", str(tmp_path)]) == 1
     assert "not in the answer list" in capsys.readouterr().err

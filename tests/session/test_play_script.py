@@ -10,7 +10,7 @@ from rich.console import Console
 from epdle.cli import main
 
 
-def test_scripted_play_session(tmp_path: Path, monkeypatch) -> None:
+def test_scripted_play_session(tmp_path: Path, monkeypatch, capsys) -> None:
     script = "\n".join(
         [
             "salet bybbb",
@@ -31,9 +31,13 @@ def test_scripted_play_session(tmp_path: Path, monkeypatch) -> None:
     panel_dir = tmp_path / "panel"
     code = main(["play", "--strategy", "entropy", "--top", "2", "--panel-dir", str(panel_dir)])
     text = output.getvalue()
-    assert code == 0
-    assert "error: colours for 'salet'" in text
-    assert "error: guess 2 'qqqqq': not in the accepted word list" in text
+    errors = capsys.readouterr().err.splitlines()
+    assert code == 1  # two lines failed
+    # Scripted, each failed line is one line on stderr, in the command's convention.
+    assert len(errors) == 2
+    assert errors[0].startswith("epdle play: error: colours for 'salet'")
+    assert errors[1] == "epdle play: error: guess 2 'qqqqq': not in the accepted word list"
+    assert "error" not in text
     assert "undo (u)" in text  # the help text
     assert "CRONY" not in text.split("quit")[-1]
     assert str(panel_dir.resolve()) in text

@@ -30,3 +30,10 @@ def test_a_board_boots_from_the_packaged_library() -> None:
                             text=True, timeout=60)  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_the_package_says_it_is_typed() -> None:
+    from importlib import resources
+
+    # PEP 561: type checkers read epdle's annotations only with this marker installed.
+    assert resources.files("epdle").joinpath("py.typed").is_file()

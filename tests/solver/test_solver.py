@@ -104,7 +104,10 @@ def test_one_candidate_left_is_suggested(small_universe):
     [
         ([("salet", "BBBBB"), ("qzxwv", "BBBBB")], r"guess 2 'qzxwv': not in the accepted"),
         ([("sale", "BBBB")], r"guess 1 'sale': has 4 letters"),
-        ([("crane", "BBBBB"), ("clout", "GBBBB")], r"guess 2 'clout': feedback GBBBB contradicts"),
+        (
+            [("crane", "BBBBB"), ("clout", "GBBBB")],
+            r"guess 2 'clout': feedback GBBBB: no word of the answer list fits it .* use --blind",
+        ),
         (
             [("salet", "BYBYB"), ("crane", "GGGGG"), ("slate", "BBBBB")],
             r"guess 3 'slate': the game was already solved",
@@ -168,3 +171,12 @@ def test_best_off_its_tree_still_finishes_every_game(small_universe, small_answe
         turns.append(len(history))
     assert max(turns) <= 6
     assert sum(turns) / len(turns) < 4.0
+
+
+def test_the_ranking_memo_is_bounded() -> None:
+    from epdle.solver.engine import BoundedMemo
+
+    memo = BoundedMemo(3)
+    for index in range(5):
+        memo[bytes([index])] = [index]
+    assert list(memo) == [bytes([2]), bytes([3]), bytes([4])]

@@ -19,7 +19,7 @@ def test_shipped_lists():
 
 def test_tiers_have_the_documented_sizes():
     tiers = Counter(words.tier_of(info) for info in words.frequency_table().values())
-    assert 500 <= tiers[0] <= 900  # facts §2.3: "frequent" about 777 words
+    assert 500 <= tiers[0] <= 900  # "frequent" is about 777 words in word-frequency solvers
     assert 3000 <= tiers[0] + tiers[1] <= 4500  # "common" about 4,056
     answers_tiers = Counter(words.tier_of(words.frequency_table()[w]) for w in words.answers())
     assert answers_tiers[0] + answers_tiers[1] > 0.85 * len(words.answers())

@@ -1,4 +1,7 @@
-"""The `epdle` command: one subcommand group per module of this package."""
+"""The `epdle` command: one subcommand group per module of this package.
+
+Errors follow `epdle.cli.errors`: exit 0/1/2, one line on stderr, no traceback.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +10,24 @@ import sys
 from collections.abc import Sequence
 
 from epdle import __version__
-from epdle.cli import link, render, session, sim, solver
+from epdle.cli import cache, link, render, session, sim, solver
+from epdle.cli.errors import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    CommandError,
+    Parser,
+    debugging,
+    describe,
+    report,
+)
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = (solver, render, link, sim, session)
+COMMAND_MODULES = (solver, render, link, sim, session, cache)
+INTERRUPTED = 130
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="epdle",
         description="Pocket Wordle helper: solve, render e-paper frames, drive the device "
         "(real over UART, or the simulated board with --port sim://).",
@@ -26,14 +39,42 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_name(args: argparse.Namespace) -> str:
+    words = ["epdle", getattr(args, "command", None), getattr(args, "sim_command", None)]
+    words += [getattr(args, "cache_command", None)]
+    return " ".join(word for word in words if word)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already reported
+        return stop.code if isinstance(stop.code, int) else EXIT_FAILURE
+    prog = command_name(args)
+    try:
+        return int(args.func(args) or EXIT_OK)
     except KeyboardInterrupt:
-        return 130
+        print(file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
-        return 0
+        return EXIT_OK
+    except CommandError as error:
+        report(prog, describe(error))
+        return error.code
+    except Exception as error:  # every other failure: one line, never a traceback
+        if debugging():
+            raise
+        message = describe(error)
+        if not _expected(error):
+            message = f"unexpected {type(error).__name__}: {message} (EPDLE_DEBUG=1 shows where)"
+        report(prog, message)
+        return EXIT_FAILURE
+
+
+def _expected(error: Exception) -> bool:
+    """An error whose message is written for people: bad values, files, the link, the board."""
+    module = type(error).__module__
+    return isinstance(error, OSError | ValueError) or module.split(".")[0] in ("epdle", "intelhex")
 
 
 if __name__ == "__main__":

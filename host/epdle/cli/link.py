@@ -5,42 +5,64 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from epdle.cli.errors import CommandError, int_in, number_in
 from epdle.cli.options import add_port_option
 
 if TYPE_CHECKING:
-    from epdle.link.bench import SweepResult
+    from epdle.link import Device
+    from epdle.session.link_bench import SweepResult
 
-# Pictures are drawn into a frame; .frame files are already encoded.
+# Pictures are drawn into a frame; .frame files are already encoded; a .hex file
+# (`epdle image --out set.hex`) holds a whole committed set.
 FRAME_SUFFIX = ".frame"
+HEX_SUFFIX = ".hex"
+HEADER_SUFFIX = ".h"
+# The device numbers its frames 0..MAX_FRAMES - 1 on the wire; people count from 1.
+MAX_FRAME_NUMBER = 32
 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
     push = commands.add_parser(
         "push",
-        help="upload a set of frames to the device (PNG pictures or .frame files)",
+        help="upload a set of frames to the device (pictures, .frame or .hex files)",
         description="Upload FILEs as the device's frame set, in order, with a progress bar. "
         "Pictures (e.g. the PNGs of `epdle render`) are converted to frames; .frame files "
-        "(`epdle image --out x.frame`) are sent as they are. The old set stays current "
-        "until the new one is complete and checked.",
+        "(`epdle image --out x.frame`) are checked and sent as they are; a .hex frame set "
+        "(`epdle image a.png b.png --out set.hex`) adds its frames. The old set stays current "
+        "until the new one is complete and checked (a set too big to fit beside it is refused, "
+        "unless --replace).",
     )
     _add_device_options(push)
     push.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    push.add_argument("--show", type=int, metavar="N", help="then show frame N")
+    push.add_argument(
+        "--replace",
+        action="store_true",
+        help="if the set does not fit beside the stored one, clear that first (until the "
+        "upload completes the device has only its built-in frames)",
+    )
+    push.add_argument(
+        "--show",
+        type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"),
+        metavar="N",
+        help="then show frame N (counting from 1)",
+    )
     push.set_defaults(func=run_push)
 
     show = commands.add_parser(
         "show",
         help="show frame N of the device's set (waits for the refresh)",
-        description="Show frame N and wait until the device reports it on the panel.",
+        description="Show frame N (counting from 1, as `info` and `play` do) and wait until "
+        "the device reports it on the panel.",
     )
     _add_device_options(show)
-    show.add_argument("index", type=int, metavar="N")
+    show.add_argument(
+        "number", type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"), metavar="N"
+    )
     show.set_defaults(func=run_show)
 
     info = commands.add_parser(
@@ -52,15 +74,33 @@ def register(commands: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=run_info)
 
+    merge = commands.add_parser(
+        "merge",
+        help="merge the firmware's Intel HEX with a frame set, to program a device that "
+        "ships with it",
+        description="Write OUT.hex: the firmware's .hex (e.g. build/xc8/epdle.hex) plus FILEs "
+        "(pictures, .frame files or a .hex set from `epdle image`, as `push` takes them) as "
+        "the committed frame set in the store's flash region. Refused if the firmware "
+        "reaches into that region.",
+    )
+    merge.add_argument("firmware", type=Path, metavar="FIRMWARE.hex")
+    merge.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    merge.add_argument(
+        "--out", type=Path, required=True, metavar="OUT.hex", help="the merged Intel HEX"
+    )
+    merge.set_defaults(func=run_merge)
+
     bench = commands.add_parser(
         "link-bench",
         help="measure an upload of typical suggestion frames over the simulated line",
         description="Push 8 typical suggestion frames to the simulated board and report "
-        "bytes on the wire, simulated seconds and flash erase cycles (budget: wire <= 1.25 x "
-        "payload, as a packet must fit one 80-byte RAM bank of the PIC; <= 3 s).",
+        "bytes on the wire, simulated seconds and flash erase cycles against the link's "
+        "budget (docs/protocol.md: wire <= 1.25 x payload, <= 3 s).",
     )
     add_port_option(bench, "sim://")
-    bench.add_argument("--frames", type=int, default=8, help="how many frames (1-8)")
+    bench.add_argument(
+        "--frames", type=int_in(1, 8), default=8, help="how many frames (1-8, default 8)"
+    )
     bench.add_argument("--json", action="store_true", help="print JSON")
     bench.add_argument(
         "--power-cut-sweep",
@@ -73,105 +113,156 @@ def register(commands: argparse._SubParsersAction) -> None:
 def _add_device_options(parser: argparse.ArgumentParser) -> None:
     add_port_option(parser)
     parser.add_argument(
-        "--timeout", type=float, default=2.0, help="seconds to wait for each answer (default 2)"
+        "--timeout",
+        type=number_in(0, 600, above=True),
+        default=2.0,
+        help="seconds to wait for each answer (default 2)",
     )
-    parser.add_argument("--retries", type=int, default=3, help="tries per command (default 3)")
-
-
-def _fail(command: str, message: str) -> int:
-    print(f"epdle {command}: error: {message}", file=sys.stderr)
-    return 2
+    parser.add_argument(
+        "--retries", type=int_in(1, 100), default=3, help="tries per command (default 3)"
+    )
 
 
 def load_frames(paths: list[Path]) -> list[bytes]:
-    """Encoded frames from pictures and .frame files, in order."""
+    """Encoded frames from pictures, .frame and .hex files, in order, each one checked
+    against the frame format (the device would refuse a broken one only when shown)."""
     from PIL import Image, UnidentifiedImageError
 
-    from epdle.frames import encode
+    from epdle.cli.errors import input_file
+    from epdle.frames import FrameError, decode, encode
+    from epdle.frames.store import committed_frames, words_from_hex
     from epdle.render.images import picture_to_planes
 
     frames = []
     for path in paths:
-        if path.suffix.lower() == FRAME_SUFFIX:
-            frames.append(path.read_bytes())
+        input_file(path)
+        suffix = path.suffix.lower()
+        if suffix == HEADER_SUFFIX:
+            raise CommandError(
+                f"{path} is a C header (built into firmware); push the pictures, "
+                f"{FRAME_SUFFIX} files or a {HEX_SUFFIX} set instead"
+            )
+        if suffix in (FRAME_SUFFIX, HEX_SUFFIX):
+            try:
+                loaded = (
+                    [path.read_bytes()]
+                    if suffix == FRAME_SUFFIX
+                    else committed_frames(words_from_hex(path))
+                )
+                for frame in loaded:
+                    decode(frame)
+            except (FrameError, ValueError) as error:
+                raise CommandError(f"{path}: not a valid {suffix} frame file: {error}") from None
+            frames += loaded
             continue
         try:
             with Image.open(path) as picture:
                 planes = picture_to_planes(picture)
-        except UnidentifiedImageError as error:
-            raise ValueError(f"{path}: neither a picture nor a {FRAME_SUFFIX} file") from error
+        except UnidentifiedImageError:
+            raise CommandError(
+                f"{path}: neither a picture nor a {FRAME_SUFFIX} or {HEX_SUFFIX} file"
+            ) from None
         frames.append(encode(planes.black, planes.red))
     return frames
+
+
+def open_device(args: argparse.Namespace) -> Device:
+    from epdle.cli.options import resolve_port
+    from epdle.link import Device
+
+    return Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
 
 
 def run_push(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
-    from epdle.link import Device, LinkError
-
     console = Console(stderr=True)
-    try:
-        frames = load_frames(args.files)
-    except (OSError, ValueError) as error:
-        return _fail("push", str(error))
-    try:
-        with Device.open(args.port, timeout=args.timeout, retries=args.retries) as device:
-            with Progress(
-                "[progress.description]{task.description}",
-                BarColumn(),
-                DownloadColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            ) as progress:
-                task = progress.add_task(f"pushing {len(frames)} frame(s)", total=None)
+    frames = load_frames(args.files)
+    if args.show is not None and args.show > len(frames):
+        raise CommandError(f"--show {args.show}: the set has {len(frames)} frame(s)")
+    with open_device(args) as device:
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            DownloadColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"pushing {len(frames)} frame(s)", total=None)
 
-                def advance(done: int, total: int) -> None:
-                    progress.update(task, completed=done, total=total)
+            def advance(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
 
-                stats = device.push(frames, progress=advance)
-            if args.show is not None:
-                device.show(args.show)
-    except LinkError as error:
-        return _fail("push", str(error))
+            stats = device.push(frames, progress=advance, replace=args.replace)
+        if args.show is not None:
+            device.show(args.show - 1)
     erased = "" if stats.erase_cycles is None else f", {stats.erase_cycles} flash rows erased"
+    cleared = "; the old set was cleared first to make room" if stats.cleared_first else ""
     print(
         f"pushed {stats.frames} frame(s): {stats.payload_bytes} B payload, "
         f"{stats.bytes_on_wire} B on the wire ({stats.bytes_on_wire / stats.payload_bytes:.2f}x), "
-        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}"
+        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}{cleared}"
+        + ("" if args.show is None else f"; showing frame {args.show}")
     )
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from epdle.link import Device, LinkError
-
-    try:
-        with Device.open(args.port, timeout=args.timeout, retries=args.retries) as device:
-            device.show(args.index)
-    except (LinkError, ValueError) as error:
-        return _fail("show", str(error))
-    print(f"frame {args.index} shown")
+    with open_device(args) as device:
+        stored = device.info().frames
+        if args.number > stored:
+            raise CommandError(f"frame {args.number}: the device holds frames 1 to {stored}")
+        device.show(args.number - 1)
+    print(f"frame {args.number} of {stored} shown")
     return 0
 
 
 def run_info(args: argparse.Namespace) -> int:
-    from epdle.link import Device, LinkError
-
-    try:
-        with Device.open(args.port, timeout=args.timeout, retries=args.retries) as device:
-            info = device.info()
-    except LinkError as error:
-        return _fail("info", str(error))
+    with open_device(args) as device:
+        info = device.info()
     if args.json:
-        print(json.dumps(asdict(info)))
+        # Frame numbers count from 1, as in the text.
+        print(json.dumps({**asdict(info), "current": info.current + 1}))
     else:
         print(
             f"firmware {info.version}, protocol {info.protocol}: {info.frames} frame(s), "
-            f"showing {info.current}; room for {info.capacity} B "
+            f"showing frame {info.current + 1}; room for {info.capacity} B "
             f"({info.capacity_words} flash words, up to {info.max_frames} frames)"
         )
+    return 0
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    from intelhex import AddressOverlapError
+
+    from epdle.cli.errors import UsageError, input_file, output_file
+    from epdle.frames import store
+
+    if args.out.suffix.lower() != HEX_SUFFIX:
+        raise UsageError(f"--out {args.out}: the merged image is Intel HEX (.hex)")
+    firmware = store.read_hex(input_file(args.firmware, "firmware"))
+    frames = load_frames(args.files)
+    output_file(args.out)
+    region = range(
+        2 * store.REGION_FIRST_ROW * store.ROW_WORDS,
+        2 * (store.REGION_FIRST_ROW + store.REGION_ROWS) * store.ROW_WORDS,
+    )
+    inside = [address for address in firmware.addresses() if address in region]
+    if inside:
+        raise CommandError(
+            f"{args.firmware} has data in the frame store's flash region "
+            f"(byte address {inside[0]:#06x}; the store takes {region.start:#06x} to "
+            f"{region.stop - 1:#06x})"
+        )
+    merged = firmware
+    try:
+        merged.merge(store.intel_hex(frames), overlap="error")
+    except AddressOverlapError as error:
+        raise CommandError(f"the firmware and the frame set overlap: {error}") from None
+    merged.write_hex_file(str(args.out))
+    print(f"{args.out}: {args.firmware} plus {len(frames)} frame(s) in the frame store")
     return 0
 
 
@@ -179,17 +270,15 @@ def run_bench(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from epdle.link import LinkError
-    from epdle.link.bench import measure_upload
+    from epdle.session.link_bench import measure_upload
 
-    try:
-        result = measure_upload(args.port, args.frames)
-    except (LinkError, ValueError) as error:
-        return _fail("link-bench", str(error))
+    result = measure_upload(args.port, args.frames)
     sweep = _sweep_with_progress(args.frames) if args.power_cut_sweep else None
     stats = result.stats
     if args.json:
         report: dict[str, object] = {
+            "port": args.port,
+            "frames": stats.frames,
             "frame_bytes": result.frame_sizes,
             "payload_bytes": stats.payload_bytes,
             "bytes_on_wire": stats.bytes_on_wire,
@@ -231,7 +320,7 @@ def _sweep_with_progress(count: int) -> SweepResult:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-    from epdle.link.bench import power_cut_sweep, typical_planes
+    from epdle.session.link_bench import power_cut_sweep, typical_planes
 
     with Progress(
         "power cut sweep",

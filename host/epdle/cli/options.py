@@ -8,19 +8,55 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from epdle.cli.errors import int_in
+
 if TYPE_CHECKING:
     from epdle.solver import Solver
     from epdle.solver.universe import Universe
 
 
-def add_port_option(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """--port: required unless a default is given."""
+AUTO_PORT = "auto"
+
+
+def add_port_option(parser: argparse.ArgumentParser, default: str = AUTO_PORT) -> None:
+    """--port: a device path, a pyserial URL, sim://, or auto (found by its USB bridge)."""
     parser.add_argument(
         "--port",
         default=default,
-        required=default is None,
-        help="serial device (/dev/ttyUSB0), any pyserial URL, or sim:// for the simulated board"
+        help="serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+        "or auto: the one USB serial adapter present"
         + (f" (default: {default})" if default else ""),
+    )
+
+
+def resolve_port(port: str) -> str:
+    """`auto` as the port it finds (said on stderr); any other port as it is."""
+    if port != AUTO_PORT:
+        return port
+    from epdle.link.ports import find_device_port
+
+    found = find_device_port()
+    print(f"epdle: using {found}", file=sys.stderr)
+    return found.device
+
+
+def add_top_option(parser: argparse.ArgumentParser, *, for_device: bool = False) -> None:
+    """--top: how many suggestions; for a device, no more frames than its store always holds."""
+    from epdle.frames.store import MAX_SUGGESTION_FRAMES
+    from epdle.solver.names import MAX_SUGGESTIONS
+
+    if for_device:
+        high, why = MAX_SUGGESTION_FRAMES, "the suggestion frames the device's store holds"
+        what = "suggestions (frames) per step"
+    else:
+        high, why = MAX_SUGGESTIONS, "the guesses the solver ranks a turn"
+        what = "how many suggestions"
+    parser.add_argument(
+        "--top",
+        type=int_in(1, high, why),
+        default=5,
+        metavar="K",
+        help=f"{what}, 1 to {high} (default 5)",
     )
 
 
@@ -53,7 +89,10 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
             help="play another language or length from wordfreq's lists (needs epdle[wordfreq])",
         )
         parser.add_argument(
-            "--length", type=int, default=5, help="word length (not 5: wordfreq's words, blind)"
+            "--length",
+            type=int_in(2, 15),
+            default=5,
+            help="word length (not 5: wordfreq's words, blind)",
         )
 
 
@@ -98,7 +137,13 @@ def progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TimeElapsedColumn,
+    )
 
     with Progress(
         "[progress.description]{task.description}",
@@ -108,7 +153,7 @@ def progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None
         console=Console(stderr=True),
         transient=True,
     ) as bar:
-        tasks: dict[str, int] = {}
+        tasks: dict[str, TaskID] = {}
 
         def update(done: int, total: int, label: str = description) -> None:
             if label not in tasks:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from epdle.cli.options import add_solver_options, solver_from_args
+from epdle.cli.errors import CommandError, UsageError, input_file, int_in, output_dir, output_file
+from epdle.cli.options import add_solver_options, add_top_option, solver_from_args
+
+VARIANT_HELP = "the panel's third ink: red (black/white/red) or yellow; default red"
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -35,9 +37,14 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     image.add_argument("--dither", action="store_true", help="Floyd-Steinberg (for photos)")
     image.add_argument(
-        "--threshold", type=int, default=128, help="luminance below which is black (0-256)"
+        "--threshold",
+        type=int_in(0, 256),
+        default=128,
+        help="luminance below which is black (0-256, default 128)",
     )
-    image.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
+    image.add_argument(
+        "--variant", choices=sorted(ACCENT_COLOURS), default="red", help=VARIANT_HELP
+    )
     image.add_argument("--name", help="C name prefix for .h (default: OUT's stem)")
     image.set_defaults(func=run_image)
 
@@ -48,16 +55,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "would show (one per suggestion, or a status frame) as PNG in panel colours.",
     )
     render.add_argument("--history", default="", help="guesses so far, e.g. 'salet:BBYBB'")
-    render.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
+    add_top_option(render)
     add_solver_options(render, other_lengths=False)
-    render.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
+    render.add_argument(
+        "--variant", choices=sorted(ACCENT_COLOURS), default="red", help=VARIANT_HELP
+    )
     render.add_argument("--out", type=Path, required=True, help="directory for the PNGs")
     render.set_defaults(func=run_render)
-
-
-def _fail(command: str, message: str) -> int:
-    print(f"epdle {command}: error: {message}", file=sys.stderr)
-    return 2
 
 
 def run_image(args: argparse.Namespace) -> int:
@@ -65,11 +69,20 @@ def run_image(args: argparse.Namespace) -> int:
 
     from epdle.render.export import write_frames
     from epdle.render.images import picture_to_planes
-    from epdle.render.options import Fit
+    from epdle.render.options import FORMATS, SINGLE_FRAME_FORMATS, Fit
 
-    try:
-        frames = []
-        for path in args.pictures:
+    suffix = args.out.suffix.lower()
+    if suffix not in FORMATS:
+        raise UsageError(f"--out {args.out}: unknown output type; use one of {', '.join(FORMATS)}")
+    if suffix in SINGLE_FRAME_FORMATS and len(args.pictures) != 1:
+        raise UsageError(
+            f"a {suffix} file holds one frame, got {len(args.pictures)} pictures; use .h or .hex"
+        )
+    output_file(args.out)
+    frames = []
+    for path in args.pictures:
+        input_file(path, "picture")
+        try:
             with Image.open(path) as picture:
                 frames.append(
                     picture_to_planes(
@@ -80,9 +93,11 @@ def run_image(args: argparse.Namespace) -> int:
                         threshold=args.threshold,
                     )
                 )
-        sizes = write_frames(frames, args.out, variant=args.variant, name=args.name)
-    except (OSError, UnidentifiedImageError, ValueError) as error:
-        return _fail("image", str(error))
+        except UnidentifiedImageError:
+            raise CommandError(f"{path} is not a picture Pillow can read") from None
+    sizes = write_frames(
+        frames, args.out, variant=args.variant, name=args.name, upright=args.upright
+    )
     listing = ", ".join(f"{size} B" for size in sizes)
     print(f"{args.out}: {len(sizes)} frame(s), encoded {listing}")
     return 0
@@ -94,16 +109,11 @@ def run_render(args: argparse.Namespace) -> int:
     from epdle.render.suggestions import render_advice
     from epdle.solver import parse_history
 
-    try:
-        if args.top < 1:
-            raise ValueError("--top must be at least 1")
-        history = parse_history(args.history)
-        solver = solver_from_args(args)
-        advice = solver.advise(history, top=args.top)
-        frames = render_advice(history, advice, args.top)
-        args.out.mkdir(parents=True, exist_ok=True)
-    except (OSError, ValueError) as error:
-        return _fail("render", str(error))
+    history = parse_history(args.history)
+    solver = solver_from_args(args)
+    advice = solver.advise(history, top=args.top)
+    frames = render_advice(history, advice, args.top)
+    output_dir(args.out)
     words = [s.word for s in advice.suggestions[: len(frames)]]
     if advice.solved or not words or len(words) != len(frames):
         names = ["solved" if advice.solved else "no-match"]

@@ -9,10 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from epdle.cli.errors import CommandError, input_file, output_dir, shorten
 from epdle.cli.options import (
+    AUTO_PORT,
     add_port_option,
     add_solver_options,
+    add_top_option,
     progress_bar,
+    resolve_port,
     solver_from_args,
 )
 
@@ -25,9 +29,7 @@ DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     add_solver_options(parser, other_lengths=False)
-    parser.add_argument(
-        "--top", type=int, default=5, metavar="K", help="suggestions (frames) per step (default 5)"
-    )
+    add_top_option(parser, for_device=True)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -40,7 +42,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line.",
     )
-    add_port_option(play, "sim://")
+    play.add_argument(
+        "--port",
+        help="serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+        "or auto (default: the one USB serial adapter present, else sim://)",
+    )
     play.add_argument(
         "--panel-dir",
         type=Path,
@@ -71,7 +77,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "DIR/summary.json.",
     )
     demo.add_argument("--answer", required=True, help="the hidden word")
-    demo.add_argument("--out", type=Path, required=True, metavar="DIR")
+    demo.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="directory for what it writes"
+    )
     demo.add_argument(
         "--no-cycle", action="store_true", help="do not press the button through every frame"
     )
@@ -103,12 +111,24 @@ def _play(args: argparse.Namespace) -> int:
 
     console = Console()
     port = args.port
+    if port is None:
+        from epdle.link.ports import one_adapter_present
+
+        port = AUTO_PORT if one_adapter_present() else "sim://"
+    port = resolve_port(port)
+    panel_dir = None
     if port == "sim://":
-        panel_dir = args.panel_dir.resolve()
-        panel_dir.mkdir(parents=True, exist_ok=True)
+        panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
         port = "sim://?" + urlencode({"png_dir": str(panel_dir)})
-        console.print(f"Simulated board: its panel is saved in [bold]{panel_dir}[/bold]")
-    return play.run(_controller(args, port), console=console)
+    controller = _controller(args, port)
+    if panel_dir is not None:
+        # A new board counts its refreshes from 1 again: an earlier session's panels go.
+        for stale in panel_dir.glob("panel-*.png"):
+            stale.unlink()
+        console.print(
+            f"Simulated board: its panel is saved in [bold]{panel_dir}[/bold]", highlight=False
+        )
+    return play.run(controller, console=console)
 
 
 def _daemon(args: argparse.Namespace) -> int:
@@ -119,10 +139,9 @@ def _daemon(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
         stream=sys.stderr,
     )
-    if args.feed != "-" and not Path(args.feed).exists():
-        print(f"epdle daemon: feed {args.feed} does not exist", file=sys.stderr)
-        return 2
-    return daemon.run(_controller(args, args.port), args.feed)
+    if args.feed != "-":
+        input_file(args.feed, "feed")
+    return daemon.run(_controller(args, resolve_port(args.port)), args.feed)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -132,10 +151,12 @@ def _demo(args: argparse.Namespace) -> int:
     from epdle.session.game import Game
 
     answer = args.answer.strip().lower()
+    output_dir(args.out)
     solver = _ready_solver(args)
     if answer not in solver.universe.answers:
-        print(f"epdle demo: {args.answer!r} is not in the answer list", file=sys.stderr)
-        return 2
+        raise CommandError(f"{shorten(args.answer)!r} is not in the answer list")
+    for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
+        stale.unlink()
     result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
     console = Console()
     guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
@@ -146,8 +167,10 @@ def _demo(args: argparse.Namespace) -> int:
         f"{result.refreshes} refreshes, {result.simulated_ms / 1000:.1f} s simulated, "
         f"{result.energy_per_refresh_mJ:.1f} mJ per refresh; output in {args.out}"
     )
+    for violation in result.violations:
+        console.print(f"[red]violation:[/red] {violation}")
     if result.violations:
-        for violation in result.violations:
-            console.print(f"[red]violation:[/red] {violation}")
-        return 1
-    return 0 if result.solved else 1
+        raise CommandError(f"{len(result.violations)} panel protocol violation(s) (listed above)")
+    if not result.solved:
+        raise CommandError(f"the solver did not find {answer.upper()}")
+    return 0

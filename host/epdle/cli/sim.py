@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-# The panel's DISPLAY_REFRESH command (facts 1.3).
+if TYPE_CHECKING:
+    from epdle.sim import Board, PowerReport
+
+from epdle.cli.errors import CommandError, input_file, int_in, number_in, output_dir, output_file
+
+# The panel controller's DISPLAY_REFRESH command (firmware/drivers/epd.c).
 DISPLAY_REFRESH = 0x12
-# Acceptance limits (issue 3): button edge -> refresh command, and standby current.
+# The board's limits (hardware/power.md): button edge -> refresh command, standby current.
 MAX_BUTTON_TO_REFRESH_MS = 300.0
 MAX_STANDBY_UA = 1.0
 # Bounds on the simulated waits of the selftest (generous: a refresh alone is ~15 s).
@@ -39,10 +45,12 @@ def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
         "DIR/power.json. Exits non-zero on any violation or failed check.",
     )
     selftest.add_argument("--out", required=True, help="output directory")
-    selftest.add_argument("--presses", type=int, default=3, help="button presses (default 3)")
+    selftest.add_argument(
+        "--presses", type=int_in(1, 100), default=3, help="button presses (1-100, default 3)"
+    )
     selftest.add_argument(
         "--sleep-ms",
-        type=float,
+        type=number_in(0, 3_600_000),
         default=10_000.0,
         help="simulated sleep after each update, in ms (default 10000)",
     )
@@ -55,9 +63,16 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
         help="expose the simulated board on a pseudo-terminal (prints its path first)",
         description="Run the simulated board behind a pseudo-terminal so any serial program "
         "can talk to it (e.g. epdle info --port PATH). Prints the terminal's path on the "
-        "first line; stops on Ctrl-C or SIGTERM. Refreshes run faster than real time.",
+        "first line, then logs what the device does on stderr; a line 'press' (or 'p') on "
+        "stdin, or SIGUSR1, presses its button. Stops on Ctrl-C, SIGTERM or 'quit' on stdin. "
+        "Refreshes run faster than real time.",
     )
     serve.add_argument("--pty", action="store_true", required=True, help="serve on a pty")
+    serve.add_argument(
+        "--link",
+        metavar="PATH",
+        help="also make PATH a symbolic link to the terminal (a stable name; removed on exit)",
+    )
     serve.add_argument("--png-dir", help="write panel-<n>.png here after each refresh")
     serve.add_argument("--vcd", help="write a VCD trace of the board's nets")
     serve.add_argument("--epd-log", help="write the panel transactions (JSON lines)")
@@ -68,7 +83,21 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     from epdle.link.pty_server import serve_board_on_pty
 
-    return serve_board_on_pty(args.png_dir, args.vcd, args.epd_log, args.flash_hex)
+    if args.png_dir is not None:
+        output_dir(args.png_dir, "--png-dir")
+    for option, path in (("--vcd", args.vcd), ("--epd-log", args.epd_log)):
+        if path is not None:
+            output_file(path, option)
+    if args.flash_hex is not None:
+        input_file(args.flash_hex, "--flash-hex file")
+    if args.link is not None:
+        link = Path(args.link)
+        if link.exists() and not link.is_symlink():
+            raise CommandError(f"--link {link}: a file of that name exists")
+        output_file(link, "--link")
+    return serve_board_on_pty(
+        args.png_dir, args.vcd, args.epd_log, args.flash_hex, link_path=args.link
+    )
 
 
 def run_selftest(args: argparse.Namespace) -> int:
@@ -78,13 +107,9 @@ def run_selftest(args: argparse.Namespace) -> int:
     from epdle.sim import Board, SimError
 
     console = Console()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(args.out)
     for stale in out.glob("panel-*.png"):
         stale.unlink()
-    if args.presses < 1:
-        console.print("[red]--presses must be at least 1[/red]")
-        return 2
 
     started = time.perf_counter()
     try:
@@ -94,19 +119,18 @@ def run_selftest(args: argparse.Namespace) -> int:
             args.sleep_ms,
         )
     except SimError as error:
-        console.print(f"[red]simulated board: {error}[/red]")
-        return 2
+        raise CommandError(f"simulated board: {error}") from None
     wall_s = time.perf_counter() - started
 
-    power = result["power"]
-    power["button_to_refresh_command_ms"] = result["latencies_ms"]
-    (out / "power.json").write_text(json.dumps(power, indent=2) + "\n")
+    power = result.power
+    report = {**power, "button_to_refresh_command_ms": result.latencies_ms}
+    (out / "power.json").write_text(json.dumps(report, indent=2) + "\n")
 
-    failures = list(result["failures"])
+    failures = list(result.failures)
     standby = power["standby_uA"]
     if standby is None or standby > MAX_STANDBY_UA:
         failures.append(f"standby current {standby} uA (limit {MAX_STANDBY_UA} uA)")
-    slow = [ms for ms in result["latencies_ms"] if ms > MAX_BUTTON_TO_REFRESH_MS]
+    slow = [ms for ms in result.latencies_ms if ms > MAX_BUTTON_TO_REFRESH_MS]
     if slow:
         failures.append(
             f"button edge -> refresh command took {max(slow):.1f} ms "
@@ -114,26 +138,39 @@ def run_selftest(args: argparse.Namespace) -> int:
         )
 
     table = Table(title="epdle simulated board selftest", show_header=False)
-    table.add_row("presses / refreshes", f"{args.presses} / {result['refreshes']}")
+    table.add_row("presses / refreshes", f"{args.presses} / {result.refreshes}")
     table.add_row(
         "button edge -> refresh command",
-        ", ".join(f"{ms:.1f} ms" for ms in result["latencies_ms"]) or "-",
+        ", ".join(f"{ms:.1f} ms" for ms in result.latencies_ms) or "-",
     )
     table.add_row("energy per update", _format(power["energy_per_update_mJ"], "mJ"))
     table.add_row("standby current", _format(standby, "uA", 3))
     table.add_row("CR2032 life at 1 update/h", _format(power["coin_cell_years"], "years", 2))
-    table.add_row("simulated / wall time", f"{result['simulated_s']:.1f} s / {wall_s:.2f} s")
-    table.add_row("violations", str(len(result["violations"])))
+    table.add_row("simulated / wall time", f"{result.simulated_s:.1f} s / {wall_s:.2f} s")
+    table.add_row("violations", str(len(result.violations)))
     table.add_row("output", str(out))
     console.print(table)
-    for violation in result["violations"]:
+    for violation in result.violations:
         console.print(f"[red]violation:[/red] {violation}", highlight=False)
     for failure in failures:
         console.print(f"[red]failed:[/red] {failure}", highlight=False)
-    return 1 if result["violations"] or failures else 0
+    problems = len(result.violations) + len(failures)
+    if problems:
+        raise CommandError(f"{problems} check(s) failed (listed above)")
+    return 0
 
 
-def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SelftestRun:
+    failures: list[str]
+    latencies_ms: list[float]  # button edge -> refresh command, per press
+    refreshes: int
+    violations: list[str]
+    power: PowerReport
+    simulated_s: float
+
+
+def _exercise_board(board: Board, presses: int, sleep_ms: float) -> SelftestRun:
     """Boot, then press / wait for the update / sleep, `presses` times."""
     failures: list[str] = []
     latencies: list[float] = []
@@ -150,32 +187,31 @@ def _exercise_board(board: Any, presses: int, sleep_ms: float) -> dict[str, Any]
                 failures.append(f"press {press}: no refresh command")
             else:
                 latencies.append(refresh_at - pressed_at)
-            updated = board.run_until(
-                lambda b, before=refreshes_before: (
-                    b.refresh_count > before and b.asleep and not b.panel_powered
-                ),
-                UPDATE_LIMIT_MS,
-            )
+
+            def update_done(b: Board, before: int = refreshes_before) -> bool:
+                return b.refresh_count > before and b.asleep and not b.panel_powered
+
+            updated = board.run_until(update_done, UPDATE_LIMIT_MS)
             if not updated:
                 failures.append(f"press {press}: the update did not end with the board asleep")
             board.run_ms(sleep_ms)
         refreshes = board.refresh_count
         if refreshes != presses:
             failures.append(f"{presses} presses gave {refreshes} panel refreshes")
-        return {
-            "failures": failures,
-            "latencies_ms": latencies,
-            "refreshes": refreshes,
-            "violations": board.violations(),
-            "power": board.power_report(),
-            "simulated_s": board.time_ms / 1000,
-        }
+        return SelftestRun(
+            failures=failures,
+            latencies_ms=latencies,
+            refreshes=refreshes,
+            violations=board.violations(),
+            power=board.power_report(),
+            simulated_s=board.time_ms / 1000,
+        )
 
 
-def _wait_for_refresh_command(board: Any, seen: int) -> float | None:
+def _wait_for_refresh_command(board: Board, seen: int) -> float | None:
     """Time (ms) of the first DISPLAY_REFRESH after the first `seen` transactions."""
 
-    def refresh_sent(b: Any) -> bool:
+    def refresh_sent(b: Board) -> bool:
         return any(t["cmd"] == DISPLAY_REFRESH for t in b.epd_transactions()[seen:])
 
     if not board.run_until(refresh_sent, UPDATE_LIMIT_MS):

@@ -9,16 +9,19 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from epdle.cli.errors import int_in
 from epdle.cli.options import (
     add_solver_options,
+    add_top_option,
     progress_bar,
     solver_from_args,
     universe_from_args,
 )
+from epdle.solver.names import Kind
 from epdle.solver.scoring import parse_history
 
 if TYPE_CHECKING:
-    from epdle.solver import Solver
+    from epdle.solver import Advice, Solver
     from epdle.solver.bench import LatencyResult
 
 
@@ -27,11 +30,11 @@ def register(commands: argparse._SubParsersAction) -> None:
     suggest = commands.add_parser(
         "suggest",
         help="rank the next guesses for a game so far",
-        description="Rank the next guesses. History: 'salet:BBYBB,crony:21000' "
+        description="Rank the next guesses. History: 'salet:BBYBB,courd:01000' "
         "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares).",
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")
-    suggest.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
+    add_top_option(suggest)
     add_solver_options(suggest)
     _add_json_option(suggest)
     suggest.set_defaults(func=run_suggest)
@@ -41,7 +44,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="play every answer and report the guess counts",
         description="Play every hidden word with one strategy; print a summary table.",
     )
-    bench.add_argument("--limit", type=int, help="play only the first N hidden words")
+    bench.add_argument(
+        "--limit",
+        type=int_in(1),
+        metavar="N",
+        help="play N hidden words spread evenly over the list (a seeded sample)",
+    )
+    bench.add_argument("--seed", type=int, default=0, help="--limit: the sample's seed (default 0)")
     bench.add_argument(
         "--latency",
         action="store_true",
@@ -49,11 +58,14 @@ def register(commands: argparse._SubParsersAction) -> None:
         "openers against sampled hidden words, in process (what the daemon calls)",
     )
     bench.add_argument(
-        "--per-opener", type=int, default=6, help="--latency: hidden words per opener (6)"
+        "--per-opener",
+        type=int_in(1, 1000),
+        default=6,
+        help="--latency: hidden words per opener (6)",
     )
     bench.add_argument(
         "--processes",
-        type=int,
+        type=int_in(0, 1000),
         default=0,
         metavar="N",
         help="--latency: also time N of those turns as fresh `epdle suggest` processes",
@@ -67,55 +79,81 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _fail(command: str, message: str) -> int:
-    print(f"epdle {command}: error: {message}", file=sys.stderr)
-    return 2
-
-
 def run_suggest(args: argparse.Namespace) -> int:
-    try:
-        history = parse_history(args.history)
-        with progress_bar("building the best tree") as progress:
-            solver = solver_from_args(args, progress=progress)
-            advice = solver.advise(history, top=args.top)
-    except ValueError as error:
-        return _fail("suggest", str(error))
+    history = parse_history(args.history)
+    with progress_bar("building the best tree") as progress:
+        solver = solver_from_args(args, progress=progress)
+        advice = solver.advise(history, top=args.top)
+    warnings = repeated_guess_warnings(history)
+    for warning in warnings:
+        print(f"epdle suggest: warning: {warning}", file=sys.stderr)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "candidates_left": advice.candidates_left,
-                    "solved": advice.solved,
-                    "suggestions": [
-                        {
-                            "word": s.word,
-                            "bits": round(s.bits, 4),
-                            "expected_left": round(s.expected_left, 4),
-                            "is_candidate": s.is_candidate,
-                        }
-                        for s in advice.suggestions
-                    ],
-                }
-            )
-        )
+        report = advice_json(advice, args.strategy, solver.hard, solver.blind)
+        print(json.dumps({**report, "warnings": warnings}))
         return 0
     from rich.console import Console
-    from rich.table import Table
+
+    from epdle.session.terminal import advice_table, candidates_text
 
     console = Console()
-    if advice.solved:
-        console.print(f"Solved: {advice.candidates[0].upper()}")
+    if advice.answer is not None:
+        console.print(f"Solved: {advice.answer.upper()}", highlight=False)
         return 0
-    table = Table(title=f"{advice.candidates_left} candidates left ({args.strategy})")
-    for column in ("#", "guess", "bits", "expected left", "candidate"):
-        table.add_column(column, justify="left" if column == "guess" else "right")
-    for rank, s in enumerate(advice.suggestions, start=1):
-        mark = "yes" if s.is_candidate else ""
-        table.add_row(str(rank), s.word.upper(), f"{s.bits:.3f}", f"{s.expected_left:.2f}", mark)
-    console.print(table)
-    if advice.candidates_left <= 12:
-        console.print("candidates: " + " ".join(w.upper() for w in advice.candidates))
+    console.print(advice_table(advice, args.strategy))
+    if advice.candidates_left <= CANDIDATES_SHOWN:
+        console.print(candidates_text(advice), highlight=False)
     return 0
+
+
+# The text lists the candidates when at most this many are left (--json always does).
+CANDIDATES_SHOWN = 12
+
+
+def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[str, object]:
+    """Everything the text shows, and the mode it was worked out in."""
+    return {
+        "strategy": strategy,
+        "hard": hard,
+        "blind": blind,
+        "candidates_left": advice.candidates_left,
+        "solved": advice.solved,
+        "answer": advice.answer if advice.solved else None,
+        "suggestions": [
+            {
+                "rank": rank,
+                "word": s.word,
+                "bits": round(s.bits, 4),
+                "expected_left": round(s.expected_left, 4),
+                "is_candidate": s.is_candidate,
+            }
+            for rank, s in enumerate(advice.suggestions, start=1)
+        ],
+        "candidates": advice.candidates,
+    }
+
+
+def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
+    seen: set[str] = set()
+    warnings = []
+    for turn, (guess, _) in enumerate(history, start=1):
+        if guess in seen:
+            warnings.append(f"guess {turn} {guess!r} was already played: it tells nothing new")
+        seen.add(guess)
+    return warnings
+
+
+def even_sample(words: list[str], count: int | None, seed: int) -> list[str]:
+    """`count` words spread over the whole list: one from each of `count` equal stretches,
+    picked by a seeded generator (the first N alphabetically would be a biased sample)."""
+    if count is None or count >= len(words):
+        return words
+    import random
+
+    generator = random.Random(seed)
+    stretch = len(words) / count
+    return [
+        words[int(i * stretch) + generator.randrange(max(1, int(stretch)))] for i in range(count)
+    ]
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -123,27 +161,22 @@ def run_bench(args: argparse.Namespace) -> int:
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
-    try:
-        if args.limit is not None and args.limit < 1:
-            raise ValueError("--limit must be at least 1")
-        universe = universe_from_args(args)
-        if args.answers:
-            hidden = words.read_word_file(args.answers)
-        elif args.language or args.length != 5:
-            hidden = universe.answers
-        else:
-            hidden = list(words.answers())
-        hidden = hidden[: args.limit] if args.limit else hidden
-        with progress_bar("building the best tree") as tree_progress:
-            solver = solver_from_args(args, universe, tree_progress)
-            if args.strategy == "best":
-                solver.next_guess(solver.initial_state())
-        if args.latency:
-            return _run_latency(args, solver, hidden)
-        with progress_bar(f"bench {args.strategy}") as progress:
-            result = play_all(solver, hidden, progress, started)
-    except ValueError as error:
-        return _fail("bench", str(error))
+    universe = universe_from_args(args)
+    if args.answers:
+        hidden = words.read_word_file(args.answers)
+    elif args.language or args.length != 5:
+        hidden = universe.answers
+    else:
+        hidden = list(words.answers())
+    hidden = even_sample(hidden, args.limit, args.seed)
+    with progress_bar("building the best tree") as tree_progress:
+        solver = solver_from_args(args, universe, tree_progress)
+        if solver.kind is Kind.TREE:  # build or load the tree before the clock runs
+            solver.next_guess(solver.initial_state())
+    if args.latency:
+        return _run_latency(args, solver, hidden)
+    with progress_bar(f"bench {args.strategy}") as progress:
+        result = play_all(solver, hidden, progress, started)
     if args.json:
         print(json.dumps(result.as_json()))
         return 0
@@ -152,7 +185,9 @@ def run_bench(args: argparse.Namespace) -> int:
 
     mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
     table = Table(title=f"bench: {result.strategy} ({mode}), first guess {result.first_guess}")
-    for column in ("games", "mean", "max", "failures (>6)", "seconds"):
+    from epdle.solver.scoring import GAME_GUESSES
+
+    for column in ("games", "mean", "max", f"failures (>{GAME_GUESSES})", "seconds"):
         table.add_column(column, justify="right")
     table.add_row(
         str(result.games),
@@ -174,8 +209,6 @@ def run_bench(args: argparse.Namespace) -> int:
 def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) -> int:
     from epdle.solver.bench import measure_latency, second_turn_histories
 
-    if args.per_opener < 1 or args.processes < 0:
-        raise ValueError("--per-opener must be at least 1 and --processes not negative")
     histories = second_turn_histories(solver, hidden, args.per_opener)
     with progress_bar("timing suggest in process") as progress:
         in_process = measure_latency(solver, histories, progress)

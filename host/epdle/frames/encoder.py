@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from .format import (
 )
 from .transitions import pixels_to_transitions
 
+if TYPE_CHECKING:
+    from epdle.panel import Planes
+
 # Blank rows that split the ink into separate windows; each candidate split is encoded
 # and the smallest frame wins (a window header costs 5 bytes, a long blank run ~3).
 BAND_GAPS = (4, 12, 32)
@@ -32,6 +36,11 @@ def encode(black: bytes, red: bytes) -> bytes:
     window_sets = _window_sets(ink_rows, ink_columns)
     candidates = [_encode_arrays(planes, windows) for windows in window_sets]
     return min(candidates, key=len)
+
+
+def encode_set(frames: Iterable[Planes]) -> list[bytes]:
+    """A frame set's planes, each encoded (what a push or a .hex/.h file carries)."""
+    return [encode(planes.black, planes.red) for planes in frames]
 
 
 def encode_windows(black: bytes, red: bytes, windows: Sequence[Window]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from epdle.render.planes import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
+from epdle.panel import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
 FRAME_HEADER_BYTES = 2  # version, window count

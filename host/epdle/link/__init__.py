@@ -1,13 +1,16 @@
 """Host side of the UART link: talk to the device (or the simulated board).
 
-Importing this package registers the `sim://` pyserial URL handler, so
-`serial.serial_for_url("sim://")` and `Device.open("sim://")` run a simulated
-board in process.
+`Device.open("sim://")` runs a simulated board in process: it registers the
+`sim://` URL handler with pyserial (`register_url_handler()`, as pyserial's own
+`protocol_handler_packages` mechanism expects) before it opens a port. Call
+`register_url_handler()` to use `serial.serial_for_url("sim://")` directly.
 """
 
 from __future__ import annotations
 
 import serial
+
+from epdle.frames.store import committed_set_words
 
 from .device import (
     ButtonPressed,
@@ -21,7 +24,6 @@ from .device import (
     LinkError,
     PushStats,
 )
-from .flash_layout import committed_set_words
 
 
 def register_url_handler() -> None:
@@ -29,8 +31,6 @@ def register_url_handler() -> None:
     if __name__ not in serial.protocol_handler_packages:
         serial.protocol_handler_packages.append(__name__)
 
-
-register_url_handler()
 
 __all__ = [
     "ButtonPressed",

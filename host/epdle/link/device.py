@@ -6,10 +6,13 @@ import random
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
 
 import serial
 
-from . import flash_layout
+from epdle.frames import store as flash_layout
+
 from .protocol import (
     CHUNK_MAX,
     INFO_PAYLOAD_BYTES,
@@ -22,6 +25,9 @@ from .protocol import (
 )
 from .transport import CLOCK_EPSILON_S, Transport
 
+if TYPE_CHECKING:
+    from epdle.sim import Board
+
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
 SHOW_TIMEOUT_S = 60.0
@@ -29,8 +35,13 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
-_TIMED_OUT = object()
-_RESEND_ASKED = object()
+
+
+class _NoReply(Enum):
+    """Why a command got no reply: it timed out, or the device asked for a resend."""
+
+    TIMED_OUT = "timed out"
+    RESEND_ASKED = "resend asked"
 
 
 class LinkError(Exception):
@@ -97,6 +108,9 @@ class PushStats:
     seconds: float  # on the port's clock (simulated time on sim://)
     retries: int
     erase_cycles: int | None  # flash rows erased (known on the simulated board)
+    # The set did not fit beside the stored one, which was dropped first: until the
+    # upload completed, the device had only its built-in frames.
+    cleared_first: bool = False
 
 
 def _event_from(packet: Packet) -> DeviceEvent | None:
@@ -132,12 +146,26 @@ class Device:
         try:
             port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout)
         except (serial.SerialException, OSError, ValueError) as error:
-            raise LinkError(f"cannot open {url}: {error}") from error
+            raise LinkError(f"cannot open {url}: {open_error_reason(error)}") from error
         return cls(port, timeout=timeout, retries=retries)
 
     @property
     def serial(self) -> serial.SerialBase:
         return self.transport.port
+
+    @property
+    def simulated_board(self) -> Board | None:
+        """The simulated board behind a sim:// port; None on any other port."""
+        from .protocol_sim import Serial as SimulatedPort
+
+        port = self.serial
+        return port.board if isinstance(port, SimulatedPort) and port.is_open else None
+
+    def require_simulated_board(self) -> Board:
+        board = self.simulated_board
+        if board is None:
+            raise LinkError(f"{self.transport.name} is not the simulated board (sim://)")
+        return board
 
     def close(self) -> None:
         self.transport.close()
@@ -169,29 +197,29 @@ class Device:
         )
 
     def push(
-        self, frames: list[bytes], progress: Callable[[int, int], None] | None = None
+        self,
+        frames: list[bytes],
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        replace: bool = False,
     ) -> PushStats:
         """Upload `frames` as the device's new set; it becomes current only
-        once every frame is in flash and checked."""
+        once every frame is in flash and checked. The store writes it beside the
+        current set; one that fits the store but not beside it is refused, or with
+        `replace` goes in after CLEAR (the device shows its built-in frames until
+        the upload completes)."""
         try:
+            flash_layout.check_set(frames)
             stream = flash_layout.set_stream(frames)
         except ValueError as error:
             raise LinkError(f"cannot push this set: {error}") from error
         words = flash_layout.set_words(frames)
-        if words > flash_layout.DATA_WORDS:
-            raise LinkError(
-                f"the set takes {words} flash words; the device's store holds "
-                f"{flash_layout.DATA_WORDS} at most"
-            )
-        if len(frames) > flash_layout.MAX_FRAMES:
-            raise LinkError(
-                f"{len(frames)} frames: the device holds at most {flash_layout.MAX_FRAMES}"
-            )
         sent_before = self.transport.bytes_sent + self.transport.bytes_received
         retries_before = self._retries_used
         started = self.transport.clock()
         erases_before = self._erase_count()
         restarts = 0
+        cleared = self._make_room(frames, replace)
         while True:
             try:
                 self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
@@ -210,10 +238,28 @@ class Device:
             bytes_on_wire=self.transport.bytes_sent + self.transport.bytes_received - sent_before,
             seconds=self.transport.clock() - started,
             retries=self._retries_used - retries_before,
+            cleared_first=cleared,
             erase_cycles=None
             if erases_before is None or erases_after is None
             else erases_after - erases_before,
         )
+
+    def _make_room(self, frames: list[bytes], replace: bool) -> bool:
+        """Check the set against the room INFO reports (flash_layout.check_set: the rule
+        the store applies to BEGIN); with `replace`, CLEAR when that is what it takes.
+        True if the stored set was cleared."""
+        room = self.info().capacity_words
+        try:
+            flash_layout.check_set(frames, room)
+        except ValueError as error:
+            if not replace:
+                raise LinkError(
+                    f"cannot push this set: {error} beside the set it holds "
+                    "(replacing that set makes room)"
+                ) from None
+            self.clear()
+            return True
+        return False
 
     def _send_stream(self, stream: bytes, progress: Callable[[int, int], None] | None) -> None:
         offset = 0
@@ -324,7 +370,7 @@ class Device:
                 raise LinkError(str(error)) from error
             if isinstance(reply, Packet):
                 break
-            if reply is _TIMED_OUT:
+            if reply is _NoReply.TIMED_OUT:
                 timeouts += 1
             else:
                 asked_resends += 1
@@ -342,8 +388,8 @@ class Device:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
         return reply
 
-    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | object:
-        """The reply to `packet`, else _TIMED_OUT or _RESEND_ASKED (the device
+    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | _NoReply:
+        """The reply to `packet`, else TIMED_OUT or RESEND_ASKED (the device
         reported line trouble). Events that come along are kept."""
         deadline = self.transport.clock() + self.timeout
         pending = early
@@ -363,15 +409,35 @@ class Device:
             if reply is not None:
                 return reply
             if resend:
-                return _RESEND_ASKED
+                return _NoReply.RESEND_ASKED
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:
-                return _TIMED_OUT
+                return _NoReply.TIMED_OUT
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
-        board = getattr(self.serial, "board", None)
+        board = self.simulated_board
         return None if board is None else int(board.flash_erase_count)
+
+
+def open_error_reason(error: Exception) -> str:
+    """Why a port did not open, in plain words (pyserial's text repeats the port and the
+    errno: "could not open port X: [Errno 2] No such file or directory: 'X'")."""
+    code = getattr(error, "errno", None)
+    if isinstance(code, int):
+        import errno
+        import os
+
+        reasons = {
+            errno.ENOENT: "no such device (is it plugged in?)",
+            errno.EACCES: "permission denied (add yourself to the dialout group)",
+            errno.EBUSY: "the port is busy (another program has it open)",
+        }
+        return reasons.get(code, os.strerror(code)[:1].lower() + os.strerror(code)[1:])
+    text = str(error)
+    if "protocol" in text and "not known" in text:
+        return f"{text.removeprefix('invalid URL, ')}; use a device path, sim:// or auto"
+    return text
 
 
 def _show_status(status: int) -> str:

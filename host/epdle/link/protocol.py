@@ -6,10 +6,11 @@ checks every one of them against that header.
 
 from __future__ import annotations
 
-import binascii
 import struct
 from dataclasses import dataclass
 from enum import IntEnum
+
+from epdle.crc import crc16
 
 PROTOCOL_VERSION = 1
 HEADER_BYTES = 2
@@ -84,11 +85,6 @@ def describe_error(code: int) -> str:
         return ERROR_TEXT[ErrorCode(code)]
     except ValueError:
         return f"unknown error code {code:#04x}"
-
-
-def crc16(data: bytes) -> int:
-    """CRC-16/CCITT-FALSE, as firmware/app/crc16.c."""
-    return binascii.crc_hqx(data, 0xFFFF)
 
 
 def cobs_encode(data: bytes) -> bytes:

@@ -68,7 +68,8 @@ class Transport:
                 self.port.timeout = max(deadline - self.clock(), 0.0)
                 data = self.port.read(1)
                 if data:
-                    data += self.port.read(self.port.in_waiting)
+                    # Every pyserial port has in_waiting; the stubs leave it off SerialBase.
+                    data += self.port.read(self.port.in_waiting)  # type: ignore[attr-defined]
             except serial.SerialException as error:
                 raise OSError(f"read from {self.name} failed: {error}") from error
             if not data:

@@ -39,7 +39,7 @@ def ink_text(text: str, font: ImageFont.FreeTypeFont, tracking: int = 0) -> InkT
     on top of the font's own spacing, so big capitals never touch.
     """
     ascent, descent = font.getmetrics()
-    width = int(font.getlength(text)) + max(tracking, 0) * len(text) + 2 * font.size
+    width = int(font.getlength(text)) + max(tracking, 0) * len(text) + int(2 * font.size)
     mask = Image.new("1", (width, ascent + descent + 2), 0)
     draw = ImageDraw.Draw(mask)
     draw.fontmode = "1"

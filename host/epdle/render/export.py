@@ -13,10 +13,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from intelhex import IntelHex
+from PIL import Image
 
-from epdle.frames import encode
-from epdle.link.flash_layout import committed_set_words
+from epdle.frames import encode_set
+from epdle.frames.store import intel_hex
 
 from .options import FORMATS, SINGLE_FRAME_FORMATS
 from .planes import Planes, planes_to_image
@@ -25,13 +25,19 @@ HEX_BYTES_PER_LINE = 16
 
 
 def encoded_frames(frames: Sequence[Planes]) -> list[bytes]:
-    return [encode(planes.black, planes.red) for planes in frames]
+    return encode_set(frames)
 
 
 def write_frames(
-    frames: Sequence[Planes], out: Path, *, variant: str = "red", name: str | None = None
+    frames: Sequence[Planes],
+    out: Path,
+    *,
+    variant: str = "red",
+    name: str | None = None,
+    upright: bool = False,
 ) -> list[int]:
-    """Write ``frames`` to ``out`` in the format its extension names; encoded sizes back."""
+    """Write ``frames`` to ``out`` in the format its extension names; encoded sizes back.
+    With ``upright`` a .png preview is portrait, as the picture was (the device upright)."""
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
         raise ValueError(f"{out}: unknown output type {suffix!r}; use one of {', '.join(FORMATS)}")
@@ -41,7 +47,11 @@ def write_frames(
         raise ValueError(f"a {suffix} file holds one frame, got {len(frames)}; use .h or .hex")
     encoded = encoded_frames(frames)
     if suffix == ".png":
-        planes_to_image(frames[0], variant).save(out, optimize=True)
+        preview = planes_to_image(frames[0], variant)
+        if upright:
+            # images.fit_to_panel turned the picture a quarter counter-clockwise.
+            preview = preview.transpose(Image.Transpose.ROTATE_270)
+        preview.save(out, optimize=True)
     elif suffix == ".frame":
         out.write_bytes(encoded[0])
     elif suffix == ".h":
@@ -89,12 +99,3 @@ def c_header(encoded: Sequence[bytes], name: str) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def intel_hex(encoded: Sequence[bytes]) -> IntelHex:
-    """The committed set's flash words as PIC Intel HEX: byte address 2 x word, little-endian."""
-    image = IntelHex()
-    for word_address, word in committed_set_words(list(encoded)).items():
-        image[2 * word_address] = word & 0xFF
-        image[2 * word_address + 1] = word >> 8
-    return image

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from epdle.solver import parse_feedback
+from epdle.solver.scoring import quoted
 
 
 class InputError(ValueError):
@@ -20,6 +21,7 @@ class Control(Enum):
     HELP = "help"
     PRESS = "press"
     SHOW = "show"
+    CANDIDATES = "candidates"
 
 
 # Short forms people type at a prompt.
@@ -38,6 +40,9 @@ _CONTROL_ALIASES = {
     "p": Control.PRESS,
     "press": Control.PRESS,
     "show": Control.SHOW,
+    "c": Control.CANDIDATES,
+    "candidates": Control.CANDIDATES,
+    "left": Control.CANDIDATES,
 }
 
 
@@ -61,6 +66,7 @@ HELP_TEXT = """\
   new (n)             start a new game
   press (p)           press the device's button (next suggestion)
   show N              show suggestion N on the device
+  candidates (c)      list the words still possible, likeliest first
   help (?)            this text
   quit (q)            leave"""
 
@@ -83,18 +89,18 @@ def parse_line(line: str) -> Played | Command | None:
         return Command(control)
     if len(parts) != 2:
         raise InputError(
-            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {text!r}; "
+            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}; "
             "type 'help' for more"
         )
     guess = parts[0].lower()
     if not guess.isalpha():
-        raise InputError(f"guess {parts[0]!r} must be letters only")
+        raise InputError(f"guess {quoted(parts[0])} must be letters only")
     try:
         feedback = parse_feedback(parts[1])
     except ValueError as error:
-        raise InputError(f"colours for {guess!r}: {error}") from None
+        raise InputError(f"colours for {quoted(guess)}: {error}") from None
     if len(feedback) != len(guess):
         raise InputError(
-            f"{guess!r} has {len(guess)} letters but {len(feedback)} colours were given"
+            f"{quoted(guess)} has {len(guess)} letters but {len(feedback)} colours were given"
         )
     return Played(guess, feedback)

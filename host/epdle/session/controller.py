@@ -51,11 +51,16 @@ class Controller:
         return self._command(item)
 
     def _played(self, played: Played) -> Outcome:
+        repeated = any(guess == played.guess for guess, _ in self.game.history)
         try:
             self.game.play(played.guess, played.feedback)
         except GameError as error:
             return Outcome(error=str(error))
         outcome = Outcome(changed=True)
+        if repeated:
+            outcome.notes.append(
+                f"warning: {played.guess.upper()} was already played: it tells nothing new"
+            )
         self._publish(outcome)
         return outcome
 
@@ -75,7 +80,16 @@ class Controller:
             return outcome
         if control is Control.SHOW:
             return self._show(command.argument or 0)
+        if control is Control.CANDIDATES:
+            return self._candidates()
         return self._press()
+
+    def _candidates(self) -> Outcome:
+        from epdle.session.terminal import candidates_text
+
+        if self.game.solved:
+            return Outcome(notes=[f"solved: {self.game.history[-1][0].upper()}"])
+        return Outcome(notes=[candidates_text(self.game.advice)])
 
     def _show(self, number: int) -> Outcome:
         """Show suggestion `number` as numbered in the table (from 1)."""
@@ -86,7 +100,7 @@ class Controller:
             self.presenter.show(number - 1)
         except LinkError as error:
             return Outcome(error=f"device: {error}")
-        return Outcome(notes=[f"showing suggestion {number}"])
+        return Outcome(notes=[f"showing suggestion {number} of {count}"])
 
     def _press(self) -> Outcome:
         try:

@@ -25,7 +25,12 @@ from epdle.session.presenter import describe_event
 
 log = logging.getLogger("epdle.daemon")
 
-_END = object()  # the feed is finished
+
+class _End:
+    """The feed is finished; `error` says why if it broke off."""
+
+    def __init__(self, error: str | None = None) -> None:
+        self.error = error
 
 
 def _feed_lines(feed: str) -> Iterator[str]:
@@ -41,13 +46,14 @@ def _feed_lines(feed: str) -> Iterator[str]:
             return
 
 
-def _reader(feed: str, lines: queue.Queue[object]) -> None:
+def _reader(feed: str, lines: queue.Queue[str | _End]) -> None:
     try:
         for line in _feed_lines(feed):
             lines.put(line)
-    except OSError as error:
-        log.error("cannot read feed %s: %s", feed, error)
-    lines.put(_END)
+    except (OSError, UnicodeDecodeError) as error:
+        lines.put(_End(f"cannot read feed {feed}: {error}"))
+        return
+    lines.put(_End())
 
 
 class Daemon:
@@ -63,25 +69,30 @@ class Daemon:
         self._stop.set()
 
     def run(self) -> int:
-        lines: queue.Queue[object] = queue.Queue()
+        """Serve the feed; 0 at its end (or a stop), 1 if it could not be read."""
+        lines: queue.Queue[str | _End] = queue.Queue()
         threading.Thread(target=_reader, args=(self.feed, lines), daemon=True).start()
         self._report(self.controller.start(), "start")
+        code = 0
         while not self._stop.is_set():
             self._poll_device()
             try:
                 line = lines.get(timeout=self.poll_interval)
             except queue.Empty:
                 continue
-            if line is _END:
-                log.info("feed ended")
+            if isinstance(line, _End):
+                if line.error is not None:
+                    log.error("%s", line.error)
+                    code = 1
+                else:
+                    log.info("feed ended")
                 break
-            assert isinstance(line, str)
             outcome = self.controller.handle(line)
             self._report(outcome, line.strip())
             if outcome.quit:
                 break
         self.controller.presenter.close()
-        return 0
+        return code
 
     def _poll_device(self) -> None:
         try:
@@ -89,6 +100,8 @@ class Daemon:
                 log.info("device: %s", describe_event(event))
         except LinkError as error:
             log.warning("device lost (%s); reconnecting", error)
+        if self.controller.presenter.take_reconnected():
+            log.info("device back")
 
     def _report(self, outcome: Outcome, line: str) -> None:
         if outcome.error:

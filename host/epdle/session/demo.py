@@ -99,14 +99,13 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
             result.steps.append(DemoStep(guess, feedback, advice.candidates_left, len(frames)))
             game.play(guess, feedback)
         result.solved = game.solved
-        board = presenter.simulated_board()
-        assert board is not None
+        board = presenter.connect().require_simulated_board()
         board.run_until(lambda b: b.asleep, max_ms=5_000)
         power = board.power_report()
         result.simulated_ms = board.time_ms
         result.refreshes = board.refresh_count
-        result.energy_per_refresh_mJ = power["energy_per_update_mJ"]
-        result.standby_uA = power["standby_uA"]
+        result.energy_per_refresh_mJ = power["energy_per_update_mJ"] or 0.0
+        result.standby_uA = power["standby_uA"] or 0.0
         result.violations = board.violations()
     finally:
         presenter.close()

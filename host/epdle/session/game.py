@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from epdle.solver import Advice, HistoryError, Solver
-
-MAX_GUESSES = 6
+from epdle.solver.scoring import is_solved
 
 
 class GameError(ValueError):
@@ -28,7 +27,7 @@ class Game:
 
     @property
     def solved(self) -> bool:
-        return bool(self.history) and set(self.history[-1][1]) == {"G"}
+        return bool(self.history) and is_solved(self.history[-1][1])
 
     def play(self, guess: str, feedback: str) -> Advice:
         """Add a played guess; raises GameError (game unchanged) if it cannot be."""

@@ -1,4 +1,10 @@
-"""`epdle play`: the interactive helper in a terminal (or scripted through stdin)."""
+"""`epdle play`: the interactive helper in a terminal (or scripted through stdin).
+
+On a terminal the prompt has line editing and history (readline); the device's
+events are shown as they come while it waits. Scripted (stdin not a terminal),
+one command is read per line, errors go to stderr, and the exit code is 1 if any
+line failed.
+"""
 
 from __future__ import annotations
 
@@ -17,17 +23,30 @@ from epdle.session.terminal import advice_table, board_text
 
 # How often the prompt looks for button presses while it waits for a line.
 WATCH_INTERVAL_S = 0.2
+PROMPT = "guess colours> "
+
+
+def _line_editing() -> Callable[[], str] | None:
+    """The prompt's line buffer when readline gives line editing and history, else None."""
+    try:
+        import readline
+    except ImportError:  # not every Python has it
+        return None
+    readline.set_history_length(200)
+    return readline.get_line_buffer
 
 
 def _lines(stream: TextIO, console: Console, controller: Controller) -> Iterator[str]:
     interactive = stream.isatty()
+    buffer = _line_editing() if interactive else None
     while True:
         if interactive:
             try:
                 yield read_while_watching(
-                    console, controller, lambda: console.input("[bold]guess colours>[/bold] ")
+                    console, controller, lambda: input(PROMPT), lambda: PROMPT + _text(buffer)
                 )
             except EOFError:
+                console.print()  # Ctrl-D: leave the shell's prompt on a line of its own
                 return
         else:
             line = stream.readline()
@@ -36,8 +55,18 @@ def _lines(stream: TextIO, console: Console, controller: Controller) -> Iterator
             yield line
 
 
-def read_while_watching(console: Console, controller: Controller, read: Callable[[], str]) -> str:
-    """`read()` (a prompt that blocks) while the device's events are shown as they come.
+def _text(buffer: Callable[[], str] | None) -> str:
+    return buffer() if buffer is not None else ""
+
+
+def read_while_watching(
+    console: Console,
+    controller: Controller,
+    read: Callable[[], str],
+    prompt: Callable[[], str] | None = None,
+) -> str:
+    """`read()` (a prompt that blocks) while the device's events are shown as they come;
+    after each, `prompt()` (the prompt and what was typed so far) is drawn again.
 
     Only the watcher touches the device until `read` returns, and it has stopped before
     the line is handled, so the two never talk to the device at once.
@@ -46,7 +75,9 @@ def read_while_watching(console: Console, controller: Controller, read: Callable
 
     def watch() -> None:
         while not stop.wait(WATCH_INTERVAL_S):
-            show_device_events(console, controller)
+            if show_device_events(console, controller, redraw=prompt is not None) and prompt:
+                console.file.write(prompt())
+                console.file.flush()
 
     watcher = threading.Thread(target=watch, name="device-events", daemon=True)
     watcher.start()
@@ -57,19 +88,36 @@ def read_while_watching(console: Console, controller: Controller, read: Callable
         watcher.join()
 
 
-def show_device_events(console: Console, controller: Controller) -> None:
+def show_device_events(console: Console, controller: Controller, redraw: bool = False) -> bool:
+    """Print what the device did; True if anything was printed. A lost device is said
+    once (the presenter backs off its reconnects), and again when it is back."""
+    presenter = controller.presenter
+    lines: list[str] = []
+    was_lost = presenter.lost
     try:
-        events = controller.presenter.poll_events(timeout=0.05)
-    except LinkError as error:
-        console.print(f"[yellow]device lost ({error}); reconnecting[/yellow]")
-        return
-    for event in events:
-        console.print(f"[cyan]device:[/cyan] {describe_event(event)}")
+        events = presenter.poll_events(timeout=0.05)
+    except LinkError:
+        events = []
+    if presenter.lost is not None and was_lost is None:
+        lines.append(f"[yellow]device lost ({presenter.lost}); will reconnect[/yellow]")
+    if presenter.take_reconnected():
+        lines.append("[green]device back: it shows the current suggestions[/green]")
+    lines += [f"[cyan]device:[/cyan] {describe_event(event)}" for event in events]
+    if lines and redraw:
+        console.file.write("\r\x1b[K")  # over the prompt, which is drawn again after
+    for line in lines:
+        console.print(line, highlight=False)
+    return bool(lines)
 
 
-def show_outcome(console: Console, controller: Controller, outcome: Outcome) -> None:
-    if outcome.error:
-        console.print(f"[red]error:[/red] {outcome.error}")
+def show_outcome(
+    console: Console, controller: Controller, outcome: Outcome, errors: TextIO | None = None
+) -> None:
+    """What a line did; with `errors` (scripted), an error goes there as one plain line."""
+    if outcome.error and errors is not None:
+        print(f"epdle play: error: {outcome.error}", file=errors, flush=True)
+    elif outcome.error:
+        console.print(f"[red]error:[/red] {outcome.error}", highlight=False)
     if outcome.help:
         console.print(HELP_TEXT, markup=False)
     if outcome.changed:
@@ -79,22 +127,28 @@ def show_outcome(console: Console, controller: Controller, outcome: Outcome) -> 
         if game.solved:
             console.print(f"[green]Solved in {len(game.history)}![/green] 'new' for another game.")
         else:
-            console.print(advice_table(game.advice))
+            console.print(advice_table(game.advice, game.solver.strategy))
     for note in outcome.notes:
-        console.print(f"[dim]{note}[/dim]")
+        console.print(f"[dim]{note}[/dim]", highlight=False)
 
 
 def run(controller: Controller, stdin: TextIO | None = None, console: Console | None = None) -> int:
+    """Play until 'quit' or the end of input; 0, or 1 when a scripted line failed."""
     stdin = stdin or sys.stdin  # read at call time: tests and callers may swap it
     console = console or Console()
-    if stdin.isatty():
+    interactive = stdin.isatty()
+    # Scripted, errors go to stderr (one line each) and make the exit code 1.
+    errors = None if interactive else sys.stderr
+    failed = 0
+    if interactive:
         console.print("Tell me what you played, e.g. [bold]crane gybbb[/bold]; 'help' for more.")
     show_outcome(console, controller, controller.start())
     for line in _lines(stdin, console, controller):
         outcome = controller.handle(line)
-        show_outcome(console, controller, outcome)
+        failed += outcome.error is not None
+        show_outcome(console, controller, outcome, errors)
         if outcome.quit:
             break
         show_device_events(console, controller)
     controller.presenter.close()
-    return 0
+    return 1 if failed and not interactive else 0

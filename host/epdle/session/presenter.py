@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from epdle.frames import encode
+from epdle.frames import encode_set
 from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError, protocol
 from epdle.render.planes import Planes
 
@@ -26,6 +26,10 @@ T = TypeVar("T")
 
 # A refresh takes ~15 s; on the simulated board these are simulated seconds.
 REFRESH_WAIT_S = 40.0
+# While the device is away, tries to reconnect back off from reconnect_interval by this
+# factor a try, up to this many seconds between tries.
+RECONNECT_BACKOFF = 2.0
+RECONNECT_MAX_INTERVAL_S = 30.0
 
 
 def describe_event(event: DeviceEvent) -> str:
@@ -60,6 +64,8 @@ class DevicePresenter:
         self._frames: list[bytes] = []
         self._dirty = False  # the device does not hold self._frames yet
         self._last_attempt = float("-inf")
+        self._wait = reconnect_interval  # grows while reconnecting fails
+        self.lost: str | None = None  # why the device went away, until it is back
 
     @property
     def device(self) -> Device | None:
@@ -78,7 +84,13 @@ class DevicePresenter:
         if self._device is None:
             self._last_attempt = time.monotonic()
             self._device = Device.open(self.port, timeout=self.timeout, retries=self.retries)
-            info = self._device.info()
+            try:
+                # Nothing is sent before the device has answered: a terminal that is
+                # no longer the device's gets no frames written into it.
+                info = self._device.info()
+            except LinkError:
+                self.close()
+                raise
             if info.protocol != protocol.PROTOCOL_VERSION:
                 self.close()
                 raise LinkError(
@@ -106,7 +118,7 @@ class DevicePresenter:
         self, planes: list[Planes], progress: ProgressCallback | None = None
     ) -> PublishResult:
         """Make `planes` the device's frame set and show the first one."""
-        self._frames = [encode(p.black, p.red) for p in planes]
+        self._frames = encode_set(planes)
         self._dirty = True
         return self._sync(progress)
 
@@ -115,7 +127,7 @@ class DevicePresenter:
 
     def simulated_board(self) -> Board | None:
         """The board behind a sim:// port (connecting if needed), else None."""
-        return getattr(self.connect().serial, "board", None)
+        return self.connect().simulated_board
 
     def press_and_wait(self) -> list[DeviceEvent]:
         """Press the simulated button; the events up to the frame it shows."""
@@ -133,17 +145,28 @@ class DevicePresenter:
         return events
 
     def poll_events(self, timeout: float = 0.0) -> list[DeviceEvent]:
-        """Device events; also retries a pending push after a reconnect."""
+        """Device events; also retries a pending push after a reconnect (backing off
+        while the device stays away: `lost` says why, once, until it is back)."""
         if self._device is None:
-            if time.monotonic() - self._last_attempt < self.reconnect_interval:
-                time.sleep(min(timeout, self.reconnect_interval))
+            if time.monotonic() - self._last_attempt < self._wait:
+                time.sleep(min(timeout, self._wait))
                 return []
             try:
                 self._sync(None)
             except LinkError as error:
-                log.warning("device still unavailable: %s", error)
+                self._wait = min(self._wait * RECONNECT_BACKOFF, RECONNECT_MAX_INTERVAL_S)
+                log.debug("device still unavailable: %s", error)
+                self.lost = self.lost or str(error)
                 return []
         return self._exchange(lambda device: device.poll_events(timeout))
+
+    def take_reconnected(self) -> bool:
+        """True once after the device came back from being lost."""
+        if self.lost is not None and self._device is not None:
+            self.lost = None
+            self._wait = self.reconnect_interval
+            return True
+        return False
 
     def _sync(self, progress: ProgressCallback | None) -> PublishResult:
         payload = sum(len(f) for f in self._frames)
@@ -152,7 +175,8 @@ class DevicePresenter:
             return PublishResult(len(self._frames), payload, 0)
 
         def push_and_show(device: Device) -> PublishResult:
-            stats = device.push(self._frames, progress=progress)
+            # The old suggestions are of no use any more: make room if need be.
+            stats = device.push(self._frames, progress=progress, replace=True)
             device.show(0)
             return PublishResult(len(self._frames), payload, stats.bytes_on_wire)
 
@@ -169,9 +193,10 @@ class DevicePresenter:
     def _exchange(self, action: Callable[[Device], T]) -> T:
         try:
             return action(self.connect())
-        except LinkError:
+        except LinkError as error:
             # Whatever the device holds now, it may not be what we meant:
             # push again once it is back.
             self._dirty = bool(self._frames)
+            self.lost = self.lost or str(error)
             self.close()
             raise

@@ -24,15 +24,29 @@ def board_text(history: list[tuple[str, str]]) -> Text:
     return text
 
 
-def advice_table(advice: Advice) -> Table:
-    table = Table(
-        title=f"{advice.candidates_left} candidate(s) left", title_justify="left", box=None
-    )
-    table.add_column("#", justify="right")
-    table.add_column("guess", style="bold")
-    table.add_column("bits", justify="right")
-    table.add_column("left after (avg)", justify="right")
-    table.add_column("could win", justify="center")
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+# The suggestion table's columns, the same in `play` and `suggest`.
+COLUMNS = ("#", "guess", "info (bits)", "left after (avg)", "could win")
+
+
+def advice_table(advice: Advice, strategy: str | None = None) -> Table:
+    """The ranked suggestions; the title says how many candidates are left and what the
+    ranking is by (the strategy's own measure, not always the columns shown)."""
+    from epdle.solver.names import REGISTRY
+
+    title = f"{plural(advice.candidates_left, 'candidate')} left"
+    if strategy is not None:
+        title += f"; ranked by {strategy}: {REGISTRY[strategy].ranked_by}"
+    table = Table(title=title, title_justify="left", box=None)
+    for column in COLUMNS:
+        table.add_column(
+            column,
+            justify="left" if column == "guess" else "center" if column == "could win" else "right",
+            style="bold" if column == "guess" else None,
+        )
     for rank, suggestion in enumerate(advice.suggestions, start=1):
         table.add_row(
             str(rank),
@@ -42,3 +56,11 @@ def advice_table(advice: Advice) -> Table:
             "yes" if suggestion.is_candidate else "",
         )
     return table
+
+
+def candidates_text(advice: Advice, limit: int | None = None) -> str:
+    """The candidates left, likeliest first (the advice keeps 100 at most)."""
+    words = advice.candidates if limit is None else advice.candidates[:limit]
+    more = advice.candidates_left - len(words)
+    text = "candidates: " + " ".join(word.upper() for word in words)
+    return text + (f" ... and {more} more" if more > 0 else "")

@@ -18,11 +18,12 @@ import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from PIL import Image
+from epdle.panel import PLANE_BYTES, Planes
 
-from ..render.planes import PLANE_BYTES, Planes, planes_to_image
+if TYPE_CHECKING:
+    from PIL import Image
 
 LIBRARY_ENV = "EPDLE_SIM_LIB"
 LIBRARY_NAME = "libepdle_sim.so"
@@ -60,6 +61,40 @@ _STOP_DEADLINE = 0
 _STOP_REFRESH_DONE = 1
 _NET_VCC = NETS.index("EPD_VCC")
 _LOG_DATA_BYTES = 16
+
+
+class EpdTransaction(TypedDict):
+    """One transaction the panel controller decoded from the pins."""
+
+    t_ms: float
+    cmd: int
+    len: int
+    data: str  # hex of the first (at most 16) data bytes
+
+
+class PowerReport(TypedDict):
+    """What Board.power_report() measures (hardware/power.md); None until known."""
+
+    energy_per_update_mJ: float | None
+    standby_uA: float | None
+    coin_cell_years: float | None
+    updates: int
+    supply_V: float
+    coin_cell_mAh: float
+    updates_per_hour: float
+    # Time spent in every state, from the power model's counters.
+    mcu_run_ms: float
+    mcu_stall_ms: float
+    mcu_sleep_ms: float
+    mcu_off_ms: float
+    panel_off_ms: float
+    panel_idle_ms: float
+    panel_busy_ms: float
+    panel_deep_sleep_ms: float
+    uart_active_ms: float
+    button_held_ms: float
+    standby_ms: float
+    active_ms: float
 
 
 class SimError(Exception):
@@ -224,7 +259,7 @@ class Board:
 
     @property
     def time_ms(self) -> float:
-        return self._live().sim_time_ns() / NS_PER_MS
+        return int(self._live().sim_time_ns()) / NS_PER_MS
 
     def run_ms(self, ms: float) -> None:
         """Let `ms` of simulated time pass (panel PNGs are written as refreshes finish)."""
@@ -292,7 +327,7 @@ class Board:
 
     @property
     def panel_powered(self) -> bool:
-        return self._live().sim_net_level(_NET_VCC) == 1
+        return bool(self._live().sim_net_level(_NET_VCC) == 1)
 
     def net_level(self, name: str) -> int:
         """Present level (0/1) of one of NETS."""
@@ -314,27 +349,29 @@ class Board:
     def panel_image(self) -> Image.Image:
         """What the panel shows, landscape 212 x 104 in panel colours."""
         black, red = self.panel_planes()
+        from epdle.render.planes import planes_to_image
+
         return planes_to_image(Planes(black=black, red=red))
 
     def violations(self) -> list[str]:
         lib = self._live()
         return [lib.sim_violation_text(i).decode() for i in range(lib.sim_violation_count())]
 
-    def epd_transactions(self) -> list[dict[str, Any]]:
+    def epd_transactions(self) -> list[EpdTransaction]:
         """Decoded controller transactions: t_ms, cmd, len, data (hex of the first <= 16)."""
         lib = self._live()
         entry = _Transaction()
-        entries = []
+        entries: list[EpdTransaction] = []
         for index in range(lib.sim_epd_transaction_count()):
             lib.sim_epd_transaction(index, ctypes.byref(entry))
             shown = min(entry.len, _LOG_DATA_BYTES)
             entries.append(
-                {
-                    "t_ms": entry.t_ns / NS_PER_MS,
-                    "cmd": entry.cmd,
-                    "len": entry.len,
-                    "data": bytes(entry.data[:shown]).hex(),
-                }
+                EpdTransaction(
+                    t_ms=entry.t_ns / NS_PER_MS,
+                    cmd=int(entry.cmd),
+                    len=int(entry.len),
+                    data=bytes(entry.data[:shown]).hex(),
+                )
             )
         return entries
 
@@ -382,7 +419,7 @@ class Board:
         _check_range("EEPROM address", addr, EEPROM_BYTES)
         return int(self._live().sim_eeprom_peek(addr))
 
-    def power_report(self) -> dict[str, Any]:
+    def power_report(self) -> PowerReport:
         """Energy per update, standby current and CR2032 life, plus time in every state."""
         stats = _PowerStats()
         self._live().sim_power_stats(ctypes.byref(stats))
@@ -393,23 +430,33 @@ class Board:
         if charge_per_update is not None and standby_a is not None:
             charge_per_hour = standby_a * 3600 + charge_per_update * UPDATES_PER_HOUR
             years = COIN_CELL_MAH * 3.6 / charge_per_hour / HOURS_PER_YEAR
-        state_times = {
-            name.removesuffix("_ns") + "_ms": getattr(stats, name) / NS_PER_MS
-            for name, _ in _PowerStats._fields_
-            if name.endswith("_ns")
-        }
-        return {
-            "energy_per_update_mJ": (
+
+        def ms(counter: str) -> float:
+            return float(getattr(stats, counter + "_ns")) / NS_PER_MS
+
+        return PowerReport(
+            energy_per_update_mJ=(
                 charge_per_update * stats.supply_v * 1e3 if charge_per_update else None
             ),
-            "standby_uA": standby_a * 1e6 if standby_a is not None else None,
-            "coin_cell_years": years,
-            "updates": refreshes,
-            "supply_V": stats.supply_v,
-            "coin_cell_mAh": COIN_CELL_MAH,
-            "updates_per_hour": UPDATES_PER_HOUR,
-            **state_times,
-        }
+            standby_uA=standby_a * 1e6 if standby_a is not None else None,
+            coin_cell_years=years,
+            updates=refreshes,
+            supply_V=float(stats.supply_v),
+            coin_cell_mAh=COIN_CELL_MAH,
+            updates_per_hour=UPDATES_PER_HOUR,
+            mcu_run_ms=ms("mcu_run"),
+            mcu_stall_ms=ms("mcu_stall"),
+            mcu_sleep_ms=ms("mcu_sleep"),
+            mcu_off_ms=ms("mcu_off"),
+            panel_off_ms=ms("panel_off"),
+            panel_idle_ms=ms("panel_idle"),
+            panel_busy_ms=ms("panel_busy"),
+            panel_deep_sleep_ms=ms("panel_deep_sleep"),
+            uart_active_ms=ms("uart_active"),
+            button_held_ms=ms("button_held"),
+            standby_ms=ms("standby"),
+            active_ms=ms("active"),
+        )
 
     # ---- private ------------------------------------------------------------------
 

@@ -10,9 +10,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from epdle.solver.engine import Solver
-from epdle.solver.scoring import score
+from epdle.solver.scoring import GAME_GUESSES, score
 
-WINNING_TURNS = 6
 # A game still unsolved after this many guesses is stopped and counted as a failure.
 MAX_TURNS = 20
 
@@ -26,7 +25,7 @@ class BenchResult:
     mean: float
     max: int
     histogram: dict[int, int]  # guesses -> games
-    failures: int  # games over six guesses (or never solved)
+    failures: int  # games over GAME_GUESSES (or never solved)
     seconds: float
     first_guess: str
     worst_words: list[str] = field(default_factory=list)
@@ -96,7 +95,7 @@ def run_bench(
         mean=sum(turns.values()) / max(1, len(turns)),
         max=worst,
         histogram=dict(sorted(histogram.items())),
-        failures=sum(count for t, count in histogram.items() if t > WINNING_TURNS),
+        failures=sum(count for t, count in histogram.items() if t > GAME_GUESSES),
         seconds=time.perf_counter() - started,
         first_guess=first_guess,
         worst_words=sorted(word for word, t in turns.items() if t == worst)[:10],

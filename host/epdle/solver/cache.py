@@ -1,4 +1,15 @@
-"""The solver's on-disk cache: where it lives and how entries are keyed."""
+"""The solver's on-disk cache: where it lives, how entries are keyed, how big it may grow.
+
+What it holds (all rebuilt on demand, so any of it may be deleted at any time):
+pattern matrices (`patterns-*.npy`, one per pair of word lists: 33 MB for the
+shipped lists, about 220 MB for a blind universe), decision trees for lists of
+your own (`best-tree-*.json`) and ranked openers (`openers-*.json`).
+
+It lives in $EPDLE_CACHE_DIR, else $XDG_CACHE_HOME/epdle, else ~/.cache/epdle, and
+is kept under $EPDLE_CACHE_MAX_MB megabytes (default 1024): after each write, the
+entries used longest ago go first. `epdle cache` shows it; `epdle cache clear`
+empties it.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +21,9 @@ from pathlib import Path
 
 # Bump when the layout or meaning of a cached file changes.
 CACHE_FORMAT = 1
+MAX_MB_ENV = "EPDLE_CACHE_MAX_MB"
+DEFAULT_MAX_MB = 1024
+ENTRY_PATTERNS = ("patterns-*.npy", "best-tree-*.json", "openers-*.json")
 
 
 def cache_dir() -> Path:
@@ -31,7 +45,7 @@ def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
     return digest.hexdigest()[:20]
 
 
-def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file and rename, so readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -43,3 +57,50 @@ def write_atomically(path: Path, write: Callable[[Path], None]) -> None:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+    if path.parent == cache_dir():
+        prune(max_bytes(), keep=path)
+
+
+def max_bytes() -> int:
+    """The cache's bound: $EPDLE_CACHE_MAX_MB megabytes (default 1024)."""
+    text = os.environ.get(MAX_MB_ENV, "")
+    try:
+        megabytes = float(text) if text else DEFAULT_MAX_MB
+    except ValueError:
+        megabytes = DEFAULT_MAX_MB
+    return int(max(megabytes, 0) * 1024 * 1024)
+
+
+def entries(directory: Path | None = None) -> list[Path]:
+    """The cache's files, used longest ago first."""
+    directory = directory or cache_dir()
+    if not directory.is_dir():
+        return []
+    found = {path for pattern in ENTRY_PATTERNS for path in directory.glob(pattern)}
+    return sorted(found, key=_last_use)
+
+
+def _last_use(path: Path) -> float:
+    stat = path.stat()
+    return max(stat.st_atime, stat.st_mtime)
+
+
+def total_bytes(paths: Sequence[Path]) -> int:
+    return sum(path.stat().st_size for path in paths if path.exists())
+
+
+def prune(limit: int, keep: Path | None = None) -> list[Path]:
+    """Delete the entries used longest ago until the cache holds at most `limit` bytes
+    (`keep` stays whatever its size); the deleted paths back."""
+    paths = entries(keep.parent if keep is not None else None)
+    size = total_bytes(paths)
+    removed = []
+    for path in paths:
+        if size <= limit:
+            break
+        if path == keep:
+            continue
+        size -= path.stat().st_size
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed

@@ -9,9 +9,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from epdle.solver import openers
-from epdle.solver.names import DEFAULT_STRATEGY, ONE_PLY_STRATEGIES, STRATEGIES
+from epdle.solver.names import (
+    DEFAULT_STRATEGY,
+    MAX_SUGGESTIONS,
+    ONE_PLY_STRATEGIES,
+    Kind,
+)
+from epdle.solver.names import (
+    strategy as registered,
+)
 from epdle.solver.patterns import patterns_against
-from epdle.solver.scoring import GREY, parse_feedback, pattern_code, solved_code
+from epdle.solver.scoring import (
+    GAME_GUESSES,
+    hard_mode_violation,
+    parse_feedback,
+    pattern_code,
+    quoted,
+    solved_code,
+)
 from epdle.solver.strategies import (
     GuessStats,
     candidate_bits,
@@ -26,9 +41,8 @@ from epdle.solver.universe import Universe
 if TYPE_CHECKING:
     from epdle.solver.best import TreeSearch
 
-# How many ranked guesses a turn keeps (more than anyone asks for with --top).
-_RANKED_KEPT = 50
-GAME_GUESSES = 6
+# How many ranked guesses a turn keeps (what --top may ask for at most).
+_RANKED_KEPT = MAX_SUGGESTIONS
 # Off the tree, `best` searches (bounded) once at most this many candidates are left:
 # fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
 # bench from TARSE: 3.4207 with 24, 3.4203 with 60).
@@ -53,6 +67,23 @@ LOOKAHEAD_POOL = 300
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 
 History = Sequence[tuple[str, str]]
+# A long-running daemon plays game after game: the per-state memos keep the states used
+# most recently, at most this many (a game visits about six).
+RANKED_MEMO_LIMIT = 2048
+SEARCH_MEMO_LIMIT = 200_000
+
+
+class BoundedMemo(dict[bytes, list[int]]):
+    """A dict that forgets its oldest entries beyond `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: bytes, value: list[int]) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.limit:
+            del self[next(iter(self))]
 
 
 class HistoryError(ValueError):
@@ -73,6 +104,31 @@ class Advice:
     solved: bool
     suggestions: list[Suggestion]  # best first
     candidates: list[str] = field(default_factory=list)  # most likely first (at most 100)
+
+    @property
+    def answer(self) -> str | None:
+        """The word that solved the game (None until it is solved)."""
+        return self.candidates[0] if self.solved and self.candidates else None
+
+
+def worth_showing(suggestions: list[Suggestion], candidates_left: int) -> list[Suggestion]:
+    """The suggestions without filler. Once fewer candidates are left than suggestions
+    asked for, the ranking runs into words such as AALII that only pad it: a guess that
+    cannot win is dropped when a candidate ranked above it tells as much and leaves as
+    few on average. The first suggestion always stays."""
+    if candidates_left >= len(suggestions):
+        return suggestions
+    kept: list[Suggestion] = []
+    for suggestion in suggestions:
+        dominated = not suggestion.is_candidate and any(
+            other.is_candidate
+            and other.bits >= suggestion.bits - 1e-9
+            and other.expected_left <= suggestion.expected_left + 1e-9
+            for other in kept
+        )
+        if not dominated or not kept:
+            kept.append(suggestion)
+    return kept
 
 
 @dataclass
@@ -102,14 +158,13 @@ class Solver:
         keep_plurals: bool = False,
         progress: Callable[[int, int], None] | None = None,
     ) -> None:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(STRATEGIES)}")
+        self.kind = registered(strategy).kind
         self.strategy = strategy
         self.hard = hard
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
         self._progress = progress
-        self._ranked: dict[bytes, list[int]] = {}
+        self._ranked = BoundedMemo(RANKED_MEMO_LIMIT)
         self._tree: dict[str, str] | None = None
         self._search: TreeSearch | None = None
 
@@ -126,7 +181,7 @@ class Solver:
         state = self.initial_state()
         for turn, (raw_guess, feedback) in enumerate(history, start=1):
             guess = raw_guess.strip().lower()
-            where = f"guess {turn} {guess!r}"
+            where = f"guess {turn} {quoted(guess)}"
             if state.solved:
                 raise HistoryError(f"{where}: the game was already solved by the guess before it")
             if len(guess) != self.universe.length:
@@ -135,17 +190,28 @@ class Solver:
                 )
             if guess not in self.universe.guess_index:
                 raise HistoryError(f"{where}: not in the accepted word list")
+            if state.allowed is not None and not state.allowed[self.universe.guess_index[guess]]:
+                reason = hard_mode_violation(state.history, guess) or "it breaks the rule"
+                raise HistoryError(f"{where}: hard mode: {reason}")
             try:
                 marks = parse_feedback(feedback, len(guess))
             except ValueError as error:
                 raise HistoryError(f"{where}: {error}") from None
             state = self.apply(state, guess, marks)
             if len(state.candidates) == 0:
-                raise HistoryError(
-                    f"{where}: feedback {marks} contradicts the earlier feedback "
-                    "(no word in the list fits all of it)"
-                )
+                raise HistoryError(f"{where}: {self._no_candidate_left(turn, marks)}")
         return state
+
+    def _no_candidate_left(self, turn: int, marks: str) -> str:
+        words = "accepted word" if self.blind else "word of the answer list"
+        fit = "gets this feedback" if turn == 1 else "fits it and the feedback before"
+        message = f"feedback {marks}: no {words} {fit}"
+        if not self.blind:
+            message += (
+                " (the answer list is the original game's; for today's game, "
+                "whose answers differ, use --blind)"
+            )
+        return message
 
     def apply(self, state: GameState, guess: str, feedback: str) -> GameState:
         """The state after playing `guess` and seeing `feedback`."""
@@ -154,26 +220,11 @@ class Solver:
         keep = patterns_against(guess, letters) == code
         allowed = state.allowed
         if allowed is not None:
-            allowed = allowed & self._hard_mode_mask(guess, feedback)
+            allowed = allowed & self.universe.hard_mode_mask(guess, feedback)
         solved = code == solved_code(self.universe.length)
         return GameState(
             (*state.history, (guess, feedback)), state.candidates[keep], allowed, solved
         )
-
-    def _hard_mode_mask(self, guess: str, feedback: str) -> np.ndarray:
-        """Guesses that reuse every revealed hint: greens in place, yellows anywhere."""
-        universe = self.universe
-        mask = np.ones(len(universe.guesses), dtype=bool)
-        required: dict[int, int] = {}
-        for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
-            index = ord(letter) - ord("a")
-            if mark == "G":
-                mask &= universe.guess_letters[:, position] == index
-            if mark != GREY:
-                required[index] = required.get(index, 0) + 1
-        for index, count in required.items():
-            mask &= universe.guess_letter_counts[:, index] >= count
-        return mask
 
     # -- advice ---------------------------------------------------------------------------
 
@@ -195,7 +246,8 @@ class Solver:
             )
             for i, guess in enumerate(ranked)
         ]
-        return Advice(len(state.candidates), False, suggestions, likely)
+        candidates_left = len(state.candidates)
+        return Advice(candidates_left, False, worth_showing(suggestions, candidates_left), likely)
 
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
@@ -203,7 +255,7 @@ class Solver:
         self._search = None
 
     def next_guess(self, state: GameState) -> str:
-        if self.strategy == "best":
+        if self.kind is Kind.TREE:
             tree_guess = self._tree_guess(state)
             if tree_guess is not None:
                 return tree_guess
@@ -211,10 +263,10 @@ class Solver:
 
     def ranked_guesses(self, state: GameState) -> list[int]:
         """Guess indexes, best first, for a state (memoised per candidate set)."""
-        if self.strategy == "best":
+        if self.kind is Kind.TREE:
             return self._best_ranked(state)
         key = state.key()
-        if self.strategy == "freq":
+        if self.kind is Kind.FREQUENCY:
             # Its ranking also reads whether it opens and which letters were yellow.
             key += repr((bool(state.history), sorted(self._yellow_letters(state)))).encode()
         ranked = self._ranked.get(key)
@@ -227,7 +279,7 @@ class Solver:
         return None if state.allowed is None else np.flatnonzero(state.allowed)
 
     def _rank(self, state: GameState) -> list[int]:
-        if self.strategy == "freq":
+        if self.kind is Kind.FREQUENCY:
             opening = not state.history
             yellows = self._yellow_letters(state)
             return freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
@@ -353,6 +405,8 @@ class Solver:
             weights = self.universe.weights if self.blind else None
             widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
             self._search = best.TreeSearch(self.universe, self.hard, widths, weights)
+        elif len(self._search.memo) > SEARCH_MEMO_LIMIT:
+            self._search.memo.clear()
         guesses_left = max(1, GAME_GUESSES - len(state.history))
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.

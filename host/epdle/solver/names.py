@@ -1,5 +1,47 @@
-"""Strategy names, kept free of numpy so the command line can list them without loading it."""
+"""The strategy registry, kept free of numpy so the command line can list them without
+loading it: every place that picks, lists or describes a strategy reads it here."""
 
-ONE_PLY_STRATEGIES = ("freq", "expected", "minimax", "entropy")
-STRATEGIES = (*ONE_PLY_STRATEGIES, "best")
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Kind(Enum):
+    FREQUENCY = "frequency"  # letter-frequency ranking (strategies.freq_choice)
+    ONE_PLY = "one-ply"  # one guess ahead over the pattern matrix (strategies.rank_one_ply)
+    TREE = "tree"  # decision tree with a bounded search off it (best.py)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    kind: Kind
+    ranked_by: str  # what a suggestion table is sorted by, in words
+
+
+REGISTRY = {
+    s.name: s
+    for s in (
+        Strategy("freq", Kind.FREQUENCY, "letter frequency"),
+        Strategy("expected", Kind.ONE_PLY, "fewest candidates left on average"),
+        Strategy("minimax", Kind.ONE_PLY, "smallest worst case"),
+        Strategy("entropy", Kind.ONE_PLY, "most information (bits)"),
+        Strategy("best", Kind.TREE, "fewest guesses to win (decision tree)"),
+    )
+}
+STRATEGIES = tuple(REGISTRY)
+ONE_PLY_STRATEGIES = tuple(name for name, s in REGISTRY.items() if s.kind is Kind.ONE_PLY)
 DEFAULT_STRATEGY = "best"
+# How many ranked guesses a turn keeps (and so the most --top can ask for).
+MAX_SUGGESTIONS = 50
+
+
+def strategy(name: str) -> Strategy:
+    """The registry entry; ValueError naming the choices for an unknown name."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown strategy {name!r}; choose from {', '.join(STRATEGIES)}"
+        ) from None

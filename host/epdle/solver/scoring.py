@@ -7,6 +7,7 @@ feedback into an integer: position i contributes 3**i times 2 (G), 1 (Y) or 0 (B
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 GREEN, YELLOW, GREY = "G", "Y", "B"
 _MARK_DIGIT = {GREY: 0, YELLOW: 1, GREEN: 2}
@@ -22,6 +23,20 @@ _MARK_ALIASES = {
 _IGNORED_CHARACTERS = {"\ufe0f", " ", "\t"}  # emoji variation selector, spacing
 
 
+# The game's rule: six guesses to find the word.
+GAME_GUESSES = 6
+
+# User input quoted in a message is cut to this many characters.
+MAX_QUOTED = 40
+
+
+def quoted(text: str) -> str:
+    """`text` as a message quotes it: repr, cut to MAX_QUOTED characters."""
+    if len(text) <= MAX_QUOTED:
+        return repr(text)
+    return f"{text[:MAX_QUOTED]!r}... ({len(text)} characters)"
+
+
 def score(guess: str, answer: str) -> str:
     """The feedback the game shows for `guess` when the hidden word is `answer`.
 
@@ -32,7 +47,7 @@ def score(guess: str, answer: str) -> str:
     if len(guess) != len(answer):
         raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
     marks = [GREY] * len(guess)
-    unused = Counter()
+    unused: Counter[str] = Counter()
     for position, (g, a) in enumerate(zip(guess, answer, strict=True)):
         if g == a:
             marks[position] = GREEN
@@ -59,6 +74,33 @@ def pattern_string(code: int, length: int = 5) -> str:
     return "".join(marks)
 
 
+def hard_mode_violation(history: Sequence[tuple[str, str]], guess: str) -> str | None:
+    """Why hard mode refuses `guess` after `history`, in words; None if it may be played.
+
+    The game's rule: every green letter stays in its place, and every revealed letter
+    (green or yellow) is used at least as often as one feedback revealed it.
+    """
+    for earlier, feedback in history:
+        for position, (letter, mark) in enumerate(zip(earlier, feedback, strict=True)):
+            if mark == GREEN and guess[position] != letter:
+                return (
+                    f"letter {position + 1} must be {letter.upper()} (green in {earlier.upper()})"
+                )
+        revealed = Counter(
+            letter for letter, mark in zip(earlier, feedback, strict=True) if mark != GREY
+        )
+        for letter, count in revealed.items():
+            if guess.count(letter) < count:
+                times = "" if count == 1 else f" {count} times"
+                return f"the guess must use {letter.upper()}{times} (revealed by {earlier.upper()})"
+    return None
+
+
+def is_solved(feedback: str) -> bool:
+    """Feedback that ends the game: every mark green."""
+    return bool(feedback) and all(mark == GREEN for mark in feedback)
+
+
 def solved_code(length: int = 5) -> int:
     """The code of all greens."""
     return 3**length - 1
@@ -77,7 +119,8 @@ def parse_feedback(text: str, length: int | None = None) -> str:
         mark = _MARK_ALIASES.get(character.lower())
         if mark is None:
             raise ValueError(
-                f"feedback {text.strip()!r}: {character!r} at position {position} is not a mark; "
+                f"feedback {quoted(text.strip())}: {character!r} at position {position} "
+                "is not a mark; "
                 "use G/Y/B letters, 2/1/0 digits or 🟩🟨⬛ squares"
             )
         marks.append(mark)
@@ -85,13 +128,14 @@ def parse_feedback(text: str, length: int | None = None) -> str:
         raise ValueError("empty feedback: give one G/Y/B mark per letter")
     if length is not None and len(marks) != length:
         raise ValueError(
-            f"feedback {text.strip()!r} has {len(marks)} marks, expected {length} (one per letter)"
+            f"feedback {quoted(text.strip())} has {len(marks)} marks, "
+            f"expected {length} (one per letter)"
         )
     return "".join(marks)
 
 
 def parse_history(text: str) -> list[tuple[str, str]]:
-    """Parse 'salet:BBYBB,crony:21000' into [(guess, feedback), ...] (normalised).
+    """Parse 'salet:BBYBB,courd:01000' into [(guess, feedback), ...] (normalised).
 
     Entries are separated by commas (or semicolons / new lines); each is
     `word:feedback`. Errors name the offending entry.
@@ -105,12 +149,12 @@ def parse_history(text: str) -> list[tuple[str, str]]:
         word, separator, feedback = entry.partition(":")
         word = word.strip().lower()
         if not separator:
-            raise ValueError(f"history entry {number} {entry!r}: expected word:feedback")
+            raise ValueError(f"history entry {number} {quoted(entry)}: expected word:feedback")
         if not word.isalpha() or not word.isascii():
-            raise ValueError(f"history entry {number} {entry!r}: guess must be letters a-z")
+            raise ValueError(f"history entry {number} {quoted(entry)}: guess must be letters a-z")
         try:
             marks = parse_feedback(feedback, len(word))
         except ValueError as error:
-            raise ValueError(f"history entry {number} (guess {word!r}): {error}") from None
+            raise ValueError(f"history entry {number} (guess {quoted(word)}): {error}") from None
         history.append((word, marks))
     return history

@@ -251,12 +251,12 @@ def freq_choice(
     opening: bool,
     yellow_letters: set[int],
 ) -> list[int]:
-    """Letter-frequency play (facts §2.4 rows 1-3): guess indexes, best first.
+    """Letter-frequency play, as the simple published solvers do: guess indexes, best first.
 
-    The first guess is the candidate with the most frequent letters (row 1). Later, with
+    The first guess is the candidate with the most frequent letters. Later, with
     SPLIT_MIN_CANDIDATES or more left, any word (hard mode: any allowed word) is scored
-    by how evenly its letters split the candidates (the free probe and the common-letter
-    split of rows 2-3 in one rule); otherwise a candidate by letter frequency.
+    by how evenly its letters split the candidates (a free probe and a common-letter
+    split in one rule); otherwise a candidate by letter frequency.
     """
     tiers = universe.tiers[candidates]
     pool = candidates[tiers <= tiers.min()]

@@ -101,3 +101,18 @@ class Universe:
     @property
     def pattern_count(self) -> int:
         return 3**self.length
+
+    def hard_mode_mask(self, guess: str, feedback: str) -> np.ndarray:
+        """Guesses hard mode allows after `guess` got `feedback`: greens in place, and
+        every revealed (green or yellow) letter used at least as often as revealed."""
+        mask = np.ones(len(self.guesses), dtype=bool)
+        required: dict[int, int] = {}
+        for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
+            index = ord(letter) - ord("a")
+            if mark == "G":
+                mask &= self.guess_letters[:, position] == index
+            if mark != "B":
+                required[index] = required.get(index, 0) + 1
+        for index, count in required.items():
+            mask &= self.guess_letter_counts[:, index] >= count
+        return mask

@@ -15,8 +15,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-# Zipf thresholds chosen so the tiers match facts §2.3 in size: "frequent" keeps
-# about 800 accepted words, "common" about 4,100 (plurals excluded by default).
+# Zipf thresholds chosen so the tiers have the sizes word-frequency solvers use: "frequent"
+# keeps about 800 accepted words, "common" about 4,100 (plurals excluded by default).
 FREQUENT_ZIPF = 4.2
 COMMON_ZIPF = 2.5
 TIER_NAMES = ("frequent", "common", "all")

@@ -1,6 +1,7 @@
-"""The measurements of issue 4 on the simulated board: an upload of typical
+"""The link's budget (docs/protocol.md) measured on the simulated board: an upload of typical
 suggestion frames over the 115200 baud line, and a power cut at every flash
-operation of such an upload."""
+operation of such an upload. It ties the renderer, the solver's types and the link
+together, so it sits with the session, above all three."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .device import Device, LinkError, PushStats
-from .flash_layout import committed_set_words
+from epdle.frames.store import committed_set_words
+from epdle.link.device import Device, LinkError, PushStats
 
 if TYPE_CHECKING:
     from epdle.render.planes import Planes
@@ -87,12 +88,12 @@ def power_cut_sweep(
 
     def board_with_old_set() -> Device:
         device = Device.open("sim://", timeout=0.5, retries=2)
-        device.serial.board.flash_load(committed_set_words(old))
+        device.require_simulated_board().flash_load(committed_set_words(old))
         return device
 
     # What a rebooted board answers to INFO with either set.
     with board_with_old_set() as device:
-        board = device.serial.board
+        board = device.require_simulated_board()
         reference = {"old": device.info()}
         before = board.nvm_op_count
         device.push(new)
@@ -102,7 +103,7 @@ def power_cut_sweep(
         reference["new"] = device.info()
     for cut in range(1, result.operations + 1):
         with board_with_old_set() as device:
-            board = device.serial.board
+            board = device.require_simulated_board()
             device.info()
             board.schedule_power_cut(cut)
             try:
@@ -129,13 +130,13 @@ def power_cut_sweep(
 
 
 def encode_all(planes: list[Planes]) -> list[bytes]:
-    from epdle.frames import encode
+    from epdle.frames import encode_set
 
-    return [encode(p.black, p.red) for p in planes]
+    return encode_set(planes)
 
 
 def _shows_each(device: Device, planes: list[Planes]) -> bool:
-    board = device.serial.board
+    board = device.require_simulated_board()
     for index, expected in enumerate(planes):
         device.show(index)
         if board.panel_planes() != (expected.black, expected.red):

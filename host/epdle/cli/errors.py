@@ -1,0 +1,182 @@
+"""The command line's one error convention.
+
+Exit 0 on success, 1 when a command fails, 2 for a usage error (what argparse
+refuses, or a value no run could accept). Every error is one line on stderr,
+``epdle COMMAND: error: what went wrong``, in plain words, with user input cut to
+a readable length; never a traceback (set EPDLE_DEBUG=1 to see one).
+
+Numeric options are checked by the argparse types below, so a value out of range
+is refused before anything runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+# User input longer than this is cut in messages (a pasted page is not echoed back).
+MAX_INPUT_SHOWN = 40
+# A message is cut to this many characters: one line on any terminal.
+MAX_MESSAGE = 400
+DEBUG_ENV = "EPDLE_DEBUG"
+
+
+class CommandError(Exception):
+    """A command that cannot do what was asked; the message is the whole story."""
+
+    def __init__(self, message: str, *, code: int = EXIT_FAILURE) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class UsageError(CommandError):
+    """Options that no run could accept (exit 2)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code=EXIT_USAGE)
+
+
+def shorten(text: str, limit: int = MAX_INPUT_SHOWN) -> str:
+    """`text` as a message may quote it: cut to `limit` characters, saying how long it was."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _os_error_text(error: OSError) -> str:
+    reason = error.strerror or (os.strerror(error.errno) if error.errno else str(error))
+    reason = reason[:1].lower() + reason[1:]
+    if error.filename is not None:
+        return f"{os.fsdecode(error.filename)}: {reason}"
+    return reason
+
+
+def describe(error: BaseException) -> str:
+    """One plain line for an exception: no errno brackets, no line breaks."""
+    if isinstance(error, OSError) and (error.strerror or error.filename is not None):
+        text = _os_error_text(error)
+    else:
+        text = str(error) or type(error).__name__
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
+
+
+def report(prog: str, message: str) -> None:
+    print(f"{prog}: error: {message}", file=sys.stderr, flush=True)
+
+
+def debugging() -> bool:
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a one-line usage error (the usage itself is one --help away)."""
+
+    def error(self, message: str) -> NoReturn:
+        message = " ".join(message.split())
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ---- argparse types ------------------------------------------------------------------
+
+
+def int_in(low: int, high: int | None = None, why: str = "") -> Callable[[str], int]:
+    """An integer option's type: `low` <= value (<= `high`); `why` explains the upper bound."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {value}")
+        if high is not None and value > high:
+            reason = f" ({why})" if why else ""
+            raise argparse.ArgumentTypeError(f"must be at most {high}{reason}, not {value}")
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number_in(
+    low: float, high: float | None = None, *, above: bool = False
+) -> Callable[[str], float]:
+    """A float option's type: `low` <= value (< with `above`) (<= `high`)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not a number") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} is not a finite number")
+        if (value <= low) if above else (value < low):
+            relation = "more than" if above else "at least"
+            raise argparse.ArgumentTypeError(f"must be {relation} {low:g}, not {value:g}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {high:g}, not {value:g}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+# ---- paths -----------------------------------------------------------------------------
+
+
+def input_file(path: str | Path, what: str = "file") -> Path:
+    """`path` if it is a readable file; CommandError saying why not."""
+    path = Path(path)
+    if not path.exists():
+        raise CommandError(f"{what} {shorten(str(path), 200)} does not exist")
+    if path.is_dir():
+        raise CommandError(f"{what} {shorten(str(path), 200)} is a directory, not a file")
+    if not os.access(path, os.R_OK):
+        raise CommandError(f"{what} {shorten(str(path), 200)} is not readable")
+    return path
+
+
+def output_dir(path: str | Path, what: str = "output directory") -> Path:
+    """Create directory `path` (and its parents) if needed; CommandError if it cannot be."""
+    path = Path(path)
+    shown = shorten(str(path), 200)
+    if path.exists() and not path.is_dir():
+        raise CommandError(f"{what} {shown} is a file, not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"cannot create {what} {shown}: {_reason(error)}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise CommandError(f"{what} {shown} is not writable")
+    return path
+
+
+def output_file(path: str | Path, what: str = "output file") -> Path:
+    """`path` if a file can be written there (its directory exists and is writable)."""
+    path = Path(path)
+    shown = shorten(str(path), 200)
+    if path.is_dir():
+        raise CommandError(f"{what} {shown} is a directory")
+    parent = path.parent
+    if not parent.is_dir():
+        raise CommandError(f"cannot write {what} {shown}: directory {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise CommandError(f"cannot write {what} {shown}: permission denied")
+    return path
+
+
+def _reason(error: OSError) -> str:
+    if error.errno is not None and error.errno in errno.errorcode:
+        text = os.strerror(error.errno)
+        return text[:1].lower() + text[1:]
+    return describe(error)

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Fresh-machine set-up for the README's commands: `bash tools/bootstrap.sh run|test|ci`.
+#
+#   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler
+#   test  also pkg-config and cmocka (the C unit tests)
+#   ci    also sdcc (make size), clang + libFuzzer (make fuzz), clang-format (make lint)
+#
+# Whatever is missing is installed with apt-get when that is possible without asking
+# (root, or sudo without a password); otherwise this stops with one line naming the
+# command to run. It also notices a copied or moved checkout (a CMake cache or a .venv
+# made for another path) and removes them so they are rebuilt here.
+#
+# EPDLE_BOOTSTRAP_INSTALL=never only reports what is missing (never installs);
+# PYTHON names the interpreter (default python3), as in the Makefile.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${1:-test}"
+python="${PYTHON:-python3}"
+venv=.venv
+host_build=build/host
+
+say() { printf 'epdle: %s\n' "$*" >&2; }
+fail() {
+  say "$*"
+  exit 1
+}
+
+case "$target" in
+  run | test | ci) ;;
+  *) fail "bootstrap: unknown target '$target' (run, test or ci)" ;;
+esac
+
+missing=()
+need() { missing+=("$1"); }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# ---- what the target needs --------------------------------------------------------------
+
+if ! have "$python"; then
+  need python3
+elif ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  fail "Python 3.11 or newer is needed; $python is $("$python" -V 2>&1): install python3.11 and run make PYTHON=python3.11"
+elif ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  need python3-venv
+fi
+have cmake || need cmake
+have cc || have gcc || need gcc
+have make || need make
+
+if [ "$target" != run ]; then
+  have pkg-config || need pkg-config
+  if ! have pkg-config || ! pkg-config --exists cmocka 2>/dev/null; then
+    need libcmocka-dev
+  fi
+fi
+
+if [ "$target" = ci ]; then
+  have sdcc || need sdcc
+  have clang || need clang
+  have clang-format || need clang-format
+  fuzzer_runtime=""
+  if have clang; then
+    fuzzer_runtime="$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)"
+  fi
+  if [ -z "$fuzzer_runtime" ] || [ ! -f "$fuzzer_runtime" ]; then
+    need libclang-rt-14-dev
+  fi
+fi
+
+# ---- install it, or say how ---------------------------------------------------------------
+
+if [ "${#missing[@]}" -gt 0 ]; then
+  packages="${missing[*]}"
+  install_mode="${EPDLE_BOOTSTRAP_INSTALL:-auto}"
+  runner=""
+  if [ "$install_mode" != never ] && have apt-get; then
+    if [ "$(id -u)" -eq 0 ]; then
+      runner=""
+    elif have sudo && sudo -n true 2>/dev/null; then
+      runner="sudo"
+    else
+      runner="none"
+    fi
+  else
+    runner="none"
+  fi
+  if [ "$runner" = none ]; then
+    fail "missing ${packages// /, }; install them with: sudo apt-get install -y $packages"
+  fi
+  say "installing ${packages// /, } (apt-get)"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! { $runner apt-get update -qq && $runner apt-get install -y -qq --no-install-recommends \
+    $packages; } >/dev/null; then
+    fail "apt-get could not install ${packages// /, }; try: sudo apt-get install -y $packages"
+  fi
+fi
+
+# ---- a copied or moved checkout ------------------------------------------------------------
+
+here="$(pwd -P)"
+cache="$host_build/CMakeCache.txt"
+if [ -f "$cache" ]; then
+  source_dir="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")"
+  if [ -n "$source_dir" ] && [ "$(cd "$source_dir" 2>/dev/null && pwd -P)" != "$here" ]; then
+    say "$host_build was configured for $source_dir: rebuilding it here"
+    rm -rf "$host_build"
+  fi
+fi
+if [ -d "$venv" ]; then
+  # A venv's scripts name its interpreter by absolute path; a copied one names the old path.
+  shebang="$(head -n 1 "$venv/bin/pip" 2>/dev/null || true)"
+  scripts_for="$(realpath -m "$(dirname "${shebang#\#!}")")"
+  if [ "$scripts_for" != "$(realpath -m "$venv/bin")" ] || ! "$venv/bin/python" -c '' 2>/dev/null; then
+    say "$venv was made for another checkout or interpreter: rebuilding it here"
+    rm -rf "$venv"
+  fi
+fi
