@@ -1,0 +1,185 @@
+/*
+ * gpsim_main.c - the firmware's own code on the PIC instruction set: a main()
+ * for the PIC16F1788 image that gpsim runs (make pic-test, driven by
+ * tools/pic/gpsim_test.py, which generates gpsim_vectors.h and the frame set
+ * in the store's flash, and checks t_result[] against the host's code).
+ *
+ * The runner sets breakpoints on t_start(), t_stop() and t_done() and reads
+ * the cycle counter at each: every measured call sits between one t_start()
+ * and one t_stop(). Results go to t_result[] in the order the runner expects.
+ *
+ * Written against the firmware's public headers only; the few calls into
+ * the frame decoder and the store are gathered in the t_frame_* helpers.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "builtin_frames.h"
+#include "cobs.h"
+#include "crc16.h"
+#include "display.h"
+#include "epd.h"
+#include "frame.h"
+#include "hal.h"
+#include "store.h"
+
+#include "gpsim_vectors.h"
+
+extern volatile uint16_t hal_gpsim_spi_bytes;
+extern volatile uint16_t hal_gpsim_spi_sum;
+
+uint16_t t_result[T_RESULTS];
+uint8_t t_count;
+
+/* Breakpoint markers: empty, never inlined by SDCC. */
+void t_start(void) {}
+void t_stop(void) {}
+void t_done(void) {}
+
+static void put(uint16_t value) {
+    t_result[t_count] = value;
+    t_count++;
+}
+
+/* ---- frame decoder and store: the calls that depend on their API ---------- */
+
+static frame_decoder_t decoder;
+static store_cursor_t cursor;
+static const uint8_t *builtin_next;
+
+static uint8_t read_builtin(void *ctx) {
+    const uint8_t **next = (const uint8_t **)ctx;
+    uint8_t byte = **next;
+
+    (*next)++;
+    return byte;
+}
+
+static uint8_t read_stored(void *ctx) {
+    return store_cursor_next((store_cursor_t *)ctx);
+}
+
+/* Source `stored` ? stored frame `index` : built-in frame `index`: reader and length. */
+static uint16_t t_frame_open_source(bool stored, uint8_t index, frame_reader_t *read, void **ctx) {
+    if (stored) {
+        if (!store_frame_open(index, &cursor)) {
+            return 0xFFFFu;
+        }
+        *read = read_stored;
+        *ctx = &cursor;
+        return cursor.remaining;
+    }
+    builtin_next = &builtin_frame_bytes[builtin_frame_offsets[index]];
+    *read = read_builtin;
+    *ctx = (void *)&builtin_next;
+    return (uint16_t)(builtin_frame_offsets[index + 1u] - builtin_frame_offsets[index]);
+}
+
+/* frame_check's status (measured), then the CRC of every window's geometry and bytes. */
+static void t_frame(bool stored, uint8_t index) {
+    frame_reader_t read;
+    frame_window_t window;
+    void *ctx;
+    uint16_t length;
+    uint16_t bytes;
+    uint16_t crc = CRC16_INIT;
+    frame_status_t status;
+
+    length = t_frame_open_source(stored, index, &read, &ctx);
+    t_start();
+    status = frame_check(&decoder, read, ctx, length);
+    t_stop();
+    put((uint16_t)status);
+    if (status != FRAME_OK) {
+        put(0u);
+        return;
+    }
+    length = t_frame_open_source(stored, index, &read, &ctx);
+    (void)frame_open(&decoder, read, ctx, length);
+    while (frame_windows_left(&decoder) != 0u) {
+        if (frame_next_window(&decoder, &window) != FRAME_OK) {
+            break;
+        }
+        crc = crc16_update(crc, window.x);
+        crc = crc16_update(crc, window.y);
+        crc = crc16_update(crc, window.w);
+        crc = crc16_update(crc, window.h);
+        for (bytes = (uint16_t)((window.w / 8u) * (uint16_t)window.h * 2u); bytes != 0u; bytes--) {
+            crc = crc16_update(crc, frame_next_byte(&decoder));
+        }
+        (void)frame_end_window(&decoder);
+    }
+    put((uint16_t)frame_close(&decoder) == FRAME_OK ? crc : 0u);
+}
+
+/* ---- the tests ------------------------------------------------------------------ */
+
+static uint8_t cobs_out[T_COBS_MAX + 2u];
+static uint8_t cobs_back[T_COBS_MAX];
+
+void main(void) {
+    uint8_t i;
+    uint8_t j;
+    uint8_t length;
+    cobs_decoder_t cobs;
+    cobs_result_t result = COBS_MORE;
+
+    hal_init();
+    t_count = 0u;
+
+    /* CRC-16 of each vector (measured). */
+    for (i = 0u; i < T_CRC_COUNT; i++) {
+        t_start();
+        put(crc16_block(CRC16_INIT, &t_crc_data[t_crc_offsets[i]],
+                        (uint8_t)(t_crc_offsets[i + 1u] - t_crc_offsets[i])));
+        t_stop();
+    }
+
+    /* COBS: encode (length, CRC of the encoding), then decode it back (status, CRC). */
+    for (i = 0u; i < T_COBS_COUNT; i++) {
+        length = (uint8_t)(t_cobs_offsets[i + 1u] - t_cobs_offsets[i]);
+        for (j = 0u; j < length; j++) {
+            cobs_back[j] = t_cobs_data[t_cobs_offsets[i] + j];
+        }
+        length = cobs_encode(cobs_back, length, cobs_out);
+        put(length);
+        put(crc16_block(CRC16_INIT, cobs_out, length));
+        cobs_decoder_init(&cobs, cobs_back, (uint8_t)sizeof cobs_back);
+        for (j = 0u; j < length; j++) {
+            result = cobs_decode_byte(&cobs, cobs_out[j]);
+        }
+        put((uint16_t)result);
+        put(result == COBS_PACKET ? crc16_block(CRC16_INIT, cobs_back, cobs.length) : 0u);
+    }
+
+    /* Frames: the built-in ones from program memory, the stored set through the store. */
+    for (i = 0u; i < BUILTIN_FRAME_COUNT; i++) {
+        t_frame(false, i);
+    }
+    store_init();
+    put(store_frame_count());
+    for (i = 0u; i < T_STORED_FRAMES; i++) {
+        t_frame(true, i);
+    }
+
+    /* SPI: T_SPI_BYTES bytes through the HAL (measured). */
+    t_start();
+    for (i = 0u; i < T_SPI_BYTES; i++) {
+        hal_spi_write(i);
+    }
+    t_stop();
+
+    /* One whole show: store -> decoder -> epd -> SPI pins (measured). */
+    display_init();
+    hal_gpsim_spi_bytes = 0u;
+    hal_gpsim_spi_sum = 0u;
+    t_start();
+    put((uint16_t)display_show(T_SHOW_INDEX));
+    t_stop();
+    put(hal_gpsim_spi_bytes);
+    put(hal_gpsim_spi_sum);
+
+    t_done();
+    for (;;) {
+    }
+}
