@@ -41,6 +41,13 @@ inc1788=/usr/share/gputils/header/p16f1788.inc
 lkr1788=/usr/share/gputils/lkr/16f1788_g.lkr
 [[ -f "$inc1788" && -f "$lkr1788" ]] || die "gputils' p16f1788.inc/16f1788_g.lkr missing: run apt-get install -y gputils"
 runtime=("$prefix/share/sdcc/lib/pic14/libsdcce.lib" "$prefix/share/sdcc/lib/pic14/libce.lib")
+# EPDLE_PIC_SPLIT_LOCALS=1: SDCC gives every local its own RAM section (more
+# banksel instructions, but no locals section larger than a bank). A knob to
+# try; the figures make pic reports are those without it.
+if [[ "${EPDLE_PIC_SPLIT_LOCALS:-0}" == 1 ]]; then
+    export SDCC_PIC14_SPLIT_LOCALS=1
+    echo "pic: EPDLE_PIC_SPLIT_LOCALS=1: one RAM section per local (SDCC_PIC14_SPLIT_LOCALS)"
+fi
 
 rm -rf "$out"
 mkdir -p "$out/gen18326" "$out/gen1788" "$out/18326/link" "$out/1788"
@@ -50,6 +57,7 @@ store_expr="$(printf '#include "store_layout.h"\nSTORE_REGION_FIRST_ROW * HAL_FL
     gcc -E -P -I"$fw/app" -I"$fw/hal" - | tail -1)"
 store_from="$("$py" -c 'import re, sys; print(eval(re.sub(r"(\d)[uUlL]+", r"\1", sys.argv[1])))' "$store_expr")"
 words_limit=$((store_from * 9 / 10))
+echo "$store_from" > "$out/store_from"
 
 # Register headers and SFR definitions for SDCC, from gputils' .inc files.
 "$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc18326" --config-from "$fw/hal/pic16f18326/main.c" \
