@@ -166,12 +166,13 @@ def test_lkr(store_from: int) -> str:
             name, start, end = match.group(1), int(match.group(2), 16), int(match.group(3), 16)
             if start >= store_from:
                 line = f"CODEPAGE   NAME={name}  START=0x{start:X}  END=0x{end:X}  PROTECTED"
-            elif end >= store_from:
-                raise SystemExit("pic-test: the frame store does not start on a code page")
-        if re.match(r"SECTION\s+NAME=PROG\d+\s+ROM=(page\d+)", line):
-            page = int(re.search(r"ROM=page(\d+)", line).group(1))
-            if page * 0x800 >= store_from:
-                continue
+            elif end >= store_from:  # the store starts inside this page: split it
+                out.append(f"CODEPAGE   NAME={name}  START=0x{start:X}  END=0x{store_from - 1:X}")
+                line = f"CODEPAGE   NAME=store_{name}  START=0x{store_from:X}  END=0x{end:X}"
+                line += "  PROTECTED"
+        section = re.match(r"SECTION\s+NAME=PROG\d+\s+ROM=page(\d+)", line)
+        if section and int(section.group(1)) * 0x800 >= store_from:
+            continue
         out.append(line)
     return "\n".join(out) + "\n"
 

@@ -242,7 +242,8 @@ def call_graph(linked: list[CoffObject]) -> tuple[dict[str, Function], set[str]]
             if key not in functions or sym.name.startswith(".") or sym.name == sym.section:
                 continue
             in_module[(obj.module, sym.name)] = key
-            if sym.value == 0 and sym.cls in ("C_EXT", "C_STAT", "C_LABEL"):
+            entry = functions[key].section.address if functions[key].section.absolute else 0
+            if sym.value == entry and sym.cls in ("C_EXT", "C_STAT", "C_LABEL"):
                 # The C function's name first (C_EXT/C_STAT), assembler labels after.
                 if sym.cls == "C_LABEL":
                     functions[key].names.append(sym.name)
