@@ -432,6 +432,8 @@ def main() -> int:
         if ":" in obj.module:
             runtime_words += words
             continue
+        if words == 0 and ram_bytes == 0:
+            continue  # pic_sfr (SFRs only), config words
         largest = max(ram, key=lambda s: s.size, default=None)
         big = f"{largest.name} {largest.size} B" if largest else ""
         print(f"{obj.module:<24} {words - const:>6} {const:>6} {words:>6} {ram_bytes:>5}  {big}")
