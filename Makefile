@@ -9,7 +9,7 @@ SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
 FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
-.PHONY: run test test-c test-py native venv bootstrap size fuzz lint format golden bench clean
+.PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz lint format golden bench clean
 
 # tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
 # copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
@@ -54,6 +54,16 @@ test-py: venv native
 # Static RAM and code of the portable firmware, compiled by SDCC for an 8-bit core.
 size:
 	bash tools/sdcc_size.sh
+
+# The firmware for the PIC16F18326 with SDCC pic14 + gputils (toolchain built
+# once into ~/.cache/epdle), and the 16F1788 image gpsim runs; fails past the
+# flash/RAM/stack limits. See firmware/toolchain/README.md.
+pic: venv
+	bash tools/pic/build.sh
+
+# The firmware's own code on the instruction set, in gpsim (after make pic).
+pic-test: venv
+	$(PY) tools/pic/gpsim_test.py --write-doc
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:

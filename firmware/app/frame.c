@@ -212,7 +212,17 @@ uint8_t frame_next_byte(void) {
     if (status != FRAME_OK || bytes_left == 0u) {
         return 0xFFu;
     }
-    for (bit = 0u; bit < 8u; bit++) {
+    if (zeros_left >= 8u) {
+        /* No transition in these 8 pixels (the common case: blank runs): each has the
+         * error of the pixel to its left. Same result as the loop, a tenth of the work. */
+        zeros_left = (uint16_t)(zeros_left - 8u);
+        bits_left = (uint16_t)(bits_left - 8u);
+        errors = row_error != 0u ? 0xFFu : 0x00u;
+        bit = 8u;
+    } else {
+        bit = 0u;
+    }
+    for (; bit < 8u; bit++) {
         /* T is runs of zeros, each but a plane's last ended by a one. */
         if (zeros_left == 0u && !one_pending) {
             /* The order depends on the error to the left: short runs inside ink edges. */

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hardware_tools import load_tool
+from hardware_tools import PIC_DIR, load_tool
 
 gen = load_tool("gen_pic_regs")
 
@@ -55,3 +55,48 @@ def test_aliased_bits_share_a_union() -> None:
 def test_tracing_an_unknown_register_is_an_error(regmap) -> None:
     with pytest.raises(SystemExit, match="NVMCON9"):
         gen.render_header(regmap, {"NVMCON9"}, "p16f18326.inc")
+
+
+def test_sdcc_header_declares_every_register_extern(regmap) -> None:
+    header = gen.render_sdcc_header(regmap, "p16f18326.inc")
+    assert "extern __sfr __at(0x008C) TRISA;" in header
+    assert "extern volatile TRISAbits_t __at(0x008C) TRISAbits;" in header
+    assert "#define _IOCAN_IOCAN5_MASK 0x20u" in header
+    assert "unsigned TRISA0 : 1;" in header
+    assert "pic_sfr[" not in header
+
+
+def test_sdcc_source_defines_each_symbol_after_its_extern(regmap) -> None:
+    source = gen.render_sdcc_source(regmap, "xc.h", "p16f18326.inc")
+    # SDCC makes an __at definition global only with its extern declaration in sight.
+    assert source.index('#include "xc.h"') < source.index("__sfr __at(0x008C) TRISA;")
+    assert "volatile TRISAbits_t __at(0x008C) TRISAbits;" in source
+    assert source.count("__sfr __at(") == len(regmap.registers)
+
+
+def test_config_words_follow_main_c_pragmas(regmap) -> None:
+    main_c = (PIC_DIR / "main.c").read_text()
+    words = gen.config_words(regmap, main_c)
+    assert regmap.config_words == {
+        "CONFIG1": 0x8007,
+        "CONFIG2": 0x8008,
+        "CONFIG3": 0x8009,
+        "CONFIG4": 0x800A,
+    }
+    # FEXTOSC OFF, RSTOSC HFINT32, CLKOUTEN OFF, CSWEN ON, FCMEN OFF (datasheet bits).
+    assert words["CONFIG1"] == 0x3FFC & 0x3F8F & 0x1FFF
+    assert words["CONFIG3"] == 0x3FFF  # WRT OFF, LVP ON
+    header = gen.render_sdcc_header(regmap, "p16f18326.inc", words)
+    assert "static __code uint16_t __at(0x8007) pic_config1 = 0x1F8Cu;" in header
+
+
+def test_config_pragmas_are_checked(regmap) -> None:
+    with pytest.raises(SystemExit, match="LVP = MAYBE"):
+        gen.config_words(regmap, "#pragma config LVP = MAYBE\n")
+    with pytest.raises(SystemExit, match="set twice"):
+        gen.config_words(regmap, "#pragma config LVP = ON\n#pragma config LVP = OFF\n")
+
+
+def test_config_addresses_are_not_bits(regmap) -> None:
+    # p16f18326.inc lists _CONFIG1 EQU H'8007' after its last Bits section.
+    assert all(value < 8 for bits in regmap.bits.values() for value in bits.values())

@@ -1,7 +1,8 @@
 /*
  * hal_pic.c - hal.h on the PIC16F18326, written against XC8's register names.
  * On the host the generated stand-in for <xc.h> (tools/gen_pic_regs.py) checks
- * every name against the vendor register map.
+ * every name against the vendor register map; SDCC (make pic) gets its own
+ * generated <xc.h>. What differs between compilers is in pic_compiler.h.
  *
  * Pins (hardware/pins.csv):
  *   RA0 ICSPDAT (unused, driven low)   RC0 EPD_SCL
@@ -13,7 +14,7 @@
  */
 #include "hal.h"
 
-#include <xc.h>
+#include "pic_compiler.h"
 
 #define _XTAL_FREQ 32000000UL
 
@@ -232,7 +233,7 @@ static void uart_receive(void) {
     rx_head = next;
 }
 
-void __interrupt() isr(void) {
+PIC_ISR(isr) {
     uint8_t flags;
 
     if (PIR0bits.IOCIF) {

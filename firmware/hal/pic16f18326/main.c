@@ -1,10 +1,12 @@
 /*
- * main.c - reset entry and configuration words of the real chip (XC8 only:
- * the host register check compiles it without the pragmas' effect).
+ * main.c - reset entry and configuration words of the real chip. XC8 reads
+ * the pragmas; for SDCC, tools/gen_pic_regs.py --config-from turns the same
+ * lines into PIC_CONFIG_WORDS (pic_compiler.h); the host register check
+ * compiles it without their effect.
  */
 #include "app.h"
 
-#include <xc.h>
+#include "pic_compiler.h"
 
 /* 32 MHz from HFINTOSC x2 PLL at reset, no external clock, no clock output. */
 #pragma config FEXTOSC = OFF, RSTOSC = HFINT32, CLKOUTEN = OFF, CSWEN = ON, FCMEN = OFF
@@ -16,6 +18,8 @@
 /* Low-voltage ICSP on RA0/RA1/RA3; the frame store rewrites upper flash at run time. */
 #pragma config WRT = OFF, LVP = ON
 #pragma config CP = OFF, CPD = OFF
+
+PIC_CONFIG_WORDS
 
 void main(void) {
     app_main();

@@ -1,0 +1,223 @@
+/*
+ * hal_gpsim.c - hal.h on the PIC16F1788 as gpsim runs it (make pic): the
+ * chip's own pins, SPI bit-banging and flash self-read, so the portable code
+ * runs on the real instruction set; no board behind it.
+ *
+ * Same pins as hal/pic16f18326/ (EPD_* on PORTC, EPD_PWR RA2, BUSY RA4,
+ * BUTTON RA5). The panel is always idle (BUSY reads 1), the button never
+ * pressed, the UART silent. Delays and sleeps take no CPU time: they add the
+ * time asked for to hal_gpsim_waited_us, so cycle counts measured in gpsim
+ * are the firmware's own work. hal_gpsim_spi_bytes and hal_gpsim_spi_sum count
+ * the bytes clocked out.
+ */
+#include "hal.h"
+#include "pic_compiler.h"
+
+volatile uint16_t hal_gpsim_spi_bytes;
+volatile uint16_t hal_gpsim_spi_sum;
+volatile uint16_t hal_gpsim_waited_ms;
+volatile uint16_t hal_gpsim_waited_us;
+
+void hal_init(void) {
+    INTCONbits.GIE = 0;
+    LATA = 0x00u;
+    LATC = 0x00u;
+    ANSELA = 0x00u;
+    ANSELC = 0x00u;
+    TRISA = _TRISA_TRISA4_MASK | _TRISA_TRISA5_MASK;
+    TRISC = 0x00u;
+}
+
+void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    uint8_t bit = level != 0u ? 1u : 0u;
+
+    switch (pin) {
+    case HAL_PIN_EPD_SCL:
+        LATCbits.LATC0 = bit;
+        break;
+    case HAL_PIN_EPD_SDA:
+        LATCbits.LATC2 = bit;
+        break;
+    case HAL_PIN_EPD_CS:
+        LATCbits.LATC4 = bit;
+        break;
+    case HAL_PIN_EPD_DC:
+        LATCbits.LATC5 = bit;
+        break;
+    case HAL_PIN_EPD_RST:
+        LATCbits.LATC3 = bit;
+        break;
+    case HAL_PIN_EPD_PWR:
+        LATAbits.LATA2 = bit;
+        break;
+    default:
+        break;
+    }
+}
+
+/* As hal/pic16f18326/hal_pic.c: five instructions a bit. */
+#define SPI_BIT(byte, mask)                                                                        \
+    do {                                                                                           \
+        LATCbits.LATC2 = 0;                                                                        \
+        if (((byte) & (mask)) != 0u) {                                                             \
+            LATCbits.LATC2 = 1;                                                                    \
+        }                                                                                          \
+        LATCbits.LATC0 = 1;                                                                        \
+        LATCbits.LATC0 = 0;                                                                        \
+    } while (0)
+
+void hal_spi_write(uint8_t byte) {
+    SPI_BIT(byte, 0x80u);
+    SPI_BIT(byte, 0x40u);
+    SPI_BIT(byte, 0x20u);
+    SPI_BIT(byte, 0x10u);
+    SPI_BIT(byte, 0x08u);
+    SPI_BIT(byte, 0x04u);
+    SPI_BIT(byte, 0x02u);
+    SPI_BIT(byte, 0x01u);
+    hal_gpsim_spi_bytes++;
+    hal_gpsim_spi_sum += byte;
+}
+
+uint8_t hal_pin_read(hal_pin_t pin) {
+    switch (pin) {
+    case HAL_PIN_EPD_BUSY:
+    case HAL_PIN_BUTTON:
+        return 1u; /* panel idle, button released */
+    case HAL_PIN_EPD_SCL:
+        return LATCbits.LATC0;
+    case HAL_PIN_EPD_SDA:
+        return LATCbits.LATC2;
+    case HAL_PIN_EPD_CS:
+        return LATCbits.LATC4;
+    case HAL_PIN_EPD_DC:
+        return LATCbits.LATC5;
+    case HAL_PIN_EPD_RST:
+        return LATCbits.LATC3;
+    case HAL_PIN_EPD_PWR:
+        return LATAbits.LATA2;
+    default:
+        return 0u;
+    }
+}
+
+void hal_delay_us(uint16_t us) {
+    hal_gpsim_waited_us += us;
+}
+
+void hal_delay_ms(uint16_t ms) {
+    hal_gpsim_waited_ms += ms;
+}
+
+void hal_irq_enable(void) {
+    INTCONbits.GIE = 1;
+}
+
+void hal_irq_disable(void) {
+    INTCONbits.GIE = 0;
+}
+
+bool hal_button_edge_take(void) {
+    return false;
+}
+
+void hal_sleep(void) {}
+
+bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
+    (void)max_ms;
+    return hal_pin_read(pin) != 0u;
+}
+
+bool hal_uart_read(uint8_t *byte) {
+    (void)byte;
+    return false;
+}
+
+bool hal_uart_pending(void) {
+    return false;
+}
+
+void hal_uart_write(uint8_t byte) {
+    (void)byte;
+}
+
+uint8_t hal_uart_errors_take(void) {
+    return 0u;
+}
+
+/* Program flash through EEADR/EEDAT/EECON1 (EEPGD = 1), the 1788's NVM. */
+uint16_t hal_flash_read(uint16_t word_addr) {
+    if (word_addr >= HAL_FLASH_WORDS) {
+        return HAL_FLASH_ERASED;
+    }
+    EEADRH = (uint8_t)(word_addr >> 8);
+    EEADRL = (uint8_t)(word_addr & 0xFFu);
+    EECON1 = _EECON1_EEPGD_MASK;
+    EECON1bits.RD = 1;
+    NOP();
+    NOP();
+    return (uint16_t)(((uint16_t)(EEDATH & 0x3Fu) << 8) | EEDATL);
+}
+
+static void nvm_unlock_and_start(void) {
+    uint8_t interrupts_were_on = INTCONbits.GIE;
+
+    INTCONbits.GIE = 0;
+    EECON2 = 0x55u;
+    EECON2 = 0xAAu;
+    EECON1bits.WR = 1;
+    NOP();
+    NOP();
+    INTCONbits.GIE = interrupts_were_on;
+}
+
+bool hal_flash_erase_row(uint16_t row_addr) {
+    if (row_addr >= HAL_FLASH_WORDS || (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) != 0u) {
+        return false;
+    }
+    EEADRH = (uint8_t)(row_addr >> 8);
+    EEADRL = (uint8_t)(row_addr & 0xFFu);
+    EECON1 = _EECON1_EEPGD_MASK | _EECON1_FREE_MASK | _EECON1_WREN_MASK;
+    nvm_unlock_and_start();
+    EECON1 = 0x00u;
+    return true;
+}
+
+bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    uint8_t i;
+
+    if (row_addr >= HAL_FLASH_WORDS || (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) != 0u) {
+        return false;
+    }
+    EECON1 = _EECON1_EEPGD_MASK | _EECON1_LWLO_MASK | _EECON1_WREN_MASK;
+    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
+        EEADRH = (uint8_t)((uint16_t)(row_addr + i) >> 8);
+        EEADRL = (uint8_t)((row_addr + i) & 0xFFu);
+        EEDATL = (uint8_t)(words[i] & 0xFFu);
+        EEDATH = (uint8_t)((words[i] >> 8) & 0x3Fu);
+        if (i == HAL_FLASH_ROW_WORDS - 1u) {
+            EECON1bits.LWLO = 0;
+        }
+        nvm_unlock_and_start();
+    }
+    EECON1 = 0x00u;
+    return true;
+}
+
+uint8_t hal_eeprom_read(uint8_t addr) {
+    EEADRL = addr;
+    EECON1 = 0x00u;
+    EECON1bits.RD = 1;
+    return EEDATL;
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    EEADRL = addr;
+    EEDATL = value;
+    EECON1 = _EECON1_WREN_MASK;
+    nvm_unlock_and_start();
+    while (EECON1bits.WR) {
+    }
+    EECON1bits.WREN = 0;
+    return true;
+}

@@ -1,0 +1,69 @@
+/*
+ * pic_compiler.h - what differs between the PIC C compilers the chip HALs
+ * (hal/pic16f18326/, hal/pic16f1788/) are built with. Everything else in
+ * them is plain C99 against the register names of <xc.h>.
+ *
+ *   XC8          <xc.h> is Microchip's; builtins and #pragma config are native.
+ *   SDCC pic14   <xc.h> is generated from gputils' .inc by
+ *                tools/gen_pic_regs.py --sdcc (tools/pic/build.sh), with the
+ *                configuration words of main.c's #pragma config lines.
+ *   host (gcc)   <xc.h> is the register-checking stand-in of the host tests.
+ *
+ * PIC_ISR(name)       defines the interrupt routine
+ * PIC_CONFIG_WORDS    places the configuration words (XC8: the pragmas do)
+ * NOP() SLEEP() CLRWDT() __delay_us(n) __delay_ms(n)   XC8's builtins; the
+ *                     delays take a constant and are never shorter than asked
+ *                     at _XTAL_FREQ = 32 MHz (8 instruction cycles a us).
+ */
+#ifndef EPDLE_PIC_COMPILER_H
+#define EPDLE_PIC_COMPILER_H
+
+#include <xc.h>
+
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+
+#define PIC_ISR(name) void name(void) __interrupt(0)
+/* PIC_CONFIG_WORDS comes with the generated <xc.h>. */
+
+#define NOP() __asm__("nop")
+#define SLEEP() __asm__("sleep")
+#define CLRWDT() __asm__("clrwdt")
+
+/*
+ * Delays as straight assembly, so that their length does not depend on the
+ * compiler's register allocation, and inline (no call: the hardware stack is
+ * 16 levels). One turn is DECFSZ WREG + GOTO, 3 cycles (WREG sits at 0x09 in
+ * every bank of the enhanced core); n turns and the MOVLW take 3 * n cycles.
+ * 3 turns = 9 cycles >= 1 us; 255 turns = 765 cycles, 11 of them >= 1 ms.
+ * Longer delays loop over those blocks: the loop's own instructions only
+ * lengthen them.
+ */
+#define PIC_DELAY_TURNS_3() __asm__("movlw 3\n decfsz 0x09, f\n goto $-1")
+#define PIC_DELAY_TURNS_255() __asm__("movlw 255\n decfsz 0x09, f\n goto $-1")
+
+#define __delay_us(us)                                                                             \
+    do {                                                                                           \
+        uint8_t pic_us_;                                                                           \
+        for (pic_us_ = (uint8_t)(us); pic_us_ != 0u; pic_us_--) {                                  \
+            PIC_DELAY_TURNS_3();                                                                   \
+        }                                                                                          \
+    } while (0)
+#define __delay_ms(ms)                                                                             \
+    do {                                                                                           \
+        uint8_t pic_ms_;                                                                           \
+        uint8_t pic_blocks_;                                                                       \
+        for (pic_ms_ = (uint8_t)(ms); pic_ms_ != 0u; pic_ms_--) {                                  \
+            for (pic_blocks_ = 11u; pic_blocks_ != 0u; pic_blocks_--) {                            \
+                PIC_DELAY_TURNS_255();                                                             \
+            }                                                                                      \
+        }                                                                                          \
+    } while (0)
+
+#else /* XC8, and the host stand-in (which defines the builtins as hooks) */
+
+#define PIC_ISR(name) void __interrupt() name(void)
+#define PIC_CONFIG_WORDS
+
+#endif
+
+#endif /* EPDLE_PIC_COMPILER_H */
