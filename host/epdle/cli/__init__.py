@@ -7,10 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from epdle import __version__
-from epdle.cli import link, render, session, sim, solver
+from epdle.cli import link, render, session, sim, solver, web
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = (solver, render, link, sim, session)
+COMMAND_MODULES = (solver, render, link, sim, session, web)
 
 
 def build_parser() -> argparse.ArgumentParser:

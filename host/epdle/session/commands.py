@@ -86,11 +86,16 @@ def parse_line(line: str) -> Played | Command | None:
             f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {text!r}; "
             "type 'help' for more"
         )
-    guess = parts[0].lower()
+    return parse_played(parts[0], parts[1])
+
+
+def parse_played(word: str, colours: str) -> Played:
+    """A played guess given as its word and its colours apart (any notation above)."""
+    guess = word.strip().lower()
     if not guess.isalpha():
-        raise InputError(f"guess {parts[0]!r} must be letters only")
+        raise InputError(f"guess {word!r} must be letters only")
     try:
-        feedback = parse_feedback(parts[1])
+        feedback = parse_feedback(colours)
     except ValueError as error:
         raise InputError(f"colours for {guess!r}: {error}") from None
     if len(feedback) != len(guess):

@@ -9,7 +9,14 @@ import logging
 from dataclasses import dataclass, field
 
 from epdle.link import LinkError
-from epdle.session.commands import Command, Control, InputError, Played, parse_line
+from epdle.session.commands import (
+    Command,
+    Control,
+    InputError,
+    Played,
+    parse_line,
+    parse_played,
+)
 from epdle.session.game import Game, GameError
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
@@ -49,6 +56,18 @@ class Controller:
         if isinstance(item, Played):
             return self._played(item)
         return self._command(item)
+
+    def play(self, word: str, colours: str) -> Outcome:
+        """A played guess given as its word and colours apart (the web page sends them so)."""
+        try:
+            played = parse_played(word, colours)
+        except InputError as error:
+            return Outcome(error=str(error))
+        return self._played(played)
+
+    def command(self, control: Control, argument: int | None = None) -> Outcome:
+        """A control word without parsing a line (undo, new, press, show N, ...)."""
+        return self._command(Command(control, argument))
 
     def _played(self, played: Played) -> Outcome:
         try:

@@ -1,0 +1,55 @@
+"""The controller's calls for front ends that do not type lines, and the presenter's
+`on_shown` hook (both used by `epdle web`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from epdle.frames import decode
+from epdle.session.commands import Control, InputError, Played, parse_line, parse_played
+from epdle.session.controller import Controller
+from epdle.session.game import Game
+from epdle.session.presenter import DevicePresenter
+from epdle.solver import Solver
+
+
+@pytest.fixture
+def controller() -> Iterator[Controller]:
+    controller = Controller(Game(Solver("entropy"), top=3), DevicePresenter("sim://"))
+    yield controller
+    controller.presenter.close()
+
+
+def test_parse_played_takes_word_and_colours_apart() -> None:
+    assert parse_played("CRANE", "🟩🟨⬛⬜⬛") == Played("crane", "GYBBB")
+    assert parse_line("crane 21000") == parse_played("crane", "21000")
+    # A control word is just a word here ('show' is a 4-letter word, not a command).
+    assert parse_played("show", "bbbb") == Played("show", "BBBB")
+    with pytest.raises(InputError, match="letters only"):
+        parse_played("cr4ne", "bbbbb")
+
+
+def test_play_and_command_and_the_frames_the_device_reports_shown(
+    controller: Controller,
+) -> None:
+    shown: list[int] = []
+    controller.presenter.on_shown = shown.append
+    controller.start()
+    assert shown == [0]
+    outcome = controller.play("salet", "bbygb")
+    assert outcome.error is None and outcome.changed
+    assert controller.game.history == [("salet", "BBYGB")]
+    assert shown == [0, 0]
+    assert controller.command(Control.PRESS).error is None
+    assert shown == [0, 0, 1]
+    board = controller.presenter.simulated_board()
+    assert board is not None
+    assert board.panel_planes() == decode(controller.presenter.frame(1))
+    assert controller.command(Control.SHOW, 3).error is None
+    assert shown[-1] == 2
+    assert controller.command(Control.UNDO).changed
+    assert controller.game.history == []
+    assert controller.play("salet", "bbb").error == "'salet' has 5 letters but 3 colours were given"
+    assert controller.command(Control.UNDO).error == "nothing to undo"
