@@ -53,3 +53,21 @@ def test_play_and_command_and_the_frames_the_device_reports_shown(
     assert controller.game.history == []
     assert controller.play("salet", "bbb").error == "'salet' has 5 letters but 3 colours were given"
     assert controller.command(Control.UNDO).error == "nothing to undo"
+
+
+def test_deferred_pushes_wait_for_catch_up(controller: Controller) -> None:
+    shown: list[int] = []
+    controller.presenter.on_shown = shown.append
+    controller.defer_pushes = True
+    assert controller.start().notes == []
+    assert controller.behind and shown == [] and controller.presenter.frame_count == 0
+    assert controller.play("salet", "bbygb").changed
+    assert controller.command(Control.UNDO).changed
+    outcome = controller.catch_up()  # one push, of the advice as it is now
+    assert outcome.notes[0].startswith("device: 3 frame(s)")
+    assert shown == [0] and not controller.behind
+    board = controller.presenter.simulated_board()
+    assert board is not None
+    assert board.panel_planes() == decode(controller.presenter.frame(0))
+    assert controller.catch_up().notes == []  # nothing left to push
+    assert shown == [0]

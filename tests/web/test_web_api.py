@@ -11,6 +11,7 @@ from collections.abc import Callable
 import pytest
 from PIL import Image
 from starlette.testclient import TestClient
+from web_support import settle
 
 from epdle.frames import decode, encode
 from epdle.render.planes import Planes, planes_to_image
@@ -65,12 +66,15 @@ def test_a_guess_moves_the_game_and_the_panel(client: TestClient, session: WebSe
     assert state["history"] == [{"word": "salet", "colours": "BBYGB"}]
     assert 1 < state["candidates_left"] < 100
     assert state["revision"] > before["revision"]
-    assert state["device"]["panel_version"] > before["device"]["panel_version"]
-    assert any(note.startswith("device: 3 frame(s)") for note in state["notes"])
+    assert state["device"]["updating"]  # the advice first, then the push
+    settled = settle(client)
+    assert settled["device"]["panel_version"] > before["device"]["panel_version"]
+    assert settled["device"]["panel_frame"] == 1
     after = panel(client)
     assert after.tobytes() != opening_panel.tobytes()
     assert after.tobytes() == expected_panel(session).tobytes()
     assert client.get("/api/state").json()["history"] == state["history"]
+    assert session.controller.presenter.frame_count == 3
 
 
 @pytest.mark.parametrize(
@@ -292,7 +296,7 @@ def test_a_lost_device_is_reported_and_the_game_goes_on_until_it_is_back(
         session, Guard(allowed_hosts("127.0.0.1", 8000)), ServerOptions(poll_interval=0.05)
     )
     with TestClient(app, base_url="http://127.0.0.1:8000") as client:
-        state = client.get("/api/state").json()
+        state = settle(client)
         assert state["device"]["connected"] is False
         assert "cannot open /dev/epdle-none" in state["device"]["error"]
         assert "\n" not in state["device"]["error"]

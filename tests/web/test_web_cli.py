@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -52,6 +53,9 @@ def test_prints_its_address_serves_the_game_and_stops_on_a_signal(signum: int) -
         assert url.startswith("http://127.0.0.1:") and url.endswith("/")
         status, state = fetch(url + "api/state")
         assert status == 200
+        while state["device"]["updating"]:  # the opening advice is on its way to the device
+            time.sleep(0.05)
+            state = fetch(url + "api/state")[1]
         assert state["settings"]["strategy"] == "entropy"
         assert len(state["suggestions"]) == 2
         assert state["device"]["connected"] and state["device"]["simulated"]

@@ -39,6 +39,10 @@ class Controller:
     def __init__(self, game: Game, presenter: DevicePresenter) -> None:
         self.game = game
         self.presenter = presenter
+        # A front end that shows the new advice before the device has it (the web page)
+        # sets this: changes then only mark the device `behind`, and `catch_up()` pushes.
+        self.defer_pushes = False
+        self.behind = False
 
     def start(self) -> Outcome:
         """Put the opening advice on the device."""
@@ -114,7 +118,21 @@ class Controller:
             return Outcome(error=str(error))
         return Outcome(notes=[describe_event(e) for e in events])
 
+    def catch_up(self) -> Outcome:
+        """Push the current advice if a deferred change left the device behind."""
+        outcome = Outcome()
+        if self.behind:
+            self.behind = False
+            self._push(outcome)
+        return outcome
+
     def _publish(self, outcome: Outcome) -> None:
+        if self.defer_pushes:
+            self.behind = True
+            return
+        self._push(outcome)
+
+    def _push(self, outcome: Outcome) -> None:
         try:
             result = self.presenter.publish(frames_for(self.game))
         except LinkError as error:

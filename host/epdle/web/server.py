@@ -19,7 +19,7 @@ import json
 import logging
 import signal
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from functools import partial
 from importlib import resources
@@ -133,10 +133,27 @@ def create_app(
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(session.executor, partial(function, *args))
 
+    background: set[asyncio.Task[None]] = set()
+
+    def spawn(coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        background.add(task)
+        task.add_done_callback(background.discard)
+
+    async def catch_up() -> None:
+        """The device gets the advice the pages were just sent (a push takes a while)."""
+
+        def run() -> dict[str, Any] | None:
+            return session.snapshot() if session.catch_up() else None
+
+        state = await on_session(run)
+        if state is not None:
+            hub.publish(state)
+
     async def act(function: Callable[..., Reply], *args: Any) -> JSONResponse:
         def run() -> tuple[Reply, dict[str, Any]]:
             reply = function(*args)
-            return reply, session.state()
+            return reply, session.snapshot()
 
         reply, state = await on_session(run)
         if reply.error is not None:
@@ -144,6 +161,7 @@ def create_app(
                 {"error": reply.error, "notes": list(reply.notes)}, status_code=reply.status
             )
         hub.publish(state)
+        spawn(catch_up())
         return JSONResponse({**state, "notes": list(reply.notes)})
 
     async def json_body(request: Request) -> dict[str, Any]:
@@ -165,8 +183,11 @@ def create_app(
             static_file(name), media_type=media_type, headers={"cache-control": "no-cache"}
         )
 
+    async def current_state() -> dict[str, Any]:
+        return session.latest or await on_session(session.snapshot)
+
     async def get_state(request: Request) -> Response:
-        return JSONResponse(await on_session(session.state))
+        return JSONResponse(await current_state())
 
     async def post_guess(request: Request) -> Response:
         body = await json_body(request)
@@ -199,7 +220,7 @@ def create_app(
         return await act(session.change_settings, strategy, hard, blind)
 
     async def events(request: Request) -> Response:
-        first = await on_session(session.state)
+        first = await current_state()
         stream = event_stream(hub, first, options.max_events, options.keepalive)
         return StreamingResponse(
             stream,
@@ -208,7 +229,7 @@ def create_app(
         )
 
     async def panel(request: Request) -> Response:
-        version, png = await on_session(session.panel_png)
+        version, png = session.cached_panel_png() or await on_session(session.panel_png)
         return Response(
             png,
             media_type="image/png",
@@ -221,7 +242,7 @@ def create_app(
             try:
                 changed = await on_session(session.poll)
                 if changed:
-                    hub.publish(await on_session(session.state))
+                    hub.publish(await on_session(session.snapshot))
             except Exception:  # keep polling whatever one poll did
                 log.exception("device poll failed")
 
@@ -229,6 +250,8 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         app.state.loop = asyncio.get_running_loop()
         await on_session(session.start)
+        await on_session(session.snapshot)
+        spawn(catch_up())
         poller = asyncio.create_task(poll_device())
         app.state.hub = hub
         try:
@@ -238,6 +261,8 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await poller
             hub.publish(None)
+            if background:
+                await asyncio.wait(background, timeout=10)
             await on_session(session.close)
 
     async def http_error(request: Request, exc: Exception) -> Response:

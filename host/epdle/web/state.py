@@ -71,7 +71,12 @@ class WebSession:
         self.panel_frame: int | None = None  # index of the frame on the panel
         self.device_error: str | None = None
         self._panel_png: tuple[int, bytes] | None = None
+        # The last state taken on the session thread: pages read it without waiting for
+        # the device (a push takes a few hundred ms).
+        self.latest: dict[str, Any] | None = None
         controller.presenter.on_shown = self._shown
+        # The page gets the new advice first; the push to the device follows (catch_up).
+        controller.defer_pushes = True
 
     # -- everything below runs on the session thread ------------------------------------
 
@@ -100,7 +105,21 @@ class WebSession:
         return self._finish(self.controller.command(Control.NEW), error_status=409)
 
     def press(self) -> Reply:
+        self.catch_up()  # the device first gets the set the page shows
         return self._finish(self.controller.command(Control.PRESS), error_status=409)
+
+    def catch_up(self) -> bool:
+        """Push the advice the page was just sent; True if the device was behind."""
+        if not self.controller.behind:
+            return False
+        outcome = self.controller.catch_up()
+        if self.controller.presenter.connected:
+            self.device_error = None
+        else:
+            lost = [note for note in outcome.notes if note.startswith("device")]
+            self.device_error = lost[0] if lost else "the device is not connected"
+        self.revision += 1
+        return True
 
     def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
         game = self.controller.game
@@ -156,14 +175,18 @@ class WebSession:
     def _finish(self, outcome: Outcome, error_status: int = 400) -> Reply:
         if outcome.error:
             return Reply(outcome.error, error_status, tuple(outcome.notes))
-        presenter = self.controller.presenter
-        if presenter.connected:
-            self.device_error = None
-        else:
-            lost = [note for note in outcome.notes if note.startswith("device")]
-            self.device_error = lost[0] if lost else "the device is not connected"
         self.revision += 1
         return Reply(notes=tuple(outcome.notes))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state now, kept as `latest` (session thread)."""
+        self.latest = self.state()
+        return self.latest
+
+    def cached_panel_png(self) -> tuple[int, bytes] | None:
+        """The panel PNG if it is still the one on the panel (any thread)."""
+        cached = self._panel_png
+        return cached if cached is not None and cached[0] == self.panel_version else None
 
     def state(self) -> dict[str, Any]:
         game = self.controller.game
@@ -194,6 +217,7 @@ class WebSession:
                 "port": presenter.port,
                 "simulated": presenter.port.startswith("sim://"),
                 "connected": presenter.connected,
+                "updating": self.controller.behind,  # the push of this advice is to come
                 "error": self.device_error,
                 "frames": presenter.frame_count,
                 "panel_frame": None if self.panel_frame is None else self.panel_frame + 1,
@@ -205,8 +229,9 @@ class WebSession:
         """(version, PNG) of what the panel shows: the simulated panel itself, or on a real
         device the frame it last reported showing."""
         version = self.panel_version
-        if self._panel_png is not None and self._panel_png[0] == version:
-            return self._panel_png
+        cached = self.cached_panel_png()
+        if cached is not None:
+            return cached
         image = self._panel_image()
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", optimize=True)

@@ -5,11 +5,12 @@ import {
 
 const $ = (selector) => document.querySelector(selector);
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
-const timings = (window.epdleTimings = { enterToSuggestions: [] });
+const timings = (window.epdleTimings = { enterToSuggestions: [], enterToPanel: [] });
 
 let state = null;
 let colours = [];
 let pendingEnter = null; // performance.now() of an Enter waiting for its advice
+let pendingPanel = null; // {start, version}: an Enter waiting for the device to show it
 
 const input = $("#guess");
 const form = $("#guess-form");
@@ -70,13 +71,17 @@ function submit() {
     return;
   }
   pendingEnter = performance.now();
+  pendingPanel = { start: pendingEnter, version: state.device.panel_version };
+  const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
   api("/api/guess", { word: guess, colours: colours.join("") }).then((data) => {
     if (data) {
-      input.value = "";
+      if (word() === guess) input.value = ""; // not if the next word is typed already
       resetColours();
       renderCurrentRow();
-    } else {
+      if (fromRow || document.activeElement === document.body) input.focus();
+    } else if (!data) {
       pendingEnter = null;
+      pendingPanel = null;
     }
   });
 }
@@ -132,6 +137,12 @@ function renderCurrentRow() {
       colours[i] = nextColour(colours[i]);
       renderCurrentRow();
       row.children[i].focus();
+    });
+    button.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { // Space changes the colour; Enter plays, as in the box
+        event.preventDefault();
+        submit();
+      }
     });
     row.append(button);
   }
@@ -191,11 +202,16 @@ function renderDevice() {
   const source = `/panel.png?v=${device.panel_version}`;
   if (panel.getAttribute("src") !== source) panel.setAttribute("src", source);
   panel.dataset.version = String(device.panel_version);
+  if (pendingPanel && device.panel_version > pendingPanel.version && pendingEnter === null) {
+    timings.enterToPanel.push(performance.now() - pendingPanel.start);
+    pendingPanel = null;
+  }
   const where = device.simulated ? "simulated board" : device.port;
   let text = `${where}: `;
   if (device.error) text += device.error;
+  else if (device.updating) text += "updating the panel…";
   else if (device.panel_frame) text += `showing suggestion ${device.panel_frame} of ${device.frames}`;
-  else text += "connected";
+  else text += device.connected ? "connected" : "connecting…";
   $("#device").textContent = text;
   $("#device").classList.toggle("problem", Boolean(device.error));
   $("#press").disabled = !device.simulated;
