@@ -514,3 +514,17 @@ def test_load_and_advice_times(context: BrowserContext, live_server) -> None:
     assert report["first_state_ms"] < 5000
     assert max(report["enter_to_suggestions_ms"]) < 3000
     assert max(report["enter_to_panel_ms"]) < 10000
+
+
+def test_an_update_from_elsewhere_keeps_the_focus(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    page.get_by_role("textbox", name="Guess").fill("sal")
+    page.get_by_role("button", name="L, letter 3, grey").focus()
+    before = panel_version(page)
+    # The device's button, pressed from another tab: this page re-renders by event.
+    other = open_page(context, live_server.url)
+    other.get_by_role("button", name="Press button").click()
+    wait_for_new_panel(page, before)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "L, letter 3, grey"
+    )

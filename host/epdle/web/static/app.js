@@ -120,7 +120,20 @@ function renderBoard() {
   });
 }
 
+// Re-rendering replaces the buttons in `container`: keep the focus on the one at the same
+// place (a state from another tab or from the device must not throw a keyboard user out).
+function keepingFocus(container, draw) {
+  const buttons = () => Array.from(container.querySelectorAll("button"));
+  const focused = buttons().indexOf(document.activeElement);
+  draw();
+  if (focused >= 0) buttons()[Math.min(focused, buttons().length - 1)]?.focus();
+}
+
 function renderCurrentRow() {
+  keepingFocus($("#current"), drawCurrentRow);
+}
+
+function drawCurrentRow() {
   const row = $("#current");
   const letters = word();
   const done = state && (state.solved || state.history.length >= state.max_guesses);
@@ -136,7 +149,6 @@ function renderCurrentRow() {
     button.addEventListener("click", () => {
       colours[i] = nextColour(colours[i]);
       renderCurrentRow();
-      row.children[i].focus();
     });
     button.addEventListener("keydown", (event) => {
       if (event.key === "Enter") { // Space changes the colour; Enter plays, as in the box
@@ -158,6 +170,10 @@ function renderKeyboard() {
 }
 
 function renderAdvice() {
+  keepingFocus($("#suggestions"), drawAdvice);
+}
+
+function drawAdvice() {
   const body = $("#suggestions tbody");
   body.replaceChildren();
   if (state.solved) {
