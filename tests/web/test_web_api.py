@@ -342,3 +342,14 @@ def test_another_address_needs_the_token(session: WebSession) -> None:
         assert client.post("/api/press").status_code == 200
         # With the token, a foreign page is still refused.
         assert client.post("/api/new", headers={"origin": "http://evil.example"}).status_code == 403
+
+
+def test_blind_mode_keeps_the_game(client: TestClient) -> None:
+    guess(client, "salet", "BBYGB")
+    state = client.post("/api/settings", json={"blind": True}).json()
+    assert state["settings"]["blind"] is True
+    assert state["history"] == [{"word": "salet", "colours": "BBYGB"}]
+    # No answer list: every accepted word that fits is a candidate, many more than before.
+    normal = client.post("/api/settings", json={"blind": False}).json()
+    assert state["candidates_left"] > normal["candidates_left"]
+    assert settle(client)["device"]["panel_frame"] == 1

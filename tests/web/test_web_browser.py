@@ -425,6 +425,8 @@ def test_no_serious_accessibility_violations(browser: Browser, live_server, sche
 
 
 def save(page: Page, name: str, tmp: Path) -> Path:
+    expect(page.locator("#device")).to_contain_text("showing suggestion")  # panel settled
+    expect(page.get_by_role("img", name="Panel")).to_have_js_property("complete", True)
     path = Path(SCREENSHOT_DIR or tmp) / name
     page.screenshot(path=str(path), full_page=True)
     return path
