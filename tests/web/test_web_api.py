@@ -258,9 +258,13 @@ def test_state_changes_from_a_foreign_page_are_refused(
 
 
 def test_the_page_itself_may_change_state(client: TestClient) -> None:
-    for origin in ("http://127.0.0.1:8000", "http://localhost:8000"):
-        assert guess(client, "salet", "BBYGB", origin=origin).status_code == 200
-        assert client.post("/api/undo", headers={"origin": origin}).status_code == 200
+    for host in ("127.0.0.1:8000", "localhost:8000"):
+        page = {"host": host, "origin": f"http://{host}"}
+        assert guess(client, "salet", "BBYGB", **page).status_code == 200
+        assert client.post("/api/undo", headers=page).status_code == 200
+    # A page of the other name is another origin.
+    other = {"host": "127.0.0.1:8000", "origin": "http://localhost:8000"}
+    assert client.post("/api/new", headers=other).status_code == 403
 
 
 def test_a_foreign_host_header_is_refused(client: TestClient) -> None:
@@ -340,6 +344,11 @@ def test_another_address_needs_the_token(session: WebSession) -> None:
         client.cookies.set(TOKEN_COOKIE, guard.token)
         assert client.get("/").status_code == 200
         assert client.post("/api/press").status_code == 200
+        # Another name for this machine: the page's own origin, not a foreign one.
+        same = client.post(
+            "/api/undo", headers={"host": "192.0.2.7:8000", "origin": "http://192.0.2.7:8000"}
+        )
+        assert same.status_code == 409  # reached the game: nothing to undo
         # With the token, a foreign page is still refused.
         assert client.post("/api/new", headers={"origin": "http://evil.example"}).status_code == 403
 
@@ -353,3 +362,17 @@ def test_blind_mode_keeps_the_game(client: TestClient) -> None:
     normal = client.post("/api/settings", json={"blind": False}).json()
     assert state["candidates_left"] > normal["candidates_left"]
     assert settle(client)["device"]["panel_frame"] == 1
+
+
+def test_every_address_takes_any_host_name_but_wants_the_token(session: WebSession) -> None:
+    guard = Guard.for_address("0.0.0.0", 8000)
+    assert guard.hosts is None and guard.token is not None
+    app = create_app(session, guard)
+    with TestClient(app, base_url="http://epdle-box.example:8000") as client:
+        assert client.get("/api/state").status_code == 401
+        client.headers["authorization"] = f"Bearer {guard.token}"
+        assert client.get("/api/state").status_code == 200
+        ours = {"origin": "http://epdle-box.example:8000"}
+        assert client.post("/api/press", headers=ours).status_code == 200
+        theirs = {"origin": "http://evil.example"}
+        assert client.post("/api/new", headers=theirs).status_code == 403

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from epdle.solver import Solver
 from epdle.web.rules import hard_mode_refusal, ordinal
 
 
@@ -41,12 +40,3 @@ def test_a_guess_of_another_length_is_refused_for_its_greens_not_a_crash() -> No
 )
 def test_ordinals(number: int, text: str) -> None:
     assert ordinal(number) == text
-
-
-def test_the_solver_alone_takes_what_the_rule_refuses() -> None:
-    # Why the page checks: the solver replays crony after salet bbbgb in hard mode. If
-    # this starts failing, the solver (or session) enforces the rule itself now and the
-    # page's check can defer to it.
-    solver = Solver("freq", hard=True)
-    assert hard_mode_refusal([("salet", "BBBGB")], "crony") is not None
-    solver.advise([("salet", "BBBGB"), ("crony", "BBBBB")])

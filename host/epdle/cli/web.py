@@ -87,7 +87,7 @@ def _web(args: argparse.Namespace) -> int:
         from epdle.session.controller import Controller
         from epdle.session.game import Game
         from epdle.session.presenter import DevicePresenter
-        from epdle.web.security import Guard, host_with_port
+        from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
         from epdle.web.state import WebSession
     except ImportError as error:
@@ -117,7 +117,8 @@ def _web(args: argparse.Namespace) -> int:
         return 1
     controller = Controller(Game(solver, top=args.top), DevicePresenter(args.port))
     app = create_app(WebSession(controller, _solver_factory(args)), guard)
-    url = f"http://{host_with_port(host, port)}/"
+    shown = socket.gethostname() if host in WILDCARD_HOSTS else host  # an address to open
+    url = f"http://{host_with_port(shown, port)}/"
     if guard.token is not None:
         url += f"?token={guard.token}"
     print(url, flush=True)

@@ -55,19 +55,20 @@ def allowed_hosts(host: str, port: int) -> set[str]:
     return {host_with_port(name, port) for name in names}
 
 
+WILDCARD_HOSTS = ("0.0.0.0", "::")
+
+
 @dataclass
 class Guard:
-    hosts: set[str]
+    hosts: set[str] | None  # None: any (listening on every address: the token guards)
     token: str | None = None
     refused: list[str] = field(default_factory=list)  # one line per refused request
-
-    @property
-    def origins(self) -> set[str]:
-        return {f"http://{host}" for host in self.hosts}
 
     @classmethod
     def for_address(cls, host: str, port: int, extra_hosts: Iterable[str] = ()) -> Guard:
         token = None if host in LOOPBACK_HOSTS else secrets.token_urlsafe(18)
+        if host in WILDCARD_HOSTS:
+            return cls(None, token)
         return cls(allowed_hosts(host, port) | set(extra_hosts), token)
 
 
@@ -131,13 +132,14 @@ class GuardMiddleware:
 
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
-        if host not in self.guard.hosts:
+        if self.guard.hosts is not None and host not in self.guard.hosts:
             return 421, f"unexpected Host header {host!r}: open the address epdle web printed"
         if self.guard.token is not None and not self._has_token(scope, headers):
             return 401, "missing or wrong token: open the address epdle web printed"
         if scope["method"] not in SAFE_METHODS:
             origin = headers.get("origin")
-            if origin is not None and origin not in self.guard.origins:
+            # The page's own requests come from the address it was loaded from.
+            if origin is not None and origin != f"http://{host}":
                 return 403, f"request from a foreign page ({origin}) refused"
             if headers.get("sec-fetch-site") == "cross-site":
                 return 403, "cross-site request refused"
