@@ -127,3 +127,20 @@ def test_parse_listen(text: str, address: tuple[str, int]) -> None:
 def test_top_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["web", "--no-browser", "--listen", "127.0.0.1:0", "--top", "0"]) == 2
     assert capsys.readouterr().err == "epdle web: --top must be at least 1\n"
+
+
+def test_without_a_desktop_no_browser_is_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    from epdle.cli import web
+
+    opened: list[str] = []
+    monkeypatch.setattr(web.webbrowser, "open", opened.append)
+    monkeypatch.setattr(web.sys, "platform", "linux")
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    web._open_browser("http://127.0.0.1:8000/")
+    monkeypatch.setenv("DISPLAY", ":0")
+    web._open_browser("http://127.0.0.1:8001/")
+    deadline = time.monotonic() + 5
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened == ["http://127.0.0.1:8001/"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 import threading
@@ -69,6 +70,20 @@ def _solver_factory(args: argparse.Namespace) -> Callable[[Settings], Solver]:
     return make
 
 
+def _open_browser(url: str) -> None:
+    """Open the page in the desktop's browser; without a desktop (ssh, a server), say so
+    rather than let webbrowser start a text browser in this terminal."""
+    desktop = not sys.platform.startswith("linux") or any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if not desktop:
+        print("no desktop to open a browser on: open the address above", file=sys.stderr)
+        return
+    opener = threading.Timer(0.3, webbrowser.open, args=(url,))
+    opener.daemon = True
+    opener.start()
+
+
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -124,6 +139,6 @@ def _web(args: argparse.Namespace) -> int:
     print(url, flush=True)
     print(f"device: {args.port}; Ctrl-C to stop", file=sys.stderr, flush=True)
     if not args.no_browser:
-        threading.Timer(0.3, webbrowser.open, args=(url,)).start()
+        _open_browser(url)
     serve(app, sock)
     return 0

@@ -146,7 +146,11 @@ def create_app(
         def run() -> dict[str, Any] | None:
             return session.snapshot() if session.catch_up() else None
 
-        state = await on_session(run)
+        try:
+            state = await on_session(run)
+        except Exception:  # the page has its advice; the next change or poll retries
+            log.exception("pushing the advice to the device failed")
+            return
         if state is not None:
             hub.publish(state)
 
