@@ -38,6 +38,9 @@ pytestmark = pytest.mark.skipif(
     reason=f"{CHROMIUM} is not installed (apt-get install chromium): no browser for the page",
 )
 
+# The machine may be shared and busy: wait longer than Playwright's 5 s for the page.
+expect.set_options(timeout=20_000)
+
 NAMES = {"B": "grey", "Y": "yellow", "G": "green"}
 CLICKS = {"B": 0, "Y": 1, "G": 2}
 
@@ -66,6 +69,7 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
 
 def open_page(context: BrowserContext, url: str) -> Page:
     page = context.new_page()
+    page.set_default_timeout(30_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
