@@ -3,7 +3,9 @@
 #
 #   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler
 #   test  also pkg-config and cmocka (the C unit tests)
-#   ci    also sdcc (make size), clang + libFuzzer (make fuzz), clang-format (make lint)
+#   test  and chromium (the web page's browser tests)
+#   ci    also sdcc (make size), gputils + gpsim (make pic), clang + libFuzzer (make fuzz),
+#         clang-format (make lint)
 #
 # Whatever is missing is installed with apt-get when that is possible without asking
 # (root, or sudo without a password); otherwise this stops with one line naming the
@@ -53,10 +55,15 @@ if [ "$target" != run ]; then
   if ! have pkg-config || ! pkg-config --exists cmocka 2>/dev/null; then
     need libcmocka-dev
   fi
+  # The web page's browser tests drive Debian's chromium (never a downloaded browser).
+  [ -x /usr/bin/chromium ] || need chromium
 fi
 
 if [ "$target" = ci ]; then
   have sdcc || need sdcc
+  # make pic: gputils (gplink, gpvo) and gpsim; tools/pic/toolchain.sh builds SDCC's pic14 port.
+  have gplink || need gputils
+  have gpsim || need gpsim
   have clang || need clang
   have clang-format || need clang-format
   fuzzer_runtime=""

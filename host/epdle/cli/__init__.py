@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from epdle import __version__
-from epdle.cli import cache, link, render, session, sim, solver
+from epdle.cli import cache, link, render, session, sim, solver, web
 from epdle.cli.errors import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -22,7 +22,7 @@ from epdle.cli.errors import (
 )
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = (solver, render, link, sim, session, cache)
+COMMAND_MODULES = (solver, render, link, sim, session, cache, web)
 INTERRUPTED = 130
 
 

@@ -92,11 +92,16 @@ def parse_line(line: str) -> Played | Command | None:
             f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}; "
             "type 'help' for more"
         )
-    guess = parts[0].lower()
+    return parse_played(parts[0], parts[1])
+
+
+def parse_played(word: str, colours: str) -> Played:
+    """A played guess given as its word and its colours apart (any notation above)."""
+    guess = word.strip().lower()
     if not guess.isalpha():
-        raise InputError(f"guess {quoted(parts[0])} must be letters only")
+        raise InputError(f"guess {quoted(word)} must be letters only")
     try:
-        feedback = parse_feedback(parts[1])
+        feedback = parse_feedback(colours)
     except ValueError as error:
         raise InputError(f"colours for {quoted(guess)}: {error}") from None
     if len(feedback) != len(guess):

@@ -9,7 +9,14 @@ import logging
 from dataclasses import dataclass, field
 
 from epdle.link import LinkError
-from epdle.session.commands import Command, Control, InputError, Played, parse_line
+from epdle.session.commands import (
+    Command,
+    Control,
+    InputError,
+    Played,
+    parse_line,
+    parse_played,
+)
 from epdle.session.game import Game, GameError
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
@@ -32,6 +39,10 @@ class Controller:
     def __init__(self, game: Game, presenter: DevicePresenter) -> None:
         self.game = game
         self.presenter = presenter
+        # A front end that shows the new advice before the device has it (the web page)
+        # sets this: changes then only mark the device `behind`, and `catch_up()` pushes.
+        self.defer_pushes = False
+        self.behind = False
 
     def start(self) -> Outcome:
         """Put the opening advice on the device."""
@@ -49,6 +60,18 @@ class Controller:
         if isinstance(item, Played):
             return self._played(item)
         return self._command(item)
+
+    def play(self, word: str, colours: str) -> Outcome:
+        """A played guess given as its word and colours apart (the web page sends them so)."""
+        try:
+            played = parse_played(word, colours)
+        except InputError as error:
+            return Outcome(error=str(error))
+        return self._played(played)
+
+    def command(self, control: Control, argument: int | None = None) -> Outcome:
+        """A control word without parsing a line (undo, new, press, show N, ...)."""
+        return self._command(Command(control, argument))
 
     def _played(self, played: Played) -> Outcome:
         repeated = any(guess == played.guess for guess, _ in self.game.history)
@@ -109,7 +132,21 @@ class Controller:
             return Outcome(error=str(error))
         return Outcome(notes=[describe_event(e) for e in events])
 
+    def catch_up(self) -> Outcome:
+        """Push the current advice if a deferred change left the device behind."""
+        outcome = Outcome()
+        if self.behind:
+            self.behind = False
+            self._push(outcome)
+        return outcome
+
     def _publish(self, outcome: Outcome) -> None:
+        if self.defer_pushes:
+            self.behind = True
+            return
+        self._push(outcome)
+
+    def _push(self, outcome: Outcome) -> None:
         try:
             result = self.presenter.publish(frames_for(self.game))
         except LinkError as error:

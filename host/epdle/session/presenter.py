@@ -66,6 +66,9 @@ class DevicePresenter:
         self._last_attempt = float("-inf")
         self._wait = reconnect_interval  # grows while reconnecting fails
         self.lost: str | None = None  # why the device went away, until it is back
+        # Told the index of every frame the device reports showing (after a push, a
+        # show, a button press): for a front end that pictures the panel.
+        self.on_shown: Callable[[int], None] | None = None
 
     @property
     def device(self) -> Device | None:
@@ -122,8 +125,17 @@ class DevicePresenter:
         self._dirty = True
         return self._sync(progress)
 
+    def frame(self, index: int) -> bytes:
+        """Encoded frame `index` of the set the device holds (or will once it is back)."""
+        return self._frames[index]
+
     def show(self, index: int) -> None:
         self._exchange(lambda device: device.show(index))
+        self._shown(index)
+
+    def _shown(self, index: int) -> None:
+        if self.on_shown is not None:
+            self.on_shown(index)
 
     def simulated_board(self) -> Board | None:
         """The board behind a sim:// port (connecting if needed), else None."""
@@ -158,7 +170,11 @@ class DevicePresenter:
                 log.debug("device still unavailable: %s", error)
                 self.lost = self.lost or str(error)
                 return []
-        return self._exchange(lambda device: device.poll_events(timeout))
+        events = self._exchange(lambda device: device.poll_events(timeout))
+        for event in events:
+            if isinstance(event, FrameShown) and event.ok:
+                self._shown(event.index)
+        return events
 
     def take_reconnected(self) -> bool:
         """True once after the device came back from being lost."""
@@ -182,6 +198,7 @@ class DevicePresenter:
 
         result = self._exchange(push_and_show)
         self._dirty = False
+        self._shown(0)
         log.info(
             "pushed %d frame(s): %d payload bytes, %d bytes on the wire",
             result.frames,

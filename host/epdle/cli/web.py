@@ -1,0 +1,135 @@
+"""`epdle web`: the helper as a local web page (needs the `web` extra)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from epdle.cli.errors import CommandError
+from epdle.cli.options import add_port_option, solver_from_args
+from epdle.cli.session import _add_game_options, _ready_solver
+
+if TYPE_CHECKING:
+    from epdle.solver import Solver
+    from epdle.web.state import Settings
+
+DEFAULT_LISTEN = "127.0.0.1:8000"
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """HOST:PORT (an IPv6 address in brackets: [::1]:8000); port 0 picks a free one."""
+    host, sep, port = text.strip().rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected HOST:PORT such as {DEFAULT_LISTEN}, got {text!r}"
+        )
+    return host, int(port)
+
+
+def register(commands: argparse._SubParsersAction) -> None:
+    web = commands.add_parser(
+        "web",
+        help="the helper as a local web page, driving the device",
+        description="Serve a web page to play with: type each guess, click its tiles to set "
+        "the colours the game showed, and see the ranked suggestions and what the device's "
+        "panel shows. Prints the address on its first line and opens a browser. Listens on "
+        "127.0.0.1 unless told otherwise; on another address every request needs the random "
+        "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM.",
+    )
+    add_port_option(web, "sim://")
+    web.add_argument(
+        "--listen",
+        type=parse_listen,
+        default=DEFAULT_LISTEN,
+        metavar="HOST:PORT",
+        help=f"address to serve the page on (default: {DEFAULT_LISTEN}; port 0: any free port)",
+    )
+    web.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    _add_game_options(web)
+    web.set_defaults(func=_web)
+
+
+def _solver_factory(args: argparse.Namespace) -> Callable[[Settings], Solver]:
+    def make(settings: Settings) -> Solver:
+        changed = argparse.Namespace(**vars(args))
+        changed.strategy, changed.hard, changed.blind = (
+            settings.strategy,
+            settings.hard,
+            settings.blind,
+        )
+        solver = solver_from_args(changed)
+        solver.advise([], top=1)
+        return solver
+
+    return make
+
+
+def _open_browser(url: str) -> None:
+    """Open the page in the desktop's browser; without a desktop (ssh, a server), say so
+    rather than let webbrowser start a text browser in this terminal."""
+    desktop = not sys.platform.startswith("linux") or any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
+    )
+    if not desktop:
+        print("no desktop to open a browser on: open the address above", file=sys.stderr)
+        return
+    opener = threading.Timer(0.3, webbrowser.open, args=(url,))
+    opener.daemon = True
+    opener.start()
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _web(args: argparse.Namespace) -> int:
+    try:
+        from epdle.session.controller import Controller
+        from epdle.session.game import Game
+        from epdle.session.presenter import DevicePresenter
+        from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
+        from epdle.web.server import create_app, serve
+        from epdle.web.state import WebSession
+    except ImportError as error:
+        raise CommandError(f"{error.name or error} is missing: pip install 'epdle[web]'") from None
+    host, port = args.listen
+    try:
+        sock = _listen(host, port)
+    except OSError as error:
+        raise CommandError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    port = sock.getsockname()[1]
+    guard = Guard.for_address(host, port)
+    try:
+        solver = _ready_solver(args)
+    except (OSError, ValueError) as error:
+        sock.close()
+        print(f"epdle web: {error}", file=sys.stderr)
+        return 1
+    controller = Controller(Game(solver, top=args.top), DevicePresenter(args.port))
+    app = create_app(WebSession(controller, _solver_factory(args)), guard)
+    shown = socket.gethostname() if host in WILDCARD_HOSTS else host  # an address to open
+    url = f"http://{host_with_port(shown, port)}/"
+    if guard.token is not None:
+        url += f"?token={guard.token}"
+    print(url, flush=True)
+    print(f"device: {args.port}; Ctrl-C to stop", file=sys.stderr, flush=True)
+    if not args.no_browser:
+        _open_browser(url)
+    serve(app, sock)
+    return 0

@@ -1,0 +1,201 @@
+"""What keeps other pages (and other machines) from driving the device through the browser.
+
+- Host header: only the address the server listens on (DNS rebinding);
+- Origin: a state change (any method but GET/HEAD) from a foreign page is refused;
+- token: when listening on another address than loopback, every request carries the
+  random token printed with the URL (once in the URL, then in a same-site cookie);
+- bodies: bounded (`MAX_BODY_BYTES`), read by `read_body`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import parse_qs
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("epdle.web")
+
+MAX_BODY_BYTES = 4096
+TOKEN_COOKIE = "epdle_token"
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+SAFE_METHODS = {"GET", "HEAD"}
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        b"connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def host_with_port(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def allowed_hosts(host: str, port: int) -> set[str]:
+    """Host header values the server answers: its address, and on loopback its other names."""
+    names = {host}
+    if host in LOOPBACK_HOSTS:
+        names |= set(LOOPBACK_HOSTS)
+    return {host_with_port(name, port) for name in names}
+
+
+WILDCARD_HOSTS = ("0.0.0.0", "::")
+
+
+@dataclass
+class Guard:
+    hosts: set[str] | None  # None: any (listening on every address: the token guards)
+    token: str | None = None
+    refused: list[str] = field(default_factory=list)  # one line per refused request
+
+    @classmethod
+    def for_address(cls, host: str, port: int, extra_hosts: Iterable[str] = ()) -> Guard:
+        token = None if host in LOOPBACK_HOSTS else secrets.token_urlsafe(18)
+        if host in WILDCARD_HOSTS:
+            return cls(None, token)
+        return cls(allowed_hosts(host, port) | set(extra_hosts), token)
+
+
+class RequestTooLarge(Exception):
+    pass
+
+
+async def read_body(receive: Receive, limit: int = MAX_BODY_BYTES) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise RequestTooLarge(f"request body over {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+class GuardMiddleware:
+    def __init__(self, app: ASGIApp, guard: Guard) -> None:
+        self.app = app
+        self.guard = guard
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        method = scope["method"]
+        path = scope["path"]
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            status, message = refusal
+            self.guard.refused.append(f"{method} {path}: {message}")
+            log.warning("refused %s %s: %s", method, path, message)
+            await _send_json(send, status, {"error": message})
+            return
+        token = self.guard.token
+        if token is not None and path == "/" and method in SAFE_METHODS and _query_token(scope):
+            # The page (its token checked above): trade the token in the URL for a
+            # cookie and drop it from the address bar.
+            await _send_redirect(send, token)
+            return
+        length = headers.get("content-length", "0")
+        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
+            await _send_json(send, 413, {"error": f"request body over {MAX_BODY_BYTES} bytes"})
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
+        host = headers.get("host", "")
+        if self.guard.hosts is not None and host not in self.guard.hosts:
+            return 421, f"unexpected Host header {host!r}: open the address epdle web printed"
+        if self.guard.token is not None and not self._has_token(scope, headers):
+            return 401, "missing or wrong token: open the address epdle web printed"
+        if scope["method"] not in SAFE_METHODS:
+            origin = headers.get("origin")
+            # The page's own requests come from the address it was loaded from.
+            if origin is not None and origin != f"http://{host}":
+                return 403, f"request from a foreign page ({origin}) refused"
+            if headers.get("sec-fetch-site") == "cross-site":
+                return 403, "cross-site request refused"
+        return None
+
+    def _has_token(self, scope: Scope, headers: dict[str, str]) -> bool:
+        token = self.guard.token
+        assert token is not None
+        candidates = [_query_token(scope)]
+        authorization = headers.get("authorization", "")
+        if authorization.lower().startswith("bearer "):
+            candidates.append(authorization[7:].strip())
+        cookie = SimpleCookie()
+        try:
+            cookie.load(headers.get("cookie", ""))
+        except Exception:  # a malformed cookie header is just no token
+            cookie = SimpleCookie()
+        if TOKEN_COOKIE in cookie:
+            candidates.append(cookie[TOKEN_COOKIE].value)
+        return any(c is not None and secrets.compare_digest(c, token) for c in candidates)
+
+
+def _query_token(scope: Scope) -> str | None:
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    values = query.get("token")
+    return values[-1] if values else None
+
+
+async def _send_json(send: Send, status: int, body: dict[str, str]) -> None:
+    data = json.dumps(body).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(data)).encode()),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _send_redirect(send: Send, token: str) -> None:
+    cookie = f"{TOKEN_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", b"/"),
+                (b"set-cookie", cookie.encode()),
+                (b"content-length", b"0"),
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})

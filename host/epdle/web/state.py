@@ -1,0 +1,251 @@
+"""The one game the page shows, around the controller `epdle play` uses.
+
+Every call that touches the game or the device runs on one worker thread (the
+`executor`), so the device hears one conversation at a time; the server awaits
+those calls and sends each resulting state to every open page.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from PIL import Image
+
+from epdle.frames import decode
+from epdle.link import LinkError
+from epdle.render.planes import Planes, planes_to_image
+from epdle.session.commands import Control
+from epdle.session.controller import Controller, Outcome
+from epdle.session.game import Game
+from epdle.solver import STRATEGIES, HistoryError
+from epdle.solver.scoring import GAME_GUESSES
+from epdle.web.rules import hard_mode_refusal
+
+if TYPE_CHECKING:
+    from epdle.solver import Solver
+
+log = logging.getLogger("epdle.web")
+
+PANEL_SIZE = (212, 104)  # landscape, as every picture of the panel
+
+
+@dataclass(frozen=True)
+class Settings:
+    strategy: str
+    hard: bool
+    blind: bool
+
+
+SolverFactory = Callable[[Settings], "Solver"]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one request did: an error (one line) with its HTTP status, or none."""
+
+    error: str | None = None
+    status: int = 200
+    notes: tuple[str, ...] = ()
+
+
+def settings_of(solver: Solver) -> Settings:
+    return Settings(solver.strategy, solver.hard, solver.blind)
+
+
+class WebSession:
+    def __init__(self, controller: Controller, solver_factory: SolverFactory) -> None:
+        self.controller = controller
+        self._solver_factory = solver_factory
+        self._solvers: dict[Settings, Solver] = {
+            settings_of(controller.game.solver): controller.game.solver
+        }
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="epdle-web")
+        self.server_id = secrets.token_hex(4)  # a page tells a restarted server apart
+        self.revision = 0  # bumped on every change a page should see
+        self.panel_version = 0  # bumped whenever the device reports a frame shown
+        self.panel_frame: int | None = None  # index of the frame on the panel
+        self.device_error: str | None = None
+        self._panel_png: tuple[int, bytes] | None = None
+        # The last state taken on the session thread: pages read it without waiting for
+        # the device (a push takes a few hundred ms).
+        self.latest: dict[str, Any] | None = None
+        controller.presenter.on_shown = self._shown
+        # The page gets the new advice first; the push to the device follows (catch_up).
+        controller.defer_pushes = True
+
+    # -- everything below runs on the session thread ------------------------------------
+
+    def _shown(self, index: int) -> None:
+        self.panel_frame = index
+        self.panel_version += 1
+
+    def start(self) -> Reply:
+        return self._finish(self.controller.start())
+
+    def close(self) -> None:
+        self.controller.presenter.close()
+
+    def guess(self, word: str, colours: str) -> Reply:
+        game = self.controller.game
+        if game.solver.hard and word.strip().isalpha() and not game.solved:
+            reason = hard_mode_refusal(game.history, word)
+            if reason is not None:
+                return Reply(f"hard mode: {reason}", 422)
+        return self._finish(self.controller.play(word, colours), error_status=422)
+
+    def undo(self) -> Reply:
+        return self._finish(self.controller.command(Control.UNDO), error_status=409)
+
+    def new(self) -> Reply:
+        return self._finish(self.controller.command(Control.NEW), error_status=409)
+
+    def press(self) -> Reply:
+        self.catch_up()  # the device first gets the set the page shows
+        return self._finish(self.controller.command(Control.PRESS), error_status=409)
+
+    def catch_up(self) -> bool:
+        """Push the advice the page was just sent; True if the device was behind."""
+        if not self.controller.behind:
+            return False
+        outcome = self.controller.catch_up()
+        if self.controller.presenter.connected:
+            self.device_error = None
+        else:
+            lost = [note for note in outcome.notes if note.startswith("device")]
+            self.device_error = lost[0] if lost else "the device is not connected"
+        self.revision += 1
+        return True
+
+    def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
+        game = self.controller.game
+        now = settings_of(game.solver)
+        wanted = Settings(
+            now.strategy if strategy is None else strategy,
+            now.hard if hard is None else hard,
+            now.blind if blind is None else blind,
+        )
+        if wanted.strategy not in STRATEGIES:
+            return Reply(
+                f"unknown strategy {wanted.strategy!r}; one of {', '.join(STRATEGIES)}", 400
+            )
+        if wanted == now:
+            return Reply()
+        if wanted.hard and not now.hard:
+            for turn, (word, _feedback) in enumerate(game.history):
+                reason = hard_mode_refusal(game.history[:turn], word)
+                if reason is not None:
+                    return Reply(
+                        f"cannot switch to hard mode: guess {turn + 1} {word.upper()} "
+                        f"breaks it ({reason})",
+                        409,
+                    )
+        try:
+            solver = self._solvers.get(wanted) or self._solver_factory(wanted)
+            replay = Game(solver, top=game.top, history=list(game.history))
+            replay.advice  # noqa: B018 - replays the history: raises if it cannot be
+        except (HistoryError, ValueError, OSError) as error:
+            return Reply(f"cannot switch: {error}", 409)
+        self._solvers[wanted] = solver
+        self.controller.game = replay
+        return self._finish(self.controller.start())
+
+    def poll(self) -> bool:
+        """Look for device events (a button pressed on the real device, a reconnection);
+        True if the page should be told something changed."""
+        before = (self.panel_version, self.device_error)
+        try:
+            self.controller.presenter.poll_events(timeout=0.0)
+        except LinkError as error:
+            self.device_error = f"device lost ({error}); reconnecting"
+        else:
+            if self.controller.presenter.connected:
+                self.device_error = None
+            elif self.device_error is None:
+                self.device_error = "the device is not connected; reconnecting"
+        changed = (self.panel_version, self.device_error) != before
+        if changed:
+            self.revision += 1
+        return changed
+
+    def _finish(self, outcome: Outcome, error_status: int = 400) -> Reply:
+        if outcome.error:
+            return Reply(outcome.error, error_status, tuple(outcome.notes))
+        self.revision += 1
+        return Reply(notes=tuple(outcome.notes))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The state now, kept as `latest` (session thread)."""
+        self.latest = self.state()
+        return self.latest
+
+    def cached_panel_png(self) -> tuple[int, bytes] | None:
+        """The panel PNG if it is still the one on the panel (any thread)."""
+        cached = self._panel_png
+        return cached if cached is not None and cached[0] == self.panel_version else None
+
+    def state(self) -> dict[str, Any]:
+        game = self.controller.game
+        advice = game.advice
+        presenter = self.controller.presenter
+        solver = game.solver
+        return {
+            "server": self.server_id,
+            "revision": self.revision,
+            "history": [{"word": w, "colours": f} for w, f in game.history],
+            "solved": game.solved,
+            "length": solver.universe.length,
+            "max_guesses": GAME_GUESSES,
+            "candidates_left": advice.candidates_left,
+            "candidates": advice.candidates,
+            "suggestions": [
+                {
+                    "word": s.word,
+                    "bits": round(s.bits, 3),
+                    "expected_left": round(s.expected_left, 2),
+                    "could_win": s.is_candidate,
+                }
+                for s in advice.suggestions
+            ],
+            "settings": {**asdict(settings_of(solver)), "top": game.top},
+            "strategies": list(STRATEGIES),
+            "device": {
+                "port": presenter.port,
+                "simulated": presenter.port.startswith("sim://"),
+                "connected": presenter.connected,
+                "updating": self.controller.behind,  # the push of this advice is to come
+                "error": self.device_error,
+                "frames": presenter.frame_count,
+                "panel_frame": None if self.panel_frame is None else self.panel_frame + 1,
+                "panel_version": self.panel_version,
+            },
+        }
+
+    def panel_png(self) -> tuple[int, bytes]:
+        """(version, PNG) of what the panel shows: the simulated panel itself, or on a real
+        device the frame it last reported showing."""
+        version = self.panel_version
+        cached = self.cached_panel_png()
+        if cached is not None:
+            return cached
+        image = self._panel_image()
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", optimize=True)
+        self._panel_png = (version, buffer.getvalue())
+        return self._panel_png
+
+    def _panel_image(self) -> Image.Image:
+        presenter = self.controller.presenter
+        device = presenter.device
+        board = device.simulated_board if device is not None else None
+        if board is not None:
+            return board.panel_image()
+        if self.panel_frame is not None and self.panel_frame < presenter.frame_count:
+            black, red = decode(presenter.frame(self.panel_frame))
+            return planes_to_image(Planes(black=black, red=red))
+        return Image.new("RGB", PANEL_SIZE, "white")

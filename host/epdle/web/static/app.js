@@ -1,0 +1,393 @@
+// The page: renders the server's state, sends what the player does.
+import {
+  COLOUR_NAMES, letterStates, nextColour, parsePaste, tileName,
+} from "./board.js";
+
+const $ = (selector) => document.querySelector(selector);
+const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
+const timings = (window.epdleTimings = { enterToSuggestions: [], enterToPanel: [] });
+
+let state = null;
+let colours = [];
+let pendingEnter = null; // performance.now() of an Enter waiting for its advice
+let pendingPanel = null; // {start, version}: an Enter waiting for the device to show it
+
+const input = $("#guess");
+const form = $("#guess-form");
+
+function length() {
+  return state ? state.length : 5;
+}
+
+function setError(message) {
+  $("#error").textContent = message || "";
+}
+
+function setStatus(message) {
+  $("#status").textContent = message || "";
+}
+
+async function api(path, body) {
+  const options = body === undefined
+    ? { method: "POST" }
+    : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    setError("cannot reach epdle: is `epdle web` still running?");
+    return null;
+  }
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) {
+    setError(data.error);
+    return null;
+  }
+  setError("");
+  render(data);
+  return data;
+}
+
+// -- the row being typed ------------------------------------------------------------------
+
+function word() {
+  return input.value.toLowerCase().replace(/[^a-z]/g, "").slice(0, length());
+}
+
+function setWord(text) {
+  input.value = text.toLowerCase().replace(/[^a-z]/g, "").slice(0, length());
+  renderCurrentRow();
+}
+
+function resetColours() {
+  colours = Array.from({ length: length() }, () => "B");
+}
+
+function submit() {
+  const guess = word();
+  if (guess.length !== length()) {
+    setError(`type a ${length()}-letter word first`);
+    input.focus();
+    return;
+  }
+  pendingEnter = performance.now();
+  pendingPanel = { start: pendingEnter, version: state.device.panel_version };
+  const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
+  api("/api/guess", { word: guess, colours: colours.join("") }).then((data) => {
+    if (data) {
+      if (word() === guess) input.value = ""; // not if the next word is typed already
+      resetColours();
+      renderCurrentRow();
+      if (fromRow || document.activeElement === document.body) input.focus();
+    } else if (!data) {
+      pendingEnter = null;
+      pendingPanel = null;
+    }
+  });
+}
+
+function press(key) {
+  if (key === "enter") submit();
+  else if (key === "backspace") setWord(word().slice(0, -1));
+  else if (word().length < length()) setWord(word() + key);
+}
+
+// -- rendering ------------------------------------------------------------------------------
+
+function tile(letter, colour) {
+  const element = document.createElement("span");
+  element.className = `tile ${colour ? `c-${colour}` : "empty"}`;
+  element.textContent = letter ? letter.toUpperCase() : "";
+  return element;
+}
+
+function renderBoard() {
+  const board = $("#board");
+  board.replaceChildren();
+  state.history.forEach(({ word: played, colours: marks }, row) => {
+    const line = document.createElement("li");
+    line.className = "row";
+    const said = Array.from(played)
+      .map((letter, i) => `${letter.toUpperCase()} ${COLOUR_NAMES[marks[i]]}`)
+      .join(", ");
+    line.setAttribute("aria-label", `Guess ${row + 1}: ${said}`);
+    Array.from(played).forEach((letter, i) => {
+      const element = tile(letter, marks[i]);
+      element.setAttribute("aria-hidden", "true");
+      line.append(element);
+    });
+    board.append(line);
+  });
+}
+
+// Re-rendering replaces the buttons in `container`: keep the focus on the one at the same
+// place (a state from another tab or from the device must not throw a keyboard user out).
+function keepingFocus(container, draw) {
+  const buttons = () => Array.from(container.querySelectorAll("button"));
+  const focused = buttons().indexOf(document.activeElement);
+  draw();
+  if (focused >= 0) buttons()[Math.min(focused, buttons().length - 1)]?.focus();
+}
+
+function renderCurrentRow() {
+  keepingFocus($("#current"), drawCurrentRow);
+}
+
+function drawCurrentRow() {
+  const row = $("#current");
+  const letters = word();
+  const done = state && (state.solved || state.history.length >= state.max_guesses);
+  row.hidden = Boolean(done);
+  row.replaceChildren();
+  for (let i = 0; i < length(); i += 1) {
+    const button = document.createElement("button");
+    button.type = "button";
+    const letter = letters[i] || "";
+    button.className = `tile ${letter ? `c-${colours[i]}` : `empty c-${colours[i]}`}`;
+    button.textContent = letter.toUpperCase();
+    button.setAttribute("aria-label", tileName(letter, i, colours[i]));
+    button.addEventListener("click", () => {
+      colours[i] = nextColour(colours[i]);
+      renderCurrentRow();
+    });
+    button.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") { // Space changes the colour; Enter plays, as in the box
+        event.preventDefault();
+        submit();
+      }
+    });
+    row.append(button);
+  }
+}
+
+function renderKeyboard() {
+  const states = letterStates(state.history);
+  for (const key of document.querySelectorAll("#keyboard [data-key]")) {
+    const colour = states[key.dataset.key];
+    key.classList.remove("c-B", "c-Y", "c-G");
+    if (colour) key.classList.add(`c-${colour}`);
+  }
+}
+
+function renderAdvice() {
+  keepingFocus($("#suggestions"), drawAdvice);
+}
+
+function drawAdvice() {
+  const body = $("#suggestions tbody");
+  body.replaceChildren();
+  if (state.solved) {
+    $("#left").textContent = `Solved in ${state.history.length}! Press “New game” for another.`;
+  } else {
+    const left = state.candidates_left;
+    $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
+  }
+  state.suggestions.forEach((s, rank) => {
+    const tr = document.createElement("tr");
+    const use = document.createElement("button");
+    use.type = "button";
+    use.className = "word";
+    use.textContent = s.word.toUpperCase();
+    use.setAttribute("aria-label", `Use ${s.word.toUpperCase()}`);
+    use.addEventListener("click", () => {
+      setWord(s.word);
+      input.focus();
+    });
+    const cells = [String(rank + 1), use, s.bits.toFixed(2), s.expected_left.toFixed(1),
+      s.could_win ? "yes" : ""];
+    cells.forEach((cell) => {
+      const td = document.createElement("td");
+      td.append(cell);
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  const list = $("#candidates ul");
+  list.replaceChildren(...state.candidates.map((c) => {
+    const li = document.createElement("li");
+    li.textContent = c.toUpperCase();
+    return li;
+  }));
+  $("#candidates-note").textContent = state.candidates_left > state.candidates.length
+    ? `the ${state.candidates.length} likeliest of ${state.candidates_left}` : "";
+}
+
+function renderDevice() {
+  const { device } = state;
+  const panel = $("#panel");
+  const source = `/panel.png?v=${device.panel_version}`;
+  if (panel.getAttribute("src") !== source) panel.setAttribute("src", source);
+  panel.dataset.version = String(device.panel_version);
+  if (pendingPanel && device.panel_version > pendingPanel.version && pendingEnter === null) {
+    timings.enterToPanel.push(performance.now() - pendingPanel.start);
+    pendingPanel = null;
+  }
+  const where = device.simulated ? "simulated board" : device.port;
+  let text = `${where}: `;
+  if (device.error) text += device.error;
+  else if (device.updating) text += "updating the panel…";
+  else if (device.panel_frame) text += `showing suggestion ${device.panel_frame} of ${device.frames}`;
+  else text += device.connected ? "connected" : "connecting…";
+  $("#device").textContent = text;
+  $("#device").classList.toggle("problem", Boolean(device.error));
+  $("#press").disabled = !device.simulated;
+}
+
+function renderSettings() {
+  const select = $("#strategy");
+  if (select.options.length !== state.strategies.length) {
+    select.replaceChildren(...state.strategies.map((name) => new Option(name, name)));
+  }
+  select.value = state.settings.strategy;
+  $("#hard").checked = state.settings.hard;
+  $("#blind").checked = state.settings.blind;
+}
+
+function noteAdvice() {
+  if (pendingEnter !== null) {
+    timings.enterToSuggestions.push(performance.now() - pendingEnter);
+    pendingEnter = null;
+  }
+}
+
+function render(next) {
+  const sameServer = state && next.server === state.server;
+  if (sameServer && next.revision <= state.revision) {
+    // An older state arriving late, or this one again (the reply and its event).
+    if (next.revision === state.revision) noteAdvice();
+    return;
+  }
+  const first = state === null;
+  state = next;
+  if (first || colours.length !== state.length) resetColours();
+  input.maxLength = state.length;
+  renderBoard();
+  renderCurrentRow();
+  renderKeyboard();
+  renderAdvice();
+  renderDevice();
+  renderSettings();
+  $("#undo").disabled = state.history.length === 0;
+  noteAdvice();
+  if (first) {
+    timings.firstState = performance.now();
+    document.body.dataset.ready = "true";
+  }
+}
+
+// -- wiring ---------------------------------------------------------------------------------
+
+function buildKeyboard() {
+  const keyboard = $("#keyboard");
+  KEY_ROWS.forEach((letters, row) => {
+    const line = document.createElement("div");
+    line.className = "keys";
+    const keys = Array.from(letters);
+    if (row === 2) keys.unshift("enter");
+    if (row === 2) keys.push("backspace");
+    for (const key of keys) {
+      const button = document.createElement("button");
+      button.dataset.key = key;
+      if (key === "enter") {
+        button.type = "submit";
+        button.textContent = "Enter";
+        button.className = "wide";
+        delete button.dataset.key;
+      } else if (key === "backspace") {
+        button.type = "button";
+        button.textContent = "⌫";
+        button.setAttribute("aria-label", "Backspace");
+        button.className = "wide";
+        delete button.dataset.key;
+        button.addEventListener("click", () => press("backspace"));
+      } else {
+        button.type = "button";
+        button.textContent = key.toUpperCase();
+        button.addEventListener("click", () => press(key));
+      }
+      line.append(button);
+    }
+    keyboard.append(line);
+  });
+}
+
+function handlePaste(event) {
+  const text = event.clipboardData?.getData("text") ?? "";
+  const meaning = parsePaste(text, state ? state.history.length : 0, length());
+  if (meaning === null) return;
+  event.preventDefault();
+  if (meaning.error) {
+    setError(meaning.error);
+    return;
+  }
+  setError("");
+  if (meaning.word !== undefined) setWord(meaning.word);
+  if (meaning.colours !== undefined) colours = Array.from(meaning.colours);
+  renderCurrentRow();
+}
+
+function typing(target) {
+  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement;
+}
+
+function wire() {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submit();
+  });
+  input.addEventListener("input", () => setWord(input.value));
+  document.addEventListener("paste", handlePaste);
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (/^[a-z]$/i.test(event.key)) {
+      event.preventDefault();
+      press(event.key.toLowerCase());
+    } else if (event.key === "Backspace") {
+      event.preventDefault();
+      press("backspace");
+    }
+  });
+  $("#undo").addEventListener("click", () => api("/api/undo"));
+  $("#new").addEventListener("click", () => {
+    input.value = "";
+    resetColours();
+    api("/api/new");
+  });
+  $("#press").addEventListener("click", () => api("/api/press"));
+  for (const id of ["strategy", "hard", "blind"]) {
+    $(`#${id}`).addEventListener("change", () => {
+      setStatus("switching…");
+      api("/api/settings", {
+        strategy: $("#strategy").value, hard: $("#hard").checked, blind: $("#blind").checked,
+      }).then((data) => {
+        setStatus("");
+        if (!data) renderSettings();
+      });
+    });
+  }
+  const palette = $("#palette");
+  palette.checked = localStorage.getItem("epdle-palette") === "contrast";
+  document.documentElement.classList.toggle("contrast", palette.checked);
+  palette.addEventListener("change", () => {
+    localStorage.setItem("epdle-palette", palette.checked ? "contrast" : "normal");
+    document.documentElement.classList.toggle("contrast", palette.checked);
+  });
+}
+
+function listen() {
+  const events = new EventSource("/api/events");
+  events.addEventListener("state", (event) => render(JSON.parse(event.data)));
+  events.addEventListener("open", () => setStatus(""));
+  events.addEventListener("error", () => {
+    setStatus("lost the connection to epdle; retrying…");
+  });
+}
+
+buildKeyboard();
+wire();
+renderCurrentRow();
+fetch("/api/state")
+  .then((response) => response.json())
+  .then(render)
+  .catch(() => setError("cannot reach epdle: is `epdle web` still running?"));
+listen();
