@@ -23,6 +23,9 @@
  */
 #define RELEASE_WAIT_MS 150u
 
+HAL_STATIC_ASSERT(release_wait_fits_u8, RELEASE_WAIT_MS <= 0xFFu); /* an 8-bit loop counts it */
+HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
+
 /* The last loop pass showed a frame: an edge seen now was latched during it. */
 static bool just_shown;
 /* The button was still down when that frame started (its release came later). */

@@ -46,6 +46,14 @@
 #define POWER_OFF_TIMEOUT_MS 100u
 #define REFRESH_TIMEOUT_MS 30000u
 
+/* The bounds are counted in 16 bits on the chip. */
+HAL_STATIC_ASSERT(refresh_timeout_16_bits, REFRESH_TIMEOUT_MS <= 0xFFFFu);
+HAL_STATIC_ASSERT(short_timeouts_16_bits, POWER_ON_TIMEOUT_MS <= 0xFFFFu &&
+                                              POWER_OFF_TIMEOUT_MS <= 0xFFFFu &&
+                                              RESET_READY_TIMEOUT_MS <= 0xFFFFu);
+HAL_STATIC_ASSERT(plane_bytes_16_bits, EPD_PLANE_BYTES * 1ul <= 0xFFFFul);
+HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
+
 /*
  * Set by a successful epd_power_up(), cleared by the power cut. It only counts
  * while EPD_PWR still reads high, so a reboot (hal_init() drops the supply)

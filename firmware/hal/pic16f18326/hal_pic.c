@@ -38,6 +38,12 @@
 
 #define RX_RING_SIZE 16u /* power of two: indexes wrap by masking */
 
+/* Polls and ring indexes are 8-bit counters. */
+HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
+                                    TX_DRAIN_POLLS <= 0xFFu && EEPROM_WRITE_POLLS <= 0xFFu);
+HAL_STATIC_ASSERT(ring_power_of_two,
+                  (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
+
 static volatile uint8_t rx_ring[RX_RING_SIZE];
 static volatile uint8_t rx_head;
 static volatile uint8_t rx_tail;
