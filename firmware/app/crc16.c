@@ -1,8 +1,11 @@
 #include "crc16.h"
 
+#include "hal.h"
+
 uint16_t crc16_update(uint16_t crc, uint8_t byte) {
     uint8_t bit;
 
+    HAL_WORK(HAL_WORK_CRC_BYTE);
     crc ^= (uint16_t)((uint16_t)byte << 8);
     for (bit = 0; bit < 8u; bit++) {
         if ((crc & 0x8000u) != 0u) {

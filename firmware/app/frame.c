@@ -7,6 +7,8 @@
  */
 #include "frame.h"
 
+#include "hal.h"
+
 /* A code's value (1 << order | bits) must fit 16 bits: zeros + order <= 15. */
 #define MAX_CODE_BITS 15u
 
@@ -45,6 +47,7 @@ static uint8_t read_byte(void) {
         return 0u;
     }
     input_left--;
+    HAL_WORK(HAL_WORK_CODED_BYTE);
     return reader();
 }
 
@@ -63,6 +66,7 @@ static uint16_t read_code(uint8_t order) {
                 return 0u;
             }
             input_left--;
+            HAL_WORK(HAL_WORK_CODED_BYTE);
             in_byte = reader();
             in_mask = 0x80u;
         }
@@ -249,6 +253,7 @@ uint8_t frame_next_byte(void) {
         }
         errors = (uint8_t)((uint8_t)(errors << 1) | row_error);
     }
+    HAL_WORK(HAL_WORK_DECODED_BYTE);
     pixels = (uint8_t)(above[column] ^ errors);
     above[column] = pixels;
     bytes_left--;

@@ -73,6 +73,7 @@ uint8_t store_read_byte(void) {
         return 0xFFu;
     }
     read_left--;
+    HAL_WORK(HAL_WORK_STORED_BYTE);
     if (read_phase >= 8u) {
         read_phase = (uint8_t)(read_phase - 8u);
         return (uint8_t)(read_carry >> read_phase);

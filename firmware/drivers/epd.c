@@ -80,9 +80,7 @@ static void spi_send(uint8_t byte, uint8_t dc) {
         hal_pin_write(HAL_PIN_EPD_DC, dc);
         dc_level = dc;
     }
-    hal_pin_write(HAL_PIN_EPD_CS, 0u);
     hal_spi_write(byte);
-    hal_pin_write(HAL_PIN_EPD_CS, 1u);
 }
 
 static void send_command(uint8_t command) {
@@ -94,11 +92,11 @@ static void send_data(uint8_t data) {
 }
 
 static void send_repeated(uint8_t value, uint16_t count) {
-    uint16_t i;
-
-    for (i = 0u; i < count; i++) {
-        send_data(value);
+    if (dc_level != 1u) {
+        hal_pin_write(HAL_PIN_EPD_DC, 1u);
+        dc_level = 1u;
     }
+    hal_spi_repeat(value, count);
 }
 
 /* Polls BUSY (1 = idle) once a millisecond; false if still busy after timeout_ms. */

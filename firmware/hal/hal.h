@@ -24,6 +24,28 @@
  */
 #define HAL_STATIC_ASSERT(name, cond) typedef char hal_static_assert_##name[(cond) ? 1 : -1]
 
+/*
+ * CPU work the simulated board charges as time. On the chip the work simply
+ * takes its cycles and HAL_WORK() compiles to nothing; the simulated board's
+ * build (HAL_COUNTS_WORK) charges each unit what it costs on the instruction
+ * set, measured in gpsim (docs/pic-cycles.md, table in hal/sim/hal_sim.c).
+ * Pin, SPI and flash accesses are charged by the HAL calls themselves.
+ */
+typedef enum {
+    HAL_WORK_DECODED_BYTE, /* frame.c: one pixel byte handed out */
+    HAL_WORK_CODED_BYTE,   /* frame.c: one frame byte taken in and decoded */
+    HAL_WORK_STORED_BYTE,  /* store.c: one byte unpacked from flash words */
+    HAL_WORK_CRC_BYTE,     /* crc16.c: one byte through the CRC */
+    HAL_WORK_KINDS
+} hal_work_t;
+
+#ifdef HAL_COUNTS_WORK
+void hal_work(hal_work_t work);
+#define HAL_WORK(work) hal_work(work)
+#else
+#define HAL_WORK(work) ((void)0)
+#endif
+
 /* ---- pins ------------------------------------------------------------ */
 
 /* Board nets (names match hardware/pins.csv and the sim's VCD signals). */
@@ -44,12 +66,16 @@ void hal_pin_write(hal_pin_t pin, uint8_t level);
 uint8_t hal_pin_read(hal_pin_t pin);
 
 /*
- * Clock one byte out on EPD_SDA / EPD_SCL, most significant bit first, SPI
- * mode 0: SDA is set while SCL is low, then SCL pulses high. Chip select and
- * D/C are the caller's. Returns with SCL low. A whole byte per call because
- * on this core a function call costs more than the bit it would send.
+ * One byte as a whole chip-select frame: EPD_CS low, the byte clocked out on
+ * EPD_SDA / EPD_SCL, most significant bit first, SPI mode 0 (SDA set while
+ * SCL is low, then SCL pulses high), EPD_CS high again. D/C is the caller's.
+ * Returns with SCL low. A whole framed byte per call because on this core a
+ * function call (and a pin write through hal_pin_write) costs more than the
+ * bit it would send.
  */
 void hal_spi_write(uint8_t byte);
+/* `count` such frames of the same byte (a page fill), in one call. */
+void hal_spi_repeat(uint8_t byte, uint16_t count);
 
 /* ---- time ------------------------------------------------------------ */
 

@@ -15,6 +15,11 @@ void hal_spi_write(uint8_t byte) {
     (void)byte;
 }
 
+void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    (void)byte;
+    (void)count;
+}
+
 uint8_t hal_pin_read(hal_pin_t pin) {
     (void)pin;
     return 1u;

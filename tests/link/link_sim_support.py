@@ -116,14 +116,15 @@ class DamagingLine:
         self.inner.close()
 
 
-def every_nth(n: int, damage: Mangle, seed: int = 1) -> Mangle:
-    """Damage one write (or read) in n, skipping short ones (wake preambles)."""
+def every_nth(n: int, damage: Mangle, seed: int = 1, shortest: int = 6) -> Mangle:
+    """Damage one write (or read) in n, skipping those under `shortest` bytes (a host's
+    wake preamble; the device's replies come a few bytes a read, so reads use 1)."""
     rng = random.Random(seed)
     count = 0
 
     def mangle(data: bytes) -> bytes:
         nonlocal count
-        if len(data) < 6:
+        if len(data) < shortest:
             return data
         count += 1
         return damage(data) if count % n == 0 or rng.random() < 0.02 else data

@@ -104,9 +104,10 @@ def test_info_push_show_round_trip(device: Device) -> None:
         (every_nth(4, swap_bytes), None),
         (every_nth(5, truncate), None),
         (every_nth(3, repeat_packet), None),
-        (None, every_nth(3, drop_byte)),
-        (None, every_nth(4, flip_bit, seed=2)),
-        (every_nth(5, flip_bit, seed=3), every_nth(5, drop_byte, seed=4)),
+        # Replies come a few bytes a read: one read in 12 is about one reply in 4.
+        (None, every_nth(12, drop_byte, shortest=1)),
+        (None, every_nth(16, flip_bit, seed=2, shortest=1)),
+        (every_nth(5, flip_bit, seed=3), every_nth(20, drop_byte, seed=4, shortest=1)),
     ],
     ids=[
         "drop",

@@ -121,6 +121,20 @@ def golden_parts() -> list[list[tuple[str, int, bytes]]]:
     return parts
 
 
+def decoded_bytes(frame: bytes) -> int:
+    """Pixel bytes a frame's windows produce (both planes), as the decoder hands them out."""
+    total = 0
+    offset = FRAME_HEADER_BYTES
+    for _ in range(frame[1]):
+        window, orders = host_decoder._window_header(frame, offset)
+        bits = BitReader(frame, offset + WINDOW_HEADER_BYTES)
+        for order in orders:
+            host_decoder._read_transitions(bits, window, order)
+        offset = bits.finish()
+        total += 2 * window.width_bytes * window.height
+    return total
+
+
 def window_stream_crc(frame: bytes) -> int:
     """CRC of each window's x, y, w, h (native pixels) and its DTM1 then DTM2 bytes, as
     host/epdle/frames/decoder.py decodes them; its planes are those windows applied in order."""
@@ -355,7 +369,7 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
             (f"cobs {i}: decoded CRC", crc16(v)),
         ]
     if "spi" in groups:
-        measured += 1
+        measured += 3  # hal_spi_write, epd_data, epd_fill
     for i, frame in enumerate(builtin if "builtin" in groups else []):
         measured += 1
         expect += [
@@ -364,7 +378,8 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
         ]
     if "golden" in groups:
         expect.append(("store_frame_count", len(golden)))
-        measured += len(golden)
+        expect.append(("store_frame_open(text)", 1))
+        measured += 1 + len(golden)
     for name, status, frame in golden if "golden" in groups else []:
         expect.append((f"golden {name}: frame_check", status))
         expect.append(
@@ -520,7 +535,8 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
         f"pic-test: {checked}/{len(expect)} results as the host computes them ({','.join(groups)})"
     )
     if len(cycles) == measured and write_doc is None:
-        for name, cycle in zip((name for name, _, _ in golden), cycles, strict=False):
+        # cycles[0] is the store_frame_open measurement.
+        for name, cycle in zip((name for name, _, _ in golden), cycles[1:], strict=False):
             print(f"pic-test: frame_check, golden `{name}`: {cycle} cycles")
     elif len(cycles) == measured:
         report = cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes)
@@ -545,7 +561,10 @@ def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:
     it = iter(cycles)
     crc_cycles = [next(it) for _ in crcs] if "crc" in groups else []
     spi = next(it) if "spi" in groups else 0
+    epd_data = next(it) if "spi" in groups else 0
+    fill = next(it) if "spi" in groups else 0
     builtin_cycles = [next(it) for _ in builtin] if "builtin" in groups else []
+    open_cycles = next(it) if "golden" in groups else 0
     golden_cycles = [next(it) for _ in golden] if "golden" in groups else []
     show = next(it) if "show" in groups else 0
     per_byte = [c / len(v) for c, v in zip(crc_cycles, crcs, strict=False) if len(v) >= 64]
@@ -583,6 +602,28 @@ def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:
         lines.append(
             f"| SPI, per byte (hal_spi_write, {SPI_BYTES} calls with the loop)"
             f" | {spi / SPI_BYTES:.0f} | {spi / SPI_BYTES / 8:.1f} us |"
+        )
+        lines.append(
+            f"| panel data byte (epd_data: D/C, the framed hal_spi_write; {SPI_BYTES} calls)"
+            f" | {epd_data / SPI_BYTES:.0f} | {epd_data / SPI_BYTES / 8:.1f} us |"
+        )
+        page = 2 * 2756
+        lines.append(
+            f"| white page (epd_fill: 2 commands, {page} bytes by hal_spi_repeat), per byte"
+            f" | {fill / page:.0f} | {fill / 8000:.1f} ms in all |"
+        )
+    text = next((frame for name, _, frame in golden if name == "text"), None)
+    if "golden" in groups and text is not None:
+        read_per_byte = open_cycles / len(text)
+        lines.append(
+            f"| store_frame_open of `text` ({len(text)} B: header, CRC pass), per byte"
+            f" | {read_per_byte:.0f} | {read_per_byte / 8:.1f} us |"
+        )
+        decoded = decoded_bytes(text)
+        check = golden_cycles[[name for name, _, _ in golden].index("text")]
+        lines.append(
+            f"| decoding `text`, per decoded byte (frame_check / {decoded} window bytes)"
+            f" | {check / decoded:.0f} | {check / decoded / 8:.1f} us |"
         )
     if "show" in groups:
         lines.append(

@@ -66,17 +66,31 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
         LATCbits.LATC0 = 0;                                                                        \
     } while (0)
 
+/* As hal/pic16f18326/hal_pic.c, and counted for the test (the count costs cycles too). */
+#define SPI_FRAME(byte)                                                                            \
+    do {                                                                                           \
+        LATCbits.LATC4 = 0;                                                                        \
+        SPI_BIT(byte, 0x80u);                                                                      \
+        SPI_BIT(byte, 0x40u);                                                                      \
+        SPI_BIT(byte, 0x20u);                                                                      \
+        SPI_BIT(byte, 0x10u);                                                                      \
+        SPI_BIT(byte, 0x08u);                                                                      \
+        SPI_BIT(byte, 0x04u);                                                                      \
+        SPI_BIT(byte, 0x02u);                                                                      \
+        SPI_BIT(byte, 0x01u);                                                                      \
+        LATCbits.LATC4 = 1;                                                                        \
+        hal_gpsim_spi_bytes++;                                                                     \
+        hal_gpsim_spi_sum += (byte);                                                               \
+    } while (0)
+
 void hal_spi_write(uint8_t byte) {
-    SPI_BIT(byte, 0x80u);
-    SPI_BIT(byte, 0x40u);
-    SPI_BIT(byte, 0x20u);
-    SPI_BIT(byte, 0x10u);
-    SPI_BIT(byte, 0x08u);
-    SPI_BIT(byte, 0x04u);
-    SPI_BIT(byte, 0x02u);
-    SPI_BIT(byte, 0x01u);
-    hal_gpsim_spi_bytes++;
-    hal_gpsim_spi_sum += byte;
+    SPI_FRAME(byte);
+}
+
+void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    for (; count != 0u; count--) {
+        hal_spi_write(byte);
+    }
 }
 
 uint8_t hal_pin_read(hal_pin_t pin) {

@@ -36,7 +36,9 @@
  * (32 ms nominal); SWDTEN off until the SLEEP. */
 #define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
 
-#define RX_RING_SIZE 16u /* power of two: indexes wrap by masking */
+/* Power of two (indexes wrap by masking), and large enough for most of a packet: the
+ * CPU may be busy for milliseconds (a packet's CRC, a flash row) while bytes arrive. */
+#define RX_RING_SIZE 64u
 
 /* Polls and ring indexes are 8-bit counters. */
 HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
@@ -145,15 +147,30 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
         LATCbits.LATC0 = 0;                                                                        \
     } while (0)
 
+#define SPI_FRAME(byte)                                                                            \
+    do {                                                                                           \
+        LATCbits.LATC4 = 0; /* EPD_CS */                                                           \
+        SPI_BIT(byte, 0x80u);                                                                      \
+        SPI_BIT(byte, 0x40u);                                                                      \
+        SPI_BIT(byte, 0x20u);                                                                      \
+        SPI_BIT(byte, 0x10u);                                                                      \
+        SPI_BIT(byte, 0x08u);                                                                      \
+        SPI_BIT(byte, 0x04u);                                                                      \
+        SPI_BIT(byte, 0x02u);                                                                      \
+        SPI_BIT(byte, 0x01u);                                                                      \
+        LATCbits.LATC4 = 1;                                                                        \
+    } while (0)
+
 void hal_spi_write(uint8_t byte) {
-    SPI_BIT(byte, 0x80u);
-    SPI_BIT(byte, 0x40u);
-    SPI_BIT(byte, 0x20u);
-    SPI_BIT(byte, 0x10u);
-    SPI_BIT(byte, 0x08u);
-    SPI_BIT(byte, 0x04u);
-    SPI_BIT(byte, 0x02u);
-    SPI_BIT(byte, 0x01u);
+    SPI_FRAME(byte);
+}
+
+/* A call a byte: the frame written out once more would outgrow this file's RAM bank
+ * of locals, and the call costs a tenth of the byte. */
+void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    for (; count != 0u; count--) {
+        hal_spi_write(byte);
+    }
 }
 
 uint8_t hal_pin_read(hal_pin_t pin) {

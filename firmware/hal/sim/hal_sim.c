@@ -14,14 +14,32 @@
 #include "sim_nvm.h"
 #include "sim_uart.h"
 
-/* As in hal/pic16f18326: a 16-byte ring that keeps one slot free (15 bytes). */
-#define UART_RING_BYTES 16u
+/* As in hal/pic16f18326: a 64-byte ring that keeps one slot free (63 bytes). */
+#define UART_RING_BYTES 64u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
-/* hal/pic16f18326's unrolled hal_spi_write(): five a bit, plus the call and return. */
-#define SPI_BIT_INSTRUCTIONS 5u
-#define SPI_CALL_INSTRUCTIONS 4u
+/*
+ * What the firmware's code costs on the instruction set, in instruction cycles
+ * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
+ * (docs/pic-cycles.md). A panel data byte (epd_data: the driver's D/C check
+ * and the framed hal_spi_write) takes 168, a byte of a page fill
+ * (hal_spi_repeat) 142. Decoding `text` takes 866,505
+ * cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard`
+ * 1,047,508 for 286 and 5,512: 131 a pixel byte and 1,141 a frame byte (which
+ * predicts `noise`, 6,238 in and 5,512 out, within 1 %), of which 142 are the
+ * store's unpacking (a frame's open: 385 a byte, less 243 of CRC).
+ */
+#define SPI_BYTE_CYCLES 168u
+#define SPI_REPEAT_BYTE_CYCLES 142u
+static const uint16_t work_cycles[HAL_WORK_KINDS] = {
+    131u, /* HAL_WORK_DECODED_BYTE */
+    999u, /* HAL_WORK_CODED_BYTE (1,141 less the store's 142) */
+    142u, /* HAL_WORK_STORED_BYTE */
+    243u, /* HAL_WORK_CRC_BYTE */
+};
+/* A framed SPI byte's pin edges at the chip's pace: eight bits of three steps each. */
+#define SPI_STEP_CYCLES (SPI_REPEAT_BYTE_CYCLES / 24u)
 
 static const sim_net_t pin_nets[HAL_PIN_COUNT] = {
     SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,  SIM_NET_EPD_CS,  SIM_NET_EPD_DC,
@@ -91,18 +109,36 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     spend_instructions(1u);
 }
 
-void hal_spi_write(uint8_t byte) {
+void hal_work(hal_work_t work) {
+    if (work < HAL_WORK_KINDS) {
+        spend_instructions(work_cycles[work]);
+    }
+}
+
+static void spi_frame(uint8_t byte, unsigned cycles) {
     uint8_t mask;
 
-    spend_instructions(SPI_CALL_INSTRUCTIONS);
+    sim_bus_drive(SIM_NET_EPD_CS, 0u);
+    spend_instructions(cycles - 24u * SPI_STEP_CYCLES);
     for (mask = 0x80u; mask != 0u; mask >>= 1) {
         /* The chip clears SDA and sets it again for a 1; the net only sees the result. */
         sim_bus_drive(SIM_NET_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
-        spend_instructions(SPI_BIT_INSTRUCTIONS - 2u);
+        spend_instructions(SPI_STEP_CYCLES);
         sim_bus_drive(SIM_NET_EPD_SCL, 1u);
-        spend_instructions(1u);
+        spend_instructions(SPI_STEP_CYCLES);
         sim_bus_drive(SIM_NET_EPD_SCL, 0u);
-        spend_instructions(1u);
+        spend_instructions(SPI_STEP_CYCLES);
+    }
+    sim_bus_drive(SIM_NET_EPD_CS, 1u);
+}
+
+void hal_spi_write(uint8_t byte) {
+    spi_frame(byte, SPI_BYTE_CYCLES);
+}
+
+void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    for (; count != 0u; count--) {
+        spi_frame(byte, SPI_REPEAT_BYTE_CYCLES);
     }
 }
 

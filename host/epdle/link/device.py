@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -35,6 +35,22 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
+
+
+# What a COMMIT costs the device before it answers: it reads every frame back
+# through its CRC and decodes it once. From the firmware's cycle counts on the
+# instruction set (docs/pic-cycles.md, 8 M instructions a second): 385 a frame
+# byte to read and check, 1,141 to decode, and at most a whole panel of pixel
+# bytes (5,512 at 131 each) a frame.
+COMMIT_CYCLES_PER_BYTE = 385 + 1141
+COMMIT_CYCLES_PER_FRAME = 5512 * 131
+INSTRUCTIONS_PER_SECOND = 8_000_000
+
+
+def commit_seconds(frames: Sequence[bytes]) -> float:
+    """An upper bound on how long the device works on the COMMIT of `frames`."""
+    cycles = sum(COMMIT_CYCLES_PER_BYTE * len(f) + COMMIT_CYCLES_PER_FRAME for f in frames)
+    return cycles / INSTRUCTIONS_PER_SECOND
 
 
 class _NoReply(Enum):
@@ -224,7 +240,7 @@ class Device:
             try:
                 self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
                 self._send_stream(stream, progress)
-                self._request(Command.COMMIT)
+                self._request(Command.COMMIT, extra_wait=commit_seconds(frames))
                 break
             except DeviceRejected as error:
                 # The device lost the upload (it slept or reset): start over.
@@ -353,11 +369,18 @@ class Device:
                 return
             self._collect(self._receive(remaining))
 
-    def _request(self, command: Command, payload: bytes = b"", expect: Reply = Reply.ACK) -> Packet:
+    def _request(
+        self,
+        command: Command,
+        payload: bytes = b"",
+        expect: Reply = Reply.ACK,
+        extra_wait: float = 0.0,
+    ) -> Packet:
         """Send a command and wait for its reply, resending the very same
         packet (same seq: the device answers a repeat without redoing it).
         `retries` bounds the timeouts; a resend the device asked for (it
-        reported a damaged packet) is quick and bounded on its own."""
+        reported a damaged packet) is quick and bounded on its own. `extra_wait`
+        seconds are added to each wait for a command the device works on for long."""
         packet = Packet(command, self._next_seq(), payload)
         self._wait_out_a_press()
         timeouts = 0
@@ -365,7 +388,9 @@ class Device:
         wake = self.transport.device_may_sleep()
         while True:
             try:
-                reply = self._await_reply(packet, self.transport.send(packet, wake=wake))
+                reply = self._await_reply(
+                    packet, self.transport.send(packet, wake=wake), extra_wait
+                )
             except OSError as error:
                 raise LinkError(str(error)) from error
             if isinstance(reply, Packet):
@@ -388,10 +413,12 @@ class Device:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
         return reply
 
-    def _await_reply(self, packet: Packet, early: list[Packet]) -> Packet | _NoReply:
+    def _await_reply(
+        self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
+    ) -> Packet | _NoReply:
         """The reply to `packet`, else TIMED_OUT or RESEND_ASKED (the device
         reported line trouble). Events that come along are kept."""
-        deadline = self.transport.clock() + self.timeout
+        deadline = self.transport.clock() + self.timeout + extra_wait
         pending = early
         while True:
             reply = None

@@ -164,10 +164,18 @@ void hal_spi_write(uint8_t byte) {
     uint8_t mask;
 
     /* Recorded as the pin edges the chip makes, so the decoder above checks them. */
+    hal_pin_write(HAL_PIN_EPD_CS, 0u);
     for (mask = 0x80u; mask != 0u; mask >>= 1) {
         hal_pin_write(HAL_PIN_EPD_SDA, (byte & mask) != 0u ? 1u : 0u);
         hal_pin_write(HAL_PIN_EPD_SCL, 1u);
         hal_pin_write(HAL_PIN_EPD_SCL, 0u);
+    }
+    hal_pin_write(HAL_PIN_EPD_CS, 1u);
+}
+
+void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    for (; count != 0u; count--) {
+        hal_spi_write(byte);
     }
 }
 

@@ -165,6 +165,18 @@ void main(void) {
         hal_spi_write(i);
     }
     t_stop();
+    /* The same bytes through the panel driver: D/C, chip select and the HAL (measured). */
+    t_start();
+    for (i = 0u; i < T_SPI_BYTES; i++) {
+        epd_data(i);
+    }
+    t_stop();
+    /* A white page, both planes (measured): what every show sends first. */
+    (void)epd_power_up();
+    t_start();
+    (void)epd_fill(0xFFu, 0xFFu);
+    t_stop();
+    (void)epd_power_down();
 #endif
 #if T_GROUP_BUILTIN
     /* Frames: the built-in ones from program memory, the stored set through the store. */
@@ -175,6 +187,10 @@ void main(void) {
 #if T_GROUP_GOLDEN
     store_init();
     put(store_frame_count());
+    /* Opening a stored frame: its header and a CRC pass over its bytes (measured). */
+    t_start();
+    put((uint16_t)store_frame_open(T_SHOW_INDEX));
+    t_stop();
     for (i = 0u; i < T_STORED_FRAMES; i++) {
         t_frame(true, i);
     }

@@ -107,9 +107,11 @@ static void test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low(void **state
     hal_pin_write(HAL_PIN_EPD_DC, 1u);
     hal_pin_write(HAL_PIN_EPD_RST, 1u);
     hal_spi_write(0x81u);
-    assert_int_equal(LATC & 0x3F, 0x2C); /* SDA (bit 0 of 0x81), RST, DC; SCL, CS low */
+    assert_int_equal(LATC & 0x3F, 0x3C); /* SDA (bit 0 of 0x81), CS high again, RST, DC; SCL low */
     hal_spi_write(0xFEu);
-    assert_int_equal(LATC & 0x3F, 0x28); /* SDA low after the 0 bit, RST and DC kept */
+    assert_int_equal(LATC & 0x3F, 0x38); /* SDA low after the 0 bit; CS, RST and DC high */
+    hal_spi_repeat(0x01u, 3u);
+    assert_int_equal(LATC & 0x3F, 0x3C);
 }
 
 static void test_panel_power_releases_and_drives_busy(void **state) {
@@ -197,11 +199,11 @@ static void test_uart_receive_and_errors(void **state) {
     assert_int_equal(hal_uart_errors_take(), 0);
 
     /* A full ring drops (and counts) what does not fit, keeps what it holds. */
-    for (i = 0u; i < 20u; i++) {
+    for (i = 0u; i < 70u; i++) {
         receive(i, 0x00);
     }
-    assert_int_equal(hal_uart_errors_take(), 5);
-    for (i = 0u; i < 15u; i++) {
+    assert_int_equal(hal_uart_errors_take(), 7);
+    for (i = 0u; i < 63u; i++) {
         assert_true(hal_uart_read(&byte));
         assert_int_equal(byte, i);
     }
