@@ -18,8 +18,8 @@
 /*
  * The release bounces too, and the interrupt latches those falling edges like
  * a press. Waiting for the release before the (15 s) refresh keeps them out of
- * it; the wait is bounded so that the button edge to DISPLAY_REFRESH stays
- * well under 300 ms (debounce + wait + ~75 ms of panel start-up and data).
+ * it; the wait runs after the frame is loaded (a press is usually over by
+ * then) and is bounded, for a button held down.
  */
 #define RELEASE_WAIT_MS 150u
 
@@ -28,7 +28,7 @@ HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
 
 /* The last loop pass showed a frame: an edge seen now was latched during it. */
 static bool just_shown;
-/* The button was still down when that frame started (its release came later). */
+/* The button was still down when that frame's refresh started (its release came later). */
 static bool held_through_show;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
@@ -67,12 +67,19 @@ static bool wait_for_release(void) {
     return false;
 }
 
+/*
+ * The frame goes to the panel while the button is released: its release and
+ * bounce usually fall inside the load, and what is left of them is waited out
+ * before the refresh, so their edges do not count as a press, and the press
+ * to refresh time is the longer of the two, not their sum.
+ */
 static void show_next_frame(void) {
     display_status_t status;
 
-    held_through_show = !wait_for_release();
     link_event_button();
-    status = display_show_next();
+    status = display_load_next();
+    held_through_show = !wait_for_release();
+    status = display_refresh(status);
     link_event_shown(display_current(), (uint8_t)status);
 }
 

@@ -53,11 +53,10 @@ static void send_plane(void) {
     }
 }
 
-display_status_t display_show(uint8_t index) {
+display_status_t display_load(uint8_t index) {
     frame_reader_t read = read_builtin;
     uint16_t length;
     epd_status_t panel;
-    display_status_t result = DISPLAY_OK;
 
     if (index >= display_frame_count()) {
         return DISPLAY_ERR_NO_FRAME;
@@ -97,11 +96,24 @@ display_status_t display_show(uint8_t index) {
         }
     }
     if (panel != EPD_OK) {
-        result = DISPLAY_ERR_PANEL;
-    } else if (frame_close() != FRAME_OK) {
+        (void)epd_power_down();
+        return DISPLAY_ERR_PANEL;
+    }
+    if (frame_close() != FRAME_OK) {
         /* Not what was checked: leave the old picture, do not refresh. */
-        result = DISPLAY_ERR_BAD_FRAME;
-    } else if (epd_refresh() != EPD_OK) {
+        (void)epd_power_down();
+        return DISPLAY_ERR_BAD_FRAME;
+    }
+    return DISPLAY_OK;
+}
+
+display_status_t display_refresh(display_status_t loaded) {
+    display_status_t result = loaded;
+
+    if (loaded != DISPLAY_OK) {
+        return loaded; /* the load already left the panel unpowered */
+    }
+    if (epd_refresh() != EPD_OK) {
         result = DISPLAY_ERR_PANEL;
     }
     if (epd_power_down() != EPD_OK && result == DISPLAY_OK) {
@@ -110,11 +122,19 @@ display_status_t display_show(uint8_t index) {
     return result;
 }
 
-display_status_t display_show_next(void) {
+display_status_t display_show(uint8_t index) {
+    return display_refresh(display_load(index));
+}
+
+display_status_t display_load_next(void) {
     uint8_t next = shown_since_init ? (uint8_t)(current + 1u) : 0u;
 
     if (next >= display_frame_count()) {
         next = 0u;
     }
-    return display_show(next);
+    return display_load(next);
+}
+
+display_status_t display_show_next(void) {
+    return display_refresh(display_load_next());
 }

@@ -41,4 +41,16 @@ display_status_t display_show(uint8_t index);
  */
 display_status_t display_show_next(void);
 
+/*
+ * display_show() in two steps, so the caller can do something between the
+ * data and the 15 s refresh (the main loop waits out the button's release):
+ * display_load() does everything but the refresh and leaves the panel
+ * powered with the frame in its RAM (DISPLAY_OK), or unpowered on any error;
+ * display_refresh() then takes what display_load() returned, refreshes if it
+ * loaded, and always leaves the panel unpowered.
+ */
+display_status_t display_load(uint8_t index);
+display_status_t display_load_next(void);
+display_status_t display_refresh(display_status_t loaded);
+
 #endif /* EPDLE_DISPLAY_H */

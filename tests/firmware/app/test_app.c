@@ -1,6 +1,7 @@
 /*
  * Main loop tests: the real app.c and panel driver on the recording HAL, with
- * a display stand-in that drives the panel like display_show() does and a
+ * a display stand-in that drives the panel like display_load() and
+ * display_refresh() do, and a
  * link stand-in that records events.
  */
 #include "app.h"
@@ -52,14 +53,15 @@ uint8_t display_current(void) {
     return fake_display.current;
 }
 
-display_status_t display_show(uint8_t index) {
+/* display_show() in its two steps, as app.c calls them. */
+display_status_t display_load_next(void) {
     epd_status_t status;
 
     if (fake_display.show_count < MAX_SHOWS) {
         fake_display.show_start_ms[fake_display.show_count] = rec_now_ms();
     }
     fake_display.show_count++;
-    fake_display.current = index;
+    fake_display.current = (uint8_t)((fake_display.current + 1u) % FRAME_COUNT);
     status = epd_power_up();
     if (status == EPD_OK) {
         status = epd_fill(0xFF, 0xFF);
@@ -67,15 +69,22 @@ display_status_t display_show(uint8_t index) {
     if (fake_display.cut_power_during_show) {
         longjmp(test_exit, 1);
     }
-    if (status == EPD_OK) {
-        status = epd_refresh();
+    if (status != EPD_OK) {
+        (void)epd_power_down();
+        return DISPLAY_ERR_PANEL;
     }
-    (void)epd_power_down();
-    return status == EPD_OK ? DISPLAY_OK : DISPLAY_ERR_PANEL;
+    return DISPLAY_OK;
 }
 
-display_status_t display_show_next(void) {
-    return display_show((uint8_t)((fake_display.current + 1u) % FRAME_COUNT));
+display_status_t display_refresh(display_status_t loaded) {
+    epd_status_t status = EPD_OK;
+
+    if (loaded != DISPLAY_OK) {
+        return loaded;
+    }
+    status = epd_refresh();
+    (void)epd_power_down();
+    return status == EPD_OK ? DISPLAY_OK : DISPLAY_ERR_PANEL;
 }
 
 void link_init(void) {
