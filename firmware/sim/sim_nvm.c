@@ -56,7 +56,8 @@ static bool row_ok(uint16_t row_addr) {
 }
 
 uint16_t sim_nvm_flash_read(uint16_t word_addr) {
-    return flash[word_addr % FLASH_WORDS];
+    /* As the chip: program memory past its 16K words reads as erased (0x3FFF). */
+    return word_addr < FLASH_WORDS ? flash[word_addr] : FLASH_ERASED;
 }
 
 static void erase_words(uint16_t first, unsigned count) {
