@@ -17,6 +17,12 @@ volatile uint8_t *pic_host_traced_access(uint16_t address) {
     if (address == NVMCON2_ADDRESS && pic_host.nvmcon2_write_count < PIC_HOST_MAX_EVENTS) {
         return &pic_host.nvmcon2_writes[pic_host.nvmcon2_write_count++];
     }
+    if (address == LATC_ADDRESS) {
+        if (pic_host.latc_state_count < sizeof pic_host.latc_states) {
+            pic_host.latc_states[pic_host.latc_state_count++] = pic_sfr[LATC_ADDRESS];
+        }
+        return &pic_sfr[LATC_ADDRESS];
+    }
     if (address == IOCAF_ADDRESS) {
         pic_host.iocaf_access_count++;
         if (pic_host.iocaf_access_count == pic_host.iocaf_edge_at_access) {

@@ -34,6 +34,10 @@ typedef struct {
     /* Plays what wakes the chip from the n-th (0-based) SLEEP() by setting
      * registers (STATUS.TO, BAUD1CON.WUE, PORTA, IOCAF); NULL = nothing changes. */
     void (*on_sleep)(uint32_t sleep_index);
+    /* LATC is traced: its value at each access, so the states it went through
+     * (the last one is LATC itself) show the SPI bits clocked out on RC0/RC2. */
+    uint8_t latc_states[PIC_HOST_MAX_EVENTS * 4u];
+    uint32_t latc_state_count;
     /* IOCAF is traced: its n-th access (1-based, 0 = never) first ORs in these
      * flags, as an edge the port logic latches at that moment. */
     uint32_t iocaf_access_count;

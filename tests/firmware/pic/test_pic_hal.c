@@ -114,6 +114,54 @@ static void test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low(void **state
     assert_int_equal(LATC & 0x3F, 0x3C);
 }
 
+/* The bytes LATC's states clock out: SDA (RC2) sampled at each rise of SCL (RC0)
+ * while CS (RC4) is low; `frames` counts CS low periods. */
+static uint32_t decode_latc_spi(uint8_t *bytes, uint32_t capacity, uint32_t *frames) {
+    uint32_t count = 0u;
+    uint32_t bits = 0u;
+    uint8_t value = 0u;
+    uint8_t previous = pic_host.latc_state_count != 0u ? pic_host.latc_states[0] : LATC;
+    uint32_t i;
+
+    *frames = 0u;
+    for (i = 1u; i <= pic_host.latc_state_count; i++) {
+        uint8_t state = i < pic_host.latc_state_count ? pic_host.latc_states[i] : LATC;
+        if ((previous & 0x10u) != 0u && (state & 0x10u) == 0u) {
+            (*frames)++;
+            bits = 0u;
+        }
+        if ((state & 0x10u) == 0u && (previous & 0x01u) == 0u && (state & 0x01u) != 0u) {
+            value = (uint8_t)((value << 1) | ((state >> 2) & 1u));
+            bits++;
+            if (bits == 8u && count < capacity) {
+                bytes[count++] = value;
+                bits = 0u;
+            }
+        }
+        previous = state;
+    }
+    return count;
+}
+
+static void test_spi_bytes_go_out_msb_first_one_chip_select_frame_each(void **state) {
+    uint8_t bytes[8];
+    uint32_t frames;
+
+    (void)state;
+    hal_pin_write(HAL_PIN_EPD_CS, 1u);
+    pic_host.latc_state_count = 0u;
+    hal_spi_write(0xA4u); /* no byte here reads the same backwards */
+    hal_spi_write(0x35u);
+    hal_spi_repeat(0x82u, 2u);
+    assert_int_equal(decode_latc_spi(bytes, sizeof bytes, &frames), 4);
+    assert_int_equal(frames, 4);
+    assert_int_equal(bytes[0], 0xA4);
+    assert_int_equal(bytes[1], 0x35);
+    assert_int_equal(bytes[2], 0x82);
+    assert_int_equal(bytes[3], 0x82);
+    assert_int_equal(LATC & 0x11, 0x10); /* ends with SCL low, CS high */
+}
+
 static void test_panel_power_releases_and_drives_busy(void **state) {
     (void)state;
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
@@ -483,6 +531,7 @@ int main(void) {
         cmocka_unit_test_setup(test_init_interrupts_clock_and_regulator, setup),
         cmocka_unit_test_setup(test_pin_mapping, setup),
         cmocka_unit_test_setup(test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low, setup),
+        cmocka_unit_test_setup(test_spi_bytes_go_out_msb_first_one_chip_select_frame_each, setup),
         cmocka_unit_test_setup(test_panel_power_releases_and_drives_busy, setup),
         cmocka_unit_test_setup(test_button_edge_latched_by_interrupt, setup),
         cmocka_unit_test_setup(test_an_edge_during_the_interrupt_is_not_cleared, setup),
