@@ -218,12 +218,51 @@ void epd_window_end(void) {
     send_command(CMD_PARTIAL_OUT);
 }
 
+/*
+ * Sleeps until BUSY reads high (true), or max_ms have
+ * passed with it low (false). Each wake-up, whatever its cause, uses up a whole
+ * watchdog period, so the bound is max_ms rounded up to periods. A button edge
+ * is latched by the interrupt and the CPU sleeps on; once the host talks (a
+ * UART start bit woke it) the CPU stays awake, looking at BUSY every
+ * millisecond for the rest of the bound, so the host's bytes are received.
+ * Interrupts are off from each look at BUSY to the SLEEP after it: a rise in
+ * between leaves its flag set and that SLEEP returns at once.
+ */
+bool epd_sleep_until_idle(uint16_t max_ms) {
+    uint16_t waited_ms = 0u;
+    bool host_talking = false;
+    bool idle;
+
+    hal_busy_wake(true);
+    for (;;) {
+        hal_irq_disable();
+        idle = hal_pin_read(HAL_PIN_EPD_BUSY) != 0u;
+        if (idle || waited_ms >= max_ms) {
+            break;
+        }
+        if (host_talking) {
+            hal_irq_enable();
+            hal_delay_ms(1u);
+            waited_ms++;
+            continue;
+        }
+        host_talking = hal_sleep_period() == HAL_WAKE_UART;
+        waited_ms = (uint16_t)(max_ms - waited_ms) > HAL_SLEEP_PERIOD_MS
+                        ? (uint16_t)(waited_ms + HAL_SLEEP_PERIOD_MS)
+                        : max_ms;
+        hal_irq_enable(); /* the interrupt routine latches what woke the CPU */
+    }
+    hal_busy_wake(false);
+    hal_irq_enable();
+    return idle;
+}
+
 epd_status_t epd_refresh(void) {
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     send_command(CMD_DISPLAY_REFRESH);
-    if (!hal_sleep_until_high(HAL_PIN_EPD_BUSY, REFRESH_TIMEOUT_MS)) {
+    if (!epd_sleep_until_idle(REFRESH_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
     return EPD_OK;

@@ -12,6 +12,7 @@
 #ifndef EPDLE_EPD_H
 #define EPDLE_EPD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define EPD_WIDTH 104u
@@ -44,6 +45,12 @@ void epd_window_end(void);
 
 /* DISPLAY_REFRESH and the (long, bounded) wait for BUSY, which the MCU sleeps through. */
 epd_status_t epd_refresh(void);
+
+/*
+ * The MCU asleep until BUSY reads high (true) or about max_ms have passed
+ * (false): the policy over the HAL's one-period sleeps (see epd.c).
+ */
+bool epd_sleep_until_idle(uint16_t max_ms);
 
 /*
  * POWER_OFF, DEEP_SLEEP (0xA5), then supply off and every control pin low.

@@ -103,25 +103,34 @@ bool hal_button_edge_take(void);
  */
 void hal_sleep(void);
 
+/* What ended a hal_sleep_period(). */
+typedef enum {
+    HAL_WAKE_OTHER = 0, /* the button, BUSY's rise, or a flag already pending */
+    HAL_WAKE_WATCHDOG,  /* the period ran out */
+    HAL_WAKE_UART       /* a start bit: that character is lost, as in hal_sleep() */
+} hal_wake_t;
+
 /*
- * Sleep through a long wait for an input to go high: true as soon as the pin
- * reads high, false once about max_ms have passed with it low. Only
- * HAL_PIN_EPD_BUSY can wake the CPU on its rising edge (interrupt-on-change,
- * positive edge on RA4); any other pin gives its level at once (true if high).
- *
- * The bound is kept by the watchdog timer, which wakes the CPU every
- * HAL_SLEEP_PERIOD_MS (nominal, LFINTOSC) while it sleeps; every wake-up,
- * whatever woke the CPU, uses up one period, so other wake-ups can end the
- * wait sooner but never later than max_ms rounded up to whole periods.
- * A button edge wakes the CPU, is latched as in hal_sleep() and the CPU
- * sleeps on. A UART start bit wakes it too; that character is lost as in
- * hal_sleep() (the sender's wake preamble covers it) and the CPU then stays
- * awake, polling the pin every millisecond for the rest of the bound, so the
- * bytes that follow are received. As hal_sleep(), it returns with interrupts
- * enabled (the interrupt routine runs after every wake-up).
+ * Interrupt-on-change on HAL_PIN_EPD_BUSY's rising edge, so that the end of a
+ * panel refresh wakes hal_sleep_period(). Arm it before the first look at the
+ * pin: a rise after that look leaves its flag set, and the SLEEP after it
+ * returns at once. Disarming also clears a flag it left.
+ */
+void hal_busy_wake(bool on);
+
+/*
+ * One SLEEP of at most HAL_SLEEP_PERIOD_MS (nominal, LFINTOSC): the watchdog
+ * bounds it and wakes the CPU instead of resetting it. The button's falling
+ * edge, BUSY's rise (hal_busy_wake) or a UART start bit end it sooner, and a
+ * flag already pending makes it return at once. Call it with interrupts off
+ * (the caller looked at what it waits for just before); it returns with the
+ * interrupt state as it found it, and the interrupt routine runs (latching
+ * the button edge or byte that woke the CPU) once the caller turns them on.
+ * Waiting policy (how many periods, staying awake while the host talks) is
+ * the caller's.
  */
 #define HAL_SLEEP_PERIOD_MS 32u
-bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms);
+hal_wake_t hal_sleep_period(void);
 
 /* ---- UART (EUSART, 115200 8N1) --------------------------------------- */
 

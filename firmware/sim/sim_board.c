@@ -224,6 +224,10 @@ void sim_board_irq_enable(bool enabled) {
     sim_board_service_interrupts();
 }
 
+bool sim_board_irq_enabled(void) {
+    return board.gie;
+}
+
 void sim_board_ioc_falling_edge(void) {
     if (!board.powered) {
         return;

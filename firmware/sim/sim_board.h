@@ -54,6 +54,7 @@ void sim_board_power_fail(void) __attribute__((noreturn));
 
 /* GIE */
 void sim_board_irq_enable(bool enabled);
+bool sim_board_irq_enabled(void);
 /* Interrupt-on-change flag (IOCAF for the button): latched by hardware. */
 void sim_board_ioc_falling_edge(void);
 /* Clears every interrupt-on-change flag, as the interrupt routine writes IOCAF = 0;

@@ -318,9 +318,8 @@ void hal_sleep(void) {
  * again, so a TO still clear afterwards means the watchdog woke us (SLEEP
  * skipped as a NOP because a flag was pending leaves TO set, too).
  * GIE is off: a wake-up resumes here, and the interrupt routine runs later.
- * True if the UART woke the CPU.
  */
-static bool sleep_one_watchdog_period(void) {
+static hal_wake_t sleep_one_watchdog_period(void) {
     bool watchdog_woke;
 
     BAUD1CONbits.WUE = 1;
@@ -332,51 +331,32 @@ static bool sleep_one_watchdog_period(void) {
     watchdog_woke = STATUSbits.NOT_TO == 0;
     if (watchdog_woke) {
         BAUD1CONbits.WUE = 0;
-        return false;
+        return HAL_WAKE_WATCHDOG;
     }
-    return uart_woke_cpu();
+    return uart_woke_cpu() ? HAL_WAKE_UART : HAL_WAKE_OTHER;
 }
 
-bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
-    uint8_t watchdog_before = WDTCON;
-    uint16_t waited_ms = 0u;
-    bool host_talking = false;
-    bool high;
-
-    if (pin != HAL_PIN_EPD_BUSY) {
-        INTCONbits.GIE = 1;
-        return hal_pin_read(pin) != 0u;
+void hal_busy_wake(bool on) {
+    if (on) {
+        IOCAPbits.IOCAP4 = 1;
+    } else {
+        IOCAPbits.IOCAP4 = 0;
+        IOCAFbits.IOCAF4 = 0;
     }
+}
+
+hal_wake_t hal_sleep_period(void) {
+    uint8_t gie = INTCONbits.GIE;
+    uint8_t watchdog_before = WDTCON;
+    hal_wake_t cause;
+
+    INTCONbits.GIE = 0;
     uart_drain_transmitter();
     WDTCON = WDT_PERIOD_32MS;
-    /* Armed before the first look at the pin: a rise after that look leaves
-     * IOCAF4 set, and the SLEEP that follows returns at once. */
-    IOCAPbits.IOCAP4 = 1;
-    for (;;) {
-        INTCONbits.GIE = 0;
-        high = PORTAbits.RA4 != 0u;
-        if (high || waited_ms >= max_ms) {
-            break;
-        }
-        if (host_talking) {
-            /* Awake, so that the rest of the host's bytes are received. */
-            INTCONbits.GIE = 1;
-            __delay_ms(1);
-            waited_ms++;
-            continue;
-        }
-        host_talking = sleep_one_watchdog_period();
-        waited_ms = (uint16_t)(max_ms - waited_ms) > HAL_SLEEP_PERIOD_MS
-                        ? (uint16_t)(waited_ms + HAL_SLEEP_PERIOD_MS)
-                        : max_ms;
-        /* The interrupt routine latches the button edge or byte that woke us. */
-        INTCONbits.GIE = 1;
-    }
-    IOCAPbits.IOCAP4 = 0;
-    IOCAFbits.IOCAF4 = 0;
+    cause = sleep_one_watchdog_period();
     WDTCON = watchdog_before;
-    INTCONbits.GIE = 1;
-    return high;
+    INTCONbits.GIE = gie;
+    return cause;
 }
 
 bool hal_uart_read(uint8_t *byte) {

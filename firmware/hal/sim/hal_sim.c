@@ -182,40 +182,24 @@ void hal_sleep(void) {
     sim_board_irq_enable(true);
 }
 
-/* Mirrors hal/pic16f18326: see there for why GIE is off from the look at the pin to SLEEP. */
-bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
-    uint16_t waited_ms = 0u;
-    bool host_talking = false;
-    bool high;
+void hal_busy_wake(bool on) {
+    sim_board_ioc_busy_rising_enable(on);
+    spend_instructions(2u);
+}
 
-    if (pin != HAL_PIN_EPD_BUSY) {
-        sim_board_irq_enable(true);
-        return hal_pin_read(pin) != 0u;
-    }
+/* As hal/pic16f18326: WDTCON set and restored around one SLEEP, GIE as it was. */
+hal_wake_t hal_sleep_period(void) {
+    bool enabled = sim_board_irq_enabled();
+    sim_wake_t woke;
+
+    sim_board_irq_enable(false);
     spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
-    sim_board_ioc_busy_rising_enable(true);
-    for (;;) {
-        sim_board_irq_enable(false);
-        high = hal_pin_read(pin) != 0u;
-        if (high || waited_ms >= max_ms) {
-            break;
-        }
-        if (host_talking) {
-            sim_board_irq_enable(true);
-            hal_delay_ms(1u);
-            waited_ms++;
-            continue;
-        }
-        host_talking = sim_cpu_sleep_on_panel(WATCHDOG_PERIOD_NS) == SIM_WAKE_UART;
-        waited_ms = (uint16_t)(max_ms - waited_ms) > HAL_SLEEP_PERIOD_MS
-                        ? (uint16_t)(waited_ms + HAL_SLEEP_PERIOD_MS)
-                        : max_ms;
-        sim_board_irq_enable(true);
-    }
-    sim_board_ioc_busy_rising_enable(false);
+    woke = sim_cpu_sleep_on_panel(WATCHDOG_PERIOD_NS);
     spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
-    sim_board_irq_enable(true);
-    return high;
+    sim_board_irq_enable(enabled);
+    return woke == SIM_WAKE_WATCHDOG ? HAL_WAKE_WATCHDOG
+           : woke == SIM_WAKE_UART   ? HAL_WAKE_UART
+                                     : HAL_WAKE_OTHER;
 }
 
 bool hal_uart_read(uint8_t *byte) {

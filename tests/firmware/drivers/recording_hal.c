@@ -267,22 +267,24 @@ static uint64_t pin_sleep_wake_ns(void) {
     return wake_ns;
 }
 
-bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
-    uint32_t waited_ms = 0u;
-    uint64_t wake_ns;
-    bool high;
+void hal_busy_wake(bool on) {
+    rec.busy_wake_armed = on;
+}
+
+hal_wake_t hal_sleep_period(void) {
+    uint64_t wake_ns = pin_sleep_wake_ns();
+    uint64_t period_end_ns = rec.now_ns + (uint64_t)HAL_SLEEP_PERIOD_MS * NS_PER_MS;
 
     rec.pin_sleep_calls++;
-    high = hal_pin_read(pin) != 0u;
-    while (pin == HAL_PIN_EPD_BUSY && !high && waited_ms < max_ms) {
-        wake_ns = pin_sleep_wake_ns();
-        rec.pin_sleep_ns += wake_ns - rec.now_ns;
-        advance_ns(wake_ns - rec.now_ns);
-        waited_ms += HAL_SLEEP_PERIOD_MS; /* a whole period, whatever woke it (hal.h) */
-        high = hal_pin_read(pin) != 0u;
+    if (rec.irq_enabled) {
+        rec.sleeps_with_irq_enabled++;
     }
-    rec.irq_enabled = true;
-    return high;
+    if (!rec.busy_wake_armed && wake_ns == rec.busy_until_ns && wake_ns < period_end_ns) {
+        wake_ns = period_end_ns; /* BUSY's rise wakes the CPU only when armed */
+    }
+    rec.pin_sleep_ns += wake_ns - rec.now_ns;
+    advance_ns(wake_ns - rec.now_ns);
+    return wake_ns == period_end_ns ? HAL_WAKE_WATCHDOG : HAL_WAKE_OTHER;
 }
 
 int32_t rec_find_command(uint8_t cmd, uint32_t nth) {

@@ -63,9 +63,10 @@ typedef struct {
     uint32_t init_count;
     jmp_buf *exit_to;
 
-    /* hal_sleep_until_high(): calls, and the time the CPU slept in them. */
+    /* hal_sleep_period(): calls, and the time the CPU slept in them. */
     uint32_t pin_sleep_calls;
     uint64_t pin_sleep_ns;
+    bool busy_wake_armed; /* hal_busy_wake() */
 
     /* Internal SPI decoder state. */
     uint8_t shift;

@@ -230,9 +230,12 @@ static void test_refresh_waits_for_busy(void **state) {
     assert_int_equal(rec.bytes[rec.byte_count - 1u].dc, DC_CMD);
     assert_int_equal(rec.bytes[rec.byte_count - 1u].value, 0x12);
     assert_in_range(rec_now_ms() - start_ms, 14900u, 14902u);
-    /* The MCU slept through it, woken by BUSY's rising edge, not after a whole period. */
-    assert_int_equal(rec.pin_sleep_calls, 1);
+    /* The MCU slept through it a watchdog period at a time (14.9 s: 466 of them, the
+     * last cut short by BUSY's rising edge), interrupts off at each SLEEP. */
+    assert_int_equal(rec.pin_sleep_calls, 14900u / HAL_SLEEP_PERIOD_MS + 1u);
     assert_in_range(rec.pin_sleep_ns / 1000000u, 14899u, 14900u);
+    assert_int_equal(rec.sleeps_with_irq_enabled, 0);
+    assert_false(rec.busy_wake_armed); /* disarmed once it rose */
 }
 
 static void test_refresh_with_stuck_busy_times_out_and_still_powers_down(void **state) {

@@ -83,9 +83,13 @@ bool hal_button_edge_take(void) {
 
 void hal_sleep(void) {}
 
-bool hal_sleep_until_high(hal_pin_t pin, uint16_t max_ms) {
-    (void)max_ms;
-    return hal_pin_read(pin) != 0u;
+void hal_busy_wake(bool on) {
+    (void)on;
+}
+
+/* BUSY reads idle here: a wait for it never sleeps. */
+hal_wake_t hal_sleep_period(void) {
+    return HAL_WAKE_OTHER;
 }
 
 bool hal_uart_read(uint8_t *byte) {

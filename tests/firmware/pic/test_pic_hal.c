@@ -3,6 +3,7 @@
  * the pin mapping, the interrupt routine, and the NVM unlock sequences, all
  * against the PIC16F18326 datasheet (DS40001839) rather than the HAL's macros.
  */
+#include "epd.h"
 #include "hal.h"
 #include "pic_host.h"
 
@@ -457,7 +458,7 @@ static void assert_refresh_sleep_undone(void) {
 static void test_sleep_until_busy_high_wakes_on_its_rising_edge(void **state) {
     (void)state;
     pic_host.on_sleep = watchdog_twice_then_busy;
-    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    assert_true(epd_sleep_until_idle(30000u));
     assert_int_equal(pic_host.sleep_count, 3);
     /* Interrupt-on-change: positive edge on RA4 (IOCAP4), the button's negative edge kept. */
     assert_int_equal(pic_host.iocap_at_sleep & 0x3F, 0x10);
@@ -475,7 +476,7 @@ static void test_sleep_until_busy_high_wakes_on_its_rising_edge(void **state) {
 static void test_sleep_until_busy_high_is_bounded_by_watchdog_periods(void **state) {
     (void)state;
     pic_host.on_sleep = watchdog_always;
-    assert_false(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 100u));
+    assert_false(epd_sleep_until_idle(100u));
     /* 100 ms in 32 ms periods, rounded up. */
     assert_int_equal(pic_host.sleep_count, 4);
     assert_refresh_sleep_undone();
@@ -484,7 +485,7 @@ static void test_sleep_until_busy_high_is_bounded_by_watchdog_periods(void **sta
 static void test_button_edge_during_refresh_sleep_is_latched(void **state) {
     (void)state;
     pic_host.on_sleep = button_then_busy;
-    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    assert_true(epd_sleep_until_idle(30000u));
     /* The button woke it, it slept on until BUSY rose. */
     assert_int_equal(pic_host.sleep_count, 2);
     /* The button's flag is left to the interrupt routine, which latches the edge. */
@@ -498,7 +499,7 @@ static void test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake(void **state
     (void)state;
     pic_host.on_sleep = uart_always;
     pic_host.busy_high_at_us = 5000u;
-    assert_true(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u));
+    assert_true(epd_sleep_until_idle(30000u));
     /* One SLEEP: after the host's start bit it polls awake, receiving what follows. */
     assert_int_equal(pic_host.sleep_count, 1);
     assert_in_range(pic_host.delayed_us, 5000u, 6000u);
@@ -508,19 +509,33 @@ static void test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake(void **state
 static void test_uart_wake_keeps_the_bound(void **state) {
     (void)state;
     pic_host.on_sleep = uart_always;
-    assert_false(hal_sleep_until_high(HAL_PIN_EPD_BUSY, 100u));
+    assert_false(epd_sleep_until_idle(100u));
     assert_int_equal(pic_host.sleep_count, 1);
     /* One 32 ms period asleep, the other 68 ms polled awake. */
     assert_in_range(pic_host.delayed_us, 68000u, 70000u);
     assert_refresh_sleep_undone();
 }
 
-static void test_sleep_until_high_of_another_pin_reads_it_at_once(void **state) {
+/* The HAL's one SLEEP leaves the interrupt state as it found it, and says what woke it. */
+static void test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause(void **state) {
     (void)state;
-    PORTAbits.RA5 = 1;
-    assert_true(hal_sleep_until_high(HAL_PIN_BUTTON, 30000u));
-    assert_int_equal(pic_host.sleep_count, 0);
-    assert_int_equal(IOCAP & 0x3F, 0x00);
+    pic_host.on_sleep = watchdog_always;
+    INTCONbits.GIE = 0;
+    assert_int_equal(hal_sleep_period(), HAL_WAKE_WATCHDOG);
+    assert_int_equal(INTCON & 0x80, 0x00);
+    assert_int_equal(pic_host.gie_at_sleep, 0);
+    assert_int_equal(WDTCON, 0x16); /* the watchdog as it was */
+    pic_host.on_sleep = uart_always;
+    INTCONbits.GIE = 1;
+    assert_int_equal(hal_sleep_period(), HAL_WAKE_UART);
+    assert_int_equal(INTCON & 0x80, 0x80);
+    assert_int_equal(pic_host.gie_at_sleep, 0); /* off for the SLEEP itself */
+    hal_busy_wake(true);
+    assert_int_equal(IOCAP & 0x10, 0x10);
+    IOCAFbits.IOCAF4 = 1;
+    hal_busy_wake(false);
+    assert_int_equal(IOCAP & 0x10, 0x00);
+    assert_int_equal(IOCAF & 0x10, 0x00);
 }
 
 int main(void) {
@@ -553,7 +568,7 @@ int main(void) {
         cmocka_unit_test_setup(test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake,
                                setup_refreshing),
         cmocka_unit_test_setup(test_uart_wake_keeps_the_bound, setup_refreshing),
-        cmocka_unit_test_setup(test_sleep_until_high_of_another_pin_reads_it_at_once,
+        cmocka_unit_test_setup(test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause,
                                setup_refreshing),
     };
 

@@ -7,6 +7,7 @@
  */
 #define _XOPEN_SOURCE 700 /* mkstemp, unlink */
 
+#include "epd.h"
 #include "hal.h"
 #include "sim.h"
 #include "sim_board.h"
@@ -441,7 +442,7 @@ static void refresh_sleep_body(void) {
     hal_irq_enable();
     start_refresh();
     marks[0] = sim_time_ns();
-    results[0] = hal_sleep_until_high(HAL_PIN_EPD_BUSY, 30000u);
+    results[0] = epd_sleep_until_idle(30000u);
     marks[1] = sim_time_ns();
     results[1] = hal_button_edge_take();
     while (hal_uart_read(&byte)) {
@@ -496,7 +497,7 @@ static void stuck_busy_body(void) {
     hal_irq_enable();
     /* The panel is unpowered, so BUSY stays low. */
     marks[0] = sim_time_ns();
-    results[0] = hal_sleep_until_high(HAL_PIN_EPD_BUSY, 1000u);
+    results[0] = epd_sleep_until_idle(1000u);
     marks[1] = sim_time_ns();
 }
 
