@@ -142,11 +142,12 @@ static void assert_slept_unpowered(void) {
     assert_true(rec_panel_pins_all_low());
 }
 
-static void assert_refresh_within_300_ms_of(uint32_t edge_ms) {
+/* When the frame's load started and when DISPLAY_REFRESH went out, in ms. */
+static uint32_t refresh_ms(void) {
     int32_t refresh = rec_find_command(0x12, 0);
 
     assert_true(refresh >= 0);
-    assert_true(rec.bytes[refresh].t_ns - (uint64_t)edge_ms * 1000000ull <= 300000000ull);
+    return (uint32_t)(rec.bytes[refresh].t_ns / 1000000ull);
 }
 
 static void test_boot_sleeps_without_showing(void **state) {
@@ -169,8 +170,11 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
     assert_string_equal(fake_link.events, "b1");
     assert_int_equal(rec.sleep_count, 2);
     assert_slept_unpowered();
-    /* Button edge to DISPLAY_REFRESH: debounce, release, power-up, init, a full white page. */
-    assert_refresh_within_300_ms_of(100u);
+    /* The load starts once the press is debounced (20 ms), not after the release; the
+     * refresh waits for the release (at 250 ms) and its debounce. The product's figure,
+     * with a real frame decoded: tests/sim/test_board.py. */
+    assert_in_range(fake_display.show_start_ms[0], 120u, 121u);
+    assert_in_range(refresh_ms(), 270u, 272u);
 }
 
 static void test_long_hold_released_during_refresh_counts_once(void **state) {
@@ -180,7 +184,10 @@ static void test_long_hold_released_during_refresh_counts_once(void **state) {
     run_app();
     assert_int_equal(fake_display.show_count, 1);
     assert_string_equal(fake_link.events, "b1");
-    assert_refresh_within_300_ms_of(100u);
+    /* A button held on (released at 500 ms): the wait for its release is bounded,
+     * 150 ms after the load (about 57 ms on this stand-in display). */
+    assert_in_range(fake_display.show_start_ms[0], 120u, 121u);
+    assert_in_range(refresh_ms(), 320u, 335u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
