@@ -49,7 +49,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     render.add_argument("--history", default="", help="guesses so far, e.g. 'salet:BBYBB'")
     render.add_argument("--top", type=int, default=5, help="how many suggestions (default 5)")
-    add_solver_options(render, other_lengths=False)
+    add_solver_options(render)
     render.add_argument("--variant", choices=sorted(ACCENT_COLOURS), default="red")
     render.add_argument("--out", type=Path, required=True, help="directory for the PNGs")
     render.set_defaults(func=run_render)

@@ -24,7 +24,7 @@ DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    add_solver_options(parser, other_lengths=False)
+    add_solver_options(parser)
     parser.add_argument(
         "--top", type=int, default=5, metavar="K", help="suggestions (frames) per step (default 5)"
     )

@@ -11,11 +11,13 @@ from typing import TYPE_CHECKING
 
 from epdle.cli.options import (
     add_solver_options,
+    is_dictionary_game,
     progress_bar,
     solver_from_args,
     universe_from_args,
 )
 from epdle.solver.scoring import parse_history
+from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
     from epdle.solver import Solver
@@ -43,6 +45,12 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     bench.add_argument("--limit", type=int, help="play only the first N hidden words")
     bench.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="play N hidden words spread evenly over the (alphabetical) list",
+    )
+    bench.add_argument(
         "--latency",
         action="store_true",
         help="instead, time `suggest` after the first guess: popular and degenerate "
@@ -61,6 +69,13 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_solver_options(bench)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
+
+
+def even_sample(items: list[str], count: int) -> list[str]:
+    """``count`` items spread evenly over ``items`` (all of them when there are fewer)."""
+    if count >= len(items):
+        return list(items)
+    return [items[(index * len(items)) // count] for index in range(count)]
 
 
 def _add_json_option(parser: argparse.ArgumentParser) -> None:
@@ -104,17 +119,19 @@ def run_suggest(args: argparse.Namespace) -> int:
 
     console = Console()
     if advice.solved:
-        console.print(f"Solved: {advice.candidates[0].upper()}")
+        console.print(f"Solved: {display_word(advice.candidates[0])}")
         return 0
     table = Table(title=f"{advice.candidates_left} candidates left ({args.strategy})")
     for column in ("#", "guess", "bits", "expected left", "candidate"):
         table.add_column(column, justify="left" if column == "guess" else "right")
     for rank, s in enumerate(advice.suggestions, start=1):
         mark = "yes" if s.is_candidate else ""
-        table.add_row(str(rank), s.word.upper(), f"{s.bits:.3f}", f"{s.expected_left:.2f}", mark)
+        table.add_row(
+            str(rank), display_word(s.word), f"{s.bits:.3f}", f"{s.expected_left:.2f}", mark
+        )
     console.print(table)
     if advice.candidates_left <= 12:
-        console.print("candidates: " + " ".join(w.upper() for w in advice.candidates))
+        console.print("candidates: " + " ".join(display_word(w) for w in advice.candidates))
     return 0
 
 
@@ -129,10 +146,14 @@ def run_bench(args: argparse.Namespace) -> int:
         universe = universe_from_args(args)
         if args.answers:
             hidden = words.read_word_file(args.answers)
-        elif args.language or args.length != 5:
+        elif is_dictionary_game(args):
             hidden = universe.answers
         else:
             hidden = list(words.answers())
+        if args.sample is not None:
+            if args.sample < 1:
+                raise ValueError("--sample must be at least 1")
+            hidden = even_sample(hidden, args.sample)
         hidden = hidden[: args.limit] if args.limit else hidden
         with progress_bar("building the best tree") as tree_progress:
             solver = solver_from_args(args, universe, tree_progress)
@@ -216,6 +237,10 @@ def _time_processes(
 
     options = ["--strategy", args.strategy, "--json"]
     options += ["--hard"] * args.hard + ["--blind"] * args.blind
+    if is_dictionary_game(args):
+        options += ["--length", str(args.length)]
+        options += ["--language", args.language] if args.language else []
+    options += ["--keep-plurals"] * args.keep_plurals
     for name in ("answers", "guesses"):
         if getattr(args, name):
             options += [f"--{name}", getattr(args, name)]

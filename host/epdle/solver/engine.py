@@ -10,7 +10,7 @@ import numpy as np
 
 from epdle.solver import openers
 from epdle.solver.names import DEFAULT_STRATEGY, ONE_PLY_STRATEGIES, STRATEGIES
-from epdle.solver.patterns import patterns_against
+from epdle.solver.patterns import letter_index, patterns_against
 from epdle.solver.scoring import GREY, parse_feedback, pattern_code, solved_code
 from epdle.solver.strategies import (
     GuessStats,
@@ -125,8 +125,12 @@ class Solver:
         """Replay a history; raise HistoryError naming the first guess that cannot be right."""
         state = self.initial_state()
         for turn, (raw_guess, feedback) in enumerate(history, start=1):
-            guess = raw_guess.strip().lower()
+            guess = self.universe.lang.fold(raw_guess)
             where = f"guess {turn} {guess!r}"
+            try:
+                self.universe.lang.spell(guess)
+            except ValueError as error:
+                raise HistoryError(f"guess {turn}: {error}") from None
             if state.solved:
                 raise HistoryError(f"{where}: the game was already solved by the guess before it")
             if len(guess) != self.universe.length:
@@ -166,7 +170,7 @@ class Solver:
         mask = np.ones(len(universe.guesses), dtype=bool)
         required: dict[int, int] = {}
         for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
-            index = ord(letter) - ord("a")
+            index = letter_index(letter)
             if mark == "G":
                 mask &= universe.guess_letters[:, position] == index
             if mark != GREY:
@@ -275,7 +279,7 @@ class Solver:
 
     def _yellow_letters(self, state: GameState) -> set[int]:
         return {
-            ord(letter) - ord("a")
+            letter_index(letter)
             for guess, feedback in state.history
             for letter, mark in zip(guess, feedback, strict=True)
             if mark == "Y"

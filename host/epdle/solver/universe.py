@@ -9,9 +9,10 @@ import numpy as np
 
 from epdle import words
 from epdle.solver.cache import lists_key
-from epdle.solver.patterns import encode_words, load_patterns
+from epdle.solver.patterns import ALPHABET_SIZE, encode_words, load_patterns
+from epdle.words import languages
 
-ALPHABET_SIZE = 26
+__all__ = ["ALPHABET_SIZE", "Universe"]
 
 
 class Universe:
@@ -19,7 +20,8 @@ class Universe:
 
     `blind` universes have no answer list: every accepted word is a candidate,
     weighted by the frequency prior (`prior`, the shipped one by default).
-    Otherwise candidates are equally likely.
+    Otherwise candidates are equally likely. `blind=True` with an answer list weighs
+    those candidates by the prior (a language's list without its plurals, say).
     """
 
     def __init__(
@@ -30,9 +32,10 @@ class Universe:
         language: str = "en",
         keep_plurals: bool = False,
         prior: words.Prior | None = None,
+        blind: bool | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
-        self.blind = answer_words is None
+        self.blind = answer_words is None if blind is None else blind
         answer_list = list(guess_list if answer_words is None else dict.fromkeys(answer_words))
         if not guess_list or not answer_list:
             raise ValueError("word lists must not be empty")
@@ -45,6 +48,7 @@ class Universe:
         self.guesses: list[str] = guess_list + extra_answers
         self.answers: list[str] = answer_list
         self.language = language
+        self.lang = languages.language(language)
         self.keep_plurals = keep_plurals
         self.prior = words.SHIPPED_PRIOR if prior is None else prior
         self.guess_index = {word: index for index, word in enumerate(self.guesses)}
@@ -58,7 +62,8 @@ class Universe:
         )
         self.guess_letters = encode_words(self.guesses)
         self.answer_letters = encode_words(self.answers)
-        self.key = lists_key(self.guesses, [] if self.blind else self.answers)
+        every_guess = self.blind and len(self.answers) == len(self.guesses)
+        self.key = lists_key(self.guesses, [] if every_guess else self.answers)
         if self.blind:
             # Blind rankings depend on the prior too: its settings are part of the key.
             self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
