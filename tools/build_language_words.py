@@ -12,12 +12,15 @@ word of the language rather than a name or an abbreviation:
 - English, French, Spanish: the dictionary must accept it in lower case (names and
   abbreviations are only accepted capitalised: PARIS, NASA);
 - German, where every noun is capitalised: in lower case, or capitalised when its
-  dictionary stem carries a common noun's flags (plural, compound or inflection
+  dictionary stem is a compound the dictionary builds (FUßBALL) or carries a common
+  noun's flags (plural, compound or inflection
   flags; the dictionary gives first names and most places the genitive flag alone) and
   the English, French and Spanish dictionaries do not know the stem as a name only
   (BERLIN, ASSISI).
 
-Plurals are flagged from the dictionary's stems (the word is its stem plus the
+wordfreq spells German ß as ss (it case-folds): both spellings are offered to the
+dictionary, which takes the one of today's orthography (STRASSE is refused, STRAßE
+kept; SCHLOSS kept). Plurals are flagged from the dictionary's stems (the word is its stem plus the
 language's plural ending; German: any capitalised stem other than the word itself, so
 other inflected noun forms count too). The runtime reads the lists and never runs
 hunspell; PROVENANCE.md records the versions. Words rarer than
@@ -114,7 +117,12 @@ def is_past_tense(code: str, word: str, word_stems: list[str]) -> bool:
 
 def build(lang: Language) -> list[tuple[str, float, bool, bool]]:
     dictionary = DICTIONARIES[lang.code]
-    frequencies = get_frequency_dict(lang.code, "large")
+    frequencies = dict(get_frequency_dict(lang.code, "large"))
+    if lang.code == "de":
+        # wordfreq case-folds, which spells every ß as ss: offer the dictionary both.
+        for word, frequency in list(frequencies.items()):
+            for variant in sharp_s_variants(word):
+                frequencies.setdefault(variant, frequency)
     originals = [
         word
         for word in frequencies
@@ -131,8 +139,13 @@ def build(lang: Language) -> list[tuple[str, float, bool, bool]]:
         names = foreign_proper_nouns({s for v in noun_stems.values() for s in v})
         common = []
         for noun in nouns:
-            entries = [s for s in noun_stems.get(noun, []) if s[:1].isupper()]
-            if any(set(flags.get(s, "")) & GERMAN_NOUN_FLAGS and s not in names for s in entries):
+            # hunspell -s names no stem for the compounds it builds: the word stands for it.
+            entries = [s for s in noun_stems.get(noun, [noun]) if s[:1].isupper()]
+            # A stem the dictionary does not list is a compound it built (FUßBALL).
+            if any(
+                (s not in flags or set(flags[s]) & GERMAN_NOUN_FLAGS) and s not in names
+                for s in entries
+            ):
                 common.append(noun)
         accepted += [noun.lower() for noun in common]
         plural_of = stems(dictionary, list(common) + [w for w in accepted if w not in common])
@@ -161,6 +174,21 @@ def build(lang: Language) -> list[tuple[str, float, bool, bool]]:
             rows.append((word, zipf, plural, past))
     rows.sort(key=lambda row: (len(row[0]), row[0]))
     return rows
+
+
+def sharp_s_variants(word: str) -> list[str]:
+    """``word`` with one or more of its "ss" written ß (at most two of them)."""
+    spots = [i for i in range(len(word) - 1) if word[i : i + 2] == "ss"][:2]
+    variants = []
+    for mask in range(1, 2 ** len(spots)):
+        chosen = [spot for bit, spot in enumerate(spots) if mask >> bit & 1]
+        if any(b - a < 2 for a, b in zip(chosen, chosen[1:], strict=False)):
+            continue
+        letters = list(word)
+        for spot in reversed(chosen):
+            letters[spot : spot + 2] = ["ß"]
+        variants.append("".join(letters))
+    return variants
 
 
 def foreign_proper_nouns(words: set[str]) -> set[str]:

@@ -130,17 +130,18 @@ def _demo(args: argparse.Namespace) -> int:
 
     from epdle.session.demo import play_demo
     from epdle.session.game import Game
+    from epdle.words.languages import display_word
 
-    answer = args.answer.strip().lower()
     solver = _ready_solver(args)
+    answer = solver.universe.lang.fold(args.answer)
     if answer not in solver.universe.answers:
         print(f"epdle demo: {args.answer!r} is not in the answer list", file=sys.stderr)
         return 2
     result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
     console = Console()
-    guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
+    guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
-    console.print(f"{answer.upper()}: {status}: {guesses}")
+    console.print(f"{display_word(answer)}: {status}: {guesses}")
     console.print(
         f"{result.frames_pushed} frames pushed, {result.bytes_sent} bytes sent, "
         f"{result.refreshes} refreshes, {result.simulated_ms / 1000:.1f} s simulated, "
