@@ -34,6 +34,7 @@ import os
 import subprocess
 from collections import defaultdict
 from collections.abc import Iterable
+from itertools import pairwise
 from pathlib import Path
 
 from wordfreq import get_frequency_dict
@@ -182,7 +183,7 @@ def sharp_s_variants(word: str) -> list[str]:
     variants = []
     for mask in range(1, 2 ** len(spots)):
         chosen = [spot for bit, spot in enumerate(spots) if mask >> bit & 1]
-        if any(b - a < 2 for a, b in zip(chosen, chosen[1:], strict=False)):
+        if any(b - a < 2 for a, b in pairwise(chosen)):
             continue
         letters = list(word)
         for spot in reversed(chosen):
