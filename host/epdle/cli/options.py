@@ -83,6 +83,8 @@ def universe_from_args(args: argparse.Namespace) -> Universe:
         # Another language or length: the shipped dictionary words, played blind under
         # the frequency prior (a list of answers of your own is played as given).
         lang = lookup(args.language)
+        if not args.guesses and not args.answers:
+            return Universe.dictionary(lang.code, args.length, keep_plurals=keep)
         shipped = words.language_list(lang.code, args.length, keep_plurals=keep)
         guess_words = (
             words.read_word_file(args.guesses, args.length, lang.fold)

@@ -157,11 +157,11 @@ def suggestion_image(
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     if rows:
         _draw_board(canvas, rows)
-        figures = f"{candidates_left} left  {suggestion.bits:.2f} bits"
+        figures = f"{candidates_left} left  {_bits(suggestion.bits)} bits"
         _draw_board_header(canvas, f"{rank}/{of}", figures, *verdict)
         return canvas.image
     _draw_header(canvas, f"{rank}/{of}", *verdict)
-    _draw_stats(canvas, [(str(candidates_left), "words left"), (f"{suggestion.bits:.2f}", "bits")])
+    _draw_stats(canvas, [(str(candidates_left), "words left"), (_bits(suggestion.bits), "bits")])
     return canvas.image
 
 
@@ -212,6 +212,11 @@ def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
         render_suggestion(history, suggestion, rank, len(suggestions), advice.candidates_left)
         for rank, suggestion in enumerate(suggestions, start=1)
     ]
+
+
+def _bits(bits: float) -> str:
+    """Expected information, never "-0.00" (a sure answer's float noise)."""
+    return f"{max(bits, 0.0):.2f}"
 
 
 def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:

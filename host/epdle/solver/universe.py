@@ -69,6 +69,19 @@ class Universe:
             self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
 
     @classmethod
+    def dictionary(cls, language: str, length: int, keep_plurals: bool = False) -> Universe:
+        """A language's shipped dictionary words of one length, played blind (the
+        candidates leave plurals out unless kept)."""
+        shipped = words.language_list(language, length, keep_plurals=keep_plurals)
+        return cls(
+            shipped.guesses,
+            shipped.candidates,
+            language=shipped.language,
+            keep_plurals=keep_plurals,
+            blind=True,
+        )
+
+    @classmethod
     def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:
         return cls(words.guesses(), None if blind else words.answers(), keep_plurals=keep_plurals)
 
