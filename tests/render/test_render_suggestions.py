@@ -270,3 +270,10 @@ def test_other_letters_reach_the_panel() -> None:
         status_image(StatusKind.NO_MATCH, [("straße", "BBBBBB"), ("säule", "BBBBB")])
     with pytest.raises(ValueError, match="10-letter"):
         status_image(StatusKind.NO_MATCH, [("abcdefghij", "B" * 10)])
+
+
+def test_a_sure_answer_shows_zero_bits_not_minus_zero() -> None:
+    history = [("salet", "BBBBB")]
+    negative = suggestion_image(history, HandSuggestion("crony", -0.0, 0.0, True), 1, 1, 1)
+    positive = suggestion_image(history, HandSuggestion("crony", 0.0, 0.0, True), 1, 1, 1)
+    assert (np.asarray(negative) == np.asarray(positive)).all()

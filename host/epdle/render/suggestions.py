@@ -216,7 +216,7 @@ def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
 
 def _bits(bits: float) -> str:
     """Expected information, never "-0.00" (a sure answer's float noise)."""
-    return f"{max(bits, 0.0):.2f}"
+    return f"{bits if bits > 0 else 0.0:.2f}"
 
 
 def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:
