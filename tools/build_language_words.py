@@ -34,7 +34,7 @@ import os
 import subprocess
 from collections import defaultdict
 from collections.abc import Iterable
-from itertools import pairwise
+from itertools import combinations, pairwise
 from pathlib import Path
 
 from wordfreq import get_frequency_dict
@@ -178,17 +178,17 @@ def build(lang: Language) -> list[tuple[str, float, bool, bool]]:
 
 
 def sharp_s_variants(word: str) -> list[str]:
-    """``word`` with one or more of its "ss" written ß (at most two of them)."""
-    spots = [i for i in range(len(word) - 1) if word[i : i + 2] == "ss"][:2]
+    """``word`` with one or two of its (non-overlapping) "ss" written ß."""
+    spots = [i for i in range(len(word) - 1) if word[i : i + 2] == "ss"]
     variants = []
-    for mask in range(1, 2 ** len(spots)):
-        chosen = [spot for bit, spot in enumerate(spots) if mask >> bit & 1]
-        if any(b - a < 2 for a, b in pairwise(chosen)):
-            continue
-        letters = list(word)
-        for spot in reversed(chosen):
-            letters[spot : spot + 2] = ["ß"]
-        variants.append("".join(letters))
+    for count in (1, 2):
+        for chosen in combinations(spots, count):
+            if any(b - a < 2 for a, b in pairwise(chosen)):
+                continue
+            letters = list(word)
+            for spot in reversed(chosen):
+                letters[spot : spot + 2] = ["ß"]
+            variants.append("".join(letters))
     return variants
 
 
