@@ -10,7 +10,9 @@ library, is imported):
 
 doddle's engine is given the same accepted words and the same candidate pool
 (`Dictionary(all words, common words)`), its entropy solver, and the same evenly
-spread hidden words as tools/bench_languages.py. doddle scores letters A-Z only, so
+spread hidden words as tools/bench_languages.py; its solver also picks the opener
+for these lists (doddle's built-in openers are fixed per length for its own English
+lists, and RAISE is no German word). doddle scores letters A-Z only, so
 German and Spanish letters are relabelled onto spare codes ([ \\ ] ^ _) first: a
 one-to-one relabelling leaves every feedback pattern unchanged.
 """
@@ -65,10 +67,13 @@ def main() -> int:
                 EntropySolver(histogram) if args.solver == "entropy" else MinimaxSolver(histogram)
             )
             engine = Engine(dictionary, scorer, histogram, solver, NullRunReporter())
+            # doddle's own openers are fixed per length, worked out for its English lists:
+            # its solver picks the opener for these lists instead, as for any later guess.
+            opener_word = solver.get_best_guess(all_words, common).word
             turns = {}
             opener = ""
             for answer in even_sample(sorted(shipped.candidates), args.sample):
-                game = engine.run(Word(relabel(answer)), [])
+                game = engine.run(Word(relabel(answer)), [opener_word])
                 turns[answer] = game.rounds
                 opener = opener or str(game.scoreboard.rows[0].guess)
             counts = Counter(turns.values())

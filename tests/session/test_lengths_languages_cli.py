@@ -108,3 +108,11 @@ def test_demo_plays_a_six_letter_german_game(tmp_path: Path, capsys) -> None:
     assert "STRAẞE: solved in" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert summary["answer"] == "straße" and summary["solved"]
+
+
+def test_even_samples_spread_over_the_list() -> None:
+    from epdle.cli.solver import even_sample
+
+    items = [f"w{i:03d}" for i in range(100)]
+    assert even_sample(items, 4) == ["w000", "w025", "w050", "w075"]
+    assert even_sample(items, 500) == items
