@@ -277,3 +277,24 @@ def test_a_sure_answer_shows_zero_bits_not_minus_zero() -> None:
     negative = suggestion_image(history, HandSuggestion("crony", -0.0, 0.0, True), 1, 1, 1)
     positive = suggestion_image(history, HandSuggestion("crony", 0.0, 0.0, True), 1, 1, 1)
     assert (np.asarray(negative) == np.asarray(positive)).all()
+
+
+def test_the_font_has_every_languages_capitals() -> None:
+    from epdle.render.canvas import ink_text
+    from epdle.render.fonts import Face, font
+
+    for face in Face:
+        missing = np.asarray(ink_text("\U000f0000", font(face, 30)).mask)  # .notdef box
+        for capital in "ÄÖÜẞÑ":
+            glyph = np.asarray(ink_text(capital, font(face, 30)).mask)
+            assert glyph.shape != missing.shape or (glyph != missing).any(), (face, capital)
+
+
+@pytest.mark.parametrize("word", ["größte", "säulen", "müßten", "añoñas", "ñoños"])
+def test_accented_capitals_keep_the_word_size(word: str) -> None:
+    from epdle.render.suggestions import fit_word
+
+    ink = fit_word(word, word_box(True))  # raises below the minimum capitals
+    box = word_box(True)
+    assert ink.width <= box[2] - box[0] and ink.height <= box[3] - box[1]
+    assert ink.height >= MIN_WORD_CAP_HEIGHT + 3  # the marks stand above the capitals
