@@ -116,3 +116,16 @@ def test_even_samples_spread_over_the_list() -> None:
     items = [f"w{i:03d}" for i in range(100)]
     assert even_sample(items, 4) == ["w000", "w025", "w050", "w075"]
     assert even_sample(items, 500) == items
+
+
+def test_a_command_may_leave_the_length_options_out() -> None:
+    import argparse
+
+    from epdle.cli.options import add_solver_options, is_dictionary_game
+
+    parser = argparse.ArgumentParser()
+    add_solver_options(parser, other_lengths=False)
+    args = parser.parse_args(["--blind"])
+    assert not hasattr(args, "length") and not is_dictionary_game(args)
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--length", "6"])

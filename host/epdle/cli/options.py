@@ -24,8 +24,10 @@ def add_port_option(parser: argparse.ArgumentParser, default: str | None = None)
     )
 
 
-def add_solver_options(parser: argparse.ArgumentParser) -> None:
-    """--strategy, --hard, --blind, the word lists, --language and --length."""
+def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool = True) -> None:
+    """--strategy, --hard, --blind, the word lists, --language and --length (every
+    command has them; ``other_lengths=False`` leaves the last two out for a command
+    that plays the original lists only)."""
     from epdle.solver import DEFAULT_STRATEGY, STRATEGIES
     from epdle.words.languages import LANGUAGES, LENGTHS
 
@@ -50,6 +52,8 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
         help="plurals may be the answer (other languages and lengths leave them out; "
         "blind English five-letter games demote them)",
     )
+    if not other_lengths:
+        return
     parser.add_argument(
         "--language",
         type=str.lower,
