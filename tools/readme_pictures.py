@@ -1,9 +1,11 @@
-"""Draw the README's picture: the simulated panel through a demo game.
+"""Draw the README's pictures: the simulated panel through demo games.
 
 Usage: PYTHONPATH=host python tools/readme_pictures.py  (needs the sim library:
 `make native`, then EPDLE_SIM_LIB=build/host/firmware/libepdle_sim.so).
-Plays `epdle demo --answer slosh` and lays the panel after each step side by
-side, scaled up, as docs/img/demo.png.
+Plays `epdle demo --answer slosh` (docs/img/demo.png), a six-letter German game
+(`--language de --length 6 --answer straße`, docs/img/demo-de-6.png) and a
+nine-letter English one (`--length 9 --answer labyrinth`, docs/img/demo-en-9.png),
+and lays the panel after each step side by side, scaled up.
 """
 
 from __future__ import annotations
@@ -17,17 +19,30 @@ from PIL import Image
 from epdle.session.demo import play_demo
 from epdle.session.game import Game
 from epdle.solver import Solver
+from epdle.solver.universe import Universe
 
-ANSWER = "slosh"
 SCALE = 2
 GAP = 8
-OUT = Path(__file__).resolve().parent.parent / "docs" / "img" / "demo.png"
+IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
+# (picture, answer, language and length or None for the original lists)
+GAMES = [
+    ("demo.png", "slosh", None),
+    ("demo-de-6.png", "straße", ("de", 6)),
+    ("demo-en-9.png", "labyrinth", ("en", 9)),
+]
 
 
 def main() -> int:
+    for name, answer, game in GAMES:
+        universe = Universe.dictionary(*game) if game else None
+        draw(Solver(universe=universe), answer, IMAGES / name)
+    return 0
+
+
+def draw(solver: Solver, answer: str, picture: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
-        result = play_demo(Game(Solver(), top=1), ANSWER, out, cycle=False)
+        result = play_demo(Game(solver, top=1), answer, out, cycle=False)
         panels = [Image.open(out / f"panel-{n}.png").convert("RGB")
                   for n in range(1, result.refreshes + 1)]  # fmt: skip
     width, height = panels[0].size
@@ -35,10 +50,10 @@ def main() -> int:
     for i, panel in enumerate(panels):
         sheet.paste(panel, (i * (width + GAP), 0))
     sheet = sheet.resize((sheet.width * SCALE, sheet.height * SCALE), Image.Resampling.NEAREST)
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(OUT, optimize=True)
-    print(f"wrote {OUT} ({len(panels)} panels)")
-    return 0
+    picture.parent.mkdir(parents=True, exist_ok=True)
+    sheet.save(picture, optimize=True)
+    guesses = " ".join(step.guess for step in result.steps)
+    print(f"wrote {picture} ({len(panels)} panels: {guesses})")
 
 
 if __name__ == "__main__":

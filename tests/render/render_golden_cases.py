@@ -34,6 +34,9 @@ class HandAdvice:
 
 
 MIDGAME = [("salet", "BBYBB"), ("crony", "BGYBB")]
+# Six letters in German (umlauts on the board and in the word), nine letters in English.
+SIX_GERMAN = [("säulen", "BYBBGB"), ("straße", "YBYBBG"), ("führen", "BBYBYG")]
+NINE_LETTERS = [("sheltered", "YBBBYBBYB"), ("mammogram", "GGBBYBBYB")]
 SOLVED_IN_FOUR = [("salet", "BYBBB"), ("croak", "BBYBB"), ("humid", "GYBBB"), ("hippo", "GGGGG")]
 
 
@@ -65,4 +68,13 @@ GOLDEN_CASES: dict[str, Callable[[], Image.Image]] = {
     "solved": lambda: planes_to_image(render_status(StatusKind.SOLVED, SOLVED_IN_FOUR)),
     "no_match": lambda: planes_to_image(render_status(StatusKind.NO_MATCH, MIDGAME)),
     "waiting": lambda: planes_to_image(render_status(StatusKind.WAITING)),
+    "six_letters_german": lambda: _first_frame(
+        SIX_GERMAN, HandAdvice(14, False, [HandSuggestion("größte", 2.95, 1.4, True)])
+    ),
+    "nine_letters": lambda: _first_frame(
+        NINE_LETTERS, HandAdvice(9, False, [HandSuggestion("mayflower", 2.81, 1.2, False)])
+    ),
+    "nine_letters_solved": lambda: planes_to_image(
+        render_status(StatusKind.SOLVED, [*NINE_LETTERS, ("marigolds", "GGGGGGGGG")])
+    ),
 }

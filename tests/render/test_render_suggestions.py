@@ -7,13 +7,15 @@ import pytest
 from PIL import Image
 from render_golden_cases import MIDGAME, HandAdvice, HandSuggestion
 
-from epdle.render.board import ROWS_SHOWN, TILE, TILE_GAP
+from epdle.render.board import MIN_TILE, ROWS_SHOWN, TILE_GAP, tile_gap
+from epdle.render.canvas import InkText, ink_parts
 from epdle.render.options import BLACK, RED, WHITE
 from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes, planes_to_image
 from epdle.render.suggestions import (
     MIN_WORD_CAP_HEIGHT,
     StatusKind,
-    board_origin,
+    board_box,
+    min_cap_height,
     render_advice,
     render_status,
     render_suggestion,
@@ -143,11 +145,9 @@ def test_suggested_word_glyphs_are_at_least_24_px_tall(word: str, history) -> No
     assert min(height for _, height in extents) >= MIN_WORD_CAP_HEIGHT
 
 
-def tile_pixels(image: Image.Image, guesses: int, row: int, column: int) -> np.ndarray:
-    left, top = board_origin(guesses)
-    x = left + column * (TILE + TILE_GAP)
-    y = top + row * (TILE + TILE_GAP)
-    return np.asarray(image.crop((x, y, x + TILE, y + TILE)))
+def tile_pixels(image: Image.Image, guesses: int, row: int, column: int, length: int = 5):
+    left, top, layout = board_box(length, guesses)
+    return np.asarray(image.crop(layout.tile_box(left, top, row, column)))
 
 
 def border(tile: np.ndarray) -> np.ndarray:
@@ -206,3 +206,95 @@ def test_header_says_whether_the_word_can_win() -> None:
 
 def test_waiting_frame_is_the_logo_whatever_the_history() -> None:
     assert render_status(StatusKind.WAITING, MIDGAME) == render_status(StatusKind.WAITING)
+
+
+LONG_HISTORIES = {length: [("w" * length, "BYG" * 3)[:length]] for length in range(4, 10)}
+
+
+@pytest.mark.parametrize("length", range(4, 10))
+@pytest.mark.parametrize("code", ["en", "de", "fr", "es"])
+def test_the_widest_words_of_every_length_fit_with_capitals_that_read(length, code) -> None:
+    from epdle import words
+    from epdle.render.fonts import Face, font
+    from epdle.words.languages import display_word
+
+    condensed = font(Face.CONDENSED_BOLD, 33)
+    shipped = [word for word in words.language_list(code, length).guesses if word.isascii()]
+    widest = sorted(shipped, key=lambda word: -condensed.getlength(display_word(word)))[:4]
+    history = [(widest[-1], "BYGBYGBYG"[:length])]
+    for word in widest:
+        image = suggestion_image(history, HandSuggestion(word, 1.0, 1.0, False), 1, 5, 2)
+        ink = (np.asarray(image.crop(word_box(True))) == BLACK).all(axis=2)
+        # Capitals A-Z are one piece of ink each: as many pieces as letters, none touch.
+        assert ink_parts(InkText(Image.fromarray(ink))) == length, word
+        rows = np.flatnonzero(ink.any(axis=1))
+        assert rows[-1] - rows[0] + 1 >= min_cap_height(length), word
+    assert min_cap_height(9) >= 21 and min_cap_height(6) == MIN_WORD_CAP_HEIGHT
+
+
+@pytest.mark.parametrize("length", range(4, 10))
+@pytest.mark.parametrize("guesses", [1, 3, 6])
+def test_board_rows_use_tiles_of_at_least_13_px_and_show_the_latest(length, guesses) -> None:
+    history = [(chr(ord("a") + i) * length, "G" * length) for i in range(guesses - 1)]
+    history.append(("z" * length, "Y" * length))
+    left, top, layout = board_box(length, guesses)
+    assert layout.tile >= MIN_TILE
+    assert layout.rows == guesses or (length >= 8 and layout.rows >= 3)
+    image = status_image(StatusKind.NO_MATCH, history)
+    # The last row shown is the last guess: yellow outlines, not green fills.
+    last = np.asarray(image.crop(layout.tile_box(left, top, layout.rows - 1, length - 1)))
+    assert (border(last) == RED).all() and (last[3:-3, 3:-3] == WHITE).all(axis=2).mean() > 0.4
+    # Tiles stay inside the frame and clear of the word above.
+    right, bottom = layout.tile_box(left, top, layout.rows - 1, length - 1)[2:]
+    assert top >= word_box(True)[3] and bottom <= LANDSCAPE_SIZE[1] and right <= 212
+    assert tile_gap(layout.tile) >= TILE_GAP
+
+
+def test_board_letters_are_larger_than_before() -> None:
+    from epdle.render.board import letter_size
+    from epdle.render.canvas import ink_text
+    from epdle.render.fonts import Face, font
+
+    _, _, full_board = board_box(5, 6)
+    capital = ink_text("H", font(Face.BOLD, letter_size(full_board.tile)))
+    assert capital.height >= 10  # was 7 px on 12 px tiles
+    _, _, two_rows = board_box(5, 2)
+    assert ink_text("H", font(Face.BOLD, letter_size(two_rows.tile))).height >= 14
+
+
+def test_other_letters_reach_the_panel() -> None:
+    history = [("säule", "GYBBB"), ("straße", "BBBBBB")[:1]]
+    image = status_image(StatusKind.NO_MATCH, history[:1])
+    assert (np.asarray(image) == RED).all(axis=2).any()
+    with pytest.raises(ValueError, match="6-letter"):
+        status_image(StatusKind.NO_MATCH, [("straße", "BBBBBB"), ("säule", "BBBBB")])
+    with pytest.raises(ValueError, match="10-letter"):
+        status_image(StatusKind.NO_MATCH, [("abcdefghij", "B" * 10)])
+
+
+def test_a_sure_answer_shows_zero_bits_not_minus_zero() -> None:
+    history = [("salet", "BBBBB")]
+    negative = suggestion_image(history, HandSuggestion("crony", -0.0, 0.0, True), 1, 1, 1)
+    positive = suggestion_image(history, HandSuggestion("crony", 0.0, 0.0, True), 1, 1, 1)
+    assert (np.asarray(negative) == np.asarray(positive)).all()
+
+
+def test_the_font_has_every_languages_capitals() -> None:
+    from epdle.render.canvas import ink_text
+    from epdle.render.fonts import Face, font
+
+    for face in Face:
+        missing = np.asarray(ink_text("\U000f0000", font(face, 30)).mask)  # .notdef box
+        for capital in "ÄÖÜẞÑ":
+            glyph = np.asarray(ink_text(capital, font(face, 30)).mask)
+            assert glyph.shape != missing.shape or (glyph != missing).any(), (face, capital)
+
+
+@pytest.mark.parametrize("word", ["größte", "säulen", "müßten", "añoñas", "ñoños"])
+def test_accented_capitals_keep_the_word_size(word: str) -> None:
+    from epdle.render.suggestions import fit_word
+
+    ink = fit_word(word, word_box(True))  # raises below the minimum capitals
+    box = word_box(True)
+    assert ink.width <= box[2] - box[0] and ink.height <= box[3] - box[1]
+    assert ink.height >= MIN_WORD_CAP_HEIGHT + 3  # the marks stand above the capitals

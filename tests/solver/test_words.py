@@ -77,11 +77,3 @@ def test_word_files_are_validated(tmp_path):
         words.read_word_file(mixed)
     with pytest.raises(ValueError, match="cannot read word list"):
         words.read_word_file(tmp_path / "missing.txt")
-
-
-def test_other_language_words_come_from_wordfreq():
-    german = words.language_words("de", 5)
-    assert "haben" in german
-    assert all(len(w) == 5 and w.isascii() and w.isalpha() for w in german)
-    with pytest.raises(ValueError, match="no word list for language"):
-        words.language_words("xx", 5)

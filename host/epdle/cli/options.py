@@ -61,9 +61,11 @@ def add_top_option(parser: argparse.ArgumentParser, *, for_device: bool = False)
 
 
 def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool = True) -> None:
-    """--strategy, --hard, the word lists; with other_lengths, --language/--length too
-    (the frame designs are for five letters, so the device commands leave those out)."""
+    """--strategy, --hard, --blind, the word lists, --language and --length (every
+    command has them; ``other_lengths=False`` leaves the last two out for a command
+    that plays the original lists only)."""
     from epdle.solver import DEFAULT_STRATEGY, STRATEGIES
+    from epdle.words.languages import LANGUAGES, LENGTHS
 
     parser.add_argument(
         "--strategy",
@@ -81,38 +83,67 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     parser.add_argument("--answers", help="answer list file (one word a line)")
     parser.add_argument("--guesses", help="accepted-guess list file (one word a line)")
     parser.add_argument(
-        "--keep-plurals", action="store_true", help="do not demote plurals (blind/tiers)"
+        "--keep-plurals",
+        action="store_true",
+        help="plurals may be the answer (other languages and lengths leave them out; "
+        "blind English five-letter games demote them)",
     )
-    if other_lengths:
-        parser.add_argument(
-            "--language",
-            help="play another language or length from wordfreq's lists (needs epdle[wordfreq])",
-        )
-        parser.add_argument(
-            "--length",
-            type=int_in(2, 15),
-            default=5,
-            help="word length (not 5: wordfreq's words, blind)",
-        )
+    if not other_lengths:
+        return
+    parser.add_argument(
+        "--language",
+        type=str.lower,
+        choices=sorted(LANGUAGES),
+        help="play in another language: its dictionary words, blind "
+        "(" + ", ".join(f"{code} {lang.name}" for code, lang in LANGUAGES.items()) + ")",
+    )
+    parser.add_argument(
+        "--length",
+        type=int,
+        default=5,
+        choices=LENGTHS,
+        metavar=f"{{{LENGTHS.start}..{LENGTHS.stop - 1}}}",
+        help="word length (default 5; other than 5, or with --language: the dictionary "
+        "words of that length, blind)",
+    )
+
+
+def is_dictionary_game(args: argparse.Namespace) -> bool:
+    """A game on the shipped dictionary lists (another language or length)?"""
+    return bool(getattr(args, "language", None)) or getattr(args, "length", 5) != 5
 
 
 def universe_from_args(args: argparse.Namespace) -> Universe:
     from epdle import words
     from epdle.solver.universe import Universe
+    from epdle.words.languages import language as lookup
 
-    language = getattr(args, "language", None)
-    length = getattr(args, "length", 5)
-    if language or length != 5:
-        # Other lengths and languages: wordfreq's words, played blind under its prior.
-        language = language or "en"
-        vocabulary = words.language_words(language, length)
-        guess_words = words.read_word_file(args.guesses) if args.guesses else vocabulary
-        return Universe(guess_words, None, language=language, keep_plurals=args.keep_plurals)
+    keep = args.keep_plurals
+    if is_dictionary_game(args):
+        # Another language or length: the shipped dictionary words, played blind under
+        # the frequency prior (a list of answers of your own is played as given).
+        lang = lookup(args.language)
+        if not args.guesses and not args.answers:
+            return Universe.dictionary(lang.code, args.length, keep_plurals=keep)
+        shipped = words.language_list(lang.code, args.length, keep_plurals=keep)
+        guess_words = (
+            words.read_word_file(args.guesses, args.length, lang.fold)
+            if args.guesses
+            else shipped.guesses
+        )
+        if args.answers:
+            answer_words = words.read_word_file(args.answers, args.length, lang.fold)
+            blind = args.blind
+        else:
+            answer_words, blind = shipped.candidates, True
+        return Universe(
+            guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
+        )
     guess_words = words.read_word_file(args.guesses) if args.guesses else list(words.guesses())
     answer_words = words.read_word_file(args.answers) if args.answers else list(words.answers())
     if args.blind:
-        return Universe(guess_words, None, keep_plurals=args.keep_plurals)
-    return Universe(guess_words, answer_words, keep_plurals=args.keep_plurals)
+        return Universe(guess_words, None, keep_plurals=keep)
+    return Universe(guess_words, answer_words, keep_plurals=keep)
 
 
 def solver_from_args(

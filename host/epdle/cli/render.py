@@ -56,7 +56,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     render.add_argument("--history", default="", help="guesses so far, e.g. 'salet:BBYBB'")
     add_top_option(render)
-    add_solver_options(render, other_lengths=False)
+    add_solver_options(render)
     render.add_argument(
         "--variant", choices=sorted(ACCENT_COLOURS), default="red", help=VARIANT_HELP
     )

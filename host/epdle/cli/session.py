@@ -28,7 +28,7 @@ DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    add_solver_options(parser, other_lengths=False)
+    add_solver_options(parser)
     add_top_option(parser, for_device=True)
 
 
@@ -149,19 +149,20 @@ def _demo(args: argparse.Namespace) -> int:
 
     from epdle.session.demo import play_demo
     from epdle.session.game import Game
+    from epdle.words.languages import display_word
 
-    answer = args.answer.strip().lower()
     output_dir(args.out)
     solver = _ready_solver(args)
+    answer = solver.universe.lang.fold(args.answer)
     if answer not in solver.universe.answers:
         raise CommandError(f"{shorten(args.answer)!r} is not in the answer list")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
     result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
     console = Console()
-    guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
+    guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
-    console.print(f"{answer.upper()}: {status}: {guesses}")
+    console.print(f"{display_word(answer)}: {status}: {guesses}")
     console.print(
         f"{result.frames_pushed} frames pushed, {result.bytes_sent} bytes sent, "
         f"{result.refreshes} refreshes, {result.simulated_ms / 1000:.1f} s simulated, "
@@ -172,5 +173,5 @@ def _demo(args: argparse.Namespace) -> int:
     if result.violations:
         raise CommandError(f"{len(result.violations)} panel protocol violation(s) (listed above)")
     if not result.solved:
-        raise CommandError(f"the solver did not find {answer.upper()}")
+        raise CommandError(f"the solver did not find {display_word(answer)}")
     return 0

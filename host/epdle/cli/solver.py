@@ -13,12 +13,14 @@ from epdle.cli.errors import int_in
 from epdle.cli.options import (
     add_solver_options,
     add_top_option,
+    is_dictionary_game,
     progress_bar,
     solver_from_args,
     universe_from_args,
 )
 from epdle.solver.names import Kind
 from epdle.solver.scoring import parse_history
+from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
     from epdle.solver import Advice, Solver
@@ -97,7 +99,7 @@ def run_suggest(args: argparse.Namespace) -> int:
 
     console = Console()
     if advice.answer is not None:
-        console.print(f"Solved: {advice.answer.upper()}", highlight=False)
+        console.print(f"Solved: {display_word(advice.answer)}", highlight=False)
         return 0
     console.print(advice_table(advice, args.strategy))
     if advice.candidates_left <= CANDIDATES_SHOWN:
@@ -142,17 +144,19 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
     return warnings
 
 
-def even_sample(words: list[str], count: int | None, seed: int) -> list[str]:
+def even_sample(words: list[str], count: int | None, seed: int | None) -> list[str]:
     """`count` words spread over the whole list: one from each of `count` equal stretches,
-    picked by a seeded generator (the first N alphabetically would be a biased sample)."""
+    picked by a seeded generator (the first N alphabetically would be a biased sample);
+    with no seed, the first word of each stretch."""
     if count is None or count >= len(words):
-        return words
+        return list(words)
     import random
 
-    generator = random.Random(seed)
+    generator = random.Random(seed) if seed is not None else None
     stretch = len(words) / count
     return [
-        words[int(i * stretch) + generator.randrange(max(1, int(stretch)))] for i in range(count)
+        words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
+        for i in range(count)
     ]
 
 
@@ -164,7 +168,7 @@ def run_bench(args: argparse.Namespace) -> int:
     universe = universe_from_args(args)
     if args.answers:
         hidden = words.read_word_file(args.answers)
-    elif args.language or args.length != 5:
+    elif is_dictionary_game(args):
         hidden = universe.answers
     else:
         hidden = list(words.answers())
@@ -249,6 +253,10 @@ def _time_processes(
 
     options = ["--strategy", args.strategy, "--json"]
     options += ["--hard"] * args.hard + ["--blind"] * args.blind
+    if is_dictionary_game(args):
+        options += ["--length", str(args.length)]
+        options += ["--language", args.language] if args.language else []
+    options += ["--keep-plurals"] * args.keep_plurals
     for name in ("answers", "guesses"):
         if getattr(args, name):
             options += [f"--{name}", getattr(args, name)]

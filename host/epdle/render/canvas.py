@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .options import BLACK, RED, WHITE
@@ -51,6 +52,27 @@ def ink_text(text: str, font: ImageFont.FreeTypeFont, tracking: int = 0) -> InkT
             draw.text((x, ascent + 1), letter, font=font, fill=1, anchor="ls")
     ink = mask.getbbox()
     return InkText(mask.crop(ink) if ink else Image.new("1", (0, 0)))
+
+
+def ink_parts(text: InkText) -> int:
+    """How many separate pieces of ink (8-connected) ``text`` has."""
+    if not text.width or not text.height:
+        return 0
+    ink = {(int(y), int(x)) for y, x in np.argwhere(np.asarray(text.mask, dtype=bool))}
+    parts = 0
+    while ink:
+        parts += 1
+        stack = [ink.pop()]
+        while stack:
+            y, x = stack.pop()
+            for neighbour in (
+                (y - 1, x - 1), (y - 1, x), (y - 1, x + 1), (y, x - 1),
+                (y, x + 1), (y + 1, x - 1), (y + 1, x), (y + 1, x + 1),
+            ):  # fmt: skip
+                if neighbour in ink:
+                    ink.remove(neighbour)
+                    stack.append(neighbour)
+    return parts
 
 
 class Canvas:

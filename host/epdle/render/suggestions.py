@@ -1,29 +1,34 @@
 """Suggestion and status frames: what the device shows for the solver's advice.
 
-Landscape 212 x 104. With guesses played, the board so far sits on the left
-(the past) and the suggestion on the right (the next move): rank badge, the
-word in large capitals, then candidates left and expected information.
-Before the first guess the suggestion takes the whole width.
+Landscape 212 x 104. Before the first guess the suggestion takes the whole
+frame: rank badge and verdict, the word in large capitals, then candidates left
+and expected information. With guesses played, the frame stacks the next move
+over the past: a header line (badge, the figures, the verdict), the word across
+the whole width (nine letters fit), and the board below in tiles as large as
+fit, one or two columns of rows. Any length 4..9 and any language's letters.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum
+from functools import cache
 from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from epdle.words.languages import display_word
+
 from .board import (
-    BOARD_WIDTH,
+    BoardLayout,
     History,
-    board_height,
     checked_history,
     draw_board,
     draw_tiles,
+    fit_board,
     tiles_width,
 )
-from .canvas import Box, Canvas, Colour, InkText, ink_text
+from .canvas import Box, Canvas, Colour, InkText, ink_parts, ink_text
 from .fonts import Face, font
 from .options import BLACK, RED, WHITE
 from .planes import LANDSCAPE_SIZE, Planes, image_to_planes
@@ -33,13 +38,24 @@ if TYPE_CHECKING:
 
 WIDTH, HEIGHT = LANDSCAPE_SIZE
 MARGIN = 3
-PANEL_LEFT_WITH_BOARD = MARGIN + BOARD_WIDTH + 4
+# The opening frame (no board).
 HEADER_TOP, HEADER_BOTTOM = 3, 18
 WORD_TOP, WORD_BOTTOM = 24, 60
 STATS_TOP, STATS_BOTTOM = 66, 101
+# Frames with a board.
+BOARD_HEADER = (2, 16)
+BOARD_WORD = (18, 50)
+BOARD_TOP = 52
 MIN_WORD_CAP_HEIGHT = 24
+# Eight and nine letters: the widest (MAMMOGRAM) at the largest size that fits 206 px.
+MIN_LONG_WORD_CAP_HEIGHT = 21
 LOGO = ("EPDLE", "GYBGY")
 LOGO_TILE = 30
+
+
+def min_cap_height(length: int) -> int:
+    """The smallest capitals a suggested word of ``length`` letters is ever drawn in."""
+    return MIN_WORD_CAP_HEIGHT if length <= 7 else MIN_LONG_WORD_CAP_HEIGHT
 
 
 class StatusKind(Enum):
@@ -50,23 +66,57 @@ class StatusKind(Enum):
 
 def word_box(has_board: bool) -> Box:
     """Where the suggested word's ink goes (tests measure the glyphs inside it)."""
-    return (_panel_left(has_board), WORD_TOP, WIDTH - MARGIN, WORD_BOTTOM)
+    if has_board:
+        return (MARGIN, BOARD_WORD[0], WIDTH - MARGIN, BOARD_WORD[1])
+    return (MARGIN, WORD_TOP, WIDTH - MARGIN, WORD_BOTTOM)
+
+
+def board_box(length: int, guesses: int) -> tuple[int, int, BoardLayout]:
+    """Top-left corner and layout of the board for ``guesses`` played (centred below)."""
+    width, height = WIDTH - 2 * MARGIN, HEIGHT - 2 - BOARD_TOP
+    layout = fit_board(length, guesses, width, height)
+    left = MARGIN + (width - layout.width) // 2
+    return left, BOARD_TOP + (height - layout.height) // 2, layout
 
 
 def fit_word(word: str, box: Box) -> InkText:
     """The largest crisp rendering of ``word`` in capitals that fits ``box``.
 
     Tries the bold face from large to 24 px capitals, then the condensed face,
-    then the condensed face set tighter than the font spaces it.
+    then the condensed face set tighter than the font spaces it, then (long words)
+    smaller condensed sizes down to the length's minimum capitals; never one where
+    two letters touch.
     """
     styles = [(Face.BOLD, size, 2) for size in range(44, 32, -1)]
     styles += [(Face.CONDENSED_BOLD, 33, tracking) for tracking in (1, 0, -1, -2)]
-    ink = _first_fitting(word.upper(), styles, box)
-    if ink is None:
-        raise ValueError(
-            f"{word!r} is too wide for {box[2] - box[0]} px at {MIN_WORD_CAP_HEIGHT} px capitals"
-        )
-    return ink
+    styles += [
+        (Face.CONDENSED_BOLD, size, tracking) for size in range(32, 25, -1) for tracking in (0, -1)
+    ]
+    text = display_word(word)
+    minimum = min_cap_height(len(word))
+    width, height = box[2] - box[0], box[3] - box[1]
+    for face, size, tracking in styles:
+        if ink_text("H", font(face, size)).height < minimum:
+            break
+        ink = ink_text(text, font(face, size), tracking)
+        # Set with extra space (tracking > 0) letters cannot touch: only tighter settings
+        # are checked (the check costs a few milliseconds).
+        if ink.width > width or ink.height > height:
+            continue
+        if tracking > 0 or letters_apart(text, ink, face, size):
+            return ink
+    raise ValueError(f"{word!r} is too wide for {width} px at {minimum} px capitals")
+
+
+def letters_apart(text: str, ink: InkText, face: Face, size: int) -> bool:
+    """Whether no two letters of ``ink`` (``text`` in ``face`` at ``size``) touch: it has
+    as many separate pieces of ink as its letters have alone."""
+    return ink_parts(ink) == sum(_letter_parts(letter, face, size) for letter in text)
+
+
+@cache
+def _letter_parts(letter: str, face: Face, size: int) -> int:
+    return ink_parts(ink_text(letter, font(face, size)))
 
 
 def _largest_bold(text: str, box: Box, largest: int) -> InkText:
@@ -100,15 +150,18 @@ def suggestion_image(
     """render_suggestion() as the landscape picture drawn (panel colours only)."""
     if not 1 <= rank <= of:
         raise ValueError(f"rank must be within 1..{of}, got {rank}")
-    rows = checked_history(history)
+    rows = checked_history(history, len(suggestion.word))
     canvas = Canvas()
-    left = _draw_board_if_any(canvas, rows)
-    _draw_header(canvas, left, f"{rank}/{of}", *_verdict(suggestion, candidates_left))
     box = word_box(bool(rows))
+    verdict = _verdict(suggestion, candidates_left)
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
-    _draw_stats(
-        canvas, left, [(str(candidates_left), "words left"), (f"{suggestion.bits:.2f}", "bits")]
-    )
+    if rows:
+        _draw_board(canvas, rows)
+        figures = f"{candidates_left} left  {_bits(suggestion.bits)} bits"
+        _draw_board_header(canvas, f"{rank}/{of}", figures, *verdict)
+        return canvas.image
+    _draw_header(canvas, f"{rank}/{of}", *verdict)
+    _draw_stats(canvas, [(str(candidates_left), "words left"), (_bits(suggestion.bits), "bits")])
     return canvas.image
 
 
@@ -122,20 +175,27 @@ def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
 
     The waiting frame is the logo alone: it ignores ``history``.
     """
-    rows = checked_history(history) if kind is not StatusKind.WAITING else []
     canvas = Canvas()
-    left = _draw_board_if_any(canvas, rows)
-    box = word_box(bool(rows))
-    if kind is StatusKind.SOLVED:
-        canvas.stamp_centred(_largest_bold("SOLVED", box, 44), box, RED)
-        guesses = len(rows)
-        _draw_caption(canvas, left, f"in {guesses} guess" + ("" if guesses == 1 else "es"))
-    elif kind is StatusKind.NO_MATCH:
-        canvas.stamp_centred(_largest_bold("NO WORD", box, 44), box, BLACK)
-        _draw_caption(canvas, left, "fits the colours")
-    else:
+    if kind is StatusKind.WAITING:
         _draw_logo(canvas)
-        _draw_caption(canvas, left, "waiting for host")
+        _draw_caption(canvas, (MARGIN, STATS_TOP, WIDTH - MARGIN, STATS_BOTTOM), "waiting for host")
+        return canvas.image
+    rows = checked_history(history)
+    if kind is StatusKind.SOLVED:
+        guesses = len(rows)
+        title, colour = "SOLVED", RED
+        caption = f"in {guesses} guess" + ("" if guesses == 1 else "es")
+    else:
+        title, colour, caption = "NO WORD", BLACK, "fits the colours"
+    if not rows:
+        box = word_box(False)
+        canvas.stamp_centred(_largest_bold(title, box, 44), box, colour)
+        _draw_caption(canvas, (MARGIN, STATS_TOP, WIDTH - MARGIN, STATS_BOTTOM), caption)
+        return canvas.image
+    _draw_board(canvas, rows)
+    title_box: Box = (MARGIN, 2, WIDTH - MARGIN, 32)
+    canvas.stamp_centred(_largest_bold(title, title_box, 40), title_box, colour)
+    _draw_caption(canvas, (MARGIN, 35, WIDTH - MARGIN, BOARD_TOP - 3), caption)
     return canvas.image
 
 
@@ -154,6 +214,11 @@ def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
     ]
 
 
+def _bits(bits: float) -> str:
+    """Expected information, never "-0.00" (a sure answer's float noise)."""
+    return f"{bits if bits > 0 else 0.0:.2f}"
+
+
 def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:
     """Whether playing the word can end the game, as the header's label."""
     if not suggestion.is_candidate:
@@ -161,43 +226,55 @@ def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]
     return ("the answer" if candidates_left == 1 else "could win"), RED
 
 
-def _panel_left(has_board: bool) -> int:
-    return PANEL_LEFT_WITH_BOARD if has_board else MARGIN
+def board_origin(guesses: int, length: int = 5) -> tuple[int, int]:
+    """Top-left corner of the board for ``guesses`` played."""
+    left, top, _ = board_box(length, guesses)
+    return left, top
 
 
-def board_origin(guesses: int) -> tuple[int, int]:
-    """Top-left corner of the board for ``guesses`` played: left edge, centred vertically."""
-    return MARGIN, (HEIGHT - board_height(guesses)) // 2
+def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:
+    left, top, layout = board_box(len(rows[0][0]), len(rows))
+    draw_board(canvas, rows, left, top, layout)
 
 
-def _draw_board_if_any(canvas: Canvas, rows: list[tuple[str, str]]) -> int:
-    if rows:
-        draw_board(canvas, rows, *board_origin(len(rows)))
-    return _panel_left(bool(rows))
+def _draw_board_header(
+    canvas: Canvas, badge: str, figures: str, label: str, colour: Colour
+) -> None:
+    top, bottom = BOARD_HEADER
+    badge_box = _draw_badge(canvas, badge, top, bottom)
+    label_ink = ink_text(label, font(Face.BOLD, 12))
+    label_left = WIDTH - MARGIN - label_ink.width
+    canvas.stamp_centred(label_ink, (label_left, top, WIDTH - MARGIN, bottom), colour)
+    figures_box: Box = (badge_box[2] + 4, top, label_left - 4, bottom)
+    canvas.stamp_centred(_largest_bold(figures, figures_box, 12), figures_box, BLACK)
 
 
-def _draw_header(canvas: Canvas, left: int, badge: str, label: str, colour: Colour) -> None:
+def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int) -> Box:
     badge_ink = ink_text(badge, font(Face.BOLD, 12))
-    badge_box: Box = (left, HEADER_TOP, left + badge_ink.width + 10, HEADER_BOTTOM)
+    badge_box: Box = (MARGIN, top, MARGIN + badge_ink.width + 10, bottom)
     canvas.rounded(badge_box, RED, radius=3)
     canvas.stamp_centred(badge_ink, badge_box, WHITE)
+    return badge_box
+
+
+def _draw_header(canvas: Canvas, badge: str, label: str, colour: Colour) -> None:
+    _draw_badge(canvas, badge, HEADER_TOP, HEADER_BOTTOM)
     label_ink = ink_text(label, font(Face.BOLD, 12))
     label_box: Box = (WIDTH - MARGIN - label_ink.width, HEADER_TOP, WIDTH - MARGIN, HEADER_BOTTOM)
     canvas.stamp_centred(label_ink, label_box, colour)
 
 
-def _draw_stats(canvas: Canvas, left: int, stats: list[tuple[str, str]]) -> None:
-    column_width = (WIDTH - MARGIN - left) // len(stats)
+def _draw_stats(canvas: Canvas, stats: list[tuple[str, str]]) -> None:
+    column_width = (WIDTH - 2 * MARGIN) // len(stats)
     for index, (value, label) in enumerate(stats):
-        x = left + index * column_width
+        x = MARGIN + index * column_width
         value_box: Box = (x, STATS_TOP, x + column_width, STATS_TOP + 16)
         label_box: Box = (x, STATS_TOP + 20, x + column_width, STATS_BOTTOM)
         canvas.stamp_centred(ink_text(value, font(Face.BOLD, 20)), value_box, BLACK)
         canvas.stamp_centred(ink_text(label, font(Face.BOLD, 11)), label_box, BLACK)
 
 
-def _draw_caption(canvas: Canvas, left: int, caption: str) -> None:
-    box: Box = (left, STATS_TOP, WIDTH - MARGIN, STATS_BOTTOM)
+def _draw_caption(canvas: Canvas, box: Box, caption: str) -> None:
     canvas.stamp_centred(_largest_bold(caption, box, 15), box, BLACK)
 
 

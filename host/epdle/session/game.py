@@ -33,6 +33,8 @@ class Game:
         """Add a played guess; raises GameError (game unchanged) if it cannot be."""
         if self.solved:
             raise GameError("this game is solved: type 'new' to start another")
+        # As the game's language spells it (French drops accents): the board shows that.
+        guess = self.solver.universe.lang.fold(guess)
         candidate = [*self.history, (guess, feedback)]
         try:
             advice = self.solver.advise(candidate, top=self.top)

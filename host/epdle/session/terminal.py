@@ -6,6 +6,7 @@ from rich.table import Table
 from rich.text import Text
 
 from epdle.solver import Advice
+from epdle.words.languages import display_word
 
 _TILE_STYLES = {
     "G": "bold white on green4",
@@ -17,7 +18,7 @@ _TILE_STYLES = {
 def board_text(history: list[tuple[str, str]]) -> Text:
     text = Text()
     for guess, feedback in history:
-        for letter, colour in zip(guess.upper(), feedback, strict=True):
+        for letter, colour in zip(display_word(guess), feedback, strict=True):
             text.append(f" {letter} ", style=_TILE_STYLES[colour])
             text.append(" ")
         text.append("\n")
@@ -50,7 +51,7 @@ def advice_table(advice: Advice, strategy: str | None = None) -> Table:
     for rank, suggestion in enumerate(advice.suggestions, start=1):
         table.add_row(
             str(rank),
-            suggestion.word.upper(),
+            display_word(suggestion.word),
             f"{suggestion.bits:.2f}",
             f"{suggestion.expected_left:.1f}",
             "yes" if suggestion.is_candidate else "",

@@ -18,7 +18,7 @@ from epdle.solver.names import (
 from epdle.solver.names import (
     strategy as registered,
 )
-from epdle.solver.patterns import patterns_against
+from epdle.solver.patterns import letter_index, patterns_against
 from epdle.solver.scoring import (
     GAME_GUESSES,
     hard_mode_violation,
@@ -180,8 +180,12 @@ class Solver:
         """Replay a history; raise HistoryError naming the first guess that cannot be right."""
         state = self.initial_state()
         for turn, (raw_guess, feedback) in enumerate(history, start=1):
-            guess = raw_guess.strip().lower()
+            guess = self.universe.lang.fold(raw_guess)
             where = f"guess {turn} {quoted(guess)}"
+            try:
+                self.universe.lang.spell(guess)
+            except ValueError as error:
+                raise HistoryError(f"guess {turn}: {error}") from None
             if state.solved:
                 raise HistoryError(f"{where}: the game was already solved by the guess before it")
             if len(guess) != self.universe.length:
@@ -327,7 +331,7 @@ class Solver:
 
     def _yellow_letters(self, state: GameState) -> set[int]:
         return {
-            ord(letter) - ord("a")
+            letter_index(letter)
             for guess, feedback in state.history
             for letter, mark in zip(guess, feedback, strict=True)
             if mark == "Y"

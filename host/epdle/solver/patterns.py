@@ -13,23 +13,47 @@ from pathlib import Path
 import numpy as np
 
 from epdle.solver.cache import cache_dir, lists_key, write_atomically
+from epdle.words.languages import LETTERS
 
 log = logging.getLogger(__name__)
 
-ALPHABET_SIZE = 26
+# Every language's letters (a-z first): one index space, so the matrix code is the same
+# for all of them and an English word's indexes are its letters' ord() - ord("a").
+ALPHABET_SIZE = len(LETTERS)
+_INDEX_OF = str.maketrans({letter: chr(index) for index, letter in enumerate(LETTERS)})
 # Answers per block when building the matrix: bounds the temporaries to a few tens of MB.
 _ANSWER_BLOCK = 512
 
 
+def letter_index(letter: str) -> int:
+    """A letter's index in the pattern engine's alphabet (LETTERS)."""
+    index = LETTERS.find(letter)
+    if index < 0 or len(letter) != 1:
+        raise ValueError(f"{letter!r} is not a letter the pattern engine knows")
+    return index
+
+
 def encode_words(words: Sequence[str]) -> np.ndarray:
-    """Words as an (n, length) uint8 array of letter indexes (a = 0)."""
+    """Words as an (n, length) uint8 array of letter indexes into LETTERS (a = 0)."""
     if not words:
         return np.zeros((0, 0), dtype=np.uint8)
-    joined = "".join(words).encode("ascii")
-    letters = np.frombuffer(joined, dtype=np.uint8).reshape(len(words), -1) - ord("a")
-    if letters.max(initial=0) >= ALPHABET_SIZE:
-        raise ValueError("words must be lower-case letters a-z")
-    return letters
+    joined = "".join(words)
+    if joined.isascii():
+        raw = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+        letters = raw - np.uint8(ord("a"))
+        bad = letters.max(initial=0) >= 26
+    else:
+        try:
+            raw = np.frombuffer(joined.translate(_INDEX_OF).encode("latin-1"), dtype=np.uint8)
+        except UnicodeEncodeError:
+            raise ValueError(f"words must be lower-case letters of {LETTERS}") from None
+        letters = raw
+        bad = letters.max(initial=0) >= ALPHABET_SIZE
+    if bad or letters.size != sum(len(word) for word in words):
+        raise ValueError(f"words must be lower-case letters of {LETTERS}")
+    if letters.size % len(words):
+        raise ValueError("words must all have the same length")
+    return letters.reshape(len(words), -1)
 
 
 def code_dtype(length: int) -> type[np.unsignedinteger]:

@@ -150,8 +150,9 @@ def parse_history(text: str) -> list[tuple[str, str]]:
         word = word.strip().lower()
         if not separator:
             raise ValueError(f"history entry {number} {quoted(entry)}: expected word:feedback")
-        if not word.isalpha() or not word.isascii():
-            raise ValueError(f"history entry {number} {quoted(entry)}: guess must be letters a-z")
+        if not word.isalpha():
+            # Which letters the game's language has is the solver's check (it knows it).
+            raise ValueError(f"history entry {number} {quoted(entry)}: guess must be letters only")
         try:
             marks = parse_feedback(feedback, len(word))
         except ValueError as error:

@@ -9,9 +9,10 @@ import numpy as np
 
 from epdle import words
 from epdle.solver.cache import lists_key
-from epdle.solver.patterns import encode_words, load_patterns
+from epdle.solver.patterns import ALPHABET_SIZE, encode_words, letter_index, load_patterns
+from epdle.words import languages
 
-ALPHABET_SIZE = 26
+__all__ = ["ALPHABET_SIZE", "Universe"]
 
 
 class Universe:
@@ -19,7 +20,8 @@ class Universe:
 
     `blind` universes have no answer list: every accepted word is a candidate,
     weighted by the frequency prior (`prior`, the shipped one by default).
-    Otherwise candidates are equally likely.
+    Otherwise candidates are equally likely. `blind=True` with an answer list weighs
+    those candidates by the prior (a language's list without its plurals, say).
     """
 
     def __init__(
@@ -30,9 +32,10 @@ class Universe:
         language: str = "en",
         keep_plurals: bool = False,
         prior: words.Prior | None = None,
+        blind: bool | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
-        self.blind = answer_words is None
+        self.blind = answer_words is None if blind is None else blind
         answer_list = list(guess_list if answer_words is None else dict.fromkeys(answer_words))
         if not guess_list or not answer_list:
             raise ValueError("word lists must not be empty")
@@ -45,6 +48,7 @@ class Universe:
         self.guesses: list[str] = guess_list + extra_answers
         self.answers: list[str] = answer_list
         self.language = language
+        self.lang = languages.language(language)
         self.keep_plurals = keep_plurals
         self.prior = words.SHIPPED_PRIOR if prior is None else prior
         self.guess_index = {word: index for index, word in enumerate(self.guesses)}
@@ -58,10 +62,24 @@ class Universe:
         )
         self.guess_letters = encode_words(self.guesses)
         self.answer_letters = encode_words(self.answers)
-        self.key = lists_key(self.guesses, [] if self.blind else self.answers)
+        every_guess = self.blind and len(self.answers) == len(self.guesses)
+        self.key = lists_key(self.guesses, [] if every_guess else self.answers)
         if self.blind:
             # Blind rankings depend on the prior too: its settings are part of the key.
             self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
+
+    @classmethod
+    def dictionary(cls, language: str, length: int, keep_plurals: bool = False) -> Universe:
+        """A language's shipped dictionary words of one length, played blind (the
+        candidates leave plurals out unless kept)."""
+        shipped = words.language_list(language, length, keep_plurals=keep_plurals)
+        return cls(
+            shipped.guesses,
+            shipped.candidates,
+            language=shipped.language,
+            keep_plurals=keep_plurals,
+            blind=True,
+        )
 
     @classmethod
     def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:
@@ -108,7 +126,7 @@ class Universe:
         mask = np.ones(len(self.guesses), dtype=bool)
         required: dict[int, int] = {}
         for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
-            index = ord(letter) - ord("a")
+            index = letter_index(letter)
             if mark == "G":
                 mask &= self.guess_letters[:, position] == index
             if mark != "B":

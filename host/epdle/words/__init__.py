@@ -1,7 +1,8 @@
 """Shipped word data: the game's lists, a precomputed frequency table, tiers and the prior.
 
-The English five-letter data ships with the package (see PROVENANCE.md); other
-languages and lengths come from the optional `wordfreq` extra at run time.
+The English five-letter game lists ship with the package, and so do word lists of
+4-9 letters for every language in `languages` (see PROVENANCE.md); wordfreq (the
+optional extra) is needed only for the frequencies of words in lists of your own.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+
+from epdle.words.languages import LETTERS
+
+_LETTERS = set(LETTERS)
 
 # Zipf thresholds chosen so the tiers have the sizes word-frequency solvers use: "frequent"
 # keeps about 800 accepted words, "common" about 4,100 (plurals excluded by default).
@@ -92,8 +97,15 @@ def _package_text(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def parse_word_lines(text: str, source: str, length: int | None = None) -> list[str]:
-    """Words from a one-word-a-line text; blank lines and '#' comments are skipped."""
+def parse_word_lines(
+    text: str,
+    source: str,
+    length: int | None = None,
+    fold: Callable[[str], str] | None = None,
+) -> list[str]:
+    """Words from a one-word-a-line text; blank lines and '#' comments are skipped.
+
+    ``fold`` spells each word as the game's language does (languages.Language.fold)."""
     # Clean lists (the shipped ones) skip the per-line checks: a CLI call parses 17,000 words.
     tokens = text.split()
     if tokens and (length is None or len(tokens[0]) == length):
@@ -106,8 +118,12 @@ def parse_word_lines(text: str, source: str, length: int | None = None) -> list[
         word = raw.strip().lower()
         if not word or word.startswith("#"):
             continue
-        if not word.isalpha() or not word.isascii():
-            raise ValueError(f"{source}:{number}: {raw.strip()!r} is not a word of letters a-z")
+        if fold is not None:
+            word = fold(word)
+        if not word.isalpha() or set(word) - _LETTERS:
+            raise ValueError(
+                f"{source}:{number}: {raw.strip()!r} is not a word of letters {LETTERS}"
+            )
         if length is not None and len(word) != length:
             raise ValueError(f"{source}:{number}: {word!r} has {len(word)} letters, not {length}")
         if word not in seen:
@@ -121,14 +137,16 @@ def parse_word_lines(text: str, source: str, length: int | None = None) -> list[
     return words
 
 
-def read_word_file(path: str | Path, length: int | None = None) -> list[str]:
+def read_word_file(
+    path: str | Path, length: int | None = None, fold: Callable[[str], str] | None = None
+) -> list[str]:
     """A plain one-word-a-line file (the --answers / --guesses format)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise ValueError(f"cannot read word list {path}: {error.strerror}") from error
-    return parse_word_lines(text, str(path), length)
+    return parse_word_lines(text, str(path), length, fold)
 
 
 @cache
@@ -156,7 +174,9 @@ def frequency_table() -> dict[str, WordInfo]:
 
 def word_info(words: Iterable[str], language: str = "en") -> list[WordInfo]:
     """Frequency facts per word: from the shipped table, or from wordfreq for other words."""
-    table = frequency_table() if language == "en" else {}
+    table = dict(language_table(language))
+    if language == "en":
+        table.update(frequency_table())
     words = list(words)
     if all(word in table for word in words):
         return [table[word] for word in words]
@@ -195,25 +215,59 @@ def _wordfreq_zipf(language: str) -> Callable[[str], float]:
         from wordfreq import zipf_frequency
     except ImportError as error:
         raise ValueError(
-            "other languages and word lengths need the optional wordfreq extra: "
-            "pip install 'epdle[wordfreq]'"
+            "frequencies of words outside the shipped lists need the optional wordfreq "
+            "extra: pip install 'epdle[wordfreq]'"
         ) from error
     return lambda word: zipf_frequency(word, language)
 
 
-def language_words(language: str, length: int, size: int = 60000) -> list[str]:
-    """Words of one length from wordfreq's list for a language (needs the wordfreq extra)."""
-    _wordfreq_zipf(language)
-    from wordfreq import top_n_list
+# The shipped language lists (lists/<code>.tsv) hold every dictionary word of Zipf 2.0
+# and more: those are the accepted guesses. The hidden word is drawn from the ones of at
+# least CANDIDATE_MIN_ZIPF, plurals left out unless kept: rarer words would only grow the
+# pattern matrix (candidates x guesses) for answers no game picks.
+CANDIDATE_MIN_ZIPF = 2.5
 
-    try:
-        ranked = top_n_list(language, size)
-    except LookupError as error:
-        raise ValueError(f"wordfreq has no word list for language {language!r}") from error
-    # The pattern engine and the panel font cover a-z only: other letters are left out.
-    words = sorted(
-        {w for w in ranked if len(w) == length and w.isascii() and w.isalpha() and w.islower()}
-    )
-    if len(words) < 2:
-        raise ValueError(f"wordfreq has fewer than two {length}-letter words for {language!r}")
-    return words
+
+@dataclass(frozen=True)
+class LanguageList:
+    """One language's words of one length from the shipped lists."""
+
+    language: str
+    length: int
+    guesses: list[str]  # every accepted word, sorted
+    candidates: list[str]  # the words the answer is drawn from, sorted
+
+
+@cache
+def language_table(language: str) -> dict[str, WordInfo]:
+    """Frequency facts of the shipped words of a language (all lengths)."""
+    from epdle.words.languages import language as lookup
+
+    code = lookup(language).code
+    table: dict[str, WordInfo] = {}
+    for line in _package_text(f"lists/{code}.tsv").splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        word, zipf, plural, past = line.split("\t")
+        table[word] = WordInfo(float(zipf), plural == "1", past == "1")
+    return table
+
+
+def language_list(language: str, length: int, keep_plurals: bool = False) -> LanguageList:
+    """The shipped words of ``length`` letters for ``language`` (see PROVENANCE.md)."""
+    from epdle.words.languages import LENGTHS
+    from epdle.words.languages import language as lookup
+
+    code = lookup(language).code
+    if length not in LENGTHS:
+        raise ValueError(
+            f"word length {length} is not offered; choose {LENGTHS.start}..{LENGTHS.stop - 1}"
+        )
+    table = language_table(code)
+    guesses = sorted(word for word in table if len(word) == length)
+    candidates = [
+        word
+        for word in guesses
+        if table[word].zipf >= CANDIDATE_MIN_ZIPF and (keep_plurals or not table[word].plural)
+    ]
+    return LanguageList(code, length, guesses, candidates)
