@@ -52,7 +52,7 @@ test-py: venv native
 	$(PY) -m pytest
 
 # Static RAM and code of the portable firmware, compiled by SDCC for an 8-bit core.
-size:
+size: pic
 	bash tools/sdcc_size.sh
 
 # The firmware for the PIC16F18326 with SDCC pic14 + gputils (toolchain built
