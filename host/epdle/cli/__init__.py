@@ -5,15 +5,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
 from epdle import __version__
-from epdle.cli import link, render, session, sim, solver
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = (solver, render, link, sim, session)
+COMMAND_MODULES = ("solver", "render", "link", "sim", "session")
+# One-shot commands that load only their own module (a cold `epdle suggest` stays fast).
+LIGHT_COMMANDS = {"suggest": "solver"}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="epdle",
         description="Pocket Wordle helper: solve, render e-paper frames, drive the device "
@@ -21,13 +23,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"epdle {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    first = next((word for word in argv or () if not word.startswith("-")), None)
+    for name in (LIGHT_COMMANDS[first],) if first in LIGHT_COMMANDS else COMMAND_MODULES:
+        import_module(f"epdle.cli.{name}").register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

@@ -19,6 +19,7 @@ from epdle.solver.scoring import parse_history
 
 if TYPE_CHECKING:
     from epdle.solver import Solver
+    from epdle.solver.advice import Advice
     from epdle.solver.bench import LatencyResult
 
 
@@ -52,6 +53,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--per-opener", type=int, default=6, help="--latency: hidden words per opener (6)"
     )
     bench.add_argument(
+        "--openers",
+        metavar="W,W,...",
+        help="--latency: first guesses to time (default: popular and degenerate ones)",
+    )
+    bench.add_argument(
         "--processes",
         type=int,
         default=0,
@@ -75,9 +81,11 @@ def _fail(command: str, message: str) -> int:
 def run_suggest(args: argparse.Namespace) -> int:
     try:
         history = parse_history(args.history)
-        with progress_bar("building the best tree") as progress:
-            solver = solver_from_args(args, progress=progress)
-            advice = solver.advise(history, top=args.top)
+        advice = _tree_advice(args, history)
+        if advice is None:
+            with progress_bar("building the best tree") as progress:
+                solver = solver_from_args(args, progress=progress)
+                advice = solver.advise(history, top=args.top)
     except ValueError as error:
         return _fail("suggest", str(error))
     if args.json:
@@ -116,6 +124,16 @@ def run_suggest(args: argparse.Namespace) -> int:
     if advice.candidates_left <= 12:
         console.print("candidates: " + " ".join(w.upper() for w in advice.candidates))
     return 0
+
+
+def _tree_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
+    """`best` on the shipped lists, still on the shipped tree: answered without numpy."""
+    custom = args.answers or args.guesses or args.language or args.length != 5
+    if args.strategy != "best" or args.blind or custom:
+        return None
+    from epdle.solver.quick import tree_advice
+
+    return tree_advice(history, args.hard, args.top)
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -176,7 +194,8 @@ def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) ->
 
     if args.per_opener < 1 or args.processes < 0:
         raise ValueError("--per-opener must be at least 1 and --processes not negative")
-    histories = second_turn_histories(solver, hidden, args.per_opener)
+    openers = args.openers.lower().split(",") if args.openers else None
+    histories = second_turn_histories(solver, hidden, args.per_opener, openers=openers)
     with progress_bar("timing suggest in process") as progress:
         in_process = measure_latency(solver, histories, progress)
     rows = {"in process": in_process}

@@ -14,13 +14,18 @@ import math
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from epdle.solver.cache import cache_dir, write_atomically
+from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
 from epdle.solver.scoring import pattern_string
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
+
+if TYPE_CHECKING:
+    from epdle.solver.engine import Solver
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +46,6 @@ MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
 _RESCUE_WIDTH = 200
 
 Progress = Callable[[int, int], None]
-
-
-def path_key(history: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
-    """The tree key of a history: 'salet:BBYBB/crony:GYBBB' ('' for the first turn)."""
-    return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
 
 
 def _cost_curve(size: np.ndarray) -> np.ndarray:
@@ -210,6 +210,15 @@ class TreeSearch:
                 best_cost, best_guess = cost, guess
         return best_cost, best_guess
 
+    def feasible(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guess: int, guesses_left: int
+    ) -> bool:
+        """Whether playing `guess` can still find every candidate within `guesses_left`."""
+        if guesses_left <= 0:
+            return False
+        cost = self._cost_of(candidates, allowed, guess, guesses_left, 1, INFINITE)
+        return cost < INFINITE
+
     def _cost_of(
         self,
         candidates: np.ndarray,
@@ -308,7 +317,7 @@ def build_tree(
 
 
 def _tree_name(universe: Universe, hard: bool) -> str:
-    return f"best-tree-{universe.key}-{'hard' if hard else 'normal'}.json"
+    return tree_file_name(universe.key, hard)
 
 
 def _read_tree(path: Path | resources.abc.Traversable, universe: Universe) -> dict[str, str] | None:
@@ -343,6 +352,33 @@ def save_tree(
         "tree": dict(sorted(tree.items())),
     }
     write_atomically(path, lambda temporary: temporary.write_text(json.dumps(document, indent=0)))
+
+
+def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
+    """Per tree node with more than two candidates, the guesses the Solver ranks first there.
+
+    The book lets a one-shot `suggest` show the runners-up without the pattern engine
+    (epdle.solver.quick); nodes with two candidates or fewer need none.
+    """
+    book: dict[str, list[str]] = {}
+    for key in sorted(tree):
+        history = [tuple(step.split(":", 1)) for step in key.split("/")] if key else []
+        state = solver.state_after(history)
+        if len(state.candidates) <= 2:
+            continue
+        ranked = solver.ranked_guesses(state)[:BOOK_DEPTH]
+        book[key] = [solver.universe.guesses[guess] for guess in ranked]
+    return book
+
+
+def shipped_book_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
+    return resources.files("epdle.solver").joinpath("data", book_file_name(universe.key, hard))
+
+
+def save_book(path: Path, universe: Universe, hard: bool, book: dict[str, list[str]]) -> None:
+    document = {"format": BOOK_FORMAT, "lists": universe.key, "hard": hard, "book": book}
+    text = json.dumps(document, separators=(",", ":"))
+    write_atomically(path, lambda temporary: temporary.write_text(text))
 
 
 def load_or_build_tree(
