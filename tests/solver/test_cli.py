@@ -121,7 +121,8 @@ def test_a_light_command_builds_only_its_own_parser():
     everything = commands(build_parser())
     assert {"suggest", "bench", "play", "render", "push", "sim"} <= everything
     # Its module's commands only: the device and session modules stay unloaded.
-    assert commands(build_parser(["suggest", "--history", "salet:BBBBB"])) == {"suggest", "bench"}
+    light = commands(build_parser(["suggest", "--history", "salet:BBBBB"]))
+    assert "suggest" in light and not light & {"play", "render", "push", "sim"}
     assert commands(build_parser(["--version"])) == everything
 
 

@@ -64,9 +64,25 @@ def register(commands: argparse._SubParsersAction) -> None:
         metavar="N",
         help="--latency: also time N of those turns as fresh `epdle suggest` processes",
     )
+    bench.add_argument(
+        "--plot", metavar="FILE", help="also draw the histogram, failures marked (.png/.svg)"
+    )
     add_solver_options(bench)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
+
+    tree = commands.add_parser(
+        "tree",
+        help="draw the first levels of the solver's decision tree (.png or .svg)",
+        description="Draw the guesses the solver plays from an opener: each guess with the "
+        "candidates it faces, each branch the feedback that led there (largest first).",
+    )
+    tree.add_argument("out", metavar="FILE", help="picture to write: FILE.png or FILE.svg")
+    tree.add_argument("--opener", help="first guess (default: the solver's own)")
+    tree.add_argument("--depth", type=int, default=2, help="guesses below the opener (2)")
+    tree.add_argument("--branches", type=int, default=5, help="feedbacks per guess shown (5)")
+    add_solver_options(tree)
+    tree.set_defaults(func=run_tree)
 
 
 def _add_json_option(parser: argparse.ArgumentParser) -> None:
@@ -158,8 +174,18 @@ def run_bench(args: argparse.Namespace) -> int:
                 solver.next_guess(solver.initial_state())
         if args.latency:
             return _run_latency(args, solver, hidden)
+        if args.plot:
+            from pathlib import Path
+
+            from epdle.solver.pictures import check_format
+
+            check_format(Path(args.plot))
         with progress_bar(f"bench {args.strategy}") as progress:
             result = play_all(solver, hidden, progress, started)
+        if args.plot:
+            from epdle.solver.pictures import plot_histogram
+
+            plot_histogram(result, args.plot)
     except ValueError as error:
         return _fail("bench", str(error))
     if args.json:
@@ -186,6 +212,25 @@ def run_bench(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     console.print(histogram)
+    return 0
+
+
+def run_tree(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from epdle.solver.pictures import check_format, decision_tree, draw_tree
+
+    try:
+        check_format(Path(args.out))
+        with progress_bar("building the best tree") as progress:
+            solver = solver_from_args(args, progress=progress)
+            root = decision_tree(solver, args.opener, args.depth, args.branches)
+        mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")
+        title = f"{args.strategy} ({mode}) from {root.guess.upper()}"
+        draw_tree(root, args.out, title)
+    except ValueError as error:
+        return _fail("tree", str(error))
+    print(f"wrote {args.out}")
     return 0
 
 
