@@ -210,15 +210,6 @@ class TreeSearch:
                 best_cost, best_guess = cost, guess
         return best_cost, best_guess
 
-    def feasible(
-        self, candidates: np.ndarray, allowed: np.ndarray | None, guess: int, guesses_left: int
-    ) -> bool:
-        """Whether playing `guess` can still find every candidate within `guesses_left`."""
-        if guesses_left <= 0:
-            return False
-        cost = self._cost_of(candidates, allowed, guess, guesses_left, 1, INFINITE)
-        return cost < INFINITE
-
     def _cost_of(
         self,
         candidates: np.ndarray,
@@ -294,6 +285,121 @@ class TreeSearch:
                 child_history = (*history, (word, pattern_string(code, length)))
                 stack.append((child_history, part, child_allowed, left - 1, child_guess))
         return tree
+
+
+class FinishCheck:
+    """Can every candidate still be found within so many guesses? A depth-first search that
+    stops at the first guess that can, trying the guesses with the most feedbacks first.
+
+    "Yes" is always right (it found the guesses); "no" means none of the `width` most
+    splitting guesses at some node could, which for the sets it is asked about (a few dozen
+    words, a hard-mode family) is as good as exact.
+    """
+
+    def __init__(self, universe: Universe, width: int = 12) -> None:
+        self.universe = universe
+        self.width = width
+        self.patterns = universe.patterns
+        self.search = TreeSearch(universe, False, (1,))  # for split and allowed_after
+        self.memo: dict[tuple[bytes, bytes, int], bool] = {}
+        self.found: dict[tuple[bytes, bytes, int], int] = {}  # the guess that can, per node
+
+    def finishing_guess(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> int | None:
+        """A guess after which every candidate can be found in time (None: none found)."""
+        if len(candidates) <= 2:
+            return None
+        if not self.can_finish(candidates, allowed, guesses_left):
+            return None
+        return self.found.get(self._key(candidates, allowed, guesses_left))
+
+    def _key(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> tuple[bytes, bytes, int]:
+        packed = b"" if allowed is None else np.packbits(allowed).tobytes()
+        return candidates.tobytes(), packed, guesses_left
+
+    def unsafe_mass(
+        self,
+        candidates: np.ndarray,
+        allowed: np.ndarray | None,
+        guess: int,
+        guesses_left: int,
+        weights: np.ndarray,
+    ) -> float:
+        """The weight of the candidates that `guess` leaves in parts that cannot all be
+        found within the guesses left after it (0: every candidate can)."""
+        lost = 0.0
+        for code, part in sorted(self.search.split(candidates, guess), key=lambda p: len(p[1])):
+            if code == self.search.solved:
+                continue
+            child_allowed = self.search.allowed_after(allowed, guess, code)
+            if not self.can_finish(part, child_allowed, guesses_left - 1):
+                lost += float(weights[part].sum())
+        return lost
+
+    def safe(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guess: int, guesses_left: int
+    ) -> bool:
+        """Whether after `guess` every candidate can still be found within `guesses_left`."""
+        if guesses_left <= 0:
+            return False
+        # Small parts first: they are cheap to check, and the traps (a family the hints pin
+        # down) are small.
+        parts = sorted(self.search.split(candidates, guess), key=lambda item: len(item[1]))
+        for code, part in parts:
+            if code == self.search.solved:
+                continue
+            child_allowed = self.search.allowed_after(allowed, guess, code)
+            if not self.can_finish(part, child_allowed, guesses_left - 1):
+                return False
+        return True
+
+    def can_finish(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> bool:
+        n = len(candidates)
+        if n <= 1:
+            return n == 0 or guesses_left >= 1
+        if guesses_left <= 1:
+            return False
+        if n == 2:
+            return True  # either candidate, then the other (both obey every hint)
+        key = self._key(candidates, allowed, guesses_left)
+        known = self.memo.get(key)
+        if known is None:
+            guess = self._finishing(candidates, allowed, guesses_left)
+            known = guess is not None
+            self.memo[key] = known
+            if guess is not None:
+                self.found[key] = guess
+        return known
+
+    def _finishing(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> int | None:
+        columns = (
+            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        )
+        largest = np.empty(len(columns), dtype=np.int64)
+        buckets = np.empty(len(columns), dtype=np.int64)
+        rows = self.patterns[candidates]
+        for part, counts, _ in bucket_blocks(rows, columns, self.universe.pattern_count, None):
+            largest[part] = counts.max(axis=1)
+            buckets[part] = (counts > 0).sum(axis=1)
+        apart = np.flatnonzero(largest == 1)
+        if len(apart):
+            # It splits every candidate apart: each is found by the next guess.
+            own = np.isin(columns[apart], self.search.guess_of_answer[candidates])
+            return int(columns[apart[np.argmax(own)]])
+        if guesses_left == 2:
+            return None
+        for index in np.argsort(-buckets, kind="stable")[: self.width]:
+            guess = int(columns[index])
+            if buckets[index] > 1 and self.safe(candidates, allowed, guess, guesses_left):
+                return guess
+        return None
 
 
 def _estimated_openers(universe: Universe, count: int) -> list[int]:

@@ -25,7 +25,7 @@ from epdle.solver.strategies import (
 from epdle.solver.universe import Universe
 
 if TYPE_CHECKING:
-    from epdle.solver.best import TreeSearch
+    from epdle.solver.best import FinishCheck, TreeSearch
 
 # How many ranked guesses a turn keeps (more than anyone asks for with --top).
 _RANKED_KEPT = 50
@@ -52,13 +52,16 @@ LOOKAHEAD_POOL = 300
 # The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
 # this counts the plausible candidates (TARSE leaves at most 490 of them).
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
-# freq in hard mode keeps its own pick only while that pick can still find every candidate
-# in the guesses left (checked by the bounded search once this few candidates remain);
-# otherwise the search's guess that can. The hints bind every later guess, so a family
-# such as _O_ER, once its letters are forced, costs a guess per member. Full hard bench:
-# without 3.6665 / 8 / 16 over six; guard from 30 / 60 candidates 4 over six (ALERT,
-# OSIER leaves 160 for FOYER); 120: 3; 200 (and 400): 3.6423 / 6 / 0, 12 s.
-FREQ_GUARD_CANDIDATES = 200
+# freq in hard mode guards its pick: it keeps the letter rule's first guess only if every
+# candidate can still be found in the guesses left after it, else plays the ranked guess
+# (of the first GUARD_TRIES) that leaves the least weight where it cannot. The hints bind
+# every later guess, so a family such as _O_ER, once its letters are forced, costs a guess
+# per member. Full hard bench: without 3.6665 / 8 / 16 over six; guarding sets of at most
+# 30 / 60 / 120 candidates 4 / 4 / 3 over six (ALERT, OSIER leaves 160 for FOYER); at most
+# 200, the search's guess when unsafe 3.6423 / 6 / 0; guarding every turn from the second
+# (at most 1,200 left) with the least unfindable weight 3.6497 / 6 / 0 (docs/bench.md).
+GUARD_CANDIDATES = 1200
+GUARD_TRIES = 12
 
 History = Sequence[tuple[str, str]]
 
@@ -104,6 +107,7 @@ class Solver:
         self._ranked: dict[bytes, list[int]] = {}
         self._tree: dict[str, str] | None = None
         self._search: TreeSearch | None = None
+        self._guard: FinishCheck | None = None
 
     # -- history -> state -------------------------------------------------------------
 
@@ -193,6 +197,7 @@ class Solver:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
         self._ranked.clear()
         self._search = None
+        self._guard = None
 
     def next_guess(self, state: GameState) -> str:
         if self.strategy == "best":
@@ -217,28 +222,43 @@ class Solver:
 
     def _guarded(self, state: GameState, ranked: list[int]) -> list[int]:
         """Hard mode: the ranking's first guess if every candidate can still be found within
-        the guesses left after it, else the bounded search's guess that can (if any)."""
+        the guesses left after it; else the ranked guess (of the first GUARD_TRIES) that
+        leaves the least weight where it cannot, or the checker's own guess that can."""
+        if not state.history or not 2 < len(state.candidates) <= GUARD_CANDIDATES:
+            return ranked
+        guesses_left = GAME_GUESSES - len(state.history)
+        candidates, allowed = state.candidates, state.allowed
+        check = self._finish_check()
+        weights = self.universe.weights
+        first = check.unsafe_mass(candidates, allowed, ranked[0], guesses_left, weights)
+        if first == 0:
+            return ranked
+        chosen = check.finishing_guess(candidates, allowed, guesses_left)
+        # The ranking may end with guesses the hints rule out: only allowed ones are tried.
+        tries = [g for g in ranked[1:GUARD_TRIES] if allowed is None or allowed[g]]
+        if chosen is None:
+            lost = [
+                (check.unsafe_mass(candidates, allowed, g, guesses_left, weights), rank, g)
+                for rank, g in enumerate(tries, start=1)
+            ]
+            least = min(lost, default=(first, 0, ranked[0]))
+            chosen = least[2] if least[0] < first else None
+        else:
+            # A ranked guess that is safe too beats the checker's own (better ranked).
+            chosen = next(
+                (g for g in tries if check.safe(candidates, allowed, g, guesses_left)),
+                chosen,
+            )
+        if chosen is None or chosen == ranked[0]:
+            return ranked
+        return [chosen, *(g for g in ranked if g != chosen)]
+
+    def _finish_check(self) -> FinishCheck:
         from epdle.solver import best
 
-        n = len(state.candidates)
-        if not self.hard or not state.history or n <= 2 or n > FREQ_GUARD_CANDIDATES:
-            return ranked
-        search = self._guard_search()
-        guesses_left = max(1, GAME_GUESSES - len(state.history))
-        pick = ranked[0]
-        if search.feasible(state.candidates, state.allowed, pick, guesses_left):
-            return ranked
-        cost, guess = search.solve(state.candidates, state.allowed, guesses_left, 1)
-        if cost >= best.INFINITE:
-            return ranked
-        return [guess, *(g for g in ranked if g != guess)]
-
-    def _guard_search(self) -> TreeSearch:
-        from epdle.solver import best
-
-        if self._search is None:
-            self._search = best.TreeSearch(self.universe, self.hard, best.FALLBACK_WIDTHS)
-        return self._search
+        if self._guard is None:
+            self._guard = best.FinishCheck(self.universe)
+        return self._guard
 
     def _allowed_guesses(self, state: GameState) -> np.ndarray | None:
         return None if state.allowed is None else np.flatnonzero(state.allowed)
@@ -248,7 +268,7 @@ class Solver:
             opening = not state.history
             yellows = self._yellow_letters(state)
             ranked = freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
-            return self._guarded(state, ranked)
+            return self._guarded(state, ranked) if self.hard else ranked
         if not state.history:
             return openers.ranked_openers(self, self._rank_by_stats)
         return self._rank_by_stats(state)
@@ -287,7 +307,7 @@ class Solver:
         own_words = universe.guess_index_of_answers[candidates[likeliest]]
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
         leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
-        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool)
+        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard)
         leaders = leaders[np.argsort(costs, kind="stable")]
         return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 
