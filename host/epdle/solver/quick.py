@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 
 from epdle.solver.advice import Advice, Suggestion
 from epdle.solver.cache import lists_key
@@ -46,7 +46,9 @@ def book_file_name(key: str, hard: bool) -> str:
     return f"best-book-{key}-{mode_name(hard)}.json"
 
 
-_WORDS_DIR = Path(__file__).parents[1] / "words"
+# Beside this package, as importlib.resources would find them (os.path: pathlib and
+# importlib.resources cost a cold process more than the whole answer).
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @cache
@@ -54,7 +56,7 @@ def shipped_lists() -> tuple[list[str], list[str]]:
     """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
     cost a cold process more than the whole answer. The lists key checks what was read."""
     return tuple(
-        list(dict.fromkeys((_WORDS_DIR / name).read_text(encoding="utf-8").split()))
+        list(dict.fromkeys(_read(os.path.join(_PACKAGE_DIR, "words", name)).split()))
         for name in ("guesses.txt", "answers.txt")
     )  # type: ignore[return-value]
 
@@ -65,8 +67,13 @@ def shipped_key() -> str:
     return lists_key(*shipped_lists())
 
 
-def _data_file(name: str) -> Path:
-    return Path(__file__).with_name("data") / name
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _data_file(name: str) -> str:
+    return os.path.join(_PACKAGE_DIR, "solver", "data", name)
 
 
 @cache
@@ -74,8 +81,8 @@ def _shipped(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | None:
     """(tree, book) shipped for the shipped lists, or None if either is missing or stale."""
     try:
         key = shipped_key()
-        tree_document = json.loads(_data_file(tree_file_name(key, hard)).read_text())
-        book_document = json.loads(_data_file(book_file_name(key, hard)).read_text())
+        tree_document = json.loads(_read(_data_file(tree_file_name(key, hard))))
+        book_document = json.loads(_read(_data_file(book_file_name(key, hard))))
     except (OSError, ValueError):  # a list or a file missing: the Solver will say so
         return None
     if tree_document.get("lists") != key or book_document.get("lists") != key:
