@@ -106,3 +106,27 @@ def test_a_half_without_plurals_still_leaves_chaos_findable_held_out():
     solver = Solver("best", blind=True, universe=Universe(words.guesses(), None, prior=prior))
     guesses = play(solver, "chaos")
     assert guesses[-1] == "chaos" and len(guesses) <= 6
+
+
+def test_hard_mode_counts_the_family_a_guess_pins_down():
+    universe = Universe(OUND + SPLITTERS, [*OUND, "frown", "plumb"])
+    solver = Solver("best", hard=True, universe=universe)
+    candidates = np.arange(len(universe.answers))
+    round_ = universe.guess_index["round"]
+    # ROUND leaves ?OUND (the seven other family words) in one green-pinned part.
+    family = (len(OUND) - 1) / len(universe.answers)
+    for left in range(2, 10):
+        expected = family if len(OUND) - 1 > left - 1 else 0.0
+        assert solver._pinned_family_share(candidates, round_, left) == pytest.approx(expected)
+    # A word that pins no four letters traps nothing.
+    assert solver._pinned_family_share(candidates, universe.guess_index["bumph"], 2) == 0.0
+
+
+@pytest.mark.parametrize("answer", ["hound", "mound"])
+def test_blind_hard_mode_keeps_out_of_the_ound_family(answer):
+    # SALET is all grey; ROUND would pin ?OUND, six words for four guesses.
+    solver = Solver("best", hard=True, blind=True)
+    guesses = play(solver, answer)
+    assert guesses[-1] == answer and len(guesses) <= 6
+    history = [(guess, score(guess, answer)) for guess in guesses]
+    assert all(obeys_hints(guess, history[:turn]) for turn, guess in enumerate(guesses))

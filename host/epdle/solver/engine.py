@@ -62,6 +62,12 @@ LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 # (at most 1,200 left) with the least unfindable weight 3.6497 / 6 / 0 (docs/bench.md).
 GUARD_CANDIDATES = 1200
 GUARD_TRIES = 12
+# Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
+# leader leaves in a family its greens pin down, larger than the guesses left (after
+# SALET all grey, ROUND leaves ?OUND: six words for four guesses). Blind hard bench:
+# 3.6592 / 8 / 9 over six -> 3.6587 / 7 / 8; held out (tools/blind_holdout.py --hard
+# --held-out) 3.6510 / 8 / 12 -> 3.6544 / 7 / 12. The only value tried.
+TRAP_PENALTY = 3.0
 
 History = Sequence[tuple[str, str]]
 
@@ -291,11 +297,28 @@ class Solver:
             affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
             turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
             if turn_to_look and not searched and affordable:
-                order = self._look_ahead(candidates, stats, order)
+                guesses_left = GAME_GUESSES - len(state.history)
+                order = self._look_ahead(candidates, stats, order, guesses_left)
         return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
 
+    def _pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
+        """Hard mode: the share (by weight) of the candidates that `guess` leaves in a
+        family its greens pin down (all letters but one in place) larger than the guesses
+        left after it. Such a family can only be guessed one word at a time."""
+        universe = self.universe
+        codes = universe.patterns[candidates, guess].astype(np.int64)
+        weights = universe.weights[candidates]
+        unique, inverse, sizes = np.unique(codes, return_inverse=True, return_counts=True)
+        greens = ((unique[:, None] // 3 ** np.arange(universe.length)) % 3 == 2).sum(axis=1)
+        trapped = (greens == universe.length - 1) & (sizes > guesses_left - 1)
+        return float(weights[trapped[inverse]].sum() / weights.sum())
+
     def _look_ahead(
-        self, candidates: np.ndarray, stats: GuessStats, order: np.ndarray
+        self,
+        candidates: np.ndarray,
+        stats: GuessStats,
+        order: np.ndarray,
+        guesses_left: int | None = None,
     ) -> np.ndarray:
         """Re-rank the leading guesses by the best estimated cost one guess further on.
 
@@ -308,6 +331,12 @@ class Solver:
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
         leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
         costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard)
+        if self.hard and guesses_left is not None:
+            trapped = [
+                self._pinned_family_share(candidates, int(guess), guesses_left)
+                for guess in stats.guesses[leaders]
+            ]
+            costs = costs + TRAP_PENALTY * np.array(trapped)
         leaders = leaders[np.argsort(costs, kind="stable")]
         return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 
