@@ -57,10 +57,11 @@ LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 # (of the first GUARD_TRIES) that leaves the least weight where it cannot. The hints bind
 # every later guess, so a family such as _O_ER, once its letters are forced, costs a guess
 # per member. Full hard bench: without 3.6665 / 8 / 16 over six; guarding sets of at most
-# 30 / 60 / 120 candidates 4 / 4 / 3 over six (ALERT, OSIER leaves 160 for FOYER); at most
-# 200, the search's guess when unsafe 3.6423 / 6 / 0; guarding every turn from the second
-# (at most 1,200 left) with the least unfindable weight 3.6497 / 6 / 0 (docs/bench.md).
-GUARD_CANDIDATES = 1200
+# 30 / 60 / 120 candidates (the search's guess when unsafe) 4 / 4 / 3 over six (ALERT,
+# OSIER leaves 160 for FOYER); at most 200 or 1,200 from the second guess 3.6462 / 6 / 0
+# (from the third only: 3.6600 / 8 / 6). 200 keeps turns faster (latency bench, in
+# process: p90 204 ms, max 0.9 s; 1,200: 486 ms, 1.5 s; unguarded 6 ms, 8 ms).
+GUARD_CANDIDATES = 200
 GUARD_TRIES = 12
 # Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
 # leader leaves in a family its greens pin down, larger than the guesses left (after
