@@ -3,30 +3,46 @@
     PYTHONPATH=host .venv/bin/python tools/build_best_tree.py
 
 Writes host/epdle/solver/data/best-tree-<lists hash>-{normal,hard}.json, so a fresh
-install answers from the tree at once. Rerun after changing the lists or the search;
-tests/solver/test_shipped_tree.py fails while a shipped tree does not match the lists.
+install answers from the tree at once, and best-book-<lists hash>-{normal,hard}.json, the
+Solver's ranked guesses at each node, so a one-shot `epdle suggest` answers without numpy
+(`--books-only`: keep the trees, rewrite the books). Rerun after changing the lists or the
+search; tests/solver/test_shipped_tree.py and test_quick.py fail while the data is stale.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import time
 from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from epdle.solver import best
+from epdle.solver import Solver, best
 from epdle.solver.universe import Universe
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "host" / "epdle" / "solver" / "data"
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--books-only", action="store_true", help="keep the shipped trees, rewrite the books"
+    )
+    args = parser.parse_args()
     universe = Universe.shipped()
-    for stale in DATA_DIR.glob("best-tree-*.json"):
-        stale.unlink()
+    stale = [*DATA_DIR.glob("best-book-*.json")]
+    if not args.books_only:
+        stale += DATA_DIR.glob("best-tree-*.json")
+    for path in stale:
+        path.unlink()
     for hard in (False, True):
         mode = "hard" if hard else "normal"
         started = time.perf_counter()
+        if args.books_only:
+            tree_path = DATA_DIR / best.shipped_tree_path(universe, hard).name
+            write_book(universe, hard, json.loads(tree_path.read_text())["tree"])
+            continue
         with Progress(
             f"{mode} tree", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()
         ) as bar:
@@ -43,6 +59,17 @@ def main() -> None:
             f"{mode}: {total:.0f} guesses over {games} answers (mean {total / games:.4f}), "
             f"{len(tree)} nodes, {time.perf_counter() - started:.0f} s -> {path.name}"
         )
+        write_book(universe, hard, tree)
+
+
+def write_book(universe: Universe, hard: bool, tree: dict[str, str]) -> None:
+    started = time.perf_counter()
+    book = best.build_book(Solver("best", hard, universe=universe), tree)
+    path = DATA_DIR / best.shipped_book_path(universe, hard).name
+    best.save_book(path, universe, hard, book)
+    mode = "hard" if hard else "normal"
+    seconds = time.perf_counter() - started
+    print(f"{mode}: book of {len(book)} nodes, {seconds:.0f} s -> {path.name}")
 
 
 if __name__ == "__main__":

@@ -65,7 +65,9 @@ def _labelled_ic(
 
 
 def draw(pins: list[PinRow]) -> schemdraw.Drawing:
-    drawing = schemdraw.Drawing(show=False)
+    # Its own SVG backend, not matplotlib's (which schemdraw prefers once installed: the
+    # plot extra): the committed drawing stays byte for byte what this writes.
+    drawing = schemdraw.Drawing(canvas="svg", show=False)
     drawing.config(fontsize=10, unit=2)
 
     by_number = sorted(pins, key=lambda row: row.chip_pin)

@@ -113,3 +113,24 @@ def test_bench_latency_json(capsys, list_files):
     for row in ("in process", "process"):
         timings = result[row]
         assert 0 < timings["median_ms"] <= timings["p90_ms"] <= timings["max_ms"]
+
+
+def test_a_light_command_builds_only_its_own_parser():
+    from epdle.cli import build_parser
+
+    def commands(parser):
+        return set(parser._subparsers._group_actions[0].choices)
+
+    everything = commands(build_parser())
+    assert {"suggest", "bench", "play", "render", "push", "sim"} <= everything
+    # Its module's commands only: the device and session modules stay unloaded.
+    light = commands(build_parser(["suggest", "--history", "salet:BBBBB"]))
+    assert "suggest" in light and not light & {"play", "render", "push", "sim"}
+    assert commands(build_parser(["--version"])) == everything
+
+
+def test_bench_latency_takes_the_openers_to_time(capsys):
+    code = main(["bench", "--latency", "--openers", "salet,CRANE", "--per-opener", "2",
+                 "--limit", "50", "--json", "--strategy", "freq"])  # fmt: skip
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["in process"]["turns"] == 4

@@ -97,3 +97,47 @@ def test_anagrams_no_letter_can_split_are_guessed_directly():
     advice = solver.advise(history, top=1)
     assert advice.candidates_left == len(anagrams) >= SPLIT_MIN_CANDIDATES
     assert advice.suggestions[0].word in anagrams
+
+
+def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch):
+    from epdle.solver import engine
+
+    # After ALERT, OSIER leaves 160 words and the letter rule walks into the _O_ER family.
+    lost = ["foyer", "boxer", "poker"]
+    limits = engine.GUARD_CANDIDATES
+    monkeypatch.setattr(engine, "GUARD_CANDIDATES", 0)
+    unguarded = Solver("freq", hard=True)
+    assert all(len(play(unguarded, answer)) > 6 for answer in lost)
+    monkeypatch.setattr(engine, "GUARD_CANDIDATES", limits)
+    guarded = Solver("freq", hard=True, universe=unguarded.universe)
+    for answer in lost:
+        guesses = play(guarded, answer)
+        assert len(guesses) <= 6 and guesses[-1] == answer
+        history = [(guess, score(guess, answer)) for guess in guesses]
+        assert all(obeys_hints(g, history[:turn]) for turn, g in enumerate(guesses))
+        # The guard starts at the second guess: the opening is the letter rule's.
+        assert guesses[0] == play(unguarded, answer)[0]
+
+
+def test_hard_mode_guard_keeps_the_letter_rules_pick_while_it_is_safe(monkeypatch):
+    from epdle.solver import best, engine
+
+    limits = engine.GUARD_CANDIDATES
+    monkeypatch.setattr(engine, "GUARD_CANDIDATES", 0)
+    unguarded = _solver(OUND + ATCH, hard=True)
+    monkeypatch.setattr(engine, "GUARD_CANDIDATES", limits)
+    guarded = _solver(OUND + ATCH, hard=True)
+    check = best.FinishCheck(guarded.universe)
+    index = guarded.universe.guess_index
+    kept = 0
+    for answer in OUND + ATCH:
+        history = [("alert", score("alert", answer))]
+        state = guarded.state_after(history)
+        own = unguarded.advise(history, 1).suggestions[0].word
+        played = guarded.advise(history, 1).suggestions[0].word
+        if check.safe(state.candidates, state.allowed, index[own], 5):
+            assert played == own
+            kept += 1
+        else:
+            assert check.safe(state.candidates, state.allowed, index[played], 5)
+    assert kept > 0

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from solver_hints import obeys_hints
 
 from epdle.solver import Solver, score
+from epdle.solver.scoring import pattern_string
 from epdle.solver.strategies import (
     candidate_bits,
     expected_guess_costs,
@@ -15,7 +17,9 @@ from epdle.solver.strategies import (
 from epdle.solver.universe import Universe
 
 
-def _bucket_by_bucket(universe: Universe, candidates, first_guesses, pool) -> list[float]:
+def _bucket_by_bucket(
+    universe: Universe, candidates, first_guesses, pool, hard: bool = False
+) -> list[float]:
     costs = []
     total = universe.weights[candidates].sum()
     for guess in first_guesses:
@@ -25,17 +29,24 @@ def _bucket_by_bucket(universe: Universe, candidates, first_guesses, pool) -> li
             if code == universe.pattern_count - 1:
                 continue
             bucket = candidates[codes == code]
-            stats = guess_stats(universe, bucket, pool)
+            next_pool = pool
+            if hard:
+                # Only the guesses that reuse this feedback's hints (all, if none does).
+                hint = [(universe.guesses[guess], pattern_string(int(code)))]
+                valid = [g for g in pool if obeys_hints(universe.guesses[g], hint)]
+                next_pool = np.array(valid) if valid else pool
+            stats = guess_stats(universe, bucket, next_pool)
             finish = expected_guess_costs(stats, candidate_bits(universe, bucket)).min()
             cost += universe.weights[bucket].sum() / total * float(finish)
         costs.append(cost)
     return costs
 
 
+@pytest.mark.parametrize("hard", [False, True])
 @pytest.mark.parametrize("blind", [False, True])
 @pytest.mark.parametrize(("turns", "hidden_at"), [(0, 0), (1, 40), (1, 77)])
 def test_two_ply_costs_equal_the_bucket_by_bucket_estimate(
-    blind, turns, hidden_at, small_guesses, small_answers
+    hard, blind, turns, hidden_at, small_guesses, small_answers
 ):
     universe = Universe(small_guesses, None if blind else small_answers)
     history = [("amaze", score("amaze", small_answers[hidden_at]))][:turns]
@@ -43,8 +54,9 @@ def test_two_ply_costs_equal_the_bucket_by_bucket_estimate(
     assert len(candidates) > 3
     first_guesses = np.arange(0, len(universe.guesses), 7)
     pool = np.arange(1, len(universe.guesses), 3)
-    expected = _bucket_by_bucket(universe, candidates, first_guesses, pool)
-    assert two_ply_costs(universe, candidates, first_guesses, pool) == pytest.approx(expected)
+    expected = _bucket_by_bucket(universe, candidates, first_guesses, pool, hard)
+    costs = two_ply_costs(universe, candidates, first_guesses, pool, hard)
+    assert costs == pytest.approx(expected)
 
 
 def test_two_ply_cost_of_a_guess_that_isolates_every_candidate():
@@ -55,3 +67,15 @@ def test_two_ply_cost_of_a_guess_that_isolates_every_candidate():
     crane = universe.guess_index["crane"]
     costs = two_ply_costs(universe, np.arange(3), np.array([crane]), np.arange(4))
     assert costs[0] == pytest.approx(1 + 2 / 3)
+
+
+def test_hard_mode_look_ahead_cannot_split_a_pinned_family_with_a_free_word():
+    # After SOUND shows ?OUND, hard mode allows only the family: one word at a time.
+    family = ["bound", "found", "hound", "mound", "pound", "round", "wound"]
+    universe = Universe([*family, "sound", "bumph", "frown"], family)
+    candidates = np.arange(len(family))
+    sound = np.array([universe.guess_index["sound"]])
+    pool = np.arange(len(universe.guesses))
+    free = two_ply_costs(universe, candidates, sound, pool)[0]
+    hard = two_ply_costs(universe, candidates, sound, pool, hard=True)[0]
+    assert hard > free

@@ -112,3 +112,19 @@ def test_fit_rejects_an_answer_share_outside_zero_to_one(synthetic, share):
     infos, flags, _ = synthetic
     with pytest.raises(ValueError, match="answer share must be in"):
         fit_prior(infos, flags, answer_share=share)
+
+
+def test_pseudo_answers_keep_a_kind_without_answers_off_the_floor(synthetic):
+    infos, flags, _ = synthetic
+    # No plural is flagged: the likelihood alone wants the plural factor at zero.
+    without = [flag and not info.plural for info, flag in zip(infos, flags, strict=True)]
+    bare = fit_prior(infos, without)
+    assert bare.plural_factor == pytest.approx(1e-4)
+    smoothed = fit_prior(infos, without, pseudo_answers=0.5)
+    # ...with half a pseudo-answer, at the factor where about half a plural is expected.
+    plurals = [info for info in infos if info.plural]
+    expected = sum(prior_weight(info, False, smoothed) for info in plurals)
+    assert 0.25 < expected < 1.0
+    assert smoothed.centre_zipf == pytest.approx(bare.centre_zipf, abs=0.05)
+    with pytest.raises(ValueError, match="pseudo answers"):
+        fit_prior(infos, without, pseudo_answers=-1)

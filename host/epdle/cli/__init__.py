@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 
 from epdle import __version__
-from epdle.cli import cache, link, render, session, sim, solver, web
 from epdle.cli.errors import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -22,11 +22,13 @@ from epdle.cli.errors import (
 )
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = (solver, render, link, sim, session, cache, web)
+COMMAND_MODULES = ("solver", "render", "link", "sim", "session", "cache", "web")
+# One-shot commands that load only their own module (a cold `epdle suggest` stays fast).
+LIGHT_COMMANDS = {"suggest": "solver"}
 INTERRUPTED = 130
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser = Parser(
         prog="epdle",
         description="Pocket Wordle helper: solve, render e-paper frames, drive the device "
@@ -34,8 +36,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"epdle {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    first = next((word for word in argv or () if not word.startswith("-")), None)
+    for name in (LIGHT_COMMANDS[first],) if first in LIGHT_COMMANDS else COMMAND_MODULES:
+        import_module(f"epdle.cli.{name}").register(commands)
     return parser
 
 
@@ -46,8 +49,9 @@ def command_name(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
     except SystemExit as stop:  # --help, --version, or a usage error already reported
         return stop.code if isinstance(stop.code, int) else EXIT_FAILURE
     prog = command_name(args)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from epdle.cli.errors import int_in
+from epdle.cli.errors import UsageError, int_in
 from epdle.cli.options import (
     add_solver_options,
     add_top_option,
@@ -23,7 +23,10 @@ from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
-    from epdle.solver import Advice, Solver
+    from pathlib import Path
+
+    from epdle.solver import Solver
+    from epdle.solver.advice import Advice
     from epdle.solver.bench import LatencyResult
 
 
@@ -66,15 +69,36 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="--latency: hidden words per opener (6)",
     )
     bench.add_argument(
+        "--openers",
+        metavar="W,W,...",
+        help="--latency: first guesses to time (default: popular and degenerate ones)",
+    )
+    bench.add_argument(
         "--processes",
         type=int_in(0, 1000),
         default=0,
         metavar="N",
         help="--latency: also time N of those turns as fresh `epdle suggest` processes",
     )
+    bench.add_argument(
+        "--plot", metavar="FILE", help="also draw the histogram, failures marked (.png/.svg)"
+    )
     add_solver_options(bench)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
+
+    tree = commands.add_parser(
+        "tree",
+        help="draw the first levels of the solver's decision tree (.png or .svg)",
+        description="Draw the guesses the solver plays from an opener: each guess with the "
+        "candidates it faces, each branch the feedback that led there (largest first).",
+    )
+    tree.add_argument("out", metavar="FILE", help="picture to write: FILE.png or FILE.svg")
+    tree.add_argument("--opener", help="first guess (default: the solver's own)")
+    tree.add_argument("--depth", type=int, default=2, help="guesses below the opener (2)")
+    tree.add_argument("--branches", type=int, default=5, help="feedbacks per guess shown (5)")
+    add_solver_options(tree)
+    tree.set_defaults(func=run_tree)
 
 
 def _add_json_option(parser: argparse.ArgumentParser) -> None:
@@ -83,14 +107,18 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 def run_suggest(args: argparse.Namespace) -> int:
     history = parse_history(args.history)
-    with progress_bar("building the best tree") as progress:
-        solver = solver_from_args(args, progress=progress)
-        advice = solver.advise(history, top=args.top)
+    advice = _tree_advice(args, history)
+    hard, blind = args.hard, False  # the shipped tree's game: the original lists
+    if advice is None:
+        with progress_bar("building the best tree") as progress:
+            solver = solver_from_args(args, progress=progress)
+            advice = solver.advise(history, top=args.top)
+        hard, blind = solver.hard, solver.blind
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
     if args.json:
-        report = advice_json(advice, args.strategy, solver.hard, solver.blind)
+        report = advice_json(advice, args.strategy, hard, blind)
         print(json.dumps({**report, "warnings": warnings}))
         return 0
     from rich.console import Console
@@ -160,11 +188,27 @@ def even_sample(words: list[str], count: int | None, seed: int | None) -> list[s
     ]
 
 
+def _tree_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
+    """`best` on the shipped lists, still on the shipped tree: answered without numpy."""
+    custom = args.answers or args.guesses or is_dictionary_game(args)
+    if args.strategy != "best" or args.blind or custom:
+        return None
+    from epdle.solver.quick import tree_advice
+
+    return tree_advice(history, args.hard, args.top)
+
+
 def run_bench(args: argparse.Namespace) -> int:
     from epdle import words
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
+    if args.plot:
+        from pathlib import Path
+
+        from epdle.solver.pictures import check_format
+
+        _picture_format(check_format, Path(args.plot))  # before the bench runs, not after
     universe = universe_from_args(args)
     if args.answers:
         hidden = words.read_word_file(args.answers)
@@ -181,6 +225,10 @@ def run_bench(args: argparse.Namespace) -> int:
         return _run_latency(args, solver, hidden)
     with progress_bar(f"bench {args.strategy}") as progress:
         result = play_all(solver, hidden, progress, started)
+    if args.plot:
+        from epdle.solver.pictures import plot_histogram
+
+        plot_histogram(result, args.plot)
     if args.json:
         print(json.dumps(result.as_json()))
         return 0
@@ -210,10 +258,35 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _picture_format(check: Callable[[Path], None], path: Path) -> None:
+    """A picture's file name the plotting library cannot write is a usage error."""
+    try:
+        check(path)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+
+
+def run_tree(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from epdle.solver.pictures import check_format, decision_tree, draw_tree
+
+    _picture_format(check_format, Path(args.out))
+    with progress_bar("building the best tree") as progress:
+        solver = solver_from_args(args, progress=progress)
+        root = decision_tree(solver, args.opener, args.depth, args.branches)
+    mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")
+    title = f"{args.strategy} ({mode}) from {display_word(root.guess)}"
+    draw_tree(root, args.out, title)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) -> int:
     from epdle.solver.bench import measure_latency, second_turn_histories
 
-    histories = second_turn_histories(solver, hidden, args.per_opener)
+    openers = args.openers.lower().split(",") if args.openers else None
+    histories = second_turn_histories(solver, hidden, args.per_opener, openers=openers)
     with progress_bar("timing suggest in process") as progress:
         in_process = measure_latency(solver, histories, progress)
     rows = {"in process": in_process}

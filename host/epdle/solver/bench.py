@@ -124,12 +124,17 @@ class LatencyResult:
 
 
 def second_turn_histories(
-    solver: Solver, hidden_words: Sequence[str], per_opener: int, seed: int = 1
+    solver: Solver,
+    hidden_words: Sequence[str],
+    per_opener: int,
+    seed: int = 1,
+    openers: Sequence[str] | None = None,
 ) -> list[list[tuple[str, str]]]:
-    """Histories of one first guess each: every latency opener against sampled hidden words."""
+    """Histories of one first guess each: every opener (LATENCY_OPENERS unless given)
+    against sampled hidden words."""
     sample = random.Random(seed)
     histories = []
-    for opener in LATENCY_OPENERS:
+    for opener in LATENCY_OPENERS if openers is None else openers:
         if opener not in solver.universe.guess_index:
             continue
         for answer in sample.sample(list(hidden_words), min(per_opener, len(hidden_words))):

@@ -14,13 +14,18 @@ import math
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from epdle.solver.cache import cache_dir, write_atomically
+from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
 from epdle.solver.scoring import pattern_string
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
+
+if TYPE_CHECKING:
+    from epdle.solver.engine import Solver
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +47,6 @@ MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
 _RESCUE_WIDTH = 200
 
 Progress = Callable[[int, int], None]
-
-
-def path_key(history: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
-    """The tree key of a history: 'salet:BBYBB/crony:GYBBB' ('' for the first turn)."""
-    return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
 
 
 def _cost_curve(size: np.ndarray) -> np.ndarray:
@@ -280,6 +280,121 @@ class TreeSearch:
         return tree
 
 
+class FinishCheck:
+    """Can every candidate still be found within so many guesses? A depth-first search that
+    stops at the first guess that can, trying the guesses with the most feedbacks first.
+
+    "Yes" is always right (it found the guesses); "no" means none of the `width` most
+    splitting guesses at some node could, which for the sets it is asked about (a few dozen
+    words, a hard-mode family) is as good as exact.
+    """
+
+    def __init__(self, universe: Universe, width: int = 12) -> None:
+        self.universe = universe
+        self.width = width
+        self.patterns = universe.patterns
+        self.search = TreeSearch(universe, False, (1,))  # for split and allowed_after
+        self.memo: dict[tuple[bytes, bytes, int], bool] = {}
+        self.found: dict[tuple[bytes, bytes, int], int] = {}  # the guess that can, per node
+
+    def finishing_guess(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> int | None:
+        """A guess after which every candidate can be found in time (None: none found)."""
+        if len(candidates) <= 2:
+            return None
+        if not self.can_finish(candidates, allowed, guesses_left):
+            return None
+        return self.found.get(self._key(candidates, allowed, guesses_left))
+
+    def _key(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> tuple[bytes, bytes, int]:
+        packed = b"" if allowed is None else np.packbits(allowed).tobytes()
+        return candidates.tobytes(), packed, guesses_left
+
+    def unsafe_mass(
+        self,
+        candidates: np.ndarray,
+        allowed: np.ndarray | None,
+        guess: int,
+        guesses_left: int,
+        weights: np.ndarray,
+    ) -> float:
+        """The weight of the candidates that `guess` leaves in parts that cannot all be
+        found within the guesses left after it (0: every candidate can)."""
+        lost = 0.0
+        for code, part in sorted(self.search.split(candidates, guess), key=lambda p: len(p[1])):
+            if code == self.search.solved:
+                continue
+            child_allowed = self.search.allowed_after(allowed, guess, code)
+            if not self.can_finish(part, child_allowed, guesses_left - 1):
+                lost += float(weights[part].sum())
+        return lost
+
+    def safe(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guess: int, guesses_left: int
+    ) -> bool:
+        """Whether after `guess` every candidate can still be found within `guesses_left`."""
+        if guesses_left <= 0:
+            return False
+        # Small parts first: they are cheap to check, and the traps (a family the hints pin
+        # down) are small.
+        parts = sorted(self.search.split(candidates, guess), key=lambda item: len(item[1]))
+        for code, part in parts:
+            if code == self.search.solved:
+                continue
+            child_allowed = self.search.allowed_after(allowed, guess, code)
+            if not self.can_finish(part, child_allowed, guesses_left - 1):
+                return False
+        return True
+
+    def can_finish(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> bool:
+        n = len(candidates)
+        if n <= 1:
+            return n == 0 or guesses_left >= 1
+        if guesses_left <= 1:
+            return False
+        if n == 2:
+            return True  # either candidate, then the other (both obey every hint)
+        key = self._key(candidates, allowed, guesses_left)
+        known = self.memo.get(key)
+        if known is None:
+            guess = self._finishing(candidates, allowed, guesses_left)
+            known = guess is not None
+            self.memo[key] = known
+            if guess is not None:
+                self.found[key] = guess
+        return known
+
+    def _finishing(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int
+    ) -> int | None:
+        columns = (
+            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        )
+        largest = np.empty(len(columns), dtype=np.int64)
+        buckets = np.empty(len(columns), dtype=np.int64)
+        rows = self.patterns[candidates]
+        for part, counts, _ in bucket_blocks(rows, columns, self.universe.pattern_count, None):
+            largest[part] = counts.max(axis=1)
+            buckets[part] = (counts > 0).sum(axis=1)
+        apart = np.flatnonzero(largest == 1)
+        if len(apart):
+            # It splits every candidate apart: each is found by the next guess.
+            own = np.isin(columns[apart], self.search.guess_of_answer[candidates])
+            return int(columns[apart[np.argmax(own)]])
+        if guesses_left == 2:
+            return None
+        for index in np.argsort(-buckets, kind="stable")[: self.width]:
+            guess = int(columns[index])
+            if buckets[index] > 1 and self.safe(candidates, allowed, guess, guesses_left):
+                return guess
+        return None
+
+
 def _estimated_openers(universe: Universe, count: int) -> list[int]:
     """The first guesses with the lowest estimated cost (for lists without a known opener)."""
     columns = np.arange(len(universe.guesses))
@@ -301,7 +416,7 @@ def build_tree(
 
 
 def _tree_name(universe: Universe, hard: bool) -> str:
-    return f"best-tree-{universe.key}-{'hard' if hard else 'normal'}.json"
+    return tree_file_name(universe.key, hard)
 
 
 def _read_tree(path: Path | resources.abc.Traversable, universe: Universe) -> dict[str, str] | None:
@@ -336,6 +451,36 @@ def save_tree(
         "tree": dict(sorted(tree.items())),
     }
     write_atomically(path, lambda temporary: temporary.write_text(json.dumps(document, indent=0)))
+
+
+def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
+    """Per tree node with more than two candidates, the guesses the Solver ranks first there.
+
+    The book lets a one-shot `suggest` show the runners-up without the pattern engine
+    (epdle.solver.quick); nodes with two candidates or fewer need none.
+    """
+    book: dict[str, list[str]] = {}
+    for key in sorted(tree):
+        history: list[tuple[str, str]] = []
+        for step in key.split("/") if key else []:
+            guess, feedback = step.split(":", 1)
+            history.append((guess, feedback))
+        state = solver.state_after(history)
+        if len(state.candidates) <= 2:
+            continue
+        ranked = solver.ranked_guesses(state)[:BOOK_DEPTH]
+        book[key] = [solver.universe.guesses[guess] for guess in ranked]
+    return book
+
+
+def shipped_book_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
+    return resources.files("epdle.solver").joinpath("data", book_file_name(universe.key, hard))
+
+
+def save_book(path: Path, universe: Universe, hard: bool, book: dict[str, list[str]]) -> None:
+    document = {"format": BOOK_FORMAT, "lists": universe.key, "hard": hard, "book": book}
+    text = json.dumps(document, separators=(",", ":"))
+    write_atomically(path, lambda temporary: temporary.write_text(text))
 
 
 def load_or_build_tree(

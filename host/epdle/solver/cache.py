@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -47,6 +46,8 @@ def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
 
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file and rename, so readers never see half a file."""
+    import tempfile  # here: a one-shot suggest reads lists_key only
+
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     os.close(handle)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from epdle.solver import openers
+from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.names import (
     DEFAULT_STRATEGY,
     MAX_SUGGESTIONS,
@@ -39,7 +40,7 @@ from epdle.solver.strategies import (
 from epdle.solver.universe import Universe
 
 if TYPE_CHECKING:
-    from epdle.solver.best import TreeSearch
+    from epdle.solver.best import FinishCheck, TreeSearch
 
 # How many ranked guesses a turn keeps (what --top may ask for at most).
 _RANKED_KEPT = MAX_SUGGESTIONS
@@ -65,6 +66,23 @@ LOOKAHEAD_POOL = 300
 # The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
 # this counts the plausible candidates (TARSE leaves at most 490 of them).
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
+# freq in hard mode guards its pick: it keeps the letter rule's first guess only if every
+# candidate can still be found in the guesses left after it, else plays the ranked guess
+# (of the first GUARD_TRIES) that leaves the least weight where it cannot. The hints bind
+# every later guess, so a family such as _O_ER, once its letters are forced, costs a guess
+# per member. Full hard bench: without 3.6665 / 8 / 16 over six; guarding sets of at most
+# 30 / 60 / 120 candidates (the search's guess when unsafe) 4 / 4 / 3 over six (ALERT,
+# OSIER leaves 160 for FOYER); at most 200 or 1,200 from the second guess 3.6462 / 6 / 0
+# (from the third only: 3.6600 / 8 / 6). 200 keeps turns faster (latency bench, in
+# process: p90 204 ms, max 0.9 s; 1,200: 486 ms, 1.5 s; unguarded 6 ms, 8 ms).
+GUARD_CANDIDATES = 200
+GUARD_TRIES = 12
+# Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
+# leader leaves in a family its greens pin down, larger than the guesses left (after
+# SALET all grey, ROUND leaves ?OUND: six words for four guesses). Blind hard bench:
+# 3.6592 / 8 / 9 over six -> 3.6587 / 7 / 8; held out (tools/blind_holdout.py --hard
+# --held-out) 3.6510 / 8 / 12 -> 3.6544 / 7 / 12. The only value tried.
+TRAP_PENALTY = 3.0
 
 History = Sequence[tuple[str, str]]
 # A long-running daemon plays game after game: the per-state memos keep the states used
@@ -88,47 +106,6 @@ class BoundedMemo(dict[bytes, list[int]]):
 
 class HistoryError(ValueError):
     """A game history that cannot be right: the message names the offending guess."""
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    word: str
-    bits: float  # expected information of its feedback
-    expected_left: float  # expected candidates left after it (0 when it is the answer)
-    is_candidate: bool  # could itself be the answer
-
-
-@dataclass(frozen=True)
-class Advice:
-    candidates_left: int
-    solved: bool
-    suggestions: list[Suggestion]  # best first
-    candidates: list[str] = field(default_factory=list)  # most likely first (at most 100)
-
-    @property
-    def answer(self) -> str | None:
-        """The word that solved the game (None until it is solved)."""
-        return self.candidates[0] if self.solved and self.candidates else None
-
-
-def worth_showing(suggestions: list[Suggestion], candidates_left: int) -> list[Suggestion]:
-    """The suggestions without filler. Once fewer candidates are left than suggestions
-    asked for, the ranking runs into words such as AALII that only pad it: a guess that
-    cannot win is dropped when a candidate ranked above it tells as much and leaves as
-    few on average. The first suggestion always stays."""
-    if candidates_left >= len(suggestions):
-        return suggestions
-    kept: list[Suggestion] = []
-    for suggestion in suggestions:
-        dominated = not suggestion.is_candidate and any(
-            other.is_candidate
-            and other.bits >= suggestion.bits - 1e-9
-            and other.expected_left <= suggestion.expected_left + 1e-9
-            for other in kept
-        )
-        if not dominated or not kept:
-            kept.append(suggestion)
-    return kept
 
 
 @dataclass
@@ -167,6 +144,7 @@ class Solver:
         self._ranked = BoundedMemo(RANKED_MEMO_LIMIT)
         self._tree: dict[str, str] | None = None
         self._search: TreeSearch | None = None
+        self._guard: FinishCheck | None = None
 
     # -- history -> state -------------------------------------------------------------
 
@@ -257,6 +235,7 @@ class Solver:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
         self._ranked.clear()
         self._search = None
+        self._guard = None
 
     def next_guess(self, state: GameState) -> str:
         if self.kind is Kind.TREE:
@@ -279,6 +258,46 @@ class Solver:
             self._ranked[key] = ranked
         return ranked
 
+    def _guarded(self, state: GameState, ranked: list[int]) -> list[int]:
+        """Hard mode: the ranking's first guess if every candidate can still be found within
+        the guesses left after it; else the ranked guess (of the first GUARD_TRIES) that
+        leaves the least weight where it cannot, or the checker's own guess that can."""
+        if not state.history or not 2 < len(state.candidates) <= GUARD_CANDIDATES:
+            return ranked
+        guesses_left = GAME_GUESSES - len(state.history)
+        candidates, allowed = state.candidates, state.allowed
+        check = self._finish_check()
+        weights = self.universe.weights
+        first = check.unsafe_mass(candidates, allowed, ranked[0], guesses_left, weights)
+        if first == 0:
+            return ranked
+        chosen = check.finishing_guess(candidates, allowed, guesses_left)
+        # The ranking may end with guesses the hints rule out: only allowed ones are tried.
+        tries = [g for g in ranked[1:GUARD_TRIES] if allowed is None or allowed[g]]
+        if chosen is None:
+            lost = [
+                (check.unsafe_mass(candidates, allowed, g, guesses_left, weights), rank, g)
+                for rank, g in enumerate(tries, start=1)
+            ]
+            least = min(lost, default=(first, 0, ranked[0]))
+            chosen = least[2] if least[0] < first else None
+        else:
+            # A ranked guess that is safe too beats the checker's own (better ranked).
+            chosen = next(
+                (g for g in tries if check.safe(candidates, allowed, g, guesses_left)),
+                chosen,
+            )
+        if chosen is None or chosen == ranked[0]:
+            return ranked
+        return [chosen, *(g for g in ranked if g != chosen)]
+
+    def _finish_check(self) -> FinishCheck:
+        from epdle.solver import best
+
+        if self._guard is None:
+            self._guard = best.FinishCheck(self.universe)
+        return self._guard
+
     def _allowed_guesses(self, state: GameState) -> np.ndarray | None:
         return None if state.allowed is None else np.flatnonzero(state.allowed)
 
@@ -286,7 +305,8 @@ class Solver:
         if self.kind is Kind.FREQUENCY:
             opening = not state.history
             yellows = self._yellow_letters(state)
-            return freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
+            ranked = freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
+            return self._guarded(state, ranked) if self.hard else ranked
         if not state.history:
             return openers.ranked_openers(self, self._rank_by_stats)
         return self._rank_by_stats(state)
@@ -309,11 +329,28 @@ class Solver:
             affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
             turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
             if turn_to_look and not searched and affordable:
-                order = self._look_ahead(candidates, stats, order)
+                guesses_left = GAME_GUESSES - len(state.history)
+                order = self._look_ahead(candidates, stats, order, guesses_left)
         return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
 
+    def _pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
+        """Hard mode: the share (by weight) of the candidates that `guess` leaves in a
+        family its greens pin down (all letters but one in place) larger than the guesses
+        left after it. Such a family can only be guessed one word at a time."""
+        universe = self.universe
+        codes = universe.patterns[candidates, guess].astype(np.int64)
+        weights = universe.weights[candidates]
+        unique, inverse, sizes = np.unique(codes, return_inverse=True, return_counts=True)
+        greens = ((unique[:, None] // 3 ** np.arange(universe.length)) % 3 == 2).sum(axis=1)
+        trapped = (greens == universe.length - 1) & (sizes > guesses_left - 1)
+        return float(weights[trapped[inverse]].sum() / weights.sum())
+
     def _look_ahead(
-        self, candidates: np.ndarray, stats: GuessStats, order: np.ndarray
+        self,
+        candidates: np.ndarray,
+        stats: GuessStats,
+        order: np.ndarray,
+        guesses_left: int | None = None,
     ) -> np.ndarray:
         """Re-rank the leading guesses by the best estimated cost one guess further on.
 
@@ -325,7 +362,13 @@ class Solver:
         own_words = universe.guess_index_of_answers[candidates[likeliest]]
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
         leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
-        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool)
+        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard)
+        if self.hard and guesses_left is not None:
+            trapped = [
+                self._pinned_family_share(candidates, int(guess), guesses_left)
+                for guess in stats.guesses[leaders]
+            ]
+            costs = costs + TRAP_PENALTY * np.array(trapped)
         leaders = leaders[np.argsort(costs, kind="stable")]
         return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 

@@ -167,14 +167,20 @@ def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndar
 
 
 def two_ply_costs(
-    universe: Universe, candidates: np.ndarray, first_guesses: np.ndarray, pool: np.ndarray
+    universe: Universe,
+    candidates: np.ndarray,
+    first_guesses: np.ndarray,
+    pool: np.ndarray,
+    hard: bool = False,
 ) -> np.ndarray:
     """Estimated guesses to finish after each first guess, looking one guess further on.
 
     Every feedback bucket of a first guess is finished by its cheapest next guess from
-    `pool` (by expected_guess_costs). All buckets and pool guesses are scored at once: the
-    candidates are sorted by (bucket, next feedback) per pool guess, so each group's mass
-    is one difference of running sums, with no loop over buckets.
+    `pool` (by expected_guess_costs); in hard mode only by the pool guesses that reuse
+    that feedback's hints (a family such as _OUND that the hints pin down cannot be split
+    by a free word). All buckets and pool guesses are scored at once: the candidates are
+    sorted by (bucket, next feedback) per pool guess, so each group's mass is one
+    difference of running sums, with no loop over buckets.
     """
     weights = universe.weights[candidates] / universe.weights[candidates].sum()
     codes = universe.patterns[candidates][:, pool].T.astype(np.int32)  # (pool, candidates)
@@ -221,10 +227,33 @@ def two_ply_costs(
         )
         missed = np.maximum(1.0 - answer_probability, 1e-12)
         remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
-        finish = (1.0 + missed * _bits_to_guesses(remaining)).min(axis=1)
+        each = 1.0 + missed * _bits_to_guesses(remaining)
+        finish = each.min(axis=1)
+        if hard:
+            valid = _hard_mode_valid(universe, guess, bucket_codes, pool)
+            restricted = np.where(valid, each, np.inf).min(axis=1)
+            finish = np.where(np.isfinite(restricted), restricted, finish)
         finish[bucket_codes == universe.pattern_count - 1] = 0.0  # solved: nothing left
         costs[index] = 1.0 + float(bucket_mass @ finish)
     return costs
+
+
+def _hard_mode_valid(
+    universe: Universe, guess: int, codes: np.ndarray, pool: np.ndarray
+) -> np.ndarray:
+    """(feedback, pool guess): whether the pool guess reuses the hints `guess` got there
+    (greens in place, every revealed letter as often as revealed)."""
+    length = universe.length
+    letters = universe.guess_letters[guess].astype(np.int64)
+    digits = (codes.astype(np.int64)[:, None] // 3 ** np.arange(length)) % 3  # 2 green
+    same = universe.guess_letters[pool] == letters[None, :]  # (pool, positions)
+    valid = ~((digits[:, None, :] == 2) & ~same[None, :, :]).any(axis=2)
+    required = np.zeros((len(codes), ALPHABET_SIZE), dtype=np.int64)
+    for position in range(length):
+        required[:, letters[position]] += digits[:, position] > 0
+    counts = universe.guess_letter_counts[pool].astype(np.int64)
+    valid &= (counts[None, :, :] >= required[:, None, :]).all(axis=2)
+    return valid
 
 
 def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:

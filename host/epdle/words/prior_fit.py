@@ -34,12 +34,21 @@ CHUNK_POINTS = 2048
 
 
 def fit_prior(
-    infos: Sequence[WordInfo], is_answer: Sequence[bool], answer_share: float = 1.0
+    infos: Sequence[WordInfo],
+    is_answer: Sequence[bool],
+    answer_share: float = 1.0,
+    pseudo_answers: float = 0.0,
 ) -> Prior:
     """The Prior under which `is_answer` is most likely, given each word's frequency facts.
 
     `answer_share`: the fraction of all answers that `is_answer` marks (a random half: 0.5).
+    `pseudo_answers`: count this many answers more of each demoted kind (plural, past
+    tense), as if seen: a kind with no answer among the flags then keeps the factor at
+    which that many would be expected, instead of falling to the grid floor (the maximum
+    a posteriori fit under a prior proportional to factor ** pseudo_answers).
     """
+    if pseudo_answers < 0:
+        raise ValueError(f"pseudo answers must not be negative, not {pseudo_answers}")
     if not 0 < answer_share <= 1:
         raise ValueError(f"answer share must be in (0, 1], not {answer_share}")
     if len(infos) != len(is_answer):
@@ -52,7 +61,7 @@ def fit_prior(
         )
     if not all(math.isfinite(info.zipf) for info in infos):
         raise ValueError("every word's Zipf frequency must be a finite number")
-    groups = _WordGroups(infos, is_answer, answer_share)
+    groups = _WordGroups(infos, is_answer, answer_share, pseudo_answers)
 
     axes = [
         np.linspace(*CENTRE_RANGE, COARSE_POINTS[0]),
@@ -92,9 +101,14 @@ class _WordGroups:
     """
 
     def __init__(
-        self, infos: Sequence[WordInfo], is_answer: Sequence[bool], answer_share: float = 1.0
+        self,
+        infos: Sequence[WordInfo],
+        is_answer: Sequence[bool],
+        answer_share: float = 1.0,
+        pseudo_answers: float = 0.0,
     ) -> None:
         self.log_share = math.log(answer_share)
+        self.pseudo_answers = pseudo_answers
         rows = np.array(
             [(info.zipf, info.plural, info.past_tense) for info in infos], dtype=np.float64
         )
@@ -128,5 +142,6 @@ class _WordGroups:
                 for start in range(0, len(grid), CHUNK_POINTS)
             ]
         )
+        scores += self.pseudo_answers * (grid[:, 2] + grid[:, 3])  # log factors
         centre, log_width, log_plural, log_past = grid[int(np.argmax(scores))]
         return float(centre), float(log_width), float(log_plural), float(log_past)

@@ -1,0 +1,171 @@
+"""Advice from the shipped decision tree and its book, in pure Python (no numpy).
+
+A one-shot `epdle suggest` spends most of its time starting Python and importing numpy,
+while the answer for a game still on the shipped tree is already known: the tree holds
+the guess, and the book beside it (`best-book-<lists>-<mode>.json`, written by
+tools/build_best_tree.py from the Solver itself) the ranked runners-up the Solver shows.
+Here the candidates and each suggestion's statistics are recomputed by plain scoring,
+so the result equals `Solver("best").advise(...)` on the shipped lists (a test holds
+them to it) without loading the pattern engine. Anything else returns None and the
+caller asks the Solver.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections import Counter
+from collections.abc import Sequence
+from functools import cache
+
+from epdle.solver.advice import Advice, Suggestion, worth_showing
+from epdle.solver.cache import lists_key
+
+BOOK_FORMAT = 1
+# Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
+BOOK_DEPTH = 10
+# Candidates Advice lists (most likely first; uniform weights keep the list order).
+_LISTED_CANDIDATES = 100
+
+
+def path_key(history: Sequence[tuple[str, str]]) -> str:
+    """The tree key of a history: 'salet:BBYBB/crony:GYBBB' ('' for the first turn)."""
+    return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
+
+
+def mode_name(hard: bool) -> str:
+    return "hard" if hard else "normal"
+
+
+def tree_file_name(key: str, hard: bool) -> str:
+    return f"best-tree-{key}-{mode_name(hard)}.json"
+
+
+def book_file_name(key: str, hard: bool) -> str:
+    return f"best-book-{key}-{mode_name(hard)}.json"
+
+
+# Beside this package, as importlib.resources would find them (os.path: pathlib and
+# importlib.resources cost a cold process more than the whole answer).
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@cache
+def shipped_lists() -> tuple[list[str], list[str]]:
+    """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
+    cost a cold process more than the whole answer. The lists key checks what was read."""
+    return tuple(
+        list(dict.fromkeys(_read(os.path.join(_PACKAGE_DIR, "words", name)).split()))
+        for name in ("guesses.txt", "answers.txt")
+    )  # type: ignore[return-value]
+
+
+@cache
+def shipped_key() -> str:
+    """The lists key of the shipped lists (Universe.shipped().key, computed without numpy)."""
+    return lists_key(*shipped_lists())
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def _data_file(name: str) -> str:
+    return os.path.join(_PACKAGE_DIR, "solver", "data", name)
+
+
+@cache
+def _shipped(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | None:
+    """(tree, book) shipped for the shipped lists, or None if either is missing or stale."""
+    try:
+        key = shipped_key()
+        tree_document = json.loads(_read(_data_file(tree_file_name(key, hard))))
+        book_document = json.loads(_read(_data_file(book_file_name(key, hard))))
+    except (OSError, ValueError):  # a list or a file missing: the Solver will say so
+        return None
+    if tree_document.get("lists") != key or book_document.get("lists") != key:
+        return None
+    if book_document.get("format") != BOOK_FORMAT:
+        return None
+    return tree_document["tree"], book_document["book"]
+
+
+def feedback(guess: str, answer: str) -> str:
+    """The game's feedback, as scoring.score, for two lower-case words of one length.
+
+    Three times faster than score (no Counter, no checks): a one-shot suggest filters the
+    2,315 answers through it.
+    """
+    if guess == answer:
+        return "G" * len(guess)
+    marks: list[str] = []
+    unused: dict[str, int] = {}
+    for g, a in zip(guess, answer, strict=True):
+        if g == a:
+            marks.append("G")
+        else:
+            marks.append("")
+            unused[a] = unused.get(a, 0) + 1
+    for position, g in enumerate(guess):
+        if not marks[position]:
+            left = unused.get(g, 0)
+            if left:
+                marks[position] = "Y"
+                unused[g] = left - 1
+            else:
+                marks[position] = "B"
+    return "".join(marks)
+
+
+def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str]) -> list[str]:
+    """The answers every (guess, feedback) of the history allows, in list order."""
+    left = list(answers)
+    for guess, marks in history:
+        left = [answer for answer in left if feedback(guess, answer) == marks]
+    return left
+
+
+def suggestion(word: str, candidates: Sequence[str]) -> Suggestion:
+    """A guess's feedback statistics over equally likely candidates (as guess_stats)."""
+    n = len(candidates)
+    sizes = Counter(feedback(word, answer) for answer in candidates)
+    bits = math.log2(n) - sum(c * math.log2(c) for c in sizes.values()) / n
+    is_candidate = word in candidates
+    expected_left = sum(c * c for c in sizes.values()) / n - (1.0 / n if is_candidate else 0.0)
+    return Suggestion(word, bits, expected_left, is_candidate)
+
+
+def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
+    """`best` advice on the shipped lists for a history still on the shipped tree, else None.
+
+    `history` is normalised (lower-case guesses, G/Y/B feedback), as parse_history gives.
+    """
+    if top > BOOK_DEPTH:
+        return None
+    shipped = _shipped(hard)
+    if shipped is None:
+        return None
+    tree, book = shipped
+    key = path_key(history)
+    guess = tree.get(key)
+    if guess is None:
+        return None
+    candidates = candidates_after(history, shipped_lists()[1])
+    if len(candidates) <= 2:
+        # As the Solver: guess a candidate (equally likely: in list order).
+        ranked = [guess, *(word for word in candidates if word != guess)]
+    else:
+        ranked = book.get(key, [])
+        if not ranked or ranked[0] != guess:
+            return None
+    shown = ranked[: max(1, top)]
+    return Advice(
+        candidates_left=len(candidates),
+        solved=False,
+        suggestions=worth_showing(
+            [suggestion(word, candidates) for word in shown], len(candidates)
+        ),
+        candidates=candidates[:_LISTED_CANDIDATES],
+    )

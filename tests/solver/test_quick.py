@@ -1,0 +1,119 @@
+"""The numpy-free answer from the shipped tree and book equals the Solver's own advice."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from epdle import words
+from epdle.solver import Solver, best, quick, score
+from epdle.solver.universe import Universe
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["normal", "hard"])
+def solver(request, tmp_path_factory) -> Solver:
+    cache = tmp_path_factory.mktemp("cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EPDLE_CACHE_DIR", str(cache))
+        solver = Solver("best", request.param)
+        solver.advise([])  # load the matrix and the openers while the cache is set
+        yield solver
+
+
+def _tree_histories(hard: bool, count: int, seed: int) -> list[list[tuple[str, str]]]:
+    """Histories reached by the shipped tree: a random answer's game cut at a random turn."""
+    tree = best.load_or_build_tree(Universe.shipped(), hard)
+    sample = random.Random(seed)
+    histories = []
+    for answer in sample.sample(list(words.answers()), count):
+        history: list[tuple[str, str]] = []
+        game = []
+        while True:
+            guess = tree[best.path_key(history)]
+            if guess == answer:
+                break
+            history = [*history, (guess, score(guess, answer))]
+            game.append(history)
+        histories.append([] if not game else sample.choice([[], *game]))
+    return histories
+
+
+def _same(fast, slow) -> None:
+    assert fast.candidates_left == slow.candidates_left
+    assert fast.solved == slow.solved
+    assert fast.candidates == slow.candidates
+    assert [s.word for s in fast.suggestions] == [s.word for s in slow.suggestions]
+    for mine, theirs in zip(fast.suggestions, slow.suggestions, strict=True):
+        assert mine.bits == pytest.approx(theirs.bits, abs=1e-9)
+        assert mine.expected_left == pytest.approx(theirs.expected_left, abs=1e-9)
+        assert mine.is_candidate == theirs.is_candidate
+
+
+@pytest.mark.parametrize("top", [1, 5, quick.BOOK_DEPTH])
+def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
+    histories = _tree_histories(solver.hard, 40, seed=top)
+    # Every kind of node: the opening, big sets from the book, two candidates or one.
+    sizes = set()
+    for history in histories:
+        fast = quick.tree_advice(history, solver.hard, top)
+        assert fast is not None, history
+        _same(fast, solver.advise(history, top=top))
+        sizes.add(min(fast.candidates_left, 3))
+    assert sizes == {1, 2, 3}
+
+
+def test_off_the_tree_it_leaves_the_answer_to_the_solver(solver):
+    assert quick.tree_advice([("crane", "BBBBB")], solver.hard) is None  # not the opener
+    assert quick.tree_advice([("salet", "BBBBB")], solver.hard, quick.BOOK_DEPTH + 1) is None
+    assert quick.tree_advice([("salet", "GGGGG")], solver.hard) is None  # solved: no node
+    # A feedback no answer gives is no node of the tree either.
+    assert quick.tree_advice([("salet", "YYYYY")], solver.hard) is None
+
+
+def test_the_book_covers_every_node_the_solver_ranks(solver):
+    universe = solver.universe
+    path = best.shipped_book_path(universe, solver.hard)
+    document = json.loads(path.read_text())
+    assert document["lists"] == universe.key == quick.shipped_key()
+    tree = best.load_or_build_tree(universe, solver.hard)
+    book = document["book"]
+    for key, ranked in book.items():
+        assert ranked[0] == tree[key]
+        # Hard mode may allow fewer guesses than the book keeps.
+        assert 1 <= len(ranked) <= quick.BOOK_DEPTH
+        assert solver.hard or len(ranked) == quick.BOOK_DEPTH
+    answers = list(words.answers())
+    for key in tree:
+        history = [tuple(step.split(":")) for step in key.split("/")] if key else []
+        assert (len(quick.candidates_after(history, answers)) > 2) == (key in book), key
+
+
+@given(st.text("abcdeo", min_size=5, max_size=5), st.text("abcdeo", min_size=5, max_size=5))
+def test_feedback_is_the_games_score(guess, answer):
+    assert quick.feedback(guess, answer) == score(guess, answer)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_a_cold_suggest_on_the_tree_loads_no_numpy(tmp_path, hard):
+    history = f"salet:{score('salet', 'cloud')}"
+    code = (
+        "import sys; from epdle.cli import main; "
+        f"main(['suggest', '--history', {history!r}, '--json'] + {['--hard'] * hard!r}); "
+        "print(sorted({'numpy', 'PIL', 'rich', 'serial'} & set(sys.modules)))"
+    )
+    env = {"EPDLE_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    advice_line, loaded = run.stdout.strip().splitlines()
+    assert loaded == "[]"
+    advice = json.loads(advice_line)
+    left = [a for a in words.answers() if score("salet", a) == score("salet", "cloud")]
+    assert advice["candidates_left"] == len(left)
+    tree = best.load_or_build_tree(Universe.shipped(), hard)
+    assert advice["suggestions"][0]["word"] == tree[f"salet:{score('salet', 'cloud')}"]
