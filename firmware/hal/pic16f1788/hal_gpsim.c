@@ -12,6 +12,7 @@
  */
 #include "hal.h"
 #include "pic_compiler.h"
+#include "pic_spi.h"
 
 volatile uint16_t hal_gpsim_spi_bytes;
 volatile uint16_t hal_gpsim_spi_sum;
@@ -55,36 +56,11 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     }
 }
 
-/* As hal/pic16f18326/hal_pic.c: five instructions a bit. */
-#define SPI_BIT(byte, mask)                                                                        \
-    do {                                                                                           \
-        LATCbits.LATC2 = 0;                                                                        \
-        if (((byte) & (mask)) != 0u) {                                                             \
-            LATCbits.LATC2 = 1;                                                                    \
-        }                                                                                          \
-        LATCbits.LATC0 = 1;                                                                        \
-        LATCbits.LATC0 = 0;                                                                        \
-    } while (0)
-
-/* As hal/pic16f18326/hal_pic.c, and counted for the test (the count costs cycles too). */
-#define SPI_FRAME(byte)                                                                            \
-    do {                                                                                           \
-        LATCbits.LATC4 = 0;                                                                        \
-        SPI_BIT(byte, 0x80u);                                                                      \
-        SPI_BIT(byte, 0x40u);                                                                      \
-        SPI_BIT(byte, 0x20u);                                                                      \
-        SPI_BIT(byte, 0x10u);                                                                      \
-        SPI_BIT(byte, 0x08u);                                                                      \
-        SPI_BIT(byte, 0x04u);                                                                      \
-        SPI_BIT(byte, 0x02u);                                                                      \
-        SPI_BIT(byte, 0x01u);                                                                      \
-        LATCbits.LATC4 = 1;                                                                        \
-        hal_gpsim_spi_bytes++;                                                                     \
-        hal_gpsim_spi_sum += (byte);                                                               \
-    } while (0)
-
+/* The chip's framed byte (pic_spi.h), counted for the test (the count costs cycles too). */
 void hal_spi_write(uint8_t byte) {
     SPI_FRAME(byte);
+    hal_gpsim_spi_bytes++;
+    hal_gpsim_spi_sum += byte;
 }
 
 void hal_spi_repeat(uint8_t byte, uint16_t count) {

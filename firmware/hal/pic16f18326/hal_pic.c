@@ -15,6 +15,7 @@
 #include "hal.h"
 
 #include "pic_compiler.h"
+#include "pic_spi.h"
 
 #define _XTAL_FREQ 32000000UL
 
@@ -131,35 +132,6 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
         break;
     }
 }
-
-/*
- * One bit: SDA cleared, set again if the bit is 1 (a glitch while SCL is low,
- * which mode 0 ignores), then an SCL pulse: five instructions (BCF, BTFSC,
- * BSF, BSF, BCF) where hal_pin_write() would cost a call and a switch a pin.
- */
-#define SPI_BIT(byte, mask)                                                                        \
-    do {                                                                                           \
-        LATCbits.LATC2 = 0;                                                                        \
-        if (((byte) & (mask)) != 0u) {                                                             \
-            LATCbits.LATC2 = 1;                                                                    \
-        }                                                                                          \
-        LATCbits.LATC0 = 1;                                                                        \
-        LATCbits.LATC0 = 0;                                                                        \
-    } while (0)
-
-#define SPI_FRAME(byte)                                                                            \
-    do {                                                                                           \
-        LATCbits.LATC4 = 0; /* EPD_CS */                                                           \
-        SPI_BIT(byte, 0x80u);                                                                      \
-        SPI_BIT(byte, 0x40u);                                                                      \
-        SPI_BIT(byte, 0x20u);                                                                      \
-        SPI_BIT(byte, 0x10u);                                                                      \
-        SPI_BIT(byte, 0x08u);                                                                      \
-        SPI_BIT(byte, 0x04u);                                                                      \
-        SPI_BIT(byte, 0x02u);                                                                      \
-        SPI_BIT(byte, 0x01u);                                                                      \
-        LATCbits.LATC4 = 1;                                                                        \
-    } while (0)
 
 void hal_spi_write(uint8_t byte) {
     SPI_FRAME(byte);

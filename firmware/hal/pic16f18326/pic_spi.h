@@ -1,0 +1,39 @@
+/*
+ * pic_spi.h - the bit-banged SPI byte of the panel's bus, as register writes:
+ * EPD_SCL on RC0, EPD_SDA on RC2, EPD_CS on RC4 (hardware/pins.csv). One
+ * macro for the chip's HAL and the gpsim HAL of the 16F1788 (whose LATC is
+ * the same), so the cycles measured in gpsim are the chip's code.
+ */
+#ifndef EPDLE_PIC_SPI_H
+#define EPDLE_PIC_SPI_H
+
+/*
+ * One bit: SDA cleared, set again if the bit is 1 (a glitch while SCL is low,
+ * which mode 0 ignores), then an SCL pulse: five instructions (BCF, BTFSC,
+ * BSF, BSF, BCF) where hal_pin_write() would cost a call and a switch a pin.
+ */
+#define SPI_BIT(byte, mask)                                                                        \
+    do {                                                                                           \
+        LATCbits.LATC2 = 0;                                                                        \
+        if (((byte) & (mask)) != 0u) {                                                             \
+            LATCbits.LATC2 = 1;                                                                    \
+        }                                                                                          \
+        LATCbits.LATC0 = 1;                                                                        \
+        LATCbits.LATC0 = 0;                                                                        \
+    } while (0)
+
+#define SPI_FRAME(byte)                                                                            \
+    do {                                                                                           \
+        LATCbits.LATC4 = 0; /* EPD_CS */                                                           \
+        SPI_BIT(byte, 0x80u);                                                                      \
+        SPI_BIT(byte, 0x40u);                                                                      \
+        SPI_BIT(byte, 0x20u);                                                                      \
+        SPI_BIT(byte, 0x10u);                                                                      \
+        SPI_BIT(byte, 0x08u);                                                                      \
+        SPI_BIT(byte, 0x04u);                                                                      \
+        SPI_BIT(byte, 0x02u);                                                                      \
+        SPI_BIT(byte, 0x01u);                                                                      \
+        LATCbits.LATC4 = 1;                                                                        \
+    } while (0)
+
+#endif /* EPDLE_PIC_SPI_H */
