@@ -17,10 +17,6 @@ void cobs_decoder_reset(void) {
     overflow = false;
 }
 
-bool cobs_decoder_busy(void) {
-    return block_code != 0u;
-}
-
 static void append(uint8_t byte) {
     if (cobs_length < COBS_CAPACITY) {
         cobs_packet[cobs_length] = byte;

@@ -33,9 +33,6 @@ extern uint8_t cobs_length; /* decoded bytes so far */
 /* Forget the packet in progress (as if a delimiter had been seen). */
 void cobs_decoder_reset(void);
 
-/* True while a packet is half received. */
-bool cobs_decoder_busy(void);
-
 /*
  * Feed one wire byte. On COBS_PACKET the packet is cobs_packet[0 ..
  * cobs_length-1] and stays there until the next call; the decoder is ready

@@ -134,7 +134,3 @@ display_status_t display_load_next(void) {
     }
     return display_load(next);
 }
-
-display_status_t display_show_next(void) {
-    return display_refresh(display_load_next());
-}

@@ -36,12 +36,6 @@ uint8_t display_current(void);
 display_status_t display_show(uint8_t index);
 
 /*
- * display_show() of the frame after the current one, wrapping around; the
- * first call after display_init() shows frame 0.
- */
-display_status_t display_show_next(void);
-
-/*
  * display_show() in two steps, so the caller can do something between the
  * data and the 15 s refresh (the main loop waits out the button's release):
  * display_load() does everything but the refresh and leaves the panel
@@ -50,6 +44,8 @@ display_status_t display_show_next(void);
  * loaded, and always leaves the panel unpowered.
  */
 display_status_t display_load(uint8_t index);
+/* display_load() of the frame after the current one, wrapping around; the first
+ * call after display_init() loads frame 0. */
 display_status_t display_load_next(void);
 display_status_t display_refresh(display_status_t loaded);
 

@@ -239,12 +239,12 @@ static void test_show_next_starts_at_zero_and_wraps(void **state) {
         fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     }
     for (i = 0; i < sizeof expected; i++) {
-        assert_int_equal(display_show_next(), DISPLAY_OK);
+        assert_int_equal(display_refresh(display_load_next()), DISPLAY_OK);
         assert_int_equal(display_current(), expected[i]);
     }
     display_init();
     assert_int_equal(display_current(), 0);
-    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_refresh(display_load_next()), DISPLAY_OK);
     assert_int_equal(display_current(), 0);
     unload(&tiny);
 }
@@ -257,14 +257,14 @@ static void test_show_next_steps_over_a_damaged_frame(void **state) {
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     fake_store.crc_bad[1] = true;
-    assert_int_equal(display_show_next(), DISPLAY_OK);
-    assert_int_equal(display_show_next(), DISPLAY_ERR_BAD_FRAME);
+    assert_int_equal(display_refresh(display_load_next()), DISPLAY_OK);
+    assert_int_equal(display_refresh(display_load_next()), DISPLAY_ERR_BAD_FRAME);
     assert_int_equal(display_current(), 1);
-    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_refresh(display_load_next()), DISPLAY_OK);
     assert_int_equal(display_current(), 2);
     /* A smaller set committed meanwhile: the index wraps inside it. */
     fake_store.count = 2;
-    assert_int_equal(display_show_next(), DISPLAY_OK);
+    assert_int_equal(display_refresh(display_load_next()), DISPLAY_OK);
     assert_int_equal(display_current(), 0);
     unload(&tiny);
 }

@@ -34,9 +34,3 @@ display_status_t display_show(uint8_t index) {
     fake_display.current = index;
     return DISPLAY_OK;
 }
-
-display_status_t display_show_next(void) {
-    uint8_t count = store_frame_count();
-
-    return display_show(count == 0u ? 0u : (uint8_t)((fake_display.current + 1u) % count));
-}
