@@ -38,8 +38,7 @@ HAL_STATIC_ASSERT(packet_fits_one_ram_bank, LINK_PACKET_MAX <= 80u);
 HAL_STATIC_ASSERT(encoded_reply_fits_u8, COBS_ENCODED_MAX(LINK_REPLY_MAX) <= 0xFFu);
 HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
 
-/* The command being handled: the COBS decoder's buffer; its payload from PAYLOAD_AT. */
-#define packet cobs_packet
+/* The command being handled is the COBS decoder's buffer; its payload starts here. */
 #define PAYLOAD_AT LINK_HEADER_BYTES
 /* The last response, kept whole so a retransmitted command (same bytes,
  * same CRC) is answered again without being executed twice. */
@@ -70,9 +69,9 @@ static void put_u16(uint8_t *at, uint16_t value) {
     at[1] = (uint8_t)(value >> 8);
 }
 
-/* The little-endian u16 at packet[at]. */
+/* The little-endian u16 at cobs_packet[at]. */
 static uint16_t get_u16(uint8_t at) {
-    return (uint16_t)(packet[at] | ((uint16_t)packet[(uint8_t)(at + 1u)] << 8));
+    return (uint16_t)(cobs_packet[at] | ((uint16_t)cobs_packet[(uint8_t)(at + 1u)] << 8));
 }
 
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
@@ -120,7 +119,7 @@ static void event_error(uint8_t code, uint16_t detail) {
 /* Responses: built in reply[], sent, and kept for retransmissions. */
 static void respond(uint8_t type, uint8_t payload_length) {
     reply[0] = type;
-    reply[1] = packet[1];
+    reply[1] = cobs_packet[1];
     reply_length = seal(reply, (uint8_t)(LINK_HEADER_BYTES + payload_length));
     transmit(reply, reply_length);
 }
@@ -178,7 +177,7 @@ static void command_begin(uint8_t length) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
         return;
     }
-    status = store_write_begin(packet[PAYLOAD_AT], get_u16(PAYLOAD_AT + 1u));
+    status = store_write_begin(cobs_packet[PAYLOAD_AT], get_u16(PAYLOAD_AT + 1u));
     if (status == STORE_OK) {
         respond_ack_u16(store_free_words());
     } else if (status == STORE_ERR_TOO_BIG) {
@@ -207,7 +206,7 @@ static void command_chunk(uint8_t length) {
         return;
     }
     for (i = PAYLOAD_AT + 2u; i < PAYLOAD_AT + length && status == STORE_OK; i++) {
-        status = store_write_byte(packet[i]);
+        status = store_write_byte(cobs_packet[i]);
     }
     if (status == STORE_OK) {
         respond_ack_u16(store_write_offset());
@@ -233,7 +232,7 @@ static void command_show(uint8_t length) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
         return;
     }
-    index = packet[PAYLOAD_AT];
+    index = cobs_packet[PAYLOAD_AT];
     respond_ack();
     link_event_shown(index, (uint8_t)display_show(index));
 }
@@ -254,18 +253,18 @@ static void handle_packet(uint8_t length) {
     uint8_t payload_length;
     uint16_t command_crc;
 
-    if (length < LINK_MIN_PACKET || crc16_block(CRC16_INIT, packet, length) != 0u) {
+    if (length < LINK_MIN_PACKET || crc16_block(CRC16_INIT, cobs_packet, length) != 0u) {
         event_error(LINK_ERR_BAD_PACKET, length);
         return;
     }
     command_crc = get_u16((uint8_t)(length - LINK_CRC_BYTES));
-    if (reply_length != 0u && command_crc == reply_command_crc && packet[1] == reply[1]) {
+    if (reply_length != 0u && command_crc == reply_command_crc && cobs_packet[1] == reply[1]) {
         transmit(reply, reply_length);
         return;
     }
     reply_command_crc = command_crc;
     payload_length = (uint8_t)(length - LINK_MIN_PACKET);
-    switch (packet[0]) {
+    switch (cobs_packet[0]) {
     case LINK_CMD_INFO:
         command_info();
         break;
@@ -289,7 +288,7 @@ static void handle_packet(uint8_t length) {
         sleep_requested = true;
         break;
     default:
-        respond_error(LINK_ERR_UNKNOWN_CMD, packet[0]);
+        respond_error(LINK_ERR_UNKNOWN_CMD, cobs_packet[0]);
         break;
     }
 }

@@ -93,13 +93,14 @@ uint16_t store_frame_left(void) {
 
 /* ---- read side ------------------------------------------------------- */
 
+/* The CRC the header of the frame opened last gives for its bytes. */
+static uint16_t expected_crc;
+
 /*
  * Read the header of the frame at addr, with `left` words of the set from
  * there on; leaves the read position on the frame's bytes and its CRC in
- * *expected_crc. False if it cannot be a frame of this set.
+ * expected_crc. False if it cannot be a frame of this set.
  */
-static uint16_t expected_crc;
-
 static bool open_frame_at(uint16_t addr, uint16_t left) {
     uint16_t length;
 

@@ -223,22 +223,28 @@ def ensure_gpsim() -> None:
         raise SystemExit(f"pic-test: gpsim not found: run {sudo}apt-get install -y gpsim")
 
 
+def sdcc_1788(sdcc: Path, source: Path, asm: Path, includes: list[str] | None = None) -> list[str]:
+    """The command that compiles `source` for the 16F1788 that gpsim runs."""
+    return [
+        str(sdcc),
+        "-mpic14",
+        "-p16f1788",
+        "--std-c99",
+        "--no-warn-non-free",
+        "-S",
+        *(includes or []),
+        str(source),
+        "-o",
+        str(asm),
+    ]
+
+
 def fnptr_repro(sdcc: Path, runtime: list[Path], d1788: Path, out: Path) -> str:
     """Run firmware/toolchain/sdcc_pic14_fnptr.c: is SDCC's function-pointer bug there?"""
     src = ROOT / "firmware" / "toolchain" / "sdcc_pic14_fnptr.c"
     asm, obj, hexfile = out / "fnptr.asm", out / "fnptr.o", out / "fnptr.hex"
     for step in (
-        [
-            str(sdcc),
-            "-mpic14",
-            "-p16f1788",
-            "--std-c99",
-            "--no-warn-non-free",
-            "-S",
-            str(src),
-            "-o",
-            str(asm),
-        ],
+        sdcc_1788(sdcc, src, asm),
         ["gpasm", "-c", str(asm), "-o", str(obj)],
         [
             "gplink",
@@ -420,18 +426,7 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
         f"-I{ROOT / 'firmware/app'}",
     ]
     steps = [
-        [
-            str(sdcc),
-            "-mpic14",
-            "-p16f1788",
-            "--std-c99",
-            "--no-warn-non-free",
-            "-S",
-            *includes,
-            str(ROOT / "tests/firmware/pic/gpsim_main.c"),
-            "-o",
-            str(out / "gpsim_main.asm"),
-        ],
+        sdcc_1788(sdcc, ROOT / "tests/firmware/pic/gpsim_main.c", out / "gpsim_main.asm", includes),
         ["gpasm", "-c", str(out / "gpsim_main.asm"), "-o", str(out / "gpsim_main.o")],
         ["gpasm", "-c", str(out / "store_image.asm"), "-o", str(out / "store_image.o")],
     ]

@@ -23,8 +23,6 @@ from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
     from epdle.solver.bench import LatencyResult
@@ -204,11 +202,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     if args.plot:
-        from pathlib import Path
-
-        from epdle.solver.pictures import check_format
-
-        _picture_format(check_format, Path(args.plot))  # before the bench runs, not after
+        _check_picture_name(args.plot)  # before the bench runs, not after
     universe = universe_from_args(args)
     if args.answers:
         hidden = words.read_word_file(args.answers)
@@ -258,20 +252,22 @@ def run_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _picture_format(check: Callable[[Path], None], path: Path) -> None:
+def _check_picture_name(name: str) -> None:
     """A picture's file name the plotting library cannot write is a usage error."""
+    from pathlib import Path
+
+    from epdle.solver.pictures import check_format
+
     try:
-        check(path)
+        check_format(Path(name))
     except ValueError as error:
         raise UsageError(str(error)) from None
 
 
 def run_tree(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from epdle.solver.pictures import decision_tree, draw_tree
 
-    from epdle.solver.pictures import check_format, decision_tree, draw_tree
-
-    _picture_format(check_format, Path(args.out))
+    _check_picture_name(args.out)
     with progress_bar("building the best tree") as progress:
         solver = solver_from_args(args, progress=progress)
         root = decision_tree(solver, args.opener, args.depth, args.branches)
