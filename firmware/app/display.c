@@ -53,19 +53,61 @@ static void send_plane(void) {
     }
 }
 
+/*
+ * White around the frame's first window (frame_window), in four bands (above,
+ * below, left, right; an empty one costs nothing): the controller's RAM holds
+ * noise after its deep sleep, and the window itself is written next. A
+ * frame's later windows are drawn over this page as before.
+ */
+static epd_status_t fill_around(void) {
+    uint8_t x = frame_window.x;
+    uint8_t y = frame_window.y;
+    uint8_t h = frame_window.h;
+    uint8_t below = (uint8_t)(y + h);
+    uint8_t right = (uint8_t)(x + frame_window.w);
+    epd_status_t panel = epd_white_window(0u, 0u, (uint8_t)EPD_WIDTH, y);
+
+    if (panel == EPD_OK) {
+        panel = epd_white_window(0u, below, (uint8_t)EPD_WIDTH, (uint8_t)(EPD_HEIGHT - below));
+    }
+    if (panel == EPD_OK) {
+        panel = epd_white_window(0u, y, x, h);
+    }
+    if (panel == EPD_OK) {
+        panel = epd_white_window(right, y, (uint8_t)(EPD_WIDTH - right), h);
+    }
+    return panel;
+}
+
+void display_wake(void) {
+    (void)epd_power_up_start(); /* an error shows again in display_load()'s epd_power_up() */
+}
+
+void display_sleep(void) {
+    (void)epd_power_down();
+}
+
+/* The panel powered down, whatever state it was left in; then the error. */
+static display_status_t fail(display_status_t status) {
+    (void)epd_power_down();
+    return status;
+}
+
 display_status_t display_load(uint8_t index) {
     frame_reader_t read = read_builtin;
     uint16_t length;
     epd_status_t panel;
+    bool first = true;
 
     if (index >= display_frame_count()) {
-        return DISPLAY_ERR_NO_FRAME;
+        return fail(DISPLAY_ERR_NO_FRAME);
     }
     current = index;
     shown_since_init = true;
+    /* The store's CRC check runs while a display_wake() power-up waits for BUSY. */
     if (store_frame_count() != 0u) {
         if (!store_frame_open(index)) {
-            return DISPLAY_ERR_BAD_FRAME;
+            return fail(DISPLAY_ERR_BAD_FRAME);
         }
         read = store_read_byte;
         length = store_frame_left();
@@ -74,19 +116,26 @@ display_status_t display_load(uint8_t index) {
         length = (uint16_t)(builtin_frame_offsets[index + 1u] - builtin_at);
     }
     if (frame_open(read, length) != FRAME_OK) {
-        return DISPLAY_ERR_BAD_FRAME;
+        return fail(DISPLAY_ERR_BAD_FRAME);
     }
 
-    /* White page, then every window. */
     panel = epd_power_up();
-    if (panel == EPD_OK) {
-        panel = epd_fill(0xFFu, 0xFFu);
+    if (panel == EPD_OK && frame_windows_left() == 0u) {
+        /* A frame without windows: a white page. */
+        panel = epd_white_window(0u, 0u, (uint8_t)EPD_WIDTH, (uint8_t)EPD_HEIGHT);
     }
     while (panel == EPD_OK && frame_windows_left() != 0u) {
         if (frame_next_window() != FRAME_OK) {
             break;
         }
-        panel = epd_window_begin(frame_window.x, frame_window.y, frame_window.w, frame_window.h);
+        if (first) {
+            panel = fill_around();
+            first = false;
+        }
+        if (panel == EPD_OK) {
+            panel =
+                epd_window_begin(frame_window.x, frame_window.y, frame_window.w, frame_window.h);
+        }
         if (panel == EPD_OK) {
             send_plane();
             epd_second_plane();
@@ -96,13 +145,11 @@ display_status_t display_load(uint8_t index) {
         }
     }
     if (panel != EPD_OK) {
-        (void)epd_power_down();
-        return DISPLAY_ERR_PANEL;
+        return fail(DISPLAY_ERR_PANEL);
     }
     if (frame_close() != FRAME_OK) {
         /* Not what was checked: leave the old picture, do not refresh. */
-        (void)epd_power_down();
-        return DISPLAY_ERR_BAD_FRAME;
+        return fail(DISPLAY_ERR_BAD_FRAME);
     }
     return DISPLAY_OK;
 }

@@ -28,12 +28,21 @@ uint8_t display_frame_count(void);
 uint8_t display_current(void);
 
 /*
- * Open frame `index` (a stored frame's CRC is checked first: a damaged one
- * never powers the panel), power the panel, stream the frame (white page,
- * windows), refresh, and power the panel down again (always, on any error).
+ * Open frame `index` (a stored frame's CRC is checked first), power the panel
+ * (unless display_wake() has begun it), stream the frame (white around its
+ * first window, then its windows), refresh, and power the panel down again
+ * (always, on any error).
  * A frame that does not decode is not refreshed: the panel keeps its picture.
  */
 display_status_t display_show(uint8_t index);
+
+/*
+ * Begin powering the panel up (its POWER_ON takes about 37 ms) ahead of a
+ * display_load() that may follow: the main loop confirms a press meanwhile.
+ * display_sleep() powers it down again when no load follows.
+ */
+void display_wake(void);
+void display_sleep(void);
 
 /*
  * display_show() in two steps, so the caller can do something between the

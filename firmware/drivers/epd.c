@@ -55,18 +55,19 @@ HAL_STATIC_ASSERT(plane_bytes_16_bits, EPD_PLANE_BYTES * 1ul <= 0xFFFFul);
 HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
 
 /*
- * Set by a successful epd_power_up(), cleared by the power cut. It only counts
- * while EPD_PWR still reads high, so a reboot (hal_init() drops the supply)
- * can never leave a stale "ready" behind.
+ * How far epd_power_up_start() / epd_power_up() got; cut_power() drops it.
+ * READY only counts while EPD_PWR still reads high, so a reboot (hal_init()
+ * drops the supply) can never leave a stale "ready" behind.
  */
-static bool panel_ready;
+typedef enum { PANEL_OFF = 0, PANEL_STARTING, PANEL_READY } panel_state_t;
+static uint8_t panel_state;
 
 static bool panel_powered(void) {
     return hal_pin_read(HAL_PIN_EPD_PWR) != 0u;
 }
 
 static bool ready(void) {
-    return panel_ready && panel_powered();
+    return panel_state == (uint8_t)PANEL_READY && panel_powered();
 }
 
 /*
@@ -121,7 +122,7 @@ static void cut_power(void) {
     hal_pin_write(HAL_PIN_EPD_CS, 0u);
     hal_pin_write(HAL_PIN_EPD_RST, 0u);
     hal_pin_write(HAL_PIN_EPD_PWR, 0u);
-    panel_ready = false;
+    panel_state = PANEL_OFF;
 }
 
 static void hardware_reset(void) {
@@ -130,8 +131,8 @@ static void hardware_reset(void) {
     hal_pin_write(HAL_PIN_EPD_RST, 1u);
 }
 
-epd_status_t epd_power_up(void) {
-    panel_ready = false;
+epd_status_t epd_power_up_start(void) {
+    panel_state = PANEL_OFF;
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
     hal_delay_ms(SUPPLY_SETTLE_MS);
     hal_pin_write(HAL_PIN_EPD_SDA, 0u);
@@ -148,6 +149,19 @@ epd_status_t epd_power_up(void) {
     send_data(0x17u);
     send_data(0x17u);
     send_command(CMD_POWER_ON);
+    panel_state = PANEL_STARTING;
+    return EPD_OK;
+}
+
+epd_status_t epd_power_up(void) {
+    epd_status_t status;
+
+    if (panel_state != (uint8_t)PANEL_STARTING || !panel_powered()) {
+        status = epd_power_up_start();
+        if (status != EPD_OK) {
+            return status;
+        }
+    }
     if (!wait_until_idle(POWER_ON_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
@@ -160,26 +174,17 @@ epd_status_t epd_power_up(void) {
     send_data(0x00u);
     send_data((uint8_t)EPD_HEIGHT);
 
-    panel_ready = true;
+    panel_state = PANEL_READY;
     return EPD_OK;
 }
 
-epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
-    if (!ready()) {
-        return EPD_ERR_NOT_READY;
-    }
-    send_command(CMD_DTM1);
-    send_repeated(black_fill, EPD_PLANE_BYTES);
-    send_command(CMD_DTM2);
-    send_repeated(red_fill, EPD_PLANE_BYTES);
-    return EPD_OK;
-}
-
+/* In 8-bit arithmetic: x, y inside the panel first, then w, h within what is left. */
 static bool window_is_valid(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
-    if ((x & 0x07u) != 0u || (w & 0x07u) != 0u || w == 0u || h == 0u) {
+    if (((uint8_t)(x | w) & 0x07u) != 0u || w == 0u || h == 0u || x >= (uint8_t)EPD_WIDTH ||
+        y >= (uint8_t)EPD_HEIGHT) {
         return false;
     }
-    return (uint16_t)x + w <= EPD_WIDTH && (uint16_t)y + h <= EPD_HEIGHT;
+    return w <= (uint8_t)(EPD_WIDTH - x) && h <= (uint8_t)(EPD_HEIGHT - y);
 }
 
 epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
@@ -216,6 +221,24 @@ void epd_data(uint8_t byte) {
 
 void epd_window_end(void) {
     send_command(CMD_PARTIAL_OUT);
+}
+
+epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    uint16_t bytes;
+    epd_status_t status;
+
+    if (w == 0u || h == 0u) {
+        return EPD_OK; /* nothing to whiten */
+    }
+    status = epd_window_begin(x, y, w, h);
+    if (status == EPD_OK) {
+        bytes = (uint16_t)(w / 8u) * h;
+        send_repeated(0xFFu, bytes);
+        epd_second_plane();
+        send_repeated(0xFFu, bytes);
+        epd_window_end();
+    }
+    return status;
 }
 
 /*
@@ -271,6 +294,10 @@ epd_status_t epd_refresh(void) {
 epd_status_t epd_power_down(void) {
     epd_status_t status = EPD_OK;
 
+    /* A power-on in progress ends first (POWER_OFF goes to a controller that listens). */
+    if (panel_state == (uint8_t)PANEL_STARTING) {
+        (void)wait_until_idle(POWER_ON_TIMEOUT_MS);
+    }
     /* Commands only to a controller that listens; a stuck BUSY is cut off. */
     if (panel_powered()) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {

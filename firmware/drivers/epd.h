@@ -27,11 +27,17 @@ typedef enum {
     EPD_ERR_NOT_READY     /* call out of order (e.g. write before init) */
 } epd_status_t;
 
-/* Supply on, hardware reset, init sequence (facts 1.4). */
+/*
+ * Supply on, hardware reset, BOOSTER_SOFT_START and POWER_ON, without the
+ * wait for POWER_ON's BUSY (about 37 ms): the caller can work meanwhile.
+ */
+epd_status_t epd_power_up_start(void);
+/*
+ * The rest of the init sequence (facts 1.4): waits for POWER_ON's BUSY, then
+ * the panel settings. Starts the power-up first unless epd_power_up_start()
+ * just did.
+ */
 epd_status_t epd_power_up(void);
-
-/* Both planes, whole panel, every byte = black_fill / red_fill. */
-epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill);
 
 /*
  * One partial window: x and w multiples of 8, inside the panel. After
@@ -42,6 +48,8 @@ epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 void epd_second_plane(void);
 void epd_data(uint8_t byte);
 void epd_window_end(void);
+/* A whole window white in both planes (rules as epd_window_begin; an empty one is EPD_OK). */
+epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 
 /* DISPLAY_REFRESH and the (long, bounded) wait for BUSY, which the MCU sleeps through. */
 epd_status_t epd_refresh(void);
@@ -53,8 +61,9 @@ epd_status_t epd_refresh(void);
 bool epd_sleep_until_idle(uint16_t max_ms);
 
 /*
- * POWER_OFF, DEEP_SLEEP (0xA5), then supply off and every control pin low.
- * Always leaves the panel unpowered, even after an error.
+ * POWER_OFF, DEEP_SLEEP (0xA5), then supply off and every control pin low
+ * (after waiting out a power-up in progress). Always leaves the panel
+ * unpowered, even after an error.
  */
 epd_status_t epd_power_down(void);
 

@@ -10,8 +10,12 @@ import numpy as np
 import pytest
 
 from epdle.cli.sim import MAX_BUTTON_TO_REFRESH_MS
+from epdle.frames import encode
+from epdle.link import Device
 from epdle.render.planes import PLANE_BYTES
+from epdle.render.suggestions import render_suggestion
 from epdle.sim import FLASH_ROWS, FLASH_WORDS, NETS, Board, SimError
+from epdle.solver.engine import Suggestion
 
 DISPLAY_REFRESH = 0x12
 PANEL_COLOURS = {(255, 255, 255), (0, 0, 0), (255, 0, 0)}
@@ -53,14 +57,44 @@ def test_press_shows_a_frame_and_sleeps_again(board: Board) -> None:
     assert board.refresh_count == 1
     assert board.violations() == []
     (refresh_at,) = refresh_command_times(board, pressed_at)
-    # Button edge -> refresh command, the CPU's decoding and SPI charged at SDCC's cycle
-    # counts (goal 300 ms, not met by this build: 481 ms; the selftest's bound).
+    # Button edge -> refresh command of the built-in frame, the CPU's decoding and SPI
+    # charged at SDCC's cycle counts: the goal of 300 ms (292.5 ms measured).
     assert refresh_at - pressed_at <= MAX_BUTTON_TO_REFRESH_MS
     # The refresh holds BUSY for the published ~14.9 s before the board can sleep.
     assert board.time_ms - refresh_at >= 14_900
     black, red = board.panel_planes()
     assert len(black) == len(red) == PLANE_BYTES
     assert black != b"\xff" * PLANE_BYTES or red != b"\xff" * PLANE_BYTES
+
+
+# A stored set of typical suggestion frames (580-660 bytes each, a window across the
+# whole width) costs more to decode than the built-in splash: 339-401 ms measured, against
+# 440-505 ms before the panel powered up during the debounce and the white page shrank to
+# the bands around the first window. The 300 ms goal is not met for them (docs/sim-fidelity.md);
+# this bound keeps the figure from sliding back.
+MAX_STORED_BUTTON_TO_REFRESH_MS = 420.0
+
+
+def test_press_on_a_stored_suggestion_set_reaches_refresh_in_bound() -> None:
+    words = ["salet", "crony", "dumpy", "bough", "fight", "wimpy", "jazzy", "vivid"]
+    history = [("salet", "bbybb")]
+    frames = []
+    for rank, word in enumerate(words):
+        planes = render_suggestion(history, Suggestion(word, 3.0, 5.0, True), rank + 1, 8, 23)
+        frames.append(encode(planes.black, planes.red))
+    with Device.open("sim://", timeout=0.5, retries=4) as device:
+        board = device.require_simulated_board()
+        device.push(frames)
+        latencies = []
+        for _ in words:
+            assert board.run_until(lambda b: b.asleep and not b.panel_powered, 30_000)
+            pressed_at = board.time_ms
+            board.press_button(bounce=False)
+            board.run_ms(1_000)
+            (refresh_at,) = refresh_command_times(board, pressed_at)
+            latencies.append(refresh_at - pressed_at)
+        assert board.violations() == []
+    assert max(latencies) <= MAX_STORED_BUTTON_TO_REFRESH_MS, latencies
 
 
 def test_panel_image_is_landscape_in_panel_colours(board: Board) -> None:

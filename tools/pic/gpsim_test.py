@@ -375,7 +375,7 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
             (f"cobs {i}: decoded CRC", crc16(v)),
         ]
     if "spi" in groups:
-        measured += 3  # hal_spi_write, epd_data, epd_fill
+        measured += 3  # hal_spi_write, epd_data, epd_white_window
     for i, frame in enumerate(builtin if "builtin" in groups else []):
         measured += 1
         expect += [
@@ -604,7 +604,8 @@ def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:
         )
         page = 2 * 2756
         lines.append(
-            f"| white page (epd_fill: 2 commands, {page} bytes by hal_spi_repeat), per byte"
+            f"| white page (epd_white_window: a partial window, {page} bytes by hal_spi_repeat),"
+            " per byte"
             f" | {fill / page:.0f} | {fill / 8000:.1f} ms in all |"
         )
     text = next((frame for name, _, frame in golden if name == "text"), None)

@@ -53,6 +53,14 @@ uint8_t display_current(void) {
     return fake_display.current;
 }
 
+void display_wake(void) {
+    (void)epd_power_up_start();
+}
+
+void display_sleep(void) {
+    (void)epd_power_down();
+}
+
 /* display_show() in its two steps, as app.c calls them. */
 display_status_t display_load_next(void) {
     epd_status_t status;
@@ -64,7 +72,7 @@ display_status_t display_load_next(void) {
     fake_display.current = (uint8_t)((fake_display.current + 1u) % FRAME_COUNT);
     status = epd_power_up();
     if (status == EPD_OK) {
-        status = epd_fill(0xFF, 0xFF);
+        status = epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT);
     }
     if (fake_display.cut_power_during_show) {
         longjmp(test_exit, 1);
@@ -170,10 +178,13 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
     assert_string_equal(fake_link.events, "b1");
     assert_int_equal(rec.sleep_count, 2);
     assert_slept_unpowered();
-    /* The load starts once the press is debounced (20 ms), not after the release; the
-     * refresh waits for the release (at 250 ms) and its debounce. The product's figure,
-     * with a real frame decoded: tests/sim/test_board.py. */
-    assert_in_range(fake_display.show_start_ms[0], 120u, 121u);
+    /* The panel's power-up starts at the edge (supply, reset: about 2 ms), then the
+     * press is debounced (20 ms) while POWER_ON runs, and the load starts, not after the
+     * release; the refresh waits for the release (at 250 ms) and its debounce. The
+     * product's figure, with a real frame decoded: tests/sim/test_board.py. */
+    assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
+    assert_int_equal(rec_find_command(0x04, 0) >= 0, 1); /* POWER_ON before the load */
+    assert_true(rec.bytes[rec_find_command(0x04, 0)].t_ns < 110u * 1000000ull);
     assert_in_range(refresh_ms(), 270u, 272u);
 }
 
@@ -185,9 +196,10 @@ static void test_long_hold_released_during_refresh_counts_once(void **state) {
     assert_int_equal(fake_display.show_count, 1);
     assert_string_equal(fake_link.events, "b1");
     /* A button held on (released at 500 ms): the wait for its release is bounded,
-     * 150 ms after the load (about 57 ms on this stand-in display). */
-    assert_in_range(fake_display.show_start_ms[0], 120u, 121u);
-    assert_in_range(refresh_ms(), 320u, 335u);
+     * 150 ms after the load (about 36 ms on this stand-in display, the panel having
+     * powered up during the debounce). */
+    assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
+    assert_in_range(refresh_ms(), 300u, 315u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
@@ -229,6 +241,12 @@ static void test_glitch_shorter_than_debounce_is_ignored(void **state) {
     run_app();
     assert_int_equal(fake_display.show_count, 0);
     assert_int_equal(rec.sleep_count, 2);
+    /* The power-up it began is undone properly: POWER_OFF and DEEP_SLEEP, no refresh. */
+    assert_true(rec_find_command(0x04, 0) >= 0);
+    assert_true(rec_find_command(0x02, 0) > rec_find_command(0x04, 0));
+    assert_true(rec_find_command(0x07, 0) > rec_find_command(0x02, 0));
+    assert_int_equal(rec_find_command(0x12, 0), -1);
+    assert_slept_unpowered();
 }
 
 static void test_press_during_refresh_is_shown_once_afterwards(void **state) {

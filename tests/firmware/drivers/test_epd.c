@@ -111,24 +111,34 @@ static void test_power_up_drives_supply_before_any_control_pin(void **state) {
     assert_int_equal(rec.backfeed_writes, 0);
 }
 
-static void test_fill_sends_both_planes(void **state) {
+static void test_white_window_sends_both_planes(void **state) {
+    const uint8_t head[] = {0x91, 0x90, 8, 8 + 16 - 1, 0, 20, 0, 20 + 10 - 1, 0x01};
+    const uint32_t plane_bytes = 2u * 10u;
+    uint32_t start;
     uint32_t dtm1;
     uint32_t dtm2;
     uint32_t i;
 
     (void)state;
     power_up_ok();
-    assert_int_equal(epd_fill(0xFF, 0x5A), EPD_OK);
+    start = rec.byte_count;
+    assert_int_equal(epd_white_window(8, 20, 16, 10), EPD_OK);
+    for (i = 0u; i < sizeof head; i++) {
+        assert_int_equal(rec.bytes[start + i].value, head[i]);
+    }
     dtm1 = (uint32_t)rec_find_command(0x10, 0);
     dtm2 = (uint32_t)rec_find_command(0x13, 0);
-    assert_int_equal(rec_data_len(dtm1), EPD_PLANE_BYTES);
-    assert_int_equal(rec_data_len(dtm2), EPD_PLANE_BYTES);
-    assert_int_equal(dtm2, dtm1 + 1u + EPD_PLANE_BYTES);
-    for (i = 1u; i <= EPD_PLANE_BYTES; i++) {
+    assert_int_equal(dtm1, start + sizeof head);
+    assert_int_equal(rec_data_len(dtm1), plane_bytes);
+    assert_int_equal(rec_data_len(dtm2), plane_bytes);
+    assert_int_equal(dtm2, dtm1 + 1u + plane_bytes);
+    for (i = 1u; i <= plane_bytes; i++) {
         assert_int_equal(rec.bytes[dtm1 + i].value, 0xFF);
-        assert_int_equal(rec.bytes[dtm2 + i].value, 0x5A);
+        assert_int_equal(rec.bytes[dtm2 + i].value, 0xFF);
     }
-    assert_int_equal(rec.byte_count, dtm2 + 1u + EPD_PLANE_BYTES);
+    assert_int_equal(rec.bytes[dtm2 + 1u + plane_bytes].value, 0x92); /* PARTIAL_OUT */
+    assert_int_equal(rec.byte_count, dtm2 + 2u + plane_bytes);
+    assert_int_equal(epd_white_window(4, 0, 8, 1), EPD_ERR_BAD_WINDOW);
     assert_clean_wire();
 }
 
@@ -211,7 +221,7 @@ static void test_calls_before_power_up_are_refused(void **state) {
     counter_source_t counter = {0u, 0u};
 
     (void)state;
-    assert_int_equal(epd_fill(0xFF, 0xFF), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(write_window(0, 0, 8, 1, &counter), EPD_ERR_NOT_READY);
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
     assert_int_equal(rec.pin_writes, 0);
@@ -264,7 +274,7 @@ static void test_power_up_with_stuck_busy_is_bounded(void **state) {
     assert_int_equal(epd_power_up(), EPD_ERR_BUSY_TIMEOUT);
     assert_true(rec_now_ms() <= 12u);
     assert_int_equal(rec.byte_count, 0);
-    assert_int_equal(epd_fill(0xFF, 0xFF), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
     assert_true(rec_panel_pins_all_low());
 }
@@ -309,7 +319,7 @@ static void test_reboot_leaves_no_stale_ready_state(void **state) {
     /* A reboot: hal_init() drops the supply behind the driver's back. */
     hal_init();
     bytes_before = rec.byte_count;
-    assert_int_equal(epd_fill(0xFF, 0xFF), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
     assert_int_equal(epd_power_down(), EPD_OK);
     assert_int_equal(rec.byte_count, bytes_before);
@@ -340,7 +350,7 @@ static void test_full_update_reaches_refresh_quickly(void **state) {
     (void)state;
     /* Simulated time at 125 ns per pin access: power-up, white page, a full-panel window. */
     power_up_ok();
-    assert_int_equal(epd_fill(0xFF, 0xFF), EPD_OK);
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
     assert_int_equal(write_window(0, 0, 104, 212, &counter), EPD_OK);
     rec.busy_ms_refresh = 0u;
     assert_int_equal(epd_refresh(), EPD_OK);
@@ -353,7 +363,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_power_up_sends_init_sequence, setup),
         cmocka_unit_test_setup(test_power_up_drives_supply_before_any_control_pin, setup),
-        cmocka_unit_test_setup(test_fill_sends_both_planes, setup),
+        cmocka_unit_test_setup(test_white_window_sends_both_planes, setup),
         cmocka_unit_test_setup(test_window_bytes_and_alignment, setup),
         cmocka_unit_test_setup(test_bad_windows_are_rejected_before_touching_the_panel, setup),
         cmocka_unit_test_setup(test_calls_before_power_up_are_refused, setup),

@@ -41,10 +41,25 @@ epd_status_t epd_power_up(void) {
     return record(PANEL_POWER_UP);
 }
 
-epd_status_t epd_fill(uint8_t black_fill, uint8_t red_fill) {
+epd_status_t epd_power_up_start(void) {
+    fake_panel.powered = true;
+    return record(PANEL_WAKE);
+}
+
+epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    unsigned row;
+
     assert_true(fake_panel.powered);
-    memset(fake_panel.planes[0], black_fill, EPD_PLANE_BYTES);
-    memset(fake_panel.planes[1], red_fill, EPD_PLANE_BYTES);
+    if (w == 0u || h == 0u) {
+        return EPD_OK; /* as the driver: nothing sent */
+    }
+    assert_int_equal(x % 8u, 0);
+    assert_int_equal(w % 8u, 0);
+    assert_true(x + w <= EPD_WIDTH && y + h <= EPD_HEIGHT);
+    for (row = y; row < (unsigned)y + h; row++) {
+        memset(&fake_panel.planes[0][row * EPD_ROW_BYTES + x / 8u], 0xFF, w / 8u);
+        memset(&fake_panel.planes[1][row * EPD_ROW_BYTES + x / 8u], 0xFF, w / 8u);
+    }
     return record(PANEL_FILL);
 }
 

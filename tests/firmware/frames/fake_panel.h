@@ -13,8 +13,9 @@
 #define FAKE_PANEL_MAX_CALLS 64
 
 typedef enum {
+    PANEL_WAKE, /* epd_power_up_start */
     PANEL_POWER_UP,
-    PANEL_FILL,
+    PANEL_FILL, /* epd_white_window, not empty */
     PANEL_WINDOW,
     PANEL_REFRESH,
     PANEL_POWER_DOWN

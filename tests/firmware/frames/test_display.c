@@ -60,6 +60,8 @@ static void assert_calls(const panel_call_t *expected, unsigned count) {
     assert_calls_begin(expected, count);
 }
 
+static const panel_call_t power_down_only[] = {PANEL_POWER_DOWN};
+
 static void assert_panel_shows(const uint8_t *planes) {
     assert_true(fake_panel.refreshed);
     assert_memory_equal(fake_panel.planes[0], planes, EPD_PLANE_BYTES);
@@ -68,14 +70,15 @@ static void assert_panel_shows(const uint8_t *planes) {
 
 static void test_stored_frame_streams_its_window(void **state) {
     vector_t tiny = load("tiny", 1);
-    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_REFRESH,
-                                     PANEL_POWER_DOWN};
+    /* White above, below, left and right of the window, then the window. */
+    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,    PANEL_FILL,
+                                     PANEL_FILL,     PANEL_WINDOW, PANEL_REFRESH, PANEL_POWER_DOWN};
 
     (void)state;
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     assert_int_equal(display_frame_count(), 1);
     assert_int_equal(display_show(0), DISPLAY_OK);
-    assert_calls(expected, 5);
+    assert_calls(expected, 8);
     assert_int_equal(fake_panel.windows[0][0], 16);
     assert_int_equal(fake_panel.windows[0][1], 10);
     assert_int_equal(fake_panel.windows[0][2], 8);
@@ -111,7 +114,7 @@ static void test_stored_frames_show_their_vector_planes(void **state) {
 }
 
 static void test_builtin_frames_show_when_nothing_is_stored(void **state) {
-    const panel_call_t first[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW};
+    const panel_call_t first[] = {PANEL_POWER_UP};
     uint8_t i;
 
     (void)state;
@@ -119,7 +122,7 @@ static void test_builtin_frames_show_when_nothing_is_stored(void **state) {
     for (i = 0; i < BUILTIN_FRAME_COUNT; i++) {
         fake_panel_reset();
         assert_int_equal(display_show(i), DISPLAY_OK);
-        assert_calls_begin(first, 3);
+        assert_calls_begin(first, 1);
         assert_true(fake_panel.window_count >= 1u);
         assert_int_equal(fake_panel.calls[fake_panel.call_count - 2u], PANEL_REFRESH);
         assert_int_equal(fake_panel.calls[fake_panel.call_count - 1u], PANEL_POWER_DOWN);
@@ -136,7 +139,7 @@ static void test_crc_failure_leaves_the_panel_untouched(void **state) {
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     fake_store.crc_bad[0] = true;
     assert_int_equal(display_show(0), DISPLAY_ERR_BAD_FRAME);
-    assert_int_equal(fake_panel.call_count, 0);
+    assert_calls(power_down_only, 1);
     assert_false(fake_panel.powered);
     unload(&tiny);
 }
@@ -165,7 +168,7 @@ static void test_malformed_frames_are_never_refreshed(void **state) {
         assert_false(fake_panel.refreshed);
         assert_false(fake_panel.powered);
         if (i < 3u) { /* the header's own errors: the panel is not even powered */
-            assert_int_equal(fake_panel.call_count, 0);
+            assert_calls(power_down_only, 1);
         } else {
             assert_int_equal(fake_panel.calls[fake_panel.call_count - 1u], PANEL_POWER_DOWN);
         }
@@ -179,54 +182,102 @@ static void test_out_of_range_index_is_no_frame(void **state) {
     (void)state;
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     assert_int_equal(display_show(1), DISPLAY_ERR_NO_FRAME);
+    assert_calls(power_down_only, 1);
+    fake_panel_reset();
     assert_int_equal(display_show(255), DISPLAY_ERR_NO_FRAME);
-    assert_int_equal(fake_panel.call_count, 0);
+    assert_calls(power_down_only, 1);
     assert_int_equal(display_current(), 0);
     unload(&tiny);
 }
 
-/* The checkerboard vector is one window. */
+/* The text vector is one window with white on all four sides. */
 static void run_with_failing(panel_call_t failing, const panel_call_t *expected, unsigned count) {
-    vector_t checkerboard = load("checkerboard", 1);
+    vector_t text = load("text", 1);
 
     fake_store_reset();
     fake_panel_reset();
-    fake_store_add(checkerboard.frame, (uint16_t)checkerboard.frame_size);
+    fake_store_add(text.frame, (uint16_t)text.frame_size);
     fake_panel.fail_call = (int)failing;
     assert_int_equal(display_show(0), DISPLAY_ERR_PANEL);
     assert_calls(expected, count);
     assert_false(fake_panel.powered);
-    unload(&checkerboard);
+    unload(&text);
 }
 
 static void test_driver_errors_power_the_panel_down(void **state) {
     const panel_call_t up[] = {PANEL_POWER_UP, PANEL_POWER_DOWN};
     const panel_call_t fill[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_POWER_DOWN};
-    const panel_call_t window[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_POWER_DOWN};
-    const panel_call_t refresh[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_REFRESH,
-                                    PANEL_POWER_DOWN};
+    const panel_call_t window[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,      PANEL_FILL,
+                                   PANEL_FILL,     PANEL_WINDOW, PANEL_POWER_DOWN};
+    const panel_call_t refresh[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,    PANEL_FILL,
+                                    PANEL_FILL,     PANEL_WINDOW, PANEL_REFRESH, PANEL_POWER_DOWN};
 
     (void)state;
     run_with_failing(PANEL_POWER_UP, up, 2);
     run_with_failing(PANEL_FILL, fill, 3);
-    run_with_failing(PANEL_WINDOW, window, 4);
-    run_with_failing(PANEL_REFRESH, refresh, 5);
-    run_with_failing(PANEL_POWER_DOWN, refresh, 5);
+    run_with_failing(PANEL_WINDOW, window, 7);
+    run_with_failing(PANEL_REFRESH, refresh, 8);
+    run_with_failing(PANEL_POWER_DOWN, refresh, 8);
 }
 
 static void test_frame_going_bad_while_shown_is_not_refreshed(void **state) {
-    vector_t checkerboard = load("checkerboard", 1);
-    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW, PANEL_POWER_DOWN};
+    vector_t text = load("text", 1);
+    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,      PANEL_FILL,
+                                     PANEL_FILL,     PANEL_WINDOW, PANEL_POWER_DOWN};
 
     (void)state;
-    fake_store_add(checkerboard.frame, (uint16_t)checkerboard.frame_size);
+    fake_store_add(text.frame, (uint16_t)text.frame_size);
     /* Its last byte reads back wrong: the codes no longer end cleanly. */
-    fake_store.flip_read = (unsigned)checkerboard.frame_size;
+    fake_store.flip_read = (unsigned)text.frame_size;
     assert_int_equal(display_show(0), DISPLAY_ERR_BAD_FRAME);
-    assert_calls(expected, 4);
+    assert_calls(expected, 7);
     assert_false(fake_panel.refreshed);
     assert_false(fake_panel.powered);
-    unload(&checkerboard);
+    unload(&text);
+}
+
+/* A frame that fills the panel needs no white page; one without windows is all white page. */
+static void test_white_page_only_around_the_first_window(void **state) {
+    vector_t full = load("checkerboard", 1);
+    vector_t blank = load("blank", 1);
+    const panel_call_t full_calls[] = {PANEL_POWER_UP, PANEL_WINDOW, PANEL_REFRESH,
+                                       PANEL_POWER_DOWN};
+    const panel_call_t blank_calls[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_REFRESH,
+                                        PANEL_POWER_DOWN};
+
+    (void)state;
+    fake_store_add(full.frame, (uint16_t)full.frame_size);
+    fake_store_add(blank.frame, (uint16_t)blank.frame_size);
+    assert_int_equal(display_show(0), DISPLAY_OK);
+    assert_calls(full_calls, 4);
+    assert_panel_shows(full.planes);
+    fake_panel_reset();
+    assert_int_equal(display_show(1), DISPLAY_OK);
+    assert_calls(blank_calls, 4);
+    assert_panel_shows(blank.planes);
+    unload(&full);
+    unload(&blank);
+}
+
+/* The main loop wakes the panel before it knows a press is real. */
+static void test_a_woken_panel_is_loaded_or_put_back_to_sleep(void **state) {
+    vector_t tiny = load("tiny", 1);
+    const panel_call_t slept[] = {PANEL_WAKE, PANEL_POWER_DOWN};
+    const panel_call_t loaded[] = {PANEL_WAKE, PANEL_POWER_UP, PANEL_FILL,  PANEL_FILL,
+                                   PANEL_FILL, PANEL_FILL,     PANEL_WINDOW};
+
+    (void)state;
+    fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
+    display_wake();
+    display_sleep();
+    assert_calls(slept, 2);
+    assert_false(fake_panel.powered);
+    fake_panel_reset();
+    display_wake();
+    assert_int_equal(display_load_next(), DISPLAY_OK);
+    assert_calls(loaded, 7);
+    assert_true(fake_panel.powered);
+    unload(&tiny);
 }
 
 static void test_show_next_starts_at_zero_and_wraps(void **state) {
@@ -279,6 +330,8 @@ int main(void) {
         cmocka_unit_test_setup(test_out_of_range_index_is_no_frame, setup),
         cmocka_unit_test_setup(test_driver_errors_power_the_panel_down, setup),
         cmocka_unit_test_setup(test_frame_going_bad_while_shown_is_not_refreshed, setup),
+        cmocka_unit_test_setup(test_white_page_only_around_the_first_window, setup),
+        cmocka_unit_test_setup(test_a_woken_panel_is_loaded_or_put_back_to_sleep, setup),
         cmocka_unit_test_setup(test_show_next_starts_at_zero_and_wraps, setup),
         cmocka_unit_test_setup(test_show_next_steps_over_a_damaged_frame, setup),
     };

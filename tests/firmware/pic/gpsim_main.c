@@ -171,10 +171,10 @@ void main(void) {
         epd_data(i);
     }
     t_stop();
-    /* A white page, both planes (measured): what every show sends first. */
+    /* A white page, both planes (measured): what a show of a frame without windows sends. */
     (void)epd_power_up();
     t_start();
-    (void)epd_fill(0xFFu, 0xFFu);
+    (void)epd_white_window(0u, 0u, (uint8_t)EPD_WIDTH, (uint8_t)EPD_HEIGHT);
     t_stop();
     (void)epd_power_down();
 #endif
