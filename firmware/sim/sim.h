@@ -31,7 +31,8 @@ typedef enum {
 typedef enum {
     SIM_STOP_DEADLINE = 0,     /* the clock reached the requested time */
     SIM_STOP_REFRESH_DONE = 1, /* a panel refresh just finished (image changed) */
-    SIM_STOP_POWER_CUT = 2     /* an injected power cut took the board down */
+    SIM_STOP_POWER_CUT = 2,    /* an injected power cut took the board down */
+    SIM_STOP_BYTE_LANDED = 3   /* the byte of sim_uart_byte_at_hal_call() has landed */
 } sim_stop_t;
 
 #define SIM_PLANE_BYTES 2756u
@@ -104,5 +105,15 @@ void sim_flash_poke(uint16_t word_addr, uint16_t value);
 uint8_t sim_eeprom_peek(uint8_t addr);
 
 void sim_power_stats(sim_power_stats_t *out);
+
+/*
+ * Races at any point of the firmware: the HAL calls it has entered since
+ * boot, and a received byte that completes (its start and data bits unseen,
+ * the FIFO and RCIF set) just as it enters HAL call number `call`, so the
+ * interrupt runs there if it is enabled, or its flag waits if not; then
+ * sim_run_until() returns SIM_STOP_BYTE_LANDED. One byte at a time; 0 cancels.
+ */
+uint32_t sim_hal_call_count(void);
+void sim_uart_byte_at_hal_call(uint32_t call, uint8_t byte);
 
 #endif /* EPDLE_SIM_H */

@@ -50,6 +50,9 @@ static struct {
     sim_stop_t stop;
     bool slept_with_panel_powered; /* reported once until a sleep with the panel off */
     uint32_t refreshes_seen;
+    uint32_t hal_calls;    /* HAL calls the firmware entered since boot */
+    uint32_t byte_at_call; /* sim_uart_byte_at_hal_call(): the call, 0 = none */
+    uint8_t byte_value;
 } board;
 
 static const sim_net_t mcu_driven_panel_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,
@@ -301,6 +304,31 @@ bool sim_board_uart_can_receive(void) {
     return board.powered && (board.mcu == SIM_MCU_RUN || board.mcu == SIM_MCU_STALL);
 }
 
+/* ---- interrupts between any two HAL calls -------------------------------------------- */
+
+void sim_board_hal_call(void) {
+    board.hal_calls++;
+    if (board.byte_at_call != 0u && board.hal_calls == board.byte_at_call) {
+        board.byte_at_call = 0u;
+        if (board.powered) {
+            sim_uart_byte_received(board.byte_value); /* the interrupt runs now if it can */
+        }
+        if (!board.stop_pending) {
+            board.stop_pending = true;
+            board.stop = SIM_STOP_BYTE_LANDED;
+        }
+    }
+}
+
+uint32_t sim_hal_call_count(void) {
+    return board.hal_calls;
+}
+
+void sim_uart_byte_at_hal_call(uint32_t call, uint8_t byte) {
+    board.byte_at_call = call;
+    board.byte_value = byte;
+}
+
 /* ---- host API ------------------------------------------------------------------ */
 
 int sim_boot(const char *vcd_path) {
@@ -331,6 +359,8 @@ int sim_boot(const char *vcd_path) {
     board.stop_pending = false;
     board.slept_with_panel_powered = false;
     board.refreshes_seen = 0;
+    board.hal_calls = 0;
+    board.byte_at_call = 0;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
         sim_shutdown();

@@ -75,6 +75,13 @@ void sim_board_service_interrupts(void);
 bool sim_board_uart_start_bit(void);
 bool sim_board_uart_can_receive(void);
 
+/*
+ * Every HAL function calls this first: the point between two HAL calls where
+ * sim_uart_byte_at_hal_call() makes a byte arrive (and the interrupt run, if
+ * it is enabled), so a race can be tried at every one of them.
+ */
+void sim_board_hal_call(void);
+
 /* Provided by the sim HAL: the firmware's interrupt routine. */
 void hal_sim_isr(void);
 

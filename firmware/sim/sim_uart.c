@@ -110,7 +110,7 @@ uint64_t sim_uart_next_event(void) {
     return boundary_ns(&rx_queue[rx_head], rx_boundary);
 }
 
-static void receive(uint8_t byte) {
+void sim_uart_byte_received(uint8_t byte) {
     if (fifo_count == SIM_UART_FIFO_BYTES) {
         overruns++;
         return;
@@ -140,7 +140,7 @@ void sim_uart_run_events(void) {
         rx_head++;
         sim_power_update();
         if (!rx_discard && sim_board_uart_can_receive()) {
-            receive(byte);
+            sim_uart_byte_received(byte);
         }
     }
 }

@@ -22,6 +22,9 @@ void sim_uart_run_events(void);
 bool sim_uart_receiving(void);
 bool sim_uart_active(void);
 
+/* A byte completes now (FIFO, overrun, the interrupt), without its line bits. */
+void sim_uart_byte_received(uint8_t byte);
+
 /* Firmware side (runs in the firmware's context). */
 void sim_uart_transmit(uint8_t byte);
 bool sim_uart_fifo_pop(uint8_t *byte);

@@ -4,7 +4,9 @@
  *
  * The interrupt routine mirrors the PIC HAL's: it clears the button's
  * interrupt-on-change flag into a software flag and moves received bytes
- * from the EUSART's 2-byte FIFO into a ring buffer.
+ * from the EUSART's 2-byte FIFO into a ring buffer. It runs where time
+ * passes, and at the entry of any HAL call where a test makes a byte arrive
+ * (sim_board_hal_call()).
  */
 #include "hal.h"
 
@@ -87,6 +89,8 @@ void hal_sim_isr(void) {
 void hal_init(void) {
     hal_pin_t pin;
 
+    sim_board_hal_call();
+
     sim_board_irq_enable(false);
     button_edge = false;
     uart_head = 0;
@@ -103,6 +107,7 @@ void hal_init(void) {
 }
 
 void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    sim_board_hal_call();
     if (pin < HAL_PIN_COUNT && is_output(pin)) {
         sim_bus_drive(pin_nets[pin], level);
     }
@@ -133,42 +138,53 @@ static void spi_frame(uint8_t byte, unsigned cycles) {
 }
 
 void hal_spi_write(uint8_t byte) {
+    sim_board_hal_call();
     spi_frame(byte, SPI_BYTE_CYCLES);
 }
 
 void hal_spi_repeat(uint8_t byte, uint16_t count) {
+    sim_board_hal_call();
     for (; count != 0u; count--) {
         spi_frame(byte, SPI_REPEAT_BYTE_CYCLES);
     }
 }
 
 uint8_t hal_pin_read(hal_pin_t pin) {
-    uint8_t level = pin < HAL_PIN_COUNT ? sim_bus_level(pin_nets[pin]) : 0u;
+    uint8_t level;
+
+    sim_board_hal_call();
+    level = pin < HAL_PIN_COUNT ? sim_bus_level(pin_nets[pin]) : 0u;
 
     spend_instructions(1u);
     return level;
 }
 
 void hal_delay_us(uint16_t us) {
+    sim_board_hal_call();
     sim_cpu_spend((uint64_t)us * 1000u);
 }
 
 void hal_delay_ms(uint16_t ms) {
+    sim_board_hal_call();
     sim_cpu_spend((uint64_t)ms * 1000000u);
 }
 
 void hal_irq_enable(void) {
+    sim_board_hal_call();
     sim_board_irq_enable(true);
     spend_instructions(1u);
 }
 
 void hal_irq_disable(void) {
+    sim_board_hal_call();
     sim_board_irq_enable(false);
     spend_instructions(1u);
 }
 
 bool hal_button_edge_take(void) {
-    /* The ISR only runs inside HAL calls that let time pass, so this read-and-clear is atomic. */
+    sim_board_hal_call();
+    /* The ISR only runs at a HAL call's entry or where time passes: this read-and-clear is atomic.
+     */
     bool taken = button_edge;
 
     button_edge = false;
@@ -177,20 +193,25 @@ bool hal_button_edge_take(void) {
 }
 
 void hal_sleep(void) {
+    sim_board_hal_call();
     sim_cpu_sleep();
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
 }
 
 void hal_busy_wake(bool on) {
+    sim_board_hal_call();
     sim_board_ioc_busy_rising_enable(on);
     spend_instructions(2u);
 }
 
 /* As hal/pic16f18326: WDTCON set and restored around one SLEEP, GIE as it was. */
 hal_wake_t hal_sleep_period(void) {
-    bool enabled = sim_board_irq_enabled();
+    bool enabled;
     sim_wake_t woke;
+
+    sim_board_hal_call();
+    enabled = sim_board_irq_enabled();
 
     sim_board_irq_enable(false);
     spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
@@ -204,6 +225,8 @@ hal_wake_t hal_sleep_period(void) {
 
 bool hal_uart_read(uint8_t *byte) {
     bool got = false;
+
+    sim_board_hal_call();
 
     spend_instructions(4u);
     if (byte == 0) {
@@ -219,16 +242,20 @@ bool hal_uart_read(uint8_t *byte) {
 }
 
 bool hal_uart_pending(void) {
+    sim_board_hal_call();
     spend_instructions(2u);
     return uart_count > 0u || sim_uart_receiving();
 }
 
 void hal_uart_write(uint8_t byte) {
+    sim_board_hal_call();
     sim_uart_transmit(byte);
 }
 
 uint8_t hal_uart_errors_take(void) {
     uint8_t lost;
+
+    sim_board_hal_call();
 
     count_lost(sim_uart_overruns_take());
     lost = uart_lost;
@@ -237,27 +264,32 @@ uint8_t hal_uart_errors_take(void) {
 }
 
 uint16_t hal_flash_read(uint16_t word_addr) {
+    sim_board_hal_call();
     spend_instructions(NVM_ACCESS_INSTRUCTIONS);
     return sim_nvm_flash_read(word_addr);
 }
 
 bool hal_flash_erase_row(uint16_t row_addr) {
+    sim_board_hal_call();
     spend_instructions(NVM_ACCESS_INSTRUCTIONS);
     return sim_nvm_flash_erase_row(row_addr);
 }
 
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    sim_board_hal_call();
     /* Loading the 32 write latches: a few instructions per word. */
     spend_instructions(NVM_ACCESS_INSTRUCTIONS + 4u * HAL_FLASH_ROW_WORDS);
     return sim_nvm_flash_write_row(row_addr, words);
 }
 
 uint8_t hal_eeprom_read(uint8_t addr) {
+    sim_board_hal_call();
     spend_instructions(NVM_ACCESS_INSTRUCTIONS);
     return sim_nvm_eeprom_read(addr);
 }
 
 bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    sim_board_hal_call();
     spend_instructions(NVM_ACCESS_INSTRUCTIONS);
     return sim_nvm_eeprom_write(addr, value);
 }

@@ -59,6 +59,7 @@ RELEASE_BOUNCE = ((0.4, 0), (0.9, 1))
 
 _STOP_DEADLINE = 0
 _STOP_REFRESH_DONE = 1
+_STOP_BYTE_LANDED = 3
 _NET_VCC = NETS.index("EPD_VCC")
 _LOG_DATA_BYTES = 16
 
@@ -143,6 +144,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_button_schedule": (ctypes.c_int, [ctypes.c_uint64, ctypes.c_uint8]),
     "sim_uart_send": (None, [ctypes.c_char_p, ctypes.c_size_t]),
     "sim_uart_take": (ctypes.c_size_t, [ctypes.c_char_p, ctypes.c_size_t]),
+    "sim_hal_call_count": (ctypes.c_uint32, []),
+    "sim_uart_byte_at_hal_call": (None, [ctypes.c_uint32, ctypes.c_uint8]),
     "sim_asleep": (ctypes.c_int, []),
     "sim_powered": (ctypes.c_int, []),
     "sim_net_level": (ctypes.c_int, [ctypes.c_int]),
@@ -305,6 +308,33 @@ class Board:
         """Queue bytes on the board's RX line, back to back at 115200 8N1."""
         data = bytes(data)
         self._live().sim_uart_send(data, len(data))
+
+    def uart_byte_at_hal_call(self, call: int, byte: int) -> None:
+        """A received byte completes just as the firmware enters HAL call number `call`
+        (counted as `hal_calls`), its start bit unseen: the interrupt runs right there if
+        it is enabled. This tries a race between any two HAL calls, where `uart_send`
+        can only land bytes where simulated time passes."""
+        if not 0 < call < 2**32 or not 0 <= byte <= 0xFF:
+            raise ValueError(f"call must be 1..2**32-1 and byte 0..255, got {call}, {byte}")
+        self._live().sim_uart_byte_at_hal_call(call, byte)
+
+    def run_until_byte_landed(self, max_ms: float) -> bool:
+        """Run until the byte of `uart_byte_at_hal_call` has landed; False on timeout."""
+        lib = self._live()
+        target = lib.sim_time_ns() + round(max_ms * NS_PER_MS)
+        while True:
+            stop = lib.sim_run_until(target)
+            if stop == _STOP_BYTE_LANDED:
+                return True
+            if stop == _STOP_DEADLINE:
+                return False
+            if stop == _STOP_REFRESH_DONE:
+                self._save_panel_png()
+
+    @property
+    def hal_calls(self) -> int:
+        """HAL calls the firmware has entered since boot."""
+        return int(self._live().sim_hal_call_count())
 
     def uart_receive(self) -> bytes:
         """Bytes the device finished sending since the last call."""
