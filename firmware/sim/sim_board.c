@@ -163,11 +163,19 @@ static bool interrupt_pending(void) {
     return board.iocaf || board.iocaf_busy || sim_uart_fifo_count() > 0u;
 }
 
+/* The EUSART's clock stops in SLEEP: a byte still going out would be cut. */
+static void check_transmitter_idle(void) {
+    if (sim_uart_transmitting()) {
+        sim_violation("SLEEP while the EUSART still sends: the byte is cut off");
+    }
+}
+
 void sim_cpu_sleep(void) {
     sim_cpu_spend(SIM_INSTRUCTION_NS);
     if (interrupt_pending()) {
         return;
     }
+    check_transmitter_idle();
     if (sim_bus_level(SIM_NET_EPD_VCC) == 0u) {
         board.slept_with_panel_powered = false;
     } else if (!board.slept_with_panel_powered) {
@@ -186,6 +194,7 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
     if (interrupt_pending()) {
         return SIM_WAKE_NONE;
     }
+    check_transmitter_idle();
     board.mcu = SIM_MCU_SLEEP_ON_PANEL;
     board.wake_cause = SIM_WAKE_NONE;
     board.watchdog_ns = sim_now() + watchdog_ns;

@@ -5,6 +5,10 @@
  * played onto UART_RX one bit boundary at a time, so the VCD shows real
  * frames and the receiver sees each byte complete at its stop bit. A byte
  * that completes with the FIFO full is an overrun: lost and counted.
+ *
+ * Device -> host bytes go as on the EUSART: the firmware's write waits only
+ * while TX1REG is full, the shift register then takes the byte and clocks it
+ * out bit by bit on UART_TX as clock events while the CPU runs on.
  */
 #include "sim_uart.h"
 
@@ -36,7 +40,16 @@ static bool rx_discard;      /* the head byte's start bit woke the CPU: not rece
 static uint8_t fifo[SIM_UART_FIFO_BYTES];
 static unsigned fifo_count;
 static uint32_t overruns;
-static bool tx_active;
+
+/* Transmitter: TX1REG and the shift register (TSR) with its bit boundary. */
+static struct {
+    bool reg_full;
+    uint8_t reg;
+    bool shifting;
+    uint8_t shift;
+    unsigned boundary; /* of the byte in the TSR: 0 = start bit .. 10 = done */
+    uint64_t start_ns;
+} tx;
 
 /* Device -> host bytes not yet taken by the host. */
 static uint8_t *tx_out;
@@ -52,13 +65,13 @@ void sim_uart_reset(void) {
     tx_out_len = tx_out_capacity = 0;
     rx_boundary = 0;
     rx_discard = false;
-    tx_active = false;
     sim_uart_chip_reset();
 }
 
 void sim_uart_chip_reset(void) {
     fifo_count = 0;
     overruns = 0;
+    memset(&tx, 0, sizeof tx); /* a byte being sent is cut off: the host never sees it */
 }
 
 static uint64_t boundary_ns(const queued_byte_t *queued, unsigned boundary) {
@@ -103,11 +116,63 @@ void sim_uart_send(const uint8_t *data, size_t len) {
     }
 }
 
+static uint64_t tx_boundary_ns(void) {
+    return tx.start_ns + (uint64_t)tx.boundary * SIM_UART_DEVICE_BIT_NS;
+}
+
 uint64_t sim_uart_next_event(void) {
-    if (rx_head == rx_tail) {
-        return SIM_NEVER;
+    uint64_t rx_next =
+        rx_head == rx_tail ? SIM_NEVER : boundary_ns(&rx_queue[rx_head], rx_boundary);
+    uint64_t tx_next = tx.shifting ? tx_boundary_ns() : SIM_NEVER;
+
+    return rx_next < tx_next ? rx_next : tx_next;
+}
+
+static void tx_out_append(uint8_t byte) {
+    if (tx_out_len == tx_out_capacity) {
+        size_t capacity = tx_out_capacity == 0 ? 256u : tx_out_capacity * 2u;
+        uint8_t *grown = realloc(tx_out, capacity);
+
+        if (grown == NULL) {
+            return;
+        }
+        tx_out = grown;
+        tx_out_capacity = capacity;
     }
-    return boundary_ns(&rx_queue[rx_head], rx_boundary);
+    tx_out[tx_out_len++] = byte;
+}
+
+/* TX1REG into the shift register: its start bit begins now. */
+static void tx_load(void) {
+    tx.shift = tx.reg;
+    tx.reg_full = false;
+    tx.shifting = true;
+    tx.boundary = 0u;
+    tx.start_ns = sim_now();
+    sim_power_update();
+}
+
+static void tx_run_events(void) {
+    while (tx.shifting && tx_boundary_ns() <= sim_now()) {
+        if (tx.boundary == 0u) {
+            sim_bus_drive(SIM_NET_UART_TX, 0u);
+        } else if (tx.boundary <= 8u) {
+            sim_bus_drive(SIM_NET_UART_TX, (uint8_t)((tx.shift >> (tx.boundary - 1u)) & 1u));
+        } else if (tx.boundary == 9u) {
+            sim_bus_drive(SIM_NET_UART_TX, 1u);
+        }
+        if (tx.boundary < BITS_PER_FRAME) {
+            tx.boundary++;
+            continue;
+        }
+        tx.shifting = false;
+        tx_out_append(tx.shift);
+        if (tx.reg_full) {
+            tx_load();
+        } else {
+            sim_power_update();
+        }
+    }
 }
 
 void sim_uart_byte_received(uint8_t byte) {
@@ -120,6 +185,7 @@ void sim_uart_byte_received(uint8_t byte) {
 }
 
 void sim_uart_run_events(void) {
+    tx_run_events();
     while (rx_head != rx_tail && boundary_ns(&rx_queue[rx_head], rx_boundary) <= sim_now()) {
         uint8_t byte = rx_queue[rx_head].byte;
 
@@ -150,35 +216,23 @@ bool sim_uart_receiving(void) {
 }
 
 bool sim_uart_active(void) {
-    return tx_active || (rx_head != rx_tail && rx_boundary > 0u);
+    return tx.shifting || (rx_head != rx_tail && rx_boundary > 0u);
+}
+
+bool sim_uart_transmitting(void) {
+    return tx.shifting || tx.reg_full;
 }
 
 void sim_uart_transmit(uint8_t byte) {
-    unsigned bit;
-
-    tx_active = true;
-    sim_power_update();
-    sim_bus_drive(SIM_NET_UART_TX, 0u);
-    sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
-    for (bit = 0; bit < 8u; bit++) {
-        sim_bus_drive(SIM_NET_UART_TX, (uint8_t)((byte >> bit) & 1u));
-        sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
+    /* TX1IF clear: TX1REG still holds the last byte, taken when the TSR's stop bit ends. */
+    while (tx.reg_full) {
+        sim_cpu_spend(tx_boundary_ns() - sim_now());
     }
-    sim_bus_drive(SIM_NET_UART_TX, 1u);
-    sim_cpu_spend(SIM_UART_DEVICE_BIT_NS);
-    tx_active = false;
-    sim_power_update();
-    if (tx_out_len == tx_out_capacity) {
-        size_t capacity = tx_out_capacity == 0 ? 256u : tx_out_capacity * 2u;
-        uint8_t *grown = realloc(tx_out, capacity);
-
-        if (grown == NULL) {
-            return;
-        }
-        tx_out = grown;
-        tx_out_capacity = capacity;
+    tx.reg = byte;
+    tx.reg_full = true;
+    if (!tx.shifting) {
+        tx_load();
     }
-    tx_out[tx_out_len++] = byte;
 }
 
 size_t sim_uart_take(uint8_t *out, size_t capacity) {

@@ -21,6 +21,8 @@ void sim_uart_run_events(void);
 /* A start bit has been seen and its byte is still being shifted in (RCIDL = 0). */
 bool sim_uart_receiving(void);
 bool sim_uart_active(void);
+/* A byte in TX1REG or being shifted out (TRMT = 0 or TX1IF = 0). */
+bool sim_uart_transmitting(void);
 
 /* A byte completes now (FIFO, overrun, the interrupt), without its line bits. */
 void sim_uart_byte_received(uint8_t byte);

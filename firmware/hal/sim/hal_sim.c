@@ -21,6 +21,8 @@
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
+/* As hal/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
+#define TX_DRAIN_POLLS 200u
 /*
  * What the firmware's code costs on the instruction set, in instruction cycles
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
@@ -192,8 +194,18 @@ bool hal_button_edge_take(void) {
     return taken;
 }
 
+/* As the chip's HAL: the EUSART stops in SLEEP, so the last bytes leave first (bounded). */
+static void uart_drain_transmitter(void) {
+    uint8_t polls;
+
+    for (polls = 0u; sim_uart_transmitting() && polls < TX_DRAIN_POLLS; polls++) {
+        sim_cpu_spend(1000u);
+    }
+}
+
 void hal_sleep(void) {
     sim_board_hal_call();
+    uart_drain_transmitter();
     sim_cpu_sleep();
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
@@ -211,6 +223,7 @@ hal_wake_t hal_sleep_period(void) {
     sim_wake_t woke;
 
     sim_board_hal_call();
+    uart_drain_transmitter();
     enabled = sim_board_irq_enabled();
 
     sim_board_irq_enable(false);
@@ -249,6 +262,7 @@ bool hal_uart_pending(void) {
 
 void hal_uart_write(uint8_t byte) {
     sim_board_hal_call();
+    spend_instructions(3u); /* TX1IF test, the write to TX1REG */
     sim_uart_transmit(byte);
 }
 

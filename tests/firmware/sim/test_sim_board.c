@@ -13,6 +13,7 @@
 #include "sim_board.h"
 #include "sim_panel.h"
 #include "sim_test_pins.h"
+#include "sim_uart.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -184,6 +185,47 @@ static void test_uart_bytes_arrive_and_echo_at_115200(void **state) {
     assert_int_equal(sim_uart_take(out, sizeof out), 2);
     assert_memory_equal(out, "AB", 2);
     assert_int_equal(hal_uart_errors_take(), 0);
+}
+
+/* Three bytes written back to back, then SLEEP: only the third write waits. */
+static void transmit_body(void) {
+    marks[0] = sim_time_ns();
+    hal_uart_write(0x11u); /* into the empty shift register */
+    marks[1] = sim_time_ns();
+    hal_uart_write(0x22u); /* into TX1REG */
+    marks[2] = sim_time_ns();
+    hal_uart_write(0x33u); /* waits until the first byte's stop bit ends */
+    marks[3] = sim_time_ns();
+}
+
+static void test_uart_write_waits_only_while_tx1reg_is_full(void **state) {
+    const uint64_t frame_ns = 10u * SIM_UART_DEVICE_BIT_NS;
+    uint8_t out[4];
+
+    (void)state;
+    boot_with(transmit_body);
+    assert_int_equal(sim_run_until(10u * MS), SIM_STOP_DEADLINE);
+    assert_true(marks[1] - marks[0] < 1000u);
+    assert_true(marks[2] - marks[1] < 1000u);
+    assert_in_range(marks[3] - marks[0], frame_ns, frame_ns + 1000u);
+    /* All three left before SLEEP (the HAL drains the transmitter): in order, uncut. */
+    assert_int_equal(sim_uart_take(out, sizeof out), 3);
+    assert_memory_equal(out, "\x11\x22\x33", 3);
+    assert_int_equal(sim_violation_count(), 0);
+    assert_true(sim_asleep());
+}
+
+static void sleep_while_sending_body(void) {
+    hal_uart_write(0x44u);
+    sim_cpu_sleep(); /* SLEEP straight away, not through the HAL's drain */
+}
+
+static void test_sleep_while_sending_is_a_violation(void **state) {
+    (void)state;
+    boot_with(sleep_while_sending_body);
+    sim_run_until(10u * MS);
+    assert_int_equal(sim_violation_count(), 1);
+    assert_non_null(strstr(sim_violation_text(0), "EUSART"));
 }
 
 static void sleep_then_read_body(void) {
@@ -559,6 +601,10 @@ int main(void) {
                                         shut_down),
         cmocka_unit_test_setup_teardown(test_press_during_a_long_wait_is_latched_once,
                                         reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_uart_write_waits_only_while_tx1reg_is_full,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_sleep_while_sending_is_a_violation, reset_observations,
+                                        shut_down),
         cmocka_unit_test_setup_teardown(test_uart_bytes_arrive_and_echo_at_115200,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_start_bit_wakes_and_that_character_is_lost,
