@@ -51,9 +51,9 @@ test-c: native
 test-py: venv native
 	$(PY) -m pytest
 
-# Static RAM and code of the portable firmware, compiled by SDCC for an 8-bit core.
+# Program words, static RAM and stack of the PIC image, per module (make pic's report).
 size: pic
-	bash tools/sdcc_size.sh
+	@cat build/pic/report.txt
 
 # The firmware for the PIC16F18326 with SDCC pic14 + gputils (toolchain built
 # once into ~/.cache/epdle), and the 16F1788 image gpsim runs; fails past the
