@@ -50,7 +50,9 @@ static struct {
     sim_stop_t stop;
     bool slept_with_panel_powered; /* reported once until a sleep with the panel off */
     uint32_t refreshes_seen;
-    uint32_t hal_calls;    /* HAL calls the firmware entered since boot */
+    uint32_t sleeps;          /* sim_cpu_sleep()s that slept, since boot */
+    uint32_t sleeps_with_gie; /* of them, with interrupts on (an edge could slip in first) */
+    uint32_t hal_calls;       /* HAL calls the firmware entered since boot */
     uint32_t byte_at_call; /* sim_uart_byte_at_hal_call(): the call, 0 = none */
     uint8_t byte_value;
 } board;
@@ -176,6 +178,10 @@ void sim_cpu_sleep(void) {
         return;
     }
     check_transmitter_idle();
+    board.sleeps++;
+    if (board.gie) {
+        board.sleeps_with_gie++;
+    }
     if (sim_bus_level(SIM_NET_EPD_VCC) == 0u) {
         board.slept_with_panel_powered = false;
     } else if (!board.slept_with_panel_powered) {
@@ -201,6 +207,12 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
     sim_power_update();
     if (board.in_firmware) {
         yield_to_host(); /* the host resumes us once an event has woken the CPU */
+    } else {
+        /* Called from the host (tests driving the firmware's code directly): the events
+         * until one wakes the CPU (the watchdog is one, so this ends). */
+        while (board.mcu == SIM_MCU_SLEEP_ON_PANEL && board.powered) {
+            sim_clock_run_to(sim_clock_next_event());
+        }
     }
     return board.wake_cause;
 }
@@ -329,6 +341,14 @@ void sim_board_hal_call(void) {
     }
 }
 
+uint32_t sim_board_sleep_count(void) {
+    return board.sleeps;
+}
+
+uint32_t sim_board_sleeps_with_irq_enabled(void) {
+    return board.sleeps_with_gie;
+}
+
 uint32_t sim_hal_call_count(void) {
     return board.hal_calls;
 }
@@ -370,6 +390,8 @@ int sim_boot(const char *vcd_path) {
     board.refreshes_seen = 0;
     board.hal_calls = 0;
     board.byte_at_call = 0;
+    board.sleeps = 0;
+    board.sleeps_with_gie = 0;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
         sim_shutdown();

@@ -82,6 +82,10 @@ bool sim_board_uart_can_receive(void);
  */
 void sim_board_hal_call(void);
 
+/* For tests: SLEEPs (between updates) since boot, and how many had interrupts on. */
+uint32_t sim_board_sleep_count(void);
+uint32_t sim_board_sleeps_with_irq_enabled(void);
+
 /* Provided by the sim HAL: the firmware's interrupt routine. */
 void hal_sim_isr(void);
 

@@ -93,6 +93,16 @@ typedef struct {
 
 static panel_t panel;
 
+/* Fault hooks (sim_panel.h): BUSY times, and a controller that holds BUSY low. */
+static uint64_t busy_ns[BUSY_REFRESH + 1] = {0, SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS,
+                                             SIM_PANEL_REFRESH_NS};
+static bool busy_held_low;
+
+/* What the controller drives on BUSY when nothing is in progress. */
+static uint8_t idle_busy_level(void) {
+    return panel.powered && !busy_held_low ? 1u : 0u;
+}
+
 static sim_epd_transaction_t *log_entries;
 static size_t log_count;
 static size_t log_capacity;
@@ -156,7 +166,7 @@ static void set_busy(busy_kind_t kind, uint64_t duration_ns) {
 
 static void clear_busy(void) {
     panel.busy = BUSY_NONE;
-    sim_bus_drive(SIM_NET_EPD_BUSY, panel.powered ? 1u : 0u);
+    sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
     sim_power_update();
 }
 
@@ -181,7 +191,22 @@ static void reset_registers(void) {
     panel.bits = 0;
 }
 
+void sim_panel_set_busy_ns(uint64_t power_on_ns, uint64_t power_off_ns, uint64_t refresh_ns) {
+    busy_ns[BUSY_POWER_ON] = power_on_ns;
+    busy_ns[BUSY_POWER_OFF] = power_off_ns;
+    busy_ns[BUSY_REFRESH] = refresh_ns;
+}
+
+void sim_panel_hold_busy_low(bool held) {
+    busy_held_low = held;
+    if (panel.busy == BUSY_NONE) {
+        sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
+    }
+}
+
 void sim_panel_reset(void) {
+    sim_panel_set_busy_ns(SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS, SIM_PANEL_REFRESH_NS);
+    busy_held_low = false;
     memset(&panel, 0, sizeof panel);
     reset_registers();
     /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
@@ -285,7 +310,7 @@ static void start_refresh(void) {
                       "(%u of 5512 bytes not rewritten)",
                       never_written);
     }
-    set_busy(BUSY_REFRESH, SIM_PANEL_REFRESH_NS);
+    set_busy(BUSY_REFRESH, busy_ns[BUSY_REFRESH]);
 }
 
 static void start_command(uint8_t command) {
@@ -298,10 +323,10 @@ static void start_command(uint8_t command) {
 
     switch (command) {
     case CMD_POWER_ON:
-        set_busy(BUSY_POWER_ON, SIM_PANEL_POWER_ON_NS);
+        set_busy(BUSY_POWER_ON, busy_ns[BUSY_POWER_ON]);
         break;
     case CMD_POWER_OFF:
-        set_busy(BUSY_POWER_OFF, SIM_PANEL_POWER_OFF_NS);
+        set_busy(BUSY_POWER_OFF, busy_ns[BUSY_POWER_OFF]);
         break;
     case CMD_DISPLAY_REFRESH:
         start_refresh();
@@ -461,7 +486,7 @@ static void supply_on(void) {
     reset_registers();
     forget_ram();
     panel.busy = BUSY_NONE;
-    sim_bus_drive(SIM_NET_EPD_BUSY, 1u);
+    sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
 }
 
 static void supply_off(void) {

@@ -8,6 +8,7 @@
 
 #include "sim.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Published BUSY times of the GDEW0213Z16 (facts 1.4). */
@@ -31,5 +32,13 @@ void sim_panel_run_events(void);
 /* The next supply cut comes from the whole board dying, not from the firmware. */
 void sim_panel_expect_board_power_loss(void);
 sim_panel_state_t sim_panel_state(void);
+
+/*
+ * Fault hooks for tests (sim_panel_reset() restores the published times):
+ * the BUSY time of POWER_ON, POWER_OFF and DISPLAY_REFRESH, and a controller
+ * that holds BUSY low whatever it is told (dead, or stuck in reset).
+ */
+void sim_panel_set_busy_ns(uint64_t power_on_ns, uint64_t power_off_ns, uint64_t refresh_ns);
+void sim_panel_hold_busy_low(bool held);
 
 #endif /* EPDLE_SIM_PANEL_H */

@@ -1,27 +1,30 @@
 /*
- * Main loop tests: the real app.c and panel driver on the recording HAL, with
- * a display stand-in that drives the panel like display_load() and
- * display_refresh() do, and a
- * link stand-in that records events.
+ * Main loop tests: the real app.c and panel driver on the simulated board's
+ * core (its button, clock, sleep, and the controller model decoding the
+ * pins), with a display stand-in that drives the panel like display_load()
+ * and display_refresh() do, and a link stand-in that records events.
  */
 #include "app.h"
 #include "display.h"
 #include "epd.h"
+#include "hal.h"
 #include "link.h"
-#include "recording_hal.h"
+#include "sim.h"
+#include "sim_board.h"
+#include "sim_panel.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#define MS 1000000ull
 #define MAX_SHOWS 16u
 #define FRAME_COUNT 3u
-
-static jmp_buf test_exit;
 
 static struct {
     uint32_t show_start_ms[MAX_SHOWS];
@@ -39,6 +42,10 @@ static struct {
     char events[64]; /* 'b' = button, '0'+index = shown, '!' = show failed */
     uint32_t event_count;
 } fake_link;
+
+static uint32_t now_ms(void) {
+    return (uint32_t)(sim_time_ns() / MS);
+}
 
 void display_init(void) {
     fake_display.init_count++;
@@ -66,7 +73,7 @@ display_status_t display_load_next(void) {
     epd_status_t status;
 
     if (fake_display.show_count < MAX_SHOWS) {
-        fake_display.show_start_ms[fake_display.show_count] = rec_now_ms();
+        fake_display.show_start_ms[fake_display.show_count] = now_ms();
     }
     fake_display.show_count++;
     fake_display.current = (uint8_t)((fake_display.current + 1u) % FRAME_COUNT);
@@ -75,7 +82,7 @@ display_status_t display_load_next(void) {
         status = epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT);
     }
     if (fake_display.cut_power_during_show) {
-        longjmp(test_exit, 1);
+        sim_board_power_fail(); /* the supply collapses here, mid-show */
     }
     if (status != EPD_OK) {
         (void)epd_power_down();
@@ -103,7 +110,7 @@ bool link_service(void) {
     fake_link.service_calls++;
     if (fake_link.stay_awake_calls > 0u) {
         fake_link.stay_awake_calls--;
-        fake_link.sleeps_at_last_awake_call = rec.sleep_count;
+        fake_link.sleeps_at_last_awake_call = sim_board_sleep_count();
         return true;
     }
     return false;
@@ -129,84 +136,138 @@ void link_event_shown(uint8_t index, uint8_t display_status) {
 
 static int setup(void **state) {
     (void)state;
-    rec_reset();
-    rec.exit_to = &test_exit;
     memset(&fake_display, 0, sizeof fake_display);
     memset(&fake_link, 0, sizeof fake_link);
+    assert_int_equal(sim_boot(NULL), 0);
     return 0;
 }
 
-/* Runs the firmware until it sleeps with no scripted event left. */
-static void run_app(void) {
-    if (setjmp(test_exit) == 0) {
-        app_main();
+static int teardown(void **state) {
+    (void)state;
+    sim_shutdown();
+    return 0;
+}
+
+static void button_at(uint32_t t_ms, uint8_t level) {
+    assert_int_equal(sim_button_schedule(t_ms * MS, level), 0);
+}
+
+/* One press: down at t_ms, up at t_ms + hold_ms, each edge followed by `bounces`
+ * bounces of 2 ms (1 ms the other way, 1 ms back). */
+static void button_press(uint32_t t_ms, uint32_t hold_ms, uint8_t bounces) {
+    uint8_t i;
+
+    button_at(t_ms, 0u);
+    for (i = 0u; i < bounces; i++) {
+        button_at(t_ms + 2u * i + 1u, 1u);
+        button_at(t_ms + 2u * i + 2u, 0u);
+    }
+    button_at(t_ms + hold_ms, 1u);
+    for (i = 0u; i < bounces; i++) {
+        button_at(t_ms + hold_ms + 2u * i + 1u, 0u);
+        button_at(t_ms + hold_ms + 2u * i + 2u, 1u);
     }
 }
 
-static void assert_slept_unpowered(void) {
-    assert_true(rec.sleep_count > 0u);
-    assert_int_equal(rec.sleeps_with_panel_pin_high, 0);
-    assert_int_equal(rec.backfeed_writes, 0);
-    assert_true(rec_panel_pins_all_low());
+/* Runs the firmware until `until_ms` (past every scripted event and the updates). */
+static void run_app_until(uint32_t until_ms) {
+    while (sim_run_until((uint64_t)until_ms * MS) != SIM_STOP_DEADLINE) {
+    }
 }
 
-/* When the frame's load started and when DISPLAY_REFRESH went out, in ms. */
-static uint32_t refresh_ms(void) {
-    int32_t refresh = rec_find_command(0x12, 0);
+static void run_app(void) {
+    run_app_until(60000u);
+}
 
-    assert_true(refresh >= 0);
-    return (uint32_t)(rec.bytes[refresh].t_ns / 1000000ull);
+static long find_command(uint8_t command, unsigned nth) {
+    sim_epd_transaction_t t;
+    size_t i;
+
+    for (i = 0; sim_epd_transaction(i, &t) == 0; i++) {
+        if (t.cmd == command && nth-- == 0u) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+static uint64_t command_ns(long index) {
+    sim_epd_transaction_t t;
+
+    assert_true(index >= 0);
+    assert_int_equal(sim_epd_transaction((size_t)index, &t), 0);
+    return t.t_ns;
+}
+
+/* Asleep at the end, and never slept with the panel powered or fed a pin to it unpowered
+ * (the board's own checks), every panel pin low. */
+static void assert_slept_unpowered(void) {
+    static const sim_net_t nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA, SIM_NET_EPD_CS,
+                                     SIM_NET_EPD_DC,  SIM_NET_EPD_RST, SIM_NET_EPD_VCC};
+    size_t i;
+
+    assert_true(sim_asleep());
+    for (i = 0; i < sim_violation_count(); i++) {
+        print_error("violation: %s\n", sim_violation_text(i));
+    }
+    assert_int_equal(sim_violation_count(), 0);
+    for (i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        assert_int_equal(sim_net_level(nets[i]), 0);
+    }
+}
+
+/* When DISPLAY_REFRESH went out, in ms. */
+static uint32_t refresh_ms(void) {
+    return (uint32_t)(command_ns(find_command(0x12, 0)) / MS);
 }
 
 static void test_boot_sleeps_without_showing(void **state) {
     (void)state;
-    run_app();
-    assert_int_equal(rec.init_count, 1);
+    run_app_until(1000u);
     assert_int_equal(fake_link.init_count, 1);
     assert_int_equal(fake_display.init_count, 1);
     assert_int_equal(fake_display.show_count, 0);
-    assert_int_equal(rec.sleep_count, 1);
-    assert_int_equal(rec.sleeps_with_irq_enabled, 0);
+    assert_int_equal(sim_board_sleep_count(), 1);
+    assert_int_equal(sim_board_sleeps_with_irq_enabled(), 0);
     assert_slept_unpowered();
 }
 
 static void test_press_shows_next_frame_then_sleeps(void **state) {
     (void)state;
-    rec_button_press(100u, 150u, 0u);
+    button_press(100u, 150u, 0u);
     run_app();
     assert_int_equal(fake_display.show_count, 1);
     assert_string_equal(fake_link.events, "b1");
-    assert_int_equal(rec.sleep_count, 2);
+    assert_int_equal(sim_board_sleep_count(), 2);
     assert_slept_unpowered();
     /* The panel's power-up starts at the edge (supply, reset: about 2 ms), then the
      * press is debounced (20 ms) while POWER_ON runs, and the load starts, not after the
      * release; the refresh waits for the release (at 250 ms) and its debounce. The
      * product's figure, with a real frame decoded: tests/sim/test_board.py. */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
-    assert_int_equal(rec_find_command(0x04, 0) >= 0, 1); /* POWER_ON before the load */
-    assert_true(rec.bytes[rec_find_command(0x04, 0)].t_ns < 110u * 1000000ull);
+    assert_true(command_ns(find_command(0x04, 0)) < 110u * MS); /* POWER_ON before the load */
     assert_in_range(refresh_ms(), 270u, 272u);
 }
 
 static void test_long_hold_released_during_refresh_counts_once(void **state) {
     (void)state;
     /* Still down when the show starts; its bouncing release lands in the refresh. */
-    rec_button_press(100u, 400u, 3u);
+    button_press(100u, 400u, 3u);
     run_app();
     assert_int_equal(fake_display.show_count, 1);
     assert_string_equal(fake_link.events, "b1");
     /* A button held on (released at 500 ms): the wait for its release is bounded,
-     * 150 ms after the load (about 36 ms on this stand-in display, the panel having
-     * powered up during the debounce). */
+     * 150 ms after the load (about 115 ms on this stand-in display: the rest of POWER_ON's
+     * 37 ms, then a white page at the chip's SPI cost). */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
-    assert_in_range(refresh_ms(), 300u, 315u);
+    assert_in_range(refresh_ms(), 385u, 390u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
     (void)state;
-    rec_button_press(100u, 400u, 3u);
+    button_press(100u, 400u, 3u);
     /* Pressed again during the refresh and still down when it ends. */
-    rec_button_press(5000u, 15000u, 3u);
+    button_press(5000u, 15000u, 3u);
     run_app();
     assert_int_equal(fake_display.show_count, 2);
     assert_string_equal(fake_link.events, "b1b2");
@@ -214,7 +275,7 @@ static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
 
 static void test_bouncing_press_counts_once(void **state) {
     (void)state;
-    rec_button_press(100u, 200u, 5u);
+    button_press(100u, 200u, 5u);
     run_app();
     assert_int_equal(fake_display.show_count, 1);
     assert_string_equal(fake_link.events, "b1");
@@ -226,8 +287,9 @@ static void test_bounces_of_up_to_20_ms_are_one_press(void **state) {
 
     (void)state;
     for (bounces = 1u; bounces <= 10u; bounces++) { /* 2 ms a bounce: 2 .. 20 ms */
+        teardown(NULL);
         setup(NULL);
-        rec_button_press(100u, 150u, bounces);
+        button_press(100u, 150u, bounces);
         run_app();
         assert_int_equal(fake_display.show_count, 1);
         assert_string_equal(fake_link.events, "b1");
@@ -236,24 +298,24 @@ static void test_bounces_of_up_to_20_ms_are_one_press(void **state) {
 
 static void test_glitch_shorter_than_debounce_is_ignored(void **state) {
     (void)state;
-    rec_button_at(100u, 0u);
-    rec_button_at(103u, 1u);
+    button_at(100u, 0u);
+    button_at(103u, 1u);
     run_app();
     assert_int_equal(fake_display.show_count, 0);
-    assert_int_equal(rec.sleep_count, 2);
+    assert_int_equal(sim_board_sleep_count(), 2);
     /* The power-up it began is undone properly: POWER_OFF and DEEP_SLEEP, no refresh. */
-    assert_true(rec_find_command(0x04, 0) >= 0);
-    assert_true(rec_find_command(0x02, 0) > rec_find_command(0x04, 0));
-    assert_true(rec_find_command(0x07, 0) > rec_find_command(0x02, 0));
-    assert_int_equal(rec_find_command(0x12, 0), -1);
+    assert_true(find_command(0x04, 0) >= 0);
+    assert_true(find_command(0x02, 0) > find_command(0x04, 0));
+    assert_true(find_command(0x07, 0) > find_command(0x02, 0));
+    assert_int_equal(find_command(0x12, 0), -1);
     assert_slept_unpowered();
 }
 
 static void test_press_during_refresh_is_shown_once_afterwards(void **state) {
     (void)state;
-    rec_button_press(100u, 150u, 3u);
+    button_press(100u, 150u, 3u);
     /* A quick press well inside the 14.9 s refresh of the first frame. */
-    rec_button_press(5000u, 80u, 3u);
+    button_press(5000u, 80u, 3u);
     run_app();
     assert_int_equal(fake_display.show_count, 2);
     assert_string_equal(fake_link.events, "b1b2");
@@ -263,49 +325,50 @@ static void test_press_during_refresh_is_shown_once_afterwards(void **state) {
 
 static void test_sleeps_unpowered_after_every_update(void **state) {
     (void)state;
-    rec_button_press(100u, 120u, 2u);
-    rec_button_press(20000u, 120u, 2u);
-    rec_button_press(40000u, 120u, 2u);
+    button_press(100u, 120u, 2u);
+    button_press(20000u, 120u, 2u);
+    button_press(40000u, 120u, 2u);
     run_app();
     assert_int_equal(fake_display.show_count, 3);
     assert_string_equal(fake_link.events, "b1b2b0");
-    assert_int_equal(rec.sleep_count, 4);
+    assert_int_equal(sim_board_sleep_count(), 4);
     assert_slept_unpowered();
 }
 
 static void test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered(void **state) {
     (void)state;
-    rec.busy_stuck = true;
-    rec_button_press(100u, 120u, 2u);
-    rec_button_press(1000u, 120u, 2u);
+    sim_panel_hold_busy_low(true);
+    button_press(100u, 120u, 2u);
+    button_press(1000u, 120u, 2u);
     run_app();
     /* Each press gets its (failed) show and a report; nothing hangs. */
     assert_int_equal(fake_display.show_count, 2);
     assert_string_equal(fake_link.events, "b1!b2!");
-    assert_int_equal(rec.sleep_count, 3);
+    assert_int_equal(sim_board_sleep_count(), 3);
     assert_slept_unpowered();
 }
 
 static void test_link_keeps_the_chip_awake_while_busy(void **state) {
     (void)state;
     fake_link.stay_awake_calls = 5u;
-    run_app();
+    run_app_until(1000u);
     assert_int_equal(fake_link.service_calls, 6);
     assert_int_equal(fake_link.sleeps_at_last_awake_call, 0);
-    assert_int_equal(rec.sleep_count, 1);
+    assert_int_equal(sim_board_sleep_count(), 1);
 }
 
 static void test_reboot_mid_show_starts_clean(void **state) {
     (void)state;
-    rec_button_press(100u, 150u, 0u);
+    button_press(100u, 150u, 0u);
     fake_display.cut_power_during_show = true;
     run_app();
     assert_int_equal(fake_display.show_count, 1);
 
-    /* Power cut: the board reboots by calling app_main() again. */
+    assert_false(sim_powered());
+    /* The supply back: the board reboots, app_main() afresh. */
     fake_display.cut_power_during_show = false;
-    run_app();
-    assert_int_equal(rec.init_count, 2);
+    sim_power_on();
+    run_app_until(70000u);
     assert_int_equal(fake_link.init_count, 2);
     assert_int_equal(fake_display.init_count, 2);
     assert_int_equal(fake_display.show_count, 1);
@@ -313,19 +376,23 @@ static void test_reboot_mid_show_starts_clean(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_boot_sleeps_without_showing, setup),
-        cmocka_unit_test_setup(test_press_shows_next_frame_then_sleeps, setup),
-        cmocka_unit_test_setup(test_bouncing_press_counts_once, setup),
-        cmocka_unit_test_setup(test_long_hold_released_during_refresh_counts_once, setup),
-        cmocka_unit_test_setup(test_new_press_after_long_hold_counts_if_still_down, setup),
-        cmocka_unit_test_setup(test_bounces_of_up_to_20_ms_are_one_press, setup),
-        cmocka_unit_test_setup(test_glitch_shorter_than_debounce_is_ignored, setup),
-        cmocka_unit_test_setup(test_press_during_refresh_is_shown_once_afterwards, setup),
-        cmocka_unit_test_setup(test_sleeps_unpowered_after_every_update, setup),
-        cmocka_unit_test_setup(test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered,
-                               setup),
-        cmocka_unit_test_setup(test_link_keeps_the_chip_awake_while_busy, setup),
-        cmocka_unit_test_setup(test_reboot_mid_show_starts_clean, setup),
+        cmocka_unit_test_setup_teardown(test_boot_sleeps_without_showing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_press_shows_next_frame_then_sleeps, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bouncing_press_counts_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_hold_released_during_refresh_counts_once, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_new_press_after_long_hold_counts_if_still_down, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bounces_of_up_to_20_ms_are_one_press, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_glitch_shorter_than_debounce_is_ignored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_press_during_refresh_is_shown_once_afterwards, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_sleeps_unpowered_after_every_update, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_link_keeps_the_chip_awake_while_busy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reboot_mid_show_starts_clean, setup, teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

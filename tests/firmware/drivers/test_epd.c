@@ -1,33 +1,126 @@
 /*
- * Panel driver tests: the exact bytes decoded from the pin writes, the BUSY
- * bounds, and the power gating that must leave every panel pin low.
+ * Panel driver tests on the simulated board's core: the driver's calls run
+ * straight from the test (host context) against the sim HAL, and what reaches
+ * the panel is what the controller model decoded from the pin edges (its
+ * transaction log and RAM), with its protocol and power checks as violations.
+ * BUSY is the model's, with the published times or a fault set by the test.
  */
 #include "epd.h"
-#include "recording_hal.h"
+#include "hal.h"
+#include "sim.h"
+#include "sim_panel.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
-#define DC_CMD 0u
-#define DC_DATA 1u
+#define MS 1000000ull
 
-typedef struct {
-    uint8_t next;
-    uint32_t pulls;
-} counter_source_t;
-
-static uint8_t counting_source(counter_source_t *counter) {
-    counter->pulls++;
-    return counter->next++;
+/* The firmware coroutine never runs here: the tests call the driver themselves. */
+void app_main(void) {
+    for (;;) {
+        hal_sleep();
+    }
 }
 
-/* A whole window as display.c sends it: begin, plane 1, plane 2, end. */
-static epd_status_t write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h,
-                                 counter_source_t *counter) {
+static int setup(void **state) {
+    (void)state;
+    assert_int_equal(sim_boot(NULL), 0);
+    hal_init();
+    return 0;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    sim_shutdown();
+    return 0;
+}
+
+static uint32_t now_ms(void) {
+    return (uint32_t)(sim_time_ns() / MS);
+}
+
+static sim_epd_transaction_t transaction(size_t index) {
+    sim_epd_transaction_t t;
+
+    assert_int_equal(sim_epd_transaction(index, &t), 0);
+    return t;
+}
+
+/* Index of the n-th (0-based) transaction with this command, or -1. */
+static long find_command(uint8_t command, unsigned nth) {
+    size_t i;
+
+    for (i = 0; i < sim_epd_transaction_count(); i++) {
+        if (transaction(i).cmd == command && nth-- == 0u) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* A transaction: its command, its length and (up to 7 of) its first data bytes. */
+typedef struct {
+    uint8_t cmd;
+    uint16_t len;
+    uint8_t data[7];
+} expected_t;
+
+/* The transactions from `first` on start with these (and are only these if `exact`). */
+static void expect_transactions_from(size_t first, const expected_t *expected, size_t count,
+                                     bool exact) {
+    size_t i;
+
+    if (exact) {
+        assert_int_equal(sim_epd_transaction_count(), first + count);
+    }
+    for (i = 0; i < count; i++) {
+        sim_epd_transaction_t t = transaction(first + i);
+
+        assert_int_equal(t.cmd, expected[i].cmd);
+        assert_int_equal(t.len, expected[i].len);
+        assert_memory_equal(t.data, expected[i].data, expected[i].len < 7u ? expected[i].len : 7u);
+    }
+}
+
+static void expect_transactions(size_t first, const expected_t *expected, size_t count) {
+    expect_transactions_from(first, expected, count, true);
+}
+
+static void assert_no_violations(void) {
+    size_t i;
+
+    for (i = 0; i < sim_violation_count(); i++) {
+        print_error("violation: %s\n", sim_violation_text(i));
+    }
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+static void assert_panel_pins_all_low(void) {
+    static const sim_net_t nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA, SIM_NET_EPD_CS,
+                                     SIM_NET_EPD_DC,  SIM_NET_EPD_RST, SIM_NET_EPD_VCC};
+    size_t i;
+
+    for (i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        assert_int_equal(sim_net_level(nets[i]), 0);
+    }
+}
+
+static uint64_t time_asleep_ns(void) {
+    sim_power_stats_t stats;
+
+    sim_power_stats(&stats);
+    return stats.mcu_sleep_ns;
+}
+
+/* A whole window as display.c sends it; bytes count up from *next. */
+static epd_status_t write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, uint8_t *next) {
     uint32_t plane_bytes = (uint32_t)(w / 8u) * h;
     uint32_t i;
     epd_status_t status = epd_window_begin(x, y, w, h);
@@ -36,47 +129,19 @@ static epd_status_t write_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h,
         return status;
     }
     for (i = 0u; i < plane_bytes; i++) {
-        epd_data(counting_source(counter));
+        epd_data((*next)++);
     }
     epd_second_plane();
     for (i = 0u; i < plane_bytes; i++) {
-        epd_data(counting_source(counter));
+        epd_data((*next)++);
     }
     epd_window_end();
     return EPD_OK;
 }
 
-static int setup(void **state) {
-    (void)state;
-    rec_reset();
-    return 0;
-}
-
-/* Asserts that bytes [*pos, ...) start with the given (dc, value) pairs and moves *pos on. */
-static void expect_bytes(uint32_t *pos, const uint8_t *pairs, uint32_t pair_count) {
-    uint32_t i;
-
-    for (i = 0u; i < pair_count; i++) {
-        assert_true(*pos + i < rec.byte_count);
-        assert_int_equal(rec.bytes[*pos + i].dc, pairs[2u * i]);
-        assert_int_equal(rec.bytes[*pos + i].value, pairs[2u * i + 1u]);
-    }
-    *pos += pair_count;
-}
-
-static void assert_clean_wire(void) {
-    assert_int_equal(rec.backfeed_writes, 0);
-    assert_int_equal(rec.sda_changes_while_clock_high, 0);
-    assert_int_equal(rec.partial_bytes, 0);
-    assert_int_equal(rec.clocks_without_cs, 0);
-    assert_int_equal(rec.cs_frames, rec.byte_count);
-    assert_int_equal(rec.overflow_count, 0);
-}
-
-static const uint8_t init_sequence[] = {
-    DC_CMD, 0x06,   DC_DATA, 0x17,    DC_DATA, 0x17,   DC_DATA, 0x17,    DC_CMD,
-    0x04,   DC_CMD, 0x00,    DC_DATA, 0x8F,    DC_CMD, 0x50,    DC_DATA, 0x37,
-    DC_CMD, 0x61,   DC_DATA, 0x68,    DC_DATA, 0x00,   DC_DATA, 0xD4,
+static const expected_t init_sequence[] = {
+    {0x06, 3, {0x17, 0x17, 0x17}}, {0x04, 0, {0}}, {0x00, 1, {0x8F}}, {0x50, 1, {0x37}},
+    {0x61, 3, {0x68, 0x00, 0xD4}},
 };
 
 static void power_up_ok(void) {
@@ -84,98 +149,116 @@ static void power_up_ok(void) {
 }
 
 static void test_power_up_sends_init_sequence(void **state) {
-    uint32_t pos = 0u;
-    int32_t power_on;
-    int32_t panel_setting;
-
     (void)state;
     power_up_ok();
-    expect_bytes(&pos, init_sequence, sizeof init_sequence / 2u);
-    assert_int_equal(rec.byte_count, pos);
-    assert_int_equal(rec.pin[HAL_PIN_EPD_PWR], 1);
-    assert_int_equal(rec.pin[HAL_PIN_EPD_RST], 1);
-    assert_int_equal(rec.pin[HAL_PIN_EPD_CS], 1);
+    expect_transactions(0, init_sequence, 5);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_VCC), 1);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_RST), 1);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_CS), 1);
     /* PANEL_SETTING only once BUSY is back up after POWER_ON. */
-    power_on = rec_find_command(0x04, 0);
-    panel_setting = rec_find_command(0x00, 0);
-    assert_true(rec.bytes[panel_setting].t_ns - rec.bytes[power_on].t_ns >= 37000000ull);
+    assert_true(transaction(2).t_ns - transaction(1).t_ns >= SIM_PANEL_POWER_ON_NS);
     /* Far from the 2 x 200 ms of fixed reset delays of the original build. */
-    assert_true(rec_now_ms() < 50u);
-    assert_clean_wire();
+    assert_true(now_ms() < 50u);
+    /* The supply came first: no control pin fed the unpowered panel (a violation). */
+    assert_no_violations();
 }
 
-static void test_power_up_drives_supply_before_any_control_pin(void **state) {
+/* The power-up in two steps: the caller works while POWER_ON's BUSY runs. */
+static void test_power_up_start_returns_before_power_on_is_done(void **state) {
+    uint32_t started_ms;
+
     (void)state;
-    power_up_ok();
-    /* Any control pin high while unpowered is counted as back-feeding. */
-    assert_int_equal(rec.backfeed_writes, 0);
+    assert_int_equal(epd_power_up_start(), EPD_OK);
+    started_ms = now_ms();
+    assert_true(started_ms < 5u);
+    expect_transactions(0, init_sequence, 2);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0); /* POWER_ON in progress */
+    hal_delay_ms(20u);
+    power_up_ok(); /* waits out the rest, then the panel settings */
+    expect_transactions(0, init_sequence, 5);
+    assert_true(transaction(2).t_ns - transaction(1).t_ns >= SIM_PANEL_POWER_ON_NS);
+    assert_true(now_ms() - started_ms < 40u);
+    assert_no_violations();
 }
 
-static void test_white_window_sends_both_planes(void **state) {
-    const uint8_t head[] = {0x91, 0x90, 8, 8 + 16 - 1, 0, 20, 0, 20 + 10 - 1, 0x01};
-    const uint32_t plane_bytes = 2u * 10u;
-    uint32_t start;
-    uint32_t dtm1;
-    uint32_t dtm2;
-    uint32_t i;
+/* A start that no load follows is undone properly once POWER_ON is over. */
+static void test_power_down_after_start_waits_for_power_on(void **state) {
+    static const expected_t down[] = {{0x02, 0, {0}}, {0x07, 1, {0xA5}}};
+
+    (void)state;
+    assert_int_equal(epd_power_up_start(), EPD_OK);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    expect_transactions(2, down, 2);
+    assert_true(transaction(2).t_ns - transaction(1).t_ns >= SIM_PANEL_POWER_ON_NS);
+    assert_panel_pins_all_low();
+    assert_no_violations();
+}
+
+static void test_white_window_whitens_just_that_window(void **state) {
+    static const expected_t fill[] = {{0x91, 0, {0}},
+                                      {0x90, 7, {8, 8 + 16 - 1, 0, 20, 0, 20 + 10 - 1, 0x01}},
+                                      {0x10, 20, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}},
+                                      {0x13, 20, {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}},
+                                      {0x92, 0, {0}}};
+    static uint8_t black[SIM_PLANE_BYTES];
+    static uint8_t red[SIM_PLANE_BYTES];
+    size_t first;
+    unsigned row;
+    unsigned column;
 
     (void)state;
     power_up_ok();
-    start = rec.byte_count;
+    first = sim_epd_transaction_count();
     assert_int_equal(epd_white_window(8, 20, 16, 10), EPD_OK);
-    for (i = 0u; i < sizeof head; i++) {
-        assert_int_equal(rec.bytes[start + i].value, head[i]);
+    expect_transactions(first, fill, 5);
+    /* The controller's RAM holds noise (0x00 in the model) except in that window. */
+    sim_panel_ram(black, red);
+    for (row = 0; row < EPD_HEIGHT; row++) {
+        for (column = 0; column < EPD_ROW_BYTES; column++) {
+            uint8_t want = row >= 20u && row < 30u && column >= 1u && column < 3u ? 0xFF : 0x00;
+
+            assert_int_equal(black[row * EPD_ROW_BYTES + column], want);
+            assert_int_equal(red[row * EPD_ROW_BYTES + column], want);
+        }
     }
-    dtm1 = (uint32_t)rec_find_command(0x10, 0);
-    dtm2 = (uint32_t)rec_find_command(0x13, 0);
-    assert_int_equal(dtm1, start + sizeof head);
-    assert_int_equal(rec_data_len(dtm1), plane_bytes);
-    assert_int_equal(rec_data_len(dtm2), plane_bytes);
-    assert_int_equal(dtm2, dtm1 + 1u + plane_bytes);
-    for (i = 1u; i <= plane_bytes; i++) {
-        assert_int_equal(rec.bytes[dtm1 + i].value, 0xFF);
-        assert_int_equal(rec.bytes[dtm2 + i].value, 0xFF);
-    }
-    assert_int_equal(rec.bytes[dtm2 + 1u + plane_bytes].value, 0x92); /* PARTIAL_OUT */
-    assert_int_equal(rec.byte_count, dtm2 + 2u + plane_bytes);
     assert_int_equal(epd_white_window(4, 0, 8, 1), EPD_ERR_BAD_WINDOW);
-    assert_clean_wire();
+    /* An empty band (a window touching the panel's edge) sends nothing. */
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, 0), EPD_OK);
+    assert_int_equal(epd_white_window(96, 0, 0, 5), EPD_OK);
+    assert_int_equal(sim_epd_transaction_count(), first + 5u);
+    assert_no_violations();
 }
 
 static void check_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h, const uint8_t window[7]) {
-    counter_source_t counter = {0u, 0u};
+    static uint8_t black[SIM_PLANE_BYTES];
+    static uint8_t red[SIM_PLANE_BYTES];
     uint32_t plane_bytes = (uint32_t)(w / 8u) * h;
-    uint32_t pos;
+    expected_t expected[5] = {
+        {0x91, 0, {0}}, {0x90, 7, {0}}, {0x10, 0, {0}}, {0x13, 0, {0}}, {0x92, 0, {0}}};
+    uint8_t next = 0u;
     uint32_t i;
-    const uint8_t head[] = {
-        DC_CMD,    0x91,      DC_CMD,    0x90,      DC_DATA,   window[0], DC_DATA,
-        window[1], DC_DATA,   window[2], DC_DATA,   window[3], DC_DATA,   window[4],
-        DC_DATA,   window[5], DC_DATA,   window[6], DC_CMD,    0x10,
-    };
+    size_t first;
 
-    rec_reset();
+    assert_int_equal(sim_boot(NULL), 0);
+    hal_init();
     power_up_ok();
-    pos = rec.byte_count;
-    assert_int_equal(write_window(x, y, w, h, &counter), EPD_OK);
-    expect_bytes(&pos, head, sizeof head / 2u);
+    first = sim_epd_transaction_count();
+    assert_int_equal(write_window(x, y, w, h, &next), EPD_OK);
+    memcpy(expected[1].data, window, 7);
+    expect_transactions_from(first, expected, 2, false);
+    assert_int_equal(transaction(first + 2u).len, plane_bytes);
+    assert_int_equal(transaction(first + 3u).len, plane_bytes);
+    assert_int_equal(transaction(first + 4u).cmd, 0x92);
+    assert_int_equal(sim_epd_transaction_count(), first + 5u);
+    /* Every byte in its place in the controller's RAM, row by row, plane 1 then plane 2. */
+    sim_panel_ram(black, red);
     for (i = 0u; i < plane_bytes; i++) {
-        assert_int_equal(rec.bytes[pos + i].dc, DC_DATA);
-        assert_int_equal(rec.bytes[pos + i].value, (uint8_t)i);
+        uint32_t at = (y + i / (w / 8u)) * EPD_ROW_BYTES + x / 8u + i % (w / 8u);
+
+        assert_int_equal(black[at], (uint8_t)i);
+        assert_int_equal(red[at], (uint8_t)(plane_bytes + i));
     }
-    pos += plane_bytes;
-    assert_int_equal(rec.bytes[pos].dc, DC_CMD);
-    assert_int_equal(rec.bytes[pos].value, 0x13);
-    pos++;
-    for (i = 0u; i < plane_bytes; i++) {
-        assert_int_equal(rec.bytes[pos + i].dc, DC_DATA);
-        assert_int_equal(rec.bytes[pos + i].value, (uint8_t)(plane_bytes + i));
-    }
-    pos += plane_bytes;
-    assert_int_equal(rec.bytes[pos].dc, DC_CMD);
-    assert_int_equal(rec.bytes[pos].value, 0x92);
-    assert_int_equal(rec.byte_count, pos + 1u);
-    assert_int_equal(counter.pulls, 2u * plane_bytes);
-    assert_clean_wire();
+    assert_no_violations();
 }
 
 static void test_window_bytes_and_alignment(void **state) {
@@ -202,181 +285,179 @@ static void test_bad_windows_are_rejected_before_touching_the_panel(void **state
         {0, 255, 8, 255}, /* wraps in 8 bits */
         {248, 0, 16, 1},  /* x + w wraps in 8 bits */
     };
-    counter_source_t counter = {0u, 0u};
-    uint32_t writes_before;
+    uint8_t next = 0u;
+    size_t before;
     size_t i;
 
     (void)state;
     power_up_ok();
-    writes_before = rec.pin_writes;
+    before = sim_epd_transaction_count();
     for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        assert_int_equal(write_window(bad[i][0], bad[i][1], bad[i][2], bad[i][3], &counter),
+        assert_int_equal(write_window(bad[i][0], bad[i][1], bad[i][2], bad[i][3], &next),
                          EPD_ERR_BAD_WINDOW);
     }
-    assert_int_equal(rec.pin_writes, writes_before);
-    assert_int_equal(counter.pulls, 0);
+    assert_int_equal(sim_epd_transaction_count(), before);
+    assert_int_equal(next, 0);
+    assert_no_violations();
 }
 
 static void test_calls_before_power_up_are_refused(void **state) {
-    counter_source_t counter = {0u, 0u};
+    uint8_t next = 0u;
 
     (void)state;
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
-    assert_int_equal(write_window(0, 0, 8, 1, &counter), EPD_ERR_NOT_READY);
+    assert_int_equal(write_window(0, 0, 8, 1, &next), EPD_ERR_NOT_READY);
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
-    assert_int_equal(rec.pin_writes, 0);
-    assert_int_equal(counter.pulls, 0);
+    assert_int_equal(sim_epd_transaction_count(), 0);
+    assert_int_equal(next, 0);
+    assert_panel_pins_all_low();
 }
 
-static void test_refresh_waits_for_busy(void **state) {
+static void test_refresh_waits_for_busy_asleep(void **state) {
     uint32_t start_ms;
 
     (void)state;
     power_up_ok();
     /* The short BUSY waits of the power-up are polled, not slept. */
-    assert_int_equal(rec.pin_sleep_calls, 0);
-    start_ms = rec_now_ms();
+    assert_int_equal(time_asleep_ns(), 0);
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+    start_ms = now_ms();
     assert_int_equal(epd_refresh(), EPD_OK);
-    assert_int_equal(rec.bytes[rec.byte_count - 1u].dc, DC_CMD);
-    assert_int_equal(rec.bytes[rec.byte_count - 1u].value, 0x12);
-    assert_in_range(rec_now_ms() - start_ms, 14900u, 14902u);
-    /* The MCU slept through it a watchdog period at a time (14.9 s: 466 of them, the
-     * last cut short by BUSY's rising edge), interrupts off at each SLEEP. */
-    assert_int_equal(rec.pin_sleep_calls, 14900u / HAL_SLEEP_PERIOD_MS + 1u);
-    assert_in_range(rec.pin_sleep_ns / 1000000u, 14899u, 14900u);
-    assert_int_equal(rec.sleeps_with_irq_enabled, 0);
-    assert_false(rec.busy_wake_armed); /* disarmed once it rose */
+    assert_int_equal(transaction(sim_epd_transaction_count() - 1u).cmd, 0x12);
+    assert_int_equal(sim_refresh_count(), 1);
+    assert_in_range(now_ms() - start_ms, 14900u, 14902u);
+    /* The MCU slept through it, a watchdog period at a time, woken by BUSY's rise. */
+    assert_in_range(time_asleep_ns() / MS, 14899u, 14900u);
+    assert_no_violations();
 }
 
 static void test_refresh_with_stuck_busy_times_out_and_still_powers_down(void **state) {
     uint32_t start_ms;
-    uint32_t bytes_before;
+    size_t before;
 
     (void)state;
     power_up_ok();
-    rec.busy_stuck = true;
-    start_ms = rec_now_ms();
+    sim_panel_hold_busy_low(true);
+    start_ms = now_ms();
     assert_int_equal(epd_refresh(), EPD_ERR_BUSY_TIMEOUT);
     /* About twice the datasheet's 15 s, asleep in whole watchdog periods, then give up. */
-    assert_in_range(rec_now_ms() - start_ms, 30000u, 30000u + HAL_SLEEP_PERIOD_MS);
-    assert_true(rec.pin_sleep_ns >= 30000000000ull);
-    bytes_before = rec.byte_count;
+    assert_in_range(now_ms() - start_ms, 30000u, 30000u + HAL_SLEEP_PERIOD_MS);
+    assert_true(time_asleep_ns() >= 30000u * MS);
+    before = sim_epd_transaction_count();
     assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
     /* No command is sent to a controller that is still busy. */
-    assert_int_equal(rec.byte_count, bytes_before);
-    assert_true(rec_panel_pins_all_low());
-    assert_int_equal(rec.backfeed_writes, 0);
+    assert_int_equal(sim_epd_transaction_count(), before);
+    assert_panel_pins_all_low();
 }
 
 static void test_power_up_with_stuck_busy_is_bounded(void **state) {
     (void)state;
-    rec.busy_stuck = true;
+    sim_panel_hold_busy_low(true);
     assert_int_equal(epd_power_up(), EPD_ERR_BUSY_TIMEOUT);
-    assert_true(rec_now_ms() <= 12u);
-    assert_int_equal(rec.byte_count, 0);
+    assert_true(now_ms() <= 12u);
+    assert_int_equal(sim_epd_transaction_count(), 0);
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
-    assert_true(rec_panel_pins_all_low());
+    assert_panel_pins_all_low();
 }
 
 static void test_slow_power_on_times_out(void **state) {
     (void)state;
-    rec.busy_ms_power_on = 5000u;
+    sim_panel_set_busy_ns(5000u * MS, SIM_PANEL_POWER_OFF_NS, SIM_PANEL_REFRESH_NS);
     assert_int_equal(epd_power_up(), EPD_ERR_BUSY_TIMEOUT);
-    assert_in_range(rec_now_ms(), 100u, 110u);
+    assert_in_range(now_ms(), 100u, 110u);
     /* Stopped after POWER_ON: no PANEL_SETTING to a controller that never came up. */
-    assert_int_equal(rec_find_command(0x00, 0), -1);
-    epd_power_down();
-    assert_true(rec_panel_pins_all_low());
+    assert_int_equal(find_command(0x00, 0), -1);
+    (void)epd_power_down();
+    assert_panel_pins_all_low();
 }
 
 static void test_power_down_sends_sleep_and_cuts_everything(void **state) {
-    static const uint8_t sleep_sequence[] = {DC_CMD, 0x02, DC_CMD, 0x07, DC_DATA, 0xA5};
-    uint32_t pos;
-    int32_t power_off;
-    int32_t deep_sleep;
+    static const expected_t down[] = {{0x02, 0, {0}}, {0x07, 1, {0xA5}}};
+    size_t first;
 
     (void)state;
     power_up_ok();
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
     assert_int_equal(epd_refresh(), EPD_OK);
-    pos = rec.byte_count;
+    first = sim_epd_transaction_count();
     assert_int_equal(epd_power_down(), EPD_OK);
-    expect_bytes(&pos, sleep_sequence, sizeof sleep_sequence / 2u);
-    assert_int_equal(rec.byte_count, pos);
-    power_off = rec_find_command(0x02, 0);
-    deep_sleep = rec_find_command(0x07, 0);
-    assert_true(rec.bytes[deep_sleep].t_ns - rec.bytes[power_off].t_ns >= 21000000ull);
-    assert_true(rec_panel_pins_all_low());
-    assert_clean_wire();
+    expect_transactions(first, down, 2);
+    assert_true(transaction(first + 1u).t_ns - transaction(first).t_ns >= SIM_PANEL_POWER_OFF_NS);
+    assert_panel_pins_all_low();
+    assert_no_violations();
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
 }
 
 static void test_reboot_leaves_no_stale_ready_state(void **state) {
-    uint32_t bytes_before;
+    size_t before;
 
     (void)state;
     power_up_ok();
     /* A reboot: hal_init() drops the supply behind the driver's back. */
     hal_init();
-    bytes_before = rec.byte_count;
+    before = sim_epd_transaction_count();
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
     assert_int_equal(epd_power_down(), EPD_OK);
-    assert_int_equal(rec.byte_count, bytes_before);
-    assert_true(rec_panel_pins_all_low());
+    assert_int_equal(sim_epd_transaction_count(), before);
+    assert_panel_pins_all_low();
 }
 
 static void test_power_down_when_off_only_drives_pins_low(void **state) {
     (void)state;
     assert_int_equal(epd_power_down(), EPD_OK);
-    assert_int_equal(rec.byte_count, 0);
-    assert_true(rec_panel_pins_all_low());
+    assert_int_equal(sim_epd_transaction_count(), 0);
+    assert_panel_pins_all_low();
+    assert_no_violations();
 }
 
 static void test_slow_power_off_still_cuts_supply(void **state) {
     (void)state;
+    sim_panel_set_busy_ns(SIM_PANEL_POWER_ON_NS, 10000u * MS, SIM_PANEL_REFRESH_NS);
     power_up_ok();
-    rec.busy_ms_power_off = 10000u;
     assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
-    assert_int_equal(rec_find_command(0x07, 0), -1);
-    assert_true(rec_panel_pins_all_low());
-    assert_int_equal(rec.backfeed_writes, 0);
+    assert_int_equal(find_command(0x07, 0), -1);
+    assert_panel_pins_all_low();
 }
 
 static void test_full_update_reaches_refresh_quickly(void **state) {
-    counter_source_t counter = {0u, 0u};
-    int32_t refresh;
+    uint8_t next = 0u;
+    long refresh;
 
     (void)state;
-    /* Simulated time at 125 ns per pin access: power-up, white page, a full-panel window. */
+    /* At the chip's SPI cost (the sim HAL's): power-up, white page, a full-panel window. */
+    sim_panel_set_busy_ns(SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS, 1u * MS);
     power_up_ok();
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
-    assert_int_equal(write_window(0, 0, 104, 212, &counter), EPD_OK);
-    rec.busy_ms_refresh = 0u;
+    assert_int_equal(write_window(0, 0, 104, 212, &next), EPD_OK);
     assert_int_equal(epd_refresh(), EPD_OK);
-    refresh = rec_find_command(0x12, 0);
+    refresh = find_command(0x12, 0);
     assert_true(refresh >= 0);
-    assert_true(rec.bytes[refresh].t_ns < 200000000ull);
+    assert_true(transaction((size_t)refresh).t_ns < 300u * MS);
+    assert_no_violations();
 }
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_power_up_sends_init_sequence, setup),
-        cmocka_unit_test_setup(test_power_up_drives_supply_before_any_control_pin, setup),
-        cmocka_unit_test_setup(test_white_window_sends_both_planes, setup),
-        cmocka_unit_test_setup(test_window_bytes_and_alignment, setup),
-        cmocka_unit_test_setup(test_bad_windows_are_rejected_before_touching_the_panel, setup),
-        cmocka_unit_test_setup(test_calls_before_power_up_are_refused, setup),
-        cmocka_unit_test_setup(test_refresh_waits_for_busy, setup),
-        cmocka_unit_test_setup(test_refresh_with_stuck_busy_times_out_and_still_powers_down, setup),
-        cmocka_unit_test_setup(test_power_up_with_stuck_busy_is_bounded, setup),
-        cmocka_unit_test_setup(test_slow_power_on_times_out, setup),
-        cmocka_unit_test_setup(test_power_down_sends_sleep_and_cuts_everything, setup),
-        cmocka_unit_test_setup(test_reboot_leaves_no_stale_ready_state, setup),
-        cmocka_unit_test_setup(test_power_down_when_off_only_drives_pins_low, setup),
-        cmocka_unit_test_setup(test_slow_power_off_still_cuts_supply, setup),
-        cmocka_unit_test_setup(test_full_update_reaches_refresh_quickly, setup),
+        T(test_power_up_sends_init_sequence),
+        T(test_power_up_start_returns_before_power_on_is_done),
+        T(test_power_down_after_start_waits_for_power_on),
+        T(test_white_window_whitens_just_that_window),
+        T(test_window_bytes_and_alignment),
+        T(test_bad_windows_are_rejected_before_touching_the_panel),
+        T(test_calls_before_power_up_are_refused),
+        T(test_refresh_waits_for_busy_asleep),
+        T(test_refresh_with_stuck_busy_times_out_and_still_powers_down),
+        T(test_power_up_with_stuck_busy_is_bounded),
+        T(test_slow_power_on_times_out),
+        T(test_power_down_sends_sleep_and_cuts_everything),
+        T(test_reboot_leaves_no_stale_ready_state),
+        T(test_power_down_when_off_only_drives_pins_low),
+        T(test_slow_power_off_still_cuts_supply),
+        T(test_full_update_reaches_refresh_quickly),
     };
-
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
