@@ -10,10 +10,14 @@
  *   contents reach the store and the display.
  * Bit 1 of the mode starts from a flash that holds a committed set.
  *
+ * On the simulated board: its UART at 115200 Bd, its flash, and a power cut
+ * that stops the CPU as a flash operation starts (byte 1 >= 200).
+ *
  * Checked besides the sanitizers: the link never reads past its input in
  * unbounded time, and after any of it the store boots to a set whose every
  * frame opens and reads within bounds.
  */
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,14 +25,16 @@
 
 #include "cobs.h"
 #include "crc16.h"
-#include "fake_hal.h"
 #include "link.h"
+#include "link_board.h"
 #include "link_packets.h"
 #include "protocol.h"
+#include "sim_uart.h"
 #include "store.h"
 #include "store_write.h"
 
 #define SERVICE_CALLS_PER_BYTE 4u
+#define MAX_LINE_BYTES 8192u
 
 static uint16_t flash_with_set[HAL_FLASH_WORDS];
 static int have_flash_with_set;
@@ -54,7 +60,7 @@ static void build_flash_with_set(void) {
         length = (uint16_t)(length + sizeof bytes);
         words = (uint16_t)(words + store_frame_words(sizeof bytes));
     }
-    fake_hal_reset();
+    board_fresh();
     store_init();
     if (store_write_begin(3, words) != STORE_OK) {
         abort();
@@ -71,7 +77,7 @@ static void build_flash_with_set(void) {
     if (store_write_commit() != STORE_OK) {
         abort();
     }
-    memcpy(flash_with_set, fake_hal.flash, sizeof flash_with_set);
+    memcpy(flash_with_set, board_flash, sizeof flash_with_set);
     have_flash_with_set = 1;
 }
 
@@ -101,7 +107,7 @@ static void queue_packets(const uint8_t *data, size_t size) {
         crc = crc16_block(CRC16_INIT, body, (uint8_t)(length + 1u));
         body[length + 1u] = (uint8_t)(crc >> 8);
         body[length + 2u] = (uint8_t)crc;
-        fake_hal_receive(wire, cobs_encode(body, (uint8_t)(length + 3u), wire));
+        sim_uart_send(wire, cobs_encode(body, (uint8_t)(length + 3u), wire));
     }
 }
 
@@ -109,7 +115,6 @@ static void check_store_after_reboot(void) {
     uint8_t count;
     uint8_t index;
 
-    fake_hal.power_cut_after = 0;
     store_init();
     count = store_frame_count();
     if (count > 32u) {
@@ -130,8 +135,16 @@ static void check_store_after_reboot(void) {
     }
 }
 
+/* Device -> host bytes are read and dropped, so the line's buffer stays small. */
+static void drop_replies(void) {
+    uint8_t sink[256];
+
+    while (sim_uart_take(sink, sizeof sink) != 0u) {
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    uint32_t calls = 0;
+    volatile uint32_t calls = 0;
     uint32_t limit;
 
     if (size < 2u) {
@@ -140,25 +153,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!have_flash_with_set) {
         build_flash_with_set();
     }
-    fake_hal_reset();
+    board_fresh();
     if ((data[0] & 2u) != 0u) {
-        memcpy(fake_hal.flash, flash_with_set, sizeof flash_with_set);
+        memcpy(board_flash, flash_with_set, sizeof flash_with_set);
     }
-    fake_hal.power_cut_after = data[1] < 200u ? 0u : (uint32_t)(data[1] - 199u);
     link_init();
     if ((data[0] & 1u) != 0u) {
         queue_packets(data + 2, size - 2u);
     } else {
-        fake_hal_receive(data + 2,
-                         (uint16_t)(size - 2u > FAKE_UART_QUEUE ? FAKE_UART_QUEUE : size - 2u));
+        sim_uart_send(data + 2, size - 2u > MAX_LINE_BYTES ? MAX_LINE_BYTES : size - 2u);
     }
-    limit = SERVICE_CALLS_PER_BYTE * (uint32_t)(fake_hal.rx_tail + 8u);
-    while (fake_hal.rx_head != fake_hal.rx_tail && calls < limit) {
-        (void)link_service();
-        fake_hal.tx_length = 0;
-        calls++;
+    limit = SERVICE_CALLS_PER_BYTE * (uint32_t)(sim_uart_rx_queued() + 8u);
+    sim_schedule_power_cut(data[1] < 200u ? 0u : (uint32_t)(data[1] - 199u));
+    if (setjmp(board_cut) == 0) {
+        board_catch_cuts(true);
+        while ((sim_uart_rx_queued() != 0u || hal_uart_pending()) && calls < limit) {
+            (void)link_service();
+            drop_replies();
+            calls++;
+        }
     }
-    if (fake_hal.rx_head != fake_hal.rx_tail) {
+    board_catch_cuts(false);
+    if (board_was_cut()) {
+        board_reboot();
+    } else if (sim_uart_rx_queued() != 0u) {
         abort(); /* the link stopped taking bytes */
     }
     check_store_after_reboot();

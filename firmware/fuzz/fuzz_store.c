@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "crc16.h"
-#include "fake_hal.h"
+#include "link_board.h"
 #include "store.h"
 #include "store_layout.h"
 
@@ -26,13 +26,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t count;
     uint8_t index;
 
-    fake_hal_reset();
+    board_fresh();
     for (i = 0; i < FUZZ_WORDS && 2u * i + 1u < size; i++) {
-        fake_hal.flash[base + i] =
+        board_flash[base + i] =
             (uint16_t)((data[2u * i] | ((uint16_t)data[2u * i + 1u] << 8)) & STORE_WORD_MASK);
     }
     for (i = 0; i < STORE_JOURNAL_ROWS && size > 1u; i++) {
-        uint16_t *record = &fake_hal.flash[base + i * HAL_FLASH_ROW_WORDS];
+        uint16_t *record = &board_flash[base + i * HAL_FLASH_ROW_WORDS];
         if ((data[0] & (1u << i)) != 0u) {
             record[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
         }
@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             (void)store_read_byte();
             reads++;
         }
-        if (fake_hal.reads_outside_flash != 0u) {
+        if (sim_nvm_flash_reads_outside() != 0u) {
             abort();
         }
         if (reads > 2u * HAL_FLASH_WORDS) {

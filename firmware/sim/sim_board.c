@@ -24,6 +24,7 @@
 #include "sim_vcd.h"
 #include "sim_violation.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <ucontext.h>
 
@@ -53,7 +54,7 @@ static struct {
     uint32_t sleeps;          /* sim_cpu_sleep()s that slept, since boot */
     uint32_t sleeps_with_gie; /* of them, with interrupts on (an edge could slip in first) */
     uint32_t hal_calls;       /* HAL calls the firmware entered since boot */
-    uint32_t byte_at_call; /* sim_uart_byte_at_hal_call(): the call, 0 = none */
+    uint32_t byte_at_call;    /* sim_uart_byte_at_hal_call(): the call, 0 = none */
     uint8_t byte_value;
 } board;
 
@@ -233,8 +234,21 @@ static void go_dark(void) {
     sim_power_update();
 }
 
+static jmp_buf *host_power_cut;
+
+void sim_board_catch_host_power_cut(jmp_buf *to) {
+    host_power_cut = to;
+}
+
 void sim_board_power_fail(void) {
     go_dark();
+    if (!board.in_firmware) {
+        /* A test driving the firmware's code from the host: back to its catch point. */
+        if (host_power_cut != NULL) {
+            longjmp(*host_power_cut, 1);
+        }
+        abort();
+    }
     board.stop_pending = true;
     board.stop = SIM_STOP_POWER_CUT;
     yield_to_host();
@@ -388,6 +402,7 @@ int sim_boot(const char *vcd_path) {
     board.stop_pending = false;
     board.slept_with_panel_powered = false;
     board.refreshes_seen = 0;
+    host_power_cut = NULL;
     board.hal_calls = 0;
     board.byte_at_call = 0;
     board.sleeps = 0;

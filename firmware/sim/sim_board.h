@@ -6,6 +6,7 @@
 #ifndef EPDLE_SIM_BOARD_H
 #define EPDLE_SIM_BOARD_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -51,6 +52,12 @@ void sim_cpu_sleep(void);
 sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns);
 /* Firmware context: the supply collapses now; never returns. */
 void sim_board_power_fail(void) __attribute__((noreturn));
+/*
+ * For tests that call the firmware's code straight from the host: a power cut
+ * there longjmps to `to` (set with setjmp; NULL aborts instead), the board
+ * dark until sim_power_on().
+ */
+void sim_board_catch_host_power_cut(jmp_buf *to);
 
 /* GIE */
 void sim_board_irq_enable(bool enabled);

@@ -26,9 +26,11 @@ static uint32_t row_erases[FLASH_ROWS];
 static uint32_t total_erases;
 static uint8_t eeprom[EEPROM_BYTES];
 static uint32_t ops_started;
-static uint32_t cut_at_op; /* 0 = no cut scheduled */
+static uint32_t cut_at_op;     /* 0 = no cut scheduled */
+static uint32_t reads_outside; /* flash reads past the last word */
 
 void sim_nvm_reset(void) {
+    reads_outside = 0;
     unsigned i;
 
     for (i = 0; i < FLASH_WORDS; i++) {
@@ -57,7 +59,23 @@ static bool row_ok(uint16_t row_addr) {
 
 uint16_t sim_nvm_flash_read(uint16_t word_addr) {
     /* As the chip: program memory past its 16K words reads as erased (0x3FFF). */
-    return word_addr < FLASH_WORDS ? flash[word_addr] : FLASH_ERASED;
+    if (word_addr >= FLASH_WORDS) {
+        reads_outside++;
+        return FLASH_ERASED;
+    }
+    return flash[word_addr];
+}
+
+uint16_t *sim_nvm_flash_words(void) {
+    return flash;
+}
+
+uint8_t *sim_nvm_eeprom_bytes(void) {
+    return eeprom;
+}
+
+uint32_t sim_nvm_flash_reads_outside(void) {
+    return reads_outside;
 }
 
 static void erase_words(uint16_t first, unsigned count) {

@@ -24,4 +24,13 @@ bool sim_nvm_flash_write_row(uint16_t row_addr, const uint16_t *words);
 uint8_t sim_nvm_eeprom_read(uint8_t addr);
 bool sim_nvm_eeprom_write(uint8_t addr, uint8_t value);
 
+/*
+ * For C tests that snapshot, restore or damage the memories wholesale (what
+ * sim_flash_peek/poke do a word at a time): the chip's flash (16384 words)
+ * and EEPROM (256 bytes) themselves, and the reads that went past the flash.
+ */
+uint16_t *sim_nvm_flash_words(void);
+uint8_t *sim_nvm_eeprom_bytes(void);
+uint32_t sim_nvm_flash_reads_outside(void);
+
 #endif /* EPDLE_SIM_NVM_H */

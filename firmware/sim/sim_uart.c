@@ -211,6 +211,10 @@ void sim_uart_run_events(void) {
     }
 }
 
+size_t sim_uart_rx_queued(void) {
+    return rx_tail - rx_head;
+}
+
 bool sim_uart_receiving(void) {
     return rx_head != rx_tail && rx_boundary > 0u;
 }

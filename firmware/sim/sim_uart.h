@@ -6,6 +6,7 @@
 #define EPDLE_SIM_UART_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Device bit time: SP1BRG = 68 with BRG16 = BRGH = 1 at 32 MHz -> 115942 baud. */
@@ -24,6 +25,8 @@ bool sim_uart_active(void);
 /* A byte in TX1REG or being shifted out (TRMT = 0 or TX1IF = 0). */
 bool sim_uart_transmitting(void);
 
+/* Host -> device bytes queued and not yet complete (for tests that wait for them). */
+size_t sim_uart_rx_queued(void);
 /* A byte completes now (FIFO, overrun, the interrupt), without its line bits. */
 void sim_uart_byte_received(uint8_t byte);
 

@@ -9,14 +9,14 @@
 
 #include "cobs.h"
 #include "fake_display.h"
-#include "fake_hal.h"
 #include "link.h"
+#include "link_board.h"
 #include "link_packets.h"
 #include "store.h"
 #include "store_layout.h"
 #include "store_write.h"
 
-static uint8_t wire[FAKE_UART_QUEUE];
+static uint8_t wire[8192];
 static link_packet_t replies[LINK_PACKETS_MAX];
 static uint8_t frame_bytes[3][700];
 static const uint16_t frame_lengths[3] = {650, 700, 322};
@@ -28,7 +28,7 @@ static int fresh(void **state) {
     uint16_t i;
     (void)state;
 
-    fake_hal_reset();
+    board_fresh();
     fake_display_reset();
     store_init();
     link_init();
@@ -39,17 +39,11 @@ static int fresh(void **state) {
     return 0;
 }
 
-/* Run the link until the input is used up; returns the device's packets. */
+/* Send bytes at 115200 Bd and run the link until they are used up; the device's packets. */
 static uint8_t exchange(const uint8_t *bytes, uint16_t length) {
-    uint16_t out_length;
-    uint16_t calls = 0;
+    uint16_t out_length =
+        board_exchange(bytes, length, 4u * (uint32_t)length + 1000u, wire, (uint16_t)sizeof wire);
 
-    fake_hal_receive(bytes, length);
-    while (fake_hal.rx_head != fake_hal.rx_tail && calls < 1000u) {
-        (void)link_service();
-        calls++;
-    }
-    out_length = fake_hal_take_tx(wire, sizeof wire);
     return link_packets_parse(wire, out_length, replies);
 }
 
@@ -226,12 +220,12 @@ static void the_link_sleeps_after_a_quiet_spell_and_drops_the_upload(void **stat
     (void)state;
     begin_upload(1);
     expect_ack(send_chunk(2, 0), 2);
-    started = fake_hal.now_us;
+    started = board_now_us();
     while (link_service() && calls < 100000u) {
         calls++;
     }
-    assert_true(fake_hal.now_us - started >= LINK_AWAKE_MS * 1000u);
-    assert_true(fake_hal.now_us - started < (LINK_AWAKE_MS + 100u) * 1000u);
+    assert_true(board_now_us() - started >= LINK_AWAKE_MS * 1000u);
+    assert_true(board_now_us() - started < (LINK_AWAKE_MS + 100u) * 1000u);
     assert_false(store_write_active());
     /* The next wake starts a fresh awake window. */
     assert_true(link_service());
@@ -243,8 +237,8 @@ static void a_wake_without_a_byte_listens_only_briefly(void **state) {
     while (link_service() && calls < 100000u) {
         calls++;
     }
-    assert_true(fake_hal.now_us >= 10000u);
-    assert_true(fake_hal.now_us <= 50000u);
+    assert_true(board_now_us() >= 10000u);
+    assert_true(board_now_us() <= 50000u);
 }
 
 static void sleep_command_acks_then_sleeps(void **state) {
@@ -284,7 +278,7 @@ static void events_carry_their_payload(void **state) {
     (void)state;
     link_event_button();
     link_event_shown(4, DISPLAY_ERR_BAD_FRAME);
-    length = fake_hal_take_tx(wire, sizeof wire);
+    length = board_take_tx(wire, (uint16_t)sizeof wire);
     found = link_packets_parse(wire, length, replies);
     assert_int_equal(found, 2);
     assert_int_equal(replies[0].type, LINK_EVT_BUTTON);

@@ -1,4 +1,4 @@
-/* The flash frame store: round trips, placement, power cuts, damage. */
+/* The flash frame store on the simulated board: round trips, placement, power cuts, damage. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "epd.h"
-#include "fake_hal.h"
+#include "link_board.h"
 #include "link_packets.h"
 #include "store.h"
 #include "store_layout.h"
@@ -96,7 +96,7 @@ static bool store_holds(const test_set_t *set) {
 
 static int fresh(void **state) {
     (void)state;
-    fake_hal_reset();
+    board_fresh();
     store_init();
     make_set(&set_a, 3, 600, 1);
     make_set(&set_b, 4, 900, 2);
@@ -132,12 +132,10 @@ static void a_new_set_goes_beside_the_current_one(void **state) {
     uint16_t b_first;
     (void)state;
     assert_int_equal(upload(&set_a), STORE_OK);
-    a_first =
-        fake_hal.flash[STORE_REGION_FIRST_ROW * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
+    a_first = board_flash[STORE_REGION_FIRST_ROW * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
     assert_int_equal(upload(&set_b), STORE_OK);
-    b_first =
-        fake_hal
-            .flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
+    b_first = board_flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS +
+                          STORE_RECORD_FIRST_ROW_AT];
     assert_int_equal(a_first, STORE_DATA_FIRST_ROW);
     assert_true(b_first * HAL_FLASH_ROW_WORDS >=
                 a_first * HAL_FLASH_ROW_WORDS + link_set_words(set_a.lengths, set_a.count));
@@ -160,44 +158,52 @@ static void an_abandoned_upload_leaves_the_old_set(void **state) {
     assert_true(store_holds(&set_a));
 }
 
+/*
+ * The board's power cut: the supply goes as the n-th flash operation of the upload
+ * starts (that row erased or programmed half way), the CPU stops there, and the
+ * store finds its set after the reboot.
+ */
 static void a_power_cut_at_any_flash_operation_keeps_old_or_new(void **state) {
     uint32_t ops_before;
     uint32_t ops_of_upload;
     uint32_t cut;
-    uint32_t saw_old = 0;
-    uint32_t saw_new = 0;
+    uint32_t first_new = 0;
     static uint16_t flash_with_a[HAL_FLASH_WORDS];
     (void)state;
 
     assert_int_equal(upload(&set_a), STORE_OK);
-    memcpy(flash_with_a, fake_hal.flash, sizeof flash_with_a);
-    ops_before = fake_hal.nvm_ops;
+    memcpy(flash_with_a, board_flash, sizeof flash_with_a);
+    ops_before = sim_nvm_op_count();
     assert_int_equal(upload(&set_b), STORE_OK);
-    ops_of_upload = fake_hal.nvm_ops - ops_before;
+    ops_of_upload = sim_nvm_op_count() - ops_before;
     assert_true(ops_of_upload > 10u);
 
-    for (cut = 0; cut <= ops_of_upload; cut++) {
-        memcpy(fake_hal.flash, flash_with_a, sizeof flash_with_a);
-        fake_hal.nvm_ops = 0;
-        fake_hal.power_cut_after = cut == 0u ? 0u : cut;
+    for (cut = 1; cut <= ops_of_upload; cut++) {
+        board_fresh();
+        memcpy(board_flash, flash_with_a, sizeof flash_with_a);
         store_init();
-        if (cut == 0u) {
-            fake_hal.power_cut_after = 1u;
-            fake_hal.nvm_ops = 1u; /* no operation at all gets through */
+        sim_schedule_power_cut(cut);
+        if (setjmp(board_cut) == 0) {
+            board_catch_cuts(true);
+            (void)upload(&set_b);
         }
-        (void)upload(&set_b);
-        fake_hal.power_cut_after = 0;
+        board_catch_cuts(false);
+        assert_true(board_was_cut());
+        board_reboot();
         store_init();
         if (store_holds(&set_a)) {
-            saw_old++;
+            /* Old until the record's own write: never old again after new. */
+            assert_int_equal(first_new, 0);
         } else {
             assert_true(store_holds(&set_b));
-            saw_new++;
+            if (first_new == 0u) {
+                first_new = cut;
+            }
         }
     }
-    /* Only the record's own write makes the new set current. */
-    assert_int_equal(saw_new, 1);
-    assert_int_equal(saw_old, ops_of_upload);
+    /* Only the record's write (the upload's last flash operation) makes the new set
+     * current: half of that row already holds the whole record. */
+    assert_int_equal(first_new, ops_of_upload);
 }
 
 static void a_damaged_newest_set_yields_to_the_previous(void **state) {
@@ -205,10 +211,9 @@ static void a_damaged_newest_set_yields_to_the_previous(void **state) {
     (void)state;
     assert_int_equal(upload(&set_a), STORE_OK);
     assert_int_equal(upload(&set_b), STORE_OK);
-    b_first =
-        fake_hal
-            .flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS + STORE_RECORD_FIRST_ROW_AT];
-    fake_hal.flash[b_first * HAL_FLASH_ROW_WORDS + 40u] ^= 0x0100u;
+    b_first = board_flash[(STORE_REGION_FIRST_ROW + 1u) * HAL_FLASH_ROW_WORDS +
+                          STORE_RECORD_FIRST_ROW_AT];
+    board_flash[b_first * HAL_FLASH_ROW_WORDS + 40u] ^= 0x0100u;
     store_init();
     assert_true(store_holds(&set_a));
 }
@@ -216,7 +221,7 @@ static void a_damaged_newest_set_yields_to_the_previous(void **state) {
 static void a_frame_damaged_after_reset_is_refused(void **state) {
     (void)state;
     assert_int_equal(upload(&set_a), STORE_OK);
-    fake_hal.flash[STORE_DATA_FIRST_ROW * HAL_FLASH_ROW_WORDS + 500u] ^= 0x0001u;
+    board_flash[STORE_DATA_FIRST_ROW * HAL_FLASH_ROW_WORDS + 500u] ^= 0x0001u;
     /* Word 500 lies in frame 1 (frame 0 takes 346 words). */
     assert_true(store_frame_open(0));
     assert_false(store_frame_open(1));
@@ -298,13 +303,13 @@ static void many_commits_rotate_the_journal(void **state) {
 
     for (round = 0; round < 9; round++) {
         test_set_t *set = (round % 2u == 0u) ? &set_a : &set_b;
-        uint32_t erases_before = fake_hal.erase_count;
+        uint32_t erases_before = sim_flash_erase_count();
         set->bytes[0][2] = (uint8_t)(round % EPD_ROW_BYTES); /* the first window's x */
         assert_int_equal(upload(set), STORE_OK);
         store_init();
         assert_true(store_holds(set));
         /* Data rows plus one journal row, each erased once. */
-        assert_int_equal(fake_hal.erase_count - erases_before,
+        assert_int_equal(sim_flash_erase_count() - erases_before,
                          (link_set_words(set->lengths, set->count) + 31u) / 32u + 1u);
     }
 }
