@@ -215,8 +215,14 @@ void epd_second_plane(void) {
     send_command(CMD_DTM2);
 }
 
+/* The hot path (every pixel byte): D/C is already high after a window's first byte, and
+ * the HAL is called directly rather than through send_data() and spi_send(). */
 void epd_data(uint8_t byte) {
-    send_data(byte);
+    if (dc_level != 1u) {
+        hal_pin_write(HAL_PIN_EPD_DC, 1u);
+        dc_level = 1u;
+    }
+    hal_spi_write(byte);
 }
 
 void epd_window_end(void) {

@@ -525,6 +525,8 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
     if "show" in groups and spi_bytes < data_bytes:
         failures.append(f"show: {spi_bytes} SPI bytes, fewer than the white page's {data_bytes}")
 
+    if "spi" in groups:
+        failures += spi_pin_check(out)
     checked = len(expect) - sum(1 for f in failures if ": chip" in f)
     print(
         f"pic-test: {checked}/{len(expect)} results as the host computes them ({','.join(groups)})"
@@ -550,6 +552,61 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
     for failure in failures:
         print(f"pic-test: FAIL: {failure}", file=sys.stderr)
     return 1 if failures else 0
+
+
+def decode_latc(writes: list[int]) -> list[int]:
+    """Bytes clocked out by these LATC values: SDA (RC2) sampled at each rise of SCL
+    (RC0) while CS (RC4) is low, MSB first, one byte a CS frame. A frame cut off at
+    the start of the list (or not 8 bits long) is left out."""
+    decoded: list[int] = []
+    bits: list[int] | None = None
+    previous = writes[0] if writes else 0
+    for latc in writes[1:]:
+        cs_fell = previous & 0x10 and not latc & 0x10
+        cs_rose = latc & 0x10 and not previous & 0x10
+        if cs_fell:
+            bits = []
+        elif cs_rose and bits is not None:
+            if len(bits) == 8:
+                decoded.append(int("".join(map(str, bits)), 2))
+            bits = None
+        elif bits is not None and latc & 0x01 and not previous & 0x01 and not latc & 0x10:
+            bits.append(1 if latc & 0x04 else 0)
+        previous = latc
+    return decoded
+
+
+def spi_pin_check(out: Path) -> list[str]:
+    """The chip's SPI code at the pins: run to the end of the first measured call (the
+    SPI_BYTES bytes 0, 1, ... through hal_spi_write), dump gpsim's trace buffer (its
+    last few thousand instructions, with every register write) and decode the LATC
+    writes in it; they must be the last of those bytes, in order."""
+    script = ["break e _t_start", "break e _t_stop", "run", "run", "trace 20000", "quit"]
+    (out / "spi_pins.stc").write_text("\n".join(script) + "\n")
+    trace = run(
+        [
+            "gpsim",
+            "-i",
+            "-S",
+            "disable",
+            "-s",
+            str(out / "test.cod"),
+            "-c",
+            str(out / "spi_pins.stc"),
+        ],
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    ).stdout
+    writes = [
+        int(m.group(1), 16)
+        for m in re.finditer(r"Wrote: 0x([0-9A-Fa-f]+) to _LATCbits\(0x010E\)", trace)
+    ]
+    decoded = decode_latc(writes)
+    sent = list(range(SPI_BYTES))
+    if len(decoded) < 8 or decoded != sent[-len(decoded) :]:
+        return [f"SPI at the pins: LATC decodes to {decoded[:12]}..., not the bytes sent"]
+    print(f"pic-test: SPI at the pins: the last {len(decoded)} bytes decode from LATC as sent")
+    return []
 
 
 def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:

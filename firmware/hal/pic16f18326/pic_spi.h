@@ -22,6 +22,23 @@
         LATCbits.LATC0 = 0;                                                                        \
     } while (0)
 
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+/*
+ * SDCC puts a BANKSEL before every access to the byte and to LATC (about 10
+ * cycles a bit). The same five instructions a bit as straight assembly: the
+ * byte in WREG, which the enhanced core maps at 0x09 in every bank, so the
+ * bit tests need no bank switch, and LATC (0x10E) reached as 0x0E in bank 2.
+ * 45 cycles a frame. Leaves BSR at 2; SDCC re-selects banks after inline asm.
+ */
+#define SPI_BIT_W(bit)                                                                             \
+    "bcf 0x0E, 2\n btfsc 0x09, " #bit "\n bsf 0x0E, 2\n bsf 0x0E, 0\n bcf 0x0E, 0\n"
+#define SPI_FRAME(byte)                                                                            \
+    do {                                                                                           \
+        WREG = (byte);                                                                             \
+        __asm__("movlb 2\n bcf 0x0E, 4\n" SPI_BIT_W(7) SPI_BIT_W(6) SPI_BIT_W(5) SPI_BIT_W(4)      \
+                    SPI_BIT_W(3) SPI_BIT_W(2) SPI_BIT_W(1) SPI_BIT_W(0) "bsf 0x0E, 4");            \
+    } while (0)
+#else
 #define SPI_FRAME(byte)                                                                            \
     do {                                                                                           \
         LATCbits.LATC4 = 0; /* EPD_CS */                                                           \
@@ -35,5 +52,6 @@
         SPI_BIT(byte, 0x01u);                                                                      \
         LATCbits.LATC4 = 1;                                                                        \
     } while (0)
+#endif
 
 #endif /* EPDLE_PIC_SPI_H */

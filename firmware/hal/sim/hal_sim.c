@@ -27,15 +27,15 @@
  * What the firmware's code costs on the instruction set, in instruction cycles
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
  * (docs/pic-cycles.md). A panel data byte (epd_data: the driver's D/C check
- * and the framed hal_spi_write) takes 168, a byte of a page fill
- * (hal_spi_repeat) 142. Decoding `text` takes 866,505
+ * and the framed hal_spi_write, whose SPI frame is pic_spi.h's assembly) takes
+ * 125, a byte of a page fill (hal_spi_repeat) 113. Decoding `text` takes 866,505
  * cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard`
  * 1,047,508 for 286 and 5,512: 131 a pixel byte and 1,141 a frame byte (which
  * predicts `noise`, 6,238 in and 5,512 out, within 1 %), of which 142 are the
  * store's unpacking (a frame's open: 385 a byte, less 243 of CRC).
  */
-#define SPI_BYTE_CYCLES 168u
-#define SPI_REPEAT_BYTE_CYCLES 142u
+#define SPI_BYTE_CYCLES 125u
+#define SPI_REPEAT_BYTE_CYCLES 113u
 static const uint16_t work_cycles[HAL_WORK_KINDS] = {
     131u, /* HAL_WORK_DECODED_BYTE */
     999u, /* HAL_WORK_CODED_BYTE (1,141 less the store's 142) */
