@@ -213,6 +213,19 @@ def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
 
 
+def gpsim(
+    cod: Path, script: list[str], timeout: int, name: str | None = None
+) -> subprocess.CompletedProcess:
+    """Run gpsim on `cod` with these commands (written beside it as <name>.stc)."""
+    commands = cod.with_name(f"{name or cod.stem}.stc")
+    commands.write_text("\n".join(script) + "\n")
+    return run(
+        ["gpsim", "-i", "-S", "disable", "-s", str(cod), "-c", str(commands)],
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 def ensure_gpsim() -> None:
     if shutil.which("gpsim"):
         return
@@ -262,21 +275,7 @@ def fnptr_repro(sdcc: Path, runtime: list[Path], d1788: Path, out: Path) -> str:
             return "could not be built"
     names = ("direct_first", "via_pointer_first", "direct_second", "via_pointer_second")
     script = ["break e _done", "break c 100000", "run", *(f"_{n}" for n in names), "quit"]
-    (out / "fnptr.stc").write_text("\n".join(script) + "\n")
-    log = run(
-        [
-            "gpsim",
-            "-i",
-            "-S",
-            "disable",
-            "-s",
-            str(out / "fnptr.cod"),
-            "-c",
-            str(out / "fnptr.stc"),
-        ],
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    ).stdout
+    log = gpsim(out / "fnptr.cod", script, timeout=120).stdout
     got = dict(re.findall(r"_(\w+) = (0x[0-9a-f]+)", log))
     want = {
         "direct_first": "0x5a",
@@ -473,12 +472,7 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
     script += ["run"] * (2 * measured + 1)
     script += [f"ramData[0x{address + i:X}]" for i in range(2 * results)]
     script.append("quit")
-    (out / "test.stc").write_text("\n".join(script) + "\n")
-    sim = run(
-        ["gpsim", "-i", "-S", "disable", "-s", str(out / "test.cod"), "-c", str(out / "test.stc")],
-        timeout=1800,
-        stdin=subprocess.DEVNULL,
-    )
+    sim = gpsim(out / "test.cod", script, timeout=1800)
     log = sim.stdout + sim.stderr
     (out / "gpsim.log").write_text(log)
 
@@ -526,7 +520,8 @@ def run_groups(groups, sdcc, runtime, d1788, lib, out, write_doc, golden) -> int
         failures.append(f"show: {spi_bytes} SPI bytes, fewer than the white page's {data_bytes}")
 
     if "spi" in groups:
-        failures += spi_pin_check(out)
+        # The SPI measurement comes after the CRC ones.
+        failures += spi_pin_check(out, len(crcs) if "crc" in groups else 0)
     checked = len(expect) - sum(1 for f in failures if ": chip" in f)
     print(
         f"pic-test: {checked}/{len(expect)} results as the host computes them ({','.join(groups)})"
@@ -576,27 +571,15 @@ def decode_latc(writes: list[int]) -> list[int]:
     return decoded
 
 
-def spi_pin_check(out: Path) -> list[str]:
-    """The chip's SPI code at the pins: run to the end of the first measured call (the
-    SPI_BYTES bytes 0, 1, ... through hal_spi_write), dump gpsim's trace buffer (its
-    last few thousand instructions, with every register write) and decode the LATC
-    writes in it; they must be the last of those bytes, in order."""
-    script = ["break e _t_start", "break e _t_stop", "run", "run", "trace 20000", "quit"]
-    (out / "spi_pins.stc").write_text("\n".join(script) + "\n")
-    trace = run(
-        [
-            "gpsim",
-            "-i",
-            "-S",
-            "disable",
-            "-s",
-            str(out / "test.cod"),
-            "-c",
-            str(out / "spi_pins.stc"),
-        ],
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-    ).stdout
+def spi_pin_check(out: Path, measured_before: int) -> list[str]:
+    """The chip's SPI code at the pins: run to the end of the SPI measurement (the
+    SPI_BYTES bytes 0, 1, ... through hal_spi_write, after `measured_before` other
+    measured calls), dump gpsim's trace buffer (its last few thousand instructions,
+    with every register write) and decode the LATC writes in it; they must be the
+    last of those bytes, in order."""
+    runs = ["run"] * (2 * measured_before + 2)
+    script = ["break e _t_start", "break e _t_stop", *runs, "trace 20000", "quit"]
+    trace = gpsim(out / "test.cod", script, timeout=300, name="spi_pins").stdout
     writes = [
         int(m.group(1), 16)
         for m in re.finditer(r"Wrote: 0x([0-9A-Fa-f]+) to _LATCbits\(0x010E\)", trace)
