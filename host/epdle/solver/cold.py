@@ -1,0 +1,498 @@
+"""`best` advice off the shipped tree in pure Python (no numpy), for a one-shot `suggest`.
+
+After a first guess that is not the tree's, the Solver ranks every guess by
+`rank_expected_guesses`, looks one guess further ahead over its leaders
+(`two_ply_costs`) and, with at most SEARCH_MAX_CANDIDATES left, plays the bounded
+search's guess. Importing numpy alone costs a cold process more than its whole budget,
+so this module answers the same from the cached pattern matrix read without numpy:
+
+- The entropy of a guess's feedback is at most the sum of the entropies of its marks
+  letter by letter (subadditivity), and those come from per-(position, letter) counts
+  over the candidates. That bound gives every guess a floor on its estimated cost, so
+  only the few hundred guesses whose floor beats the ranking kept so far are bucketed
+  exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
+  the number of feedbacks a guess leaves it.
+- The search ends at once when a guess splits the candidates into singletons (what
+  TreeSearch plays then is known: the first such candidate, else the first such guess).
+
+Whenever the result could differ from the Solver's (a search past that shortcut,
+costs too close to order the way numpy's rounding would, hard mode, other lists, no
+cached matrix) it returns None and the caller asks the Solver. A test holds the two
+equal over many states.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import mmap
+import os
+import re
+from bisect import insort
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import suppress
+from functools import cache
+from heapq import merge
+from itertools import repeat
+from operator import add, itemgetter
+from typing import NamedTuple
+
+from epdle.solver.advice import Advice, worth_showing
+from epdle.solver.cache import cache_dir_name
+from epdle.solver.quick import (
+    path_key,
+    shipped_key,
+    shipped_lists,
+    suggestion_of,
+    tree_and_book,
+)
+from epdle.solver.scoring import pattern_code
+
+# The Solver's settings this mirrors (engine.py; a test checks they agree).
+RANKED_KEPT = 50
+SEARCH_MAX_CANDIDATES = 24
+LOOKAHEAD_TURNS = (1, 2)
+LOOKAHEAD_WIDTH = 6
+LOOKAHEAD_POOL = 300
+LOOKAHEAD_MAX_CANDIDATES = 500
+# A guess whose floor is this far above the last kept cost cannot round into the list.
+_TIE = 2e-9
+# A cost this close (in units of 1e-9) to half a unit may round either way in numpy: its
+# costs and these differ in the last digits (its log2 is its own), by up to 1e-11 where
+# max(0, rounding error) ** 0.7 enters: a guess splitting the candidates apart, and in
+# the look-ahead.
+_EDGE = 0.05
+_NEAR_EDGE = 1e-4
+# Up to this many candidates, their rows are copied out of the matrix (faster to read).
+_COPIED_ROWS = 600
+# Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
+_BATCH = 32
+_LISTED_CANDIDATES = 100
+
+
+class Undecided(Exception):
+    """The pure-Python answer might differ from the Solver's: ask the Solver."""
+
+
+class Ranked(NamedTuple):
+    key: tuple[int, int, int]  # (cost rounded to 1e-9, not a candidate, guess index)
+    cost: float
+    apart: bool  # splits the candidates into singletons
+
+
+class Matrix:
+    """The cached (answers, guesses) uint8 pattern matrix, memory-mapped (a .npy file)."""
+
+    def __init__(self, path: str, answers: int, guesses: int) -> None:
+        with open(path, "rb") as handle:
+            self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        head = self._map[:10]
+        if head[:6] != b"\x93NUMPY" or head[6] != 1:
+            raise ValueError("not a version 1 .npy file")
+        size = int.from_bytes(head[8:10], "little")
+        header = self._map[10 : 10 + size].decode("latin-1")
+        shape = re.search(r"'shape': \((\d+), (\d+)\)", header)
+        if (
+            "'descr': '|u1'" not in header
+            or "'fortran_order': False" not in header
+            or shape is None
+            or (int(shape[1]), int(shape[2])) != (answers, guesses)
+        ):
+            raise ValueError("not the matrix of these lists")
+        self.offset = 10 + size
+        self.width = guesses
+        if len(self._map) != self.offset + answers * guesses:
+            raise ValueError("truncated matrix")
+
+    def rows(self, answers: Sequence[int]) -> Sequence[bytes | memoryview]:
+        """The answers' rows: copies (faster to read), views for many rows."""
+        start, width = self.offset, self.width
+        data = memoryview(self._map) if len(answers) > _COPIED_ROWS else self._map
+        return [data[start + a * width : start + (a + 1) * width] for a in answers]
+
+    def column(self, guess: int, answers: Iterable[int]) -> list[int]:
+        start, width, data = self.offset + guess, self.width, self._map
+        return [data[start + a * width] for a in answers]
+
+
+@cache
+def _lists() -> tuple[list[str], list[str], dict[str, int], list[int]]:
+    """(guesses, answers, guess index, each answer's guess index) of the shipped lists."""
+    guesses, answers = shipped_lists()
+    index = {word: i for i, word in enumerate(guesses)}
+    if any(word not in index for word in answers):
+        raise Undecided("an answer missing from the guesses")  # the Universe would add it
+    return guesses, answers, index, [index[word] for word in answers]
+
+
+def _matrix() -> Matrix:
+    guesses, answers, _, _ = _lists()
+    path = os.path.join(cache_dir_name(), f"patterns-{shipped_key()}.npy")
+    try:
+        return Matrix(path, len(answers), len(guesses))
+    except (OSError, ValueError) as error:  # not built yet, or stale: the Solver builds it
+        raise Undecided(str(error)) from None
+
+
+def _bits_to_guesses(bits: float) -> float:
+    return 1.0 + 0.45 * bits**0.7
+
+
+def _cost(bits: float, probability: float, uncertainty: float) -> float:
+    """strategies.expected_guess_costs for one guess."""
+    missed = max(1.0 - probability, 1e-12)
+    return 1.0 + missed * _bits_to_guesses(max(0.0, uncertainty - bits) / missed)
+
+
+def _entropy(counts: Iterable[int], n: int) -> float:
+    return math.log2(n) - sum(c * math.log2(c) for c in counts if c) / n
+
+
+@cache
+def _count_log_count(size: int) -> list[float]:
+    """c * log2(c) for c = 0 .. size, as guess_stats tabulates it."""
+    return [c * math.log2(max(c, 1)) for c in range(size + 1)]
+
+
+Shape = tuple[int, ...]  # per position, where its letter first occurs in the word
+
+
+@cache
+def _shapes() -> list[tuple[Shape, list[int], list[tuple[str, ...]]]]:
+    """The guesses grouped by shape: (shape, guess indexes, the group's letter columns).
+
+    Finding the shapes costs a cold process more than the rest of the answer, so they are
+    cached on disk beside the pattern matrix.
+    """
+    words = _lists()[0]
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        groups = {tuple(shape): indexes for shape, indexes in document["shapes"]}
+        if document.get("lists") != shipped_key() or sum(map(len, groups.values())) != len(words):
+            raise ValueError("stale")
+    except (OSError, ValueError, KeyError, TypeError):
+        groups = {}
+        for index, word in enumerate(words):
+            first: dict[str, int] = {}
+            shape = tuple(first.setdefault(letter, i) for i, letter in enumerate(word))
+            groups.setdefault(shape, []).append(index)
+        document = {"lists": shipped_key(), "shapes": [[list(k), v] for k, v in groups.items()]}
+        _write_cache(path, json.dumps(document, separators=(",", ":")))
+    return [
+        (shape, indexes, list(zip(*(words[i] for i in indexes), strict=True)))
+        for shape, indexes in groups.items()
+    ]
+
+
+def _write_cache(path: str, text: str) -> None:
+    from pathlib import Path
+
+    from epdle.solver.cache import write_atomically
+
+    with suppress(OSError):  # only slower next time
+        write_atomically(Path(path), lambda temporary: temporary.write_text(text))
+
+
+class Rows:
+    """Candidates' pattern rows: the feedback buckets of any guess over them."""
+
+    def __init__(self, matrix: Matrix, members: Sequence[int]) -> None:
+        self.members = members  # answer indexes
+        self.n = len(members)
+        self.rows = matrix.rows(members)
+        self.clc = _count_log_count(self.n)
+        self.whole = math.log2(self.n)
+
+    def columns(self, guesses: Sequence[int]) -> list[tuple[int, ...]]:
+        """Each guess's codes over the candidates."""
+        if len(guesses) <= 1:
+            return [tuple(row[g] for row in self.rows) for g in guesses]
+        return list(zip(*map(itemgetter(*guesses), self.rows), strict=True))
+
+    def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
+        """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
+        it splits the candidates apart."""
+        out = []
+        for column in self.columns(guesses):
+            counts = _counts(column).values()
+            entropy = self.whole - sum(map(self.clc.__getitem__, counts)) / self.n
+            out.append((entropy, len(counts) == self.n))
+        return out
+
+
+def _counts(codes: Iterable[int]) -> dict[int, int]:
+    """How often each code occurs (Counter's own C loop, without Counter's overhead)."""
+    found: dict[int, int] = {}
+    _count_elements(found, codes)
+    return found
+
+
+def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
+    """Per guess, at most the entropy of its feedback over the candidates `spelled`.
+
+    The feedback is a function of the marks of each of the guess's letters, so its
+    entropy is at most the sum of theirs: a letter once in the guess is green, yellow or
+    grey by (position, letter) counts; a repeated letter's marks follow from its greens
+    and from how many copies of it the word has.
+    """
+    n = len(spelled)
+    length = len(spelled[0])
+    placed = [Counter(column) for column in zip(*spelled, strict=True)]
+    having: Counter[str] = Counter()
+    copies: Counter[tuple[str, int]] = Counter()  # (letter, k): words with k copies or more
+    for word in spelled:
+        distinct = set(word)
+        having.update(distinct)
+        if len(distinct) < length:
+            for letter, count in Counter(word).items():
+                copies.update((letter, k) for k in range(2, count + 1))
+    single = []  # a letter once in the guess: green, yellow or grey
+    green = []  # green or not
+    for at in placed:
+        single.append({x: _entropy((at[x], having[x] - at[x], n - having[x]), n) for x in having})
+        green.append({x: _entropy((g, n - g), n) for x, g in at.items()})
+
+    @cache
+    def copies_entropy(k: int) -> dict[str, float]:
+        table = {}
+        for letter, has in having.items():
+            counts = [n - has]
+            previous = has
+            for at_least in (copies[letter, j] for j in range(2, k + 1)):
+                counts.append(previous - at_least)
+                previous = at_least
+            counts.append(previous)
+            table[letter] = _entropy(counts, n)
+        return table
+
+    whole = math.log2(n)
+    bounds = [whole] * guesses
+    for shape, indexes, letters in _shapes():
+        total = [0.0] * len(indexes)
+        for position, column in enumerate(letters):
+            first = shape[position]
+            times = shape.count(position)
+            if first == position and times == 1:
+                table = single[position]
+            elif first != position:
+                table = green[position]
+            else:
+                extra = copies_entropy(times)
+                table = {x: green[position].get(x, 0.0) + extra[x] for x in having}
+            total = list(map(add, total, map(table.get, column, repeat(0.0))))
+        for index, value in zip(indexes, total, strict=True):
+            if value < whole:
+                bounds[index] = value
+    return bounds
+
+
+def _floor_order(
+    bounds: Sequence[float], is_candidate: set[int], chance: float, uncertainty: float
+) -> Iterator[tuple[float, int]]:
+    """(floor, guess) for every guess, lowest floor first: the floor is the cost at the
+    guess's entropy bound, and the cost falls as the entropy rises."""
+    inside = sorted((_cost(bounds[g], chance, uncertainty), g) for g in is_candidate)
+    outside = (g for g in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True))
+    outside_floors = (
+        (_cost(bounds[g], 0.0, uncertainty), g) for g in outside if g not in is_candidate
+    )
+    return merge(inside, outside_floors)
+
+
+def top_guesses(
+    rows: Rows,
+    bounds: Sequence[float],
+    is_candidate: set[int],
+    count: int,
+) -> list[Ranked]:
+    """The `count` guesses with the lowest estimated cost, in the Solver's order
+    (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
+    A guess is bucketed only while its floor (the cost at its bound) can make the list."""
+    chance = 1.0 / rows.n
+    uncertainty = rows.whole
+    order = _floor_order(bounds, is_candidate, chance, uncertainty)
+    kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
+    edges: list[Ranked] = []
+    done = False
+    while not done:
+        batch = []
+        for floor, guess in order:
+            if len(kept) > count and floor > kept[-1].cost + _TIE:
+                done = True  # every guess left has a higher floor
+                break
+            batch.append(guess)
+            if len(batch) == _BATCH:
+                break
+        else:
+            done = True
+        for guess, (bits, apart) in zip(batch, rows.bits(batch), strict=True):
+            probability = chance if guess in is_candidate else 0.0
+            cost = _cost(bits, probability, uncertainty)
+            scaled = cost * 1e9
+            entry = Ranked((round(scaled), int(not probability), guess), cost, apart)
+            if abs(scaled - math.floor(scaled) - 0.5) < (_EDGE if apart else _NEAR_EDGE):
+                edges.append(entry)
+            if len(kept) <= count or entry < kept[-1]:
+                insort(kept, entry)
+                del kept[count + 1 :]
+    # A cost that numpy may round either way decides nothing unless another is near it.
+    # Guesses that split the candidates apart cost numpy exactly the same (all the
+    # entropy, log2 n, and the same chance to be the answer): one rounding for all.
+    for edge in edges:
+        for other in kept:
+            same = edge.apart and other.apart and edge.key[1] == other.key[1]
+            if other is not edge and not same and abs(other.cost - edge.cost) < 2e-9:
+                raise Undecided("costs at a rounding edge")
+    return kept[:count]
+
+
+def _finish_cost(columns: list[tuple[int, ...]], size: int, members: list[int]) -> float:
+    """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
+    `finish` for one bucket in normal mode (every candidate equally likely).
+
+    `columns` are the pool guesses' codes over the bucket; `members` the pool positions
+    of the bucket's own words."""
+    if size == 1:
+        return 1.0 + 1e-12 if members else 2.0
+    clc = _count_log_count(size)
+    whole = math.log2(size)
+
+    def cost(column: tuple[int, ...], probability: float) -> float:
+        counts = _counts(column).values()
+        return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
+
+    best = min((cost(columns[i], 1.0 / size) for i in members), default=math.inf)
+    # The others can at best split the bucket apart, at a cost of 2.
+    if best <= 2.0:
+        return best
+    distinct = list(map(len, map(set, columns)))
+    if size in distinct:
+        return 2.0
+    inside = set(members)
+    for i in sorted(range(len(columns)), key=distinct.__getitem__, reverse=True):
+        # At most log2(distinct) bits: from here on no guess can beat the best.
+        if _cost(math.log2(distinct[i]), 0.0, whole) >= best:
+            break
+        if i not in inside:
+            best = min(best, cost(columns[i], 0.0))
+    return best
+
+
+def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]:
+    """Solver._look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
+    guess_of = _lists()[3]
+    pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
+    pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
+    pool = list(dict.fromkeys(pool))
+    at = {guess: i for i, guess in enumerate(pool)}
+    pick = itemgetter(*pool)
+    pooled = {a: pick(row) for a, row in zip(rows.members, rows.rows, strict=True)}
+    solved = 3 ** len(_lists()[0][0]) - 1
+    leaders = order[:LOOKAHEAD_WIDTH]
+    costs = []
+    for leader in leaders:
+        parts: dict[int, list[int]] = {}
+        codes = matrix.column(leader.key[2], rows.members)
+        for answer, code in zip(rows.members, codes, strict=True):
+            parts.setdefault(code, []).append(answer)
+        total = 0.0
+        for code, part in parts.items():
+            if code != solved:
+                columns = list(zip(*(pooled[a] for a in part), strict=True))
+                members = [at[guess_of[a]] for a in part if guess_of[a] in at]
+                total += len(part) / rows.n * _finish_cost(columns, len(part), members)
+        costs.append(1.0 + total)
+    # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
+    scaled = [cost * 1e9 for cost in costs]
+    for i, value in enumerate(scaled):
+        edge = abs(value - math.floor(value) - 0.5) < _EDGE
+        if edge and any(j != i and abs(other - value) < 2 for j, other in enumerate(scaled)):
+            raise Undecided("leaders' costs at a rounding edge")
+    ranked = sorted(range(len(leaders)), key=lambda i: (round(scaled[i]), i))
+    return [leaders[i] for i in ranked] + order[len(leaders) :]
+
+
+def _perfect_split(rows: Rows, bounds: Sequence[float]) -> int | None:
+    """TreeSearch's guess when one splits every candidate apart: the first such candidate,
+    else the first such guess (None: none does, and the search goes deeper)."""
+    guess_of = _lists()[3]
+    for guess in sorted(guess_of[a] for a in rows.members):
+        if rows.bits([guess])[0][1]:
+            return guess
+    whole = rows.whole - 1e-9  # a split into singletons has all the entropy there is
+    for guess, bound in enumerate(bounds):
+        if bound >= whole and rows.bits([guess])[0][1]:
+            return guess
+    return None
+
+
+def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
+    """`best` advice on the shipped lists for a history off the shipped tree, else None.
+
+    `history` is normalised, as parse_history gives. None whenever the Solver must answer
+    (including every history it would refuse: it words the error).
+    """
+    if hard or not history or top > RANKED_KEPT:
+        return None
+    try:
+        return _advice(history, top)
+    except Undecided:
+        return None
+
+
+def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
+    shipped = tree_and_book(False)
+    if shipped is None or path_key(history) in shipped[0]:
+        return None
+    words, answers, index, guess_of = _lists()
+    length = len(words[0])
+    for turn, (guess, feedback) in enumerate(history, start=1):
+        solved = feedback == "G" * length
+        if guess not in index or len(feedback) != length or (solved and turn < len(history)):
+            return None
+    matrix = _matrix()
+    left = list(range(len(answers)))
+    for guess, feedback in history:
+        code, codes = pattern_code(feedback), matrix.column(index[guess], left)
+        left = [a for a, c in zip(left, codes, strict=True) if c == code]
+    if not left:
+        return None  # the Solver says which guess no word fits
+    listed = [answers[a] for a in left[:_LISTED_CANDIDATES]]
+    if history[-1][1] == "G" * length:
+        return Advice(1, True, [], listed[:1])
+    n = len(left)
+    rows = Rows(matrix, left)
+    # Two or fewer: the Solver guesses a candidate (equally likely: in list order).
+    ranked = [guess_of[a] for a in left] if n <= 2 else _ranked(matrix, rows, len(history), top)
+    shown = ranked[: max(1, top)]
+    own = {guess_of[a] for a in left}
+    columns = rows.columns(shown)
+    suggestions = [
+        suggestion_of(words[g], list(_counts(column).values()), g in own)
+        for g, column in zip(shown, columns, strict=True)
+    ]
+    return Advice(n, False, worth_showing(suggestions, n), listed)
+
+
+def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
+    """Solver._fallback_ranked in normal mode for more than two candidates."""
+    words, answers, _, guess_of = _lists()
+    left, n = rows.members, rows.n
+    bounds = entropy_bounds([answers[a] for a in left], len(words))
+    searched = n <= SEARCH_MAX_CANDIDATES
+    look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES and turns in LOOKAHEAD_TURNS
+    # One more than shown: the search's guess may move up from anywhere below.
+    count = max(top + 1, LOOKAHEAD_POOL if look else 0)
+    order = top_guesses(rows, bounds, {guess_of[a] for a in left}, count)
+    if look:
+        order = _look_ahead(matrix, rows, order)
+    ranked = [r.key[2] for r in order]
+    if searched:
+        first = _perfect_split(rows, bounds)
+        if first is None:
+            raise Undecided("the search goes deeper than a perfect split")
+        ranked = [first, *(g for g in ranked if g != first)]
+    return ranked
