@@ -96,6 +96,7 @@ def test_it_mirrors_the_solvers_settings():
     assert engine.LOOKAHEAD_WIDTH[False] == cold.LOOKAHEAD_WIDTH
     assert cold.LOOKAHEAD_POOL == engine.LOOKAHEAD_POOL
     assert engine.LOOKAHEAD_MAX_CANDIDATES[False] == cold.LOOKAHEAD_MAX_CANDIDATES
+    assert cold._COPIED_ROWS >= cold.LOOKAHEAD_MAX_CANDIDATES  # the look reads the rows
 
 
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import cache
 from heapq import merge
-from itertools import repeat
+from itertools import chain, repeat
 from operator import add, itemgetter
 from typing import NamedTuple
 
@@ -64,7 +64,8 @@ _TIE = 2e-9
 # the look-ahead.
 _EDGE = 0.05
 _NEAR_EDGE = 1e-4
-# Up to this many candidates, their rows are copied out of the matrix (faster to read).
+# Up to this many candidates, their rows are copied out of the matrix (faster to read;
+# the look-ahead reads them, so at least LOOKAHEAD_MAX_CANDIDATES).
 _COPIED_ROWS = 600
 # Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
 _BATCH = 32
@@ -105,11 +106,13 @@ class Matrix:
         if len(self._map) != self.offset + answers * guesses:
             raise ValueError("truncated matrix")
 
-    def rows(self, answers: Sequence[int]) -> Sequence[bytes | memoryview]:
-        """The answers' rows: copies (faster to read), views for many rows."""
-        start, width = self.offset, self.width
-        data = memoryview(self._map) if len(answers) > _COPIED_ROWS else self._map
+    def rows(self, answers: Sequence[int]) -> list[bytes]:
+        start, width, data = self.offset, self.width, self._map
         return [data[start + a * width : start + (a + 1) * width] for a in answers]
+
+    def every_answer(self, guess: int) -> bytes:
+        """A guess's codes against every answer (one strided read)."""
+        return self._map[self.offset + guess : len(self._map) : self.width]
 
     def column(self, guess: int, answers: Iterable[int]) -> list[int]:
         start, width, data = self.offset + guess, self.width, self._map
@@ -202,12 +205,18 @@ class Rows:
     def __init__(self, matrix: Matrix, members: Sequence[int]) -> None:
         self.members = members  # answer indexes
         self.n = len(members)
-        self.rows = matrix.rows(members)
+        self.matrix = matrix
+        # Few candidates: their rows, copied out; many: each guess's codes read from its
+        # column, the candidates' picked out (copying thousands of rows costs more).
+        self.rows = matrix.rows(members) if self.n <= _COPIED_ROWS else []
+        self._pick = itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
 
     def columns(self, guesses: Sequence[int]) -> list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
+        if not self.rows:
+            return [self._pick(self.matrix.every_answer(g)) for g in guesses]
         if len(guesses) <= 1:
             return [tuple(row[g] for row in self.rows) for g in guesses]
         return list(zip(*map(itemgetter(*guesses), self.rows), strict=True))
@@ -241,14 +250,13 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     n = len(spelled)
     length = len(spelled[0])
     placed = [Counter(column) for column in zip(*spelled, strict=True)]
-    having: Counter[str] = Counter()
+    letter_sets = list(map(set, spelled))
+    having = Counter(chain.from_iterable(letter_sets))
     copies: Counter[tuple[str, int]] = Counter()  # (letter, k): words with k copies or more
-    for word in spelled:
-        distinct = set(word)
-        having.update(distinct)
+    for word, distinct in zip(spelled, letter_sets, strict=True):
         if len(distinct) < length:
-            for letter, count in Counter(word).items():
-                copies.update((letter, k) for k in range(2, count + 1))
+            for letter in distinct:
+                copies.update((letter, k) for k in range(2, word.count(letter) + 1))
     single = []  # a letter once in the guess: green, yellow or grey
     green = []  # green or not
     for at in placed:
