@@ -105,7 +105,7 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 def run_suggest(args: argparse.Namespace) -> int:
     history = parse_history(args.history)
-    advice = _tree_advice(args, history)
+    advice = _quick_advice(args, history)
     hard, blind = args.hard, False  # the shipped tree's game: the original lists
     if advice is None:
         with progress_bar("building the best tree") as progress:
@@ -186,7 +186,7 @@ def even_sample(words: list[str], count: int | None, seed: int | None) -> list[s
     ]
 
 
-def _tree_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
+def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
     """`best` on the shipped lists: answered without numpy from the shipped tree, or off it
     (normal mode) from the cached pattern matrix; None when the Solver must answer."""
     custom = args.answers or args.guesses or is_dictionary_game(args)
