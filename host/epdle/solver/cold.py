@@ -12,13 +12,14 @@ so this module answers the same from the cached pattern matrix read without nump
   only the few hundred guesses whose floor beats the ranking kept so far are bucketed
   exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
   the number of feedbacks a guess leaves it.
-- The search ends at once when a guess splits the candidates into singletons (what
-  TreeSearch plays then is known: the first such candidate, else the first such guess).
+- The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
+  whole numbers; a bound on how many feedbacks a guess can get finds the guesses that
+  split the candidates apart, and those the beam needs.
 
-Whenever the result could differ from the Solver's (a search past that shortcut,
-costs too close to order the way numpy's rounding would, hard mode, other lists, no
-cached matrix) it returns None and the caller asks the Solver. A test holds the two
-equal over many states.
+Whenever the result could differ from the Solver's (costs or estimates too close to
+order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
+returns None and the caller asks the Solver. A test holds the two equal over many
+states.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ import os
 import re
 from bisect import insort
 from collections import Counter, _count_elements  # type: ignore[attr-defined]
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import cache
 from heapq import merge
 from itertools import chain, repeat
-from operator import add, itemgetter
+from operator import add, itemgetter, mul
 from typing import NamedTuple
 
 from epdle.solver.advice import Advice, worth_showing
@@ -47,10 +48,11 @@ from epdle.solver.quick import (
     suggestion_of,
     tree_and_book,
 )
-from epdle.solver.scoring import pattern_code
+from epdle.solver.scoring import GAME_GUESSES, pattern_code
 
-# The Solver's settings this mirrors (engine.py; a test checks they agree).
+# The Solver's settings this mirrors (engine.py, best.py; a test checks they agree).
 RANKED_KEPT = 50
+FALLBACK_WIDTHS = (1, 8, 4, 2)
 SEARCH_MAX_CANDIDATES = 24
 LOOKAHEAD_TURNS = (1, 2)
 LOOKAHEAD_WIDTH = 6
@@ -247,6 +249,23 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     grey by (position, letter) counts; a repeated letter's marks follow from its greens
     and from how many copies of it the word has.
     """
+    return _letter_bounds(spelled, guesses, lambda counts: _entropy(counts, len(spelled)), add)
+
+
+def feedback_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
+    """Per guess, at most the number of feedbacks it gets over the candidates `spelled`:
+    the product of how many marks each of its letters gets (as entropy_bounds)."""
+    return _letter_bounds(spelled, guesses, lambda counts: sum(c > 0 for c in counts), mul)
+
+
+def _letter_bounds(
+    spelled: Sequence[str],
+    guesses: int,
+    measure: Callable[[Sequence[int]], float],
+    combine: Callable[[float, float], float],
+) -> list[float]:
+    """Per guess, `combine` over its letters of `measure` of the candidates' counts per
+    mark of that letter; capped at what the whole set allows."""
     n = len(spelled)
     length = len(spelled[0])
     placed = [Counter(column) for column in zip(*spelled, strict=True)]
@@ -260,11 +279,13 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     single = []  # a letter once in the guess: green, yellow or grey
     green = []  # green or not
     for at in placed:
-        single.append({x: _entropy((at[x], having[x] - at[x], n - having[x]), n) for x in having})
-        green.append({x: _entropy((g, n - g), n) for x, g in at.items()})
+        single.append({x: measure((at[x], having[x] - at[x], n - having[x])) for x in having})
+        green.append({x: measure((g, n - g)) for x, g in at.items()})
+    nothing = measure((n,))  # a letter no candidate has: grey for all
 
     @cache
-    def copies_entropy(k: int) -> dict[str, float]:
+    def copy_counts(k: int) -> dict[str, float]:
+        """How many copies (0 .. k) of each letter the candidates have."""
         table = {}
         for letter, has in having.items():
             counts = [n - has]
@@ -273,13 +294,13 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
                 counts.append(previous - at_least)
                 previous = at_least
             counts.append(previous)
-            table[letter] = _entropy(counts, n)
+            table[letter] = measure(counts)
         return table
 
-    whole = math.log2(n)
+    whole = measure([1] * n)
     bounds = [whole] * guesses
     for shape, indexes, letters in _shapes():
-        total = [0.0] * len(indexes)
+        total: list[float] | None = None
         for position, column in enumerate(letters):
             first = shape[position]
             times = shape.count(position)
@@ -288,10 +309,11 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
             elif first != position:
                 table = green[position]
             else:
-                extra = copies_entropy(times)
-                table = {x: green[position].get(x, 0.0) + extra[x] for x in having}
-            total = list(map(add, total, map(table.get, column, repeat(0.0))))
-        for index, value in zip(indexes, total, strict=True):
+                extra = copy_counts(times)
+                table = {x: combine(green[position].get(x, nothing), extra[x]) for x in having}
+            values = map(table.get, column, repeat(nothing))
+            total = list(values) if total is None else list(map(combine, total, values))
+        for index, value in zip(indexes, total or (), strict=True):
             if value < whole:
                 bounds[index] = value
     return bounds
@@ -423,18 +445,155 @@ def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]
     return [leaders[i] for i in ranked] + order[len(leaders) :]
 
 
-def _perfect_split(rows: Rows, bounds: Sequence[float]) -> int | None:
-    """TreeSearch's guess when one splits every candidate apart: the first such candidate,
-    else the first such guess (None: none does, and the search goes deeper)."""
-    guess_of = _lists()[3]
-    for guess in sorted(guess_of[a] for a in rows.members):
-        if rows.bits([guess])[0][1]:
-            return guess
-    whole = rows.whole - 1e-9  # a split into singletons has all the entropy there is
-    for guess, bound in enumerate(bounds):
-        if bound >= whole and rows.bits([guess])[0][1]:
-            return guess
-    return None
+class _Search:
+    """best.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
+    every candidate counting once, FALLBACK_WIDTHS), from the same memo-less start a
+    one-shot process has. Costs are whole numbers of guesses, so they compare exactly; the
+    beam's order by estimate is exact too unless two guesses' estimates are sums of the
+    same fractional terms in another order (numpy may order those by its rounding), and
+    then, if that order could decide the guess, Undecided."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.words, _, _, self.guess_of = _lists()
+        self.solved = 3 ** len(self.words[0]) - 1
+        self.memo: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+
+    def guess(self, candidates: Sequence[int], guesses_left: int) -> int | None:
+        """Solver._searched_guess: the search's guess within the guesses left, relaxed by
+        one and then three more if need be (None: none found)."""
+        members = tuple(candidates)
+        for limit in (guesses_left, guesses_left + 1, guesses_left + 3):
+            cost, guess = self.solve(members, limit, 1)
+            if cost < math.inf:
+                return guess
+        return None
+
+    def solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
+        n = len(members)
+        if guesses_left <= 0:
+            return math.inf, -1
+        if n == 1:
+            return 1.0, self.guess_of[members[0]]
+        if guesses_left == 1:
+            return math.inf, -1
+        if n == 2:  # the first, then the other
+            return 3.0, self.guess_of[members[0]]
+        key = (members, guesses_left)
+        if key not in self.memo:  # as TreeSearch's memo: the first level to get there
+            self.memo[key] = self._solve(members, guesses_left, level)
+        return self.memo[key]
+
+    def _solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
+        n = len(members)
+        rows = Rows(self.matrix, members)
+        own = sorted(self.guess_of[a] for a in members)
+        # A guess splitting them all apart is optimal: a candidate's (the first), else any.
+        apart = [g for g, (_, whole) in zip(own, rows.bits(own), strict=True) if whole]
+        if apart:
+            return 2.0 * n - 1.0, apart[0]
+        spelled = [self.words[g] for g in own]
+        feedbacks = feedback_bounds(spelled, len(self.words))
+        possible = [g for g, most in enumerate(feedbacks) if most >= n]
+        for start in range(0, len(possible), _BATCH):
+            batch = possible[start : start + _BATCH]
+            for guess, column in zip(batch, rows.columns(batch), strict=True):
+                if len(set(column)) == n:
+                    return 2.0 * n, guess
+        if guesses_left == 2:
+            return math.inf, -1
+        width = FALLBACK_WIDTHS[min(level, len(FALLBACK_WIDTHS) - 1)]
+        beam, unsure = self._beam(rows, set(own), feedbacks, width)
+        best_cost, best_guess = math.inf, -1
+        costs = []
+        for guess in beam:
+            costs.append(self._cost_of(rows, guess, guesses_left, level, best_cost))
+            if costs[-1] < best_cost:
+                best_cost, best_guess = costs[-1], guess
+        if best_guess < 0:
+            raise Undecided("nothing in the beam fits the guesses left")
+        # Two guesses numpy may order either way, both at the least cost: the first wins.
+        if any(costs[i] == costs[j] == best_cost for i, j in unsure):
+            raise Undecided("equal costs in an order numpy's rounding decides")
+        return best_cost, best_guess
+
+    def _beam(
+        self, rows: Rows, own: set[int], feedbacks: Sequence[float], width: int
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """The first `width` guesses of TreeSearch's order (estimated cost: the cost curve
+        summed over a guess's buckets, less one for a candidate; a candidate first; list
+        order; only guesses that split the candidates at all), and the pairs of them whose
+        order numpy's rounding may decide."""
+        n = rows.n
+        curve = _cost_curve(n)
+        # Every bucket costs at least 2 * size - 1: at least 2n minus the feedbacks.
+        floors = sorted(
+            (2.0 * n - most - (g in own), g) for g, most in enumerate(feedbacks) if most > 1
+        )
+        found: list[tuple[float, int, int, tuple[int, ...]]] = []
+        for start in range(0, len(floors), _BATCH):
+            batch = floors[start : start + _BATCH]
+            if len(found) > width and batch[0][0] > found[width][0] + 1e-9:
+                break
+            guesses = [g for _, g in batch]
+            for guess, column in zip(guesses, rows.columns(guesses), strict=True):
+                sizes = tuple(sorted(_counts(column).values()))
+                if len(sizes) > 1:
+                    inside = guess in own
+                    estimate = sum(curve[c] for c in sizes) - inside
+                    found.append((estimate, int(not inside), guess, sizes))
+            found.sort()
+            del found[width + 1 :]
+        # numpy sums the estimate over the buckets in code order: with a fractional term
+        # (a bucket of five or more) two equal estimates may differ in the last digit, in
+        # either direction. Such a pair across the beam's edge is undecidable here; in it,
+        # only if both reach the least cost (the first of equal costs wins).
+        unsure = []
+        for i, (estimate, _, _, sizes) in enumerate(found):
+            for j in range(i + 1, len(found)):
+                whole = max(sizes) <= _EXACT_CURVE and max(found[j][3]) <= _EXACT_CURVE
+                if abs(found[j][0] - estimate) < 1e-9 and not whole:
+                    if j >= width:
+                        raise Undecided("estimates equal but for numpy's rounding")
+                    unsure.append((i, j))
+        return [entry[2] for entry in found[:width]], unsure
+
+    def _cost_of(
+        self, rows: Rows, guess: int, guesses_left: int, level: int, bound: float
+    ) -> float:
+        """TreeSearch._cost_of: the exact cost of `guess` here, or inf once it cannot beat
+        `bound`."""
+        parts: dict[int, list[int]] = {}
+        for answer, code in zip(rows.members, rows.columns([guess])[0], strict=True):
+            parts.setdefault(code, []).append(answer)
+        groups = sorted(
+            (part for code, part in sorted(parts.items()) if code != self.solved),
+            key=len,
+            reverse=True,
+        )
+        floors = [2.0 * len(part) - 1.0 for part in groups]
+        lower = rows.n + sum(floors)
+        for part, floor in zip(groups, floors, strict=True):
+            if lower >= bound:
+                return math.inf
+            cost, _ = self.solve(tuple(part), guesses_left - 1, level + 1)
+            if cost >= math.inf:
+                return math.inf
+            lower += cost - floor
+        return lower
+
+
+# Bucket sizes up to this cost a whole number in the cost curve (2s - 1): exact sums.
+_EXACT_CURVE = 4
+
+
+@cache
+def _cost_curve(size: int) -> list[float]:
+    """best._cost_curve for sizes 0 .. size."""
+    return [
+        max(2.0 * s - 1.0, 0.0) if s <= _EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
+        for s in range(size + 1)
+    ]
 
 
 def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
@@ -499,8 +658,7 @@ def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
         order = _look_ahead(matrix, rows, order)
     ranked = [r.key[2] for r in order]
     if searched:
-        first = _perfect_split(rows, bounds)
-        if first is None:
-            raise Undecided("the search goes deeper than a perfect split")
-        ranked = [first, *(g for g in ranked if g != first)]
+        first = _Search(matrix).guess(left, max(1, GAME_GUESSES - turns))
+        if first is not None:
+            ranked = [first, *(g for g in ranked if g != first)]
     return ranked
