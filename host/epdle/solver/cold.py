@@ -503,7 +503,8 @@ class _Search:
         if guesses_left == 2:
             return math.inf, -1
         width = FALLBACK_WIDTHS[min(level, len(FALLBACK_WIDTHS) - 1)]
-        beam, unsure = self._beam(rows, set(own), feedbacks, width)
+        entropies = entropy_bounds(spelled, len(self.words))
+        beam, unsure = self._beam(rows, set(own), feedbacks, entropies, width)
         best_cost, best_guess = math.inf, -1
         costs = []
         for guess in beam:
@@ -518,7 +519,12 @@ class _Search:
         return best_cost, best_guess
 
     def _beam(
-        self, rows: Rows, own: set[int], feedbacks: Sequence[float], width: int
+        self,
+        rows: Rows,
+        own: set[int],
+        feedbacks: Sequence[float],
+        entropies: Sequence[float],
+        width: int,
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The first `width` guesses of TreeSearch's order (estimated cost: the cost curve
         summed over a guess's buckets, less one for a candidate; a candidate first; list
@@ -526,9 +532,14 @@ class _Search:
         order numpy's rounding may decide."""
         n = rows.n
         curve = _cost_curve(n)
-        # Every bucket costs at least 2 * size - 1: at least 2n minus the feedbacks.
+        # A bucket of s words costs at least 2s - 1, and at least s (1 + slope * log2 s):
+        # so a guess at least 2n less its feedbacks, and n (1 + slope * (log2 n less its
+        # entropy)).
+        slope = min((curve[s] / s - 1.0) / math.log2(s) for s in range(2, n + 1))
         floors = sorted(
-            (2.0 * n - most - (g in own), g) for g, most in enumerate(feedbacks) if most > 1
+            (max(2.0 * n - most, n + slope * n * (rows.whole - bits)) - (g in own), g)
+            for g, (most, bits) in enumerate(zip(feedbacks, entropies, strict=True))
+            if most > 1
         )
         found: list[tuple[float, int, int, tuple[int, ...]]] = []
         for start in range(0, len(floors), _BATCH):
