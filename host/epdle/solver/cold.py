@@ -379,12 +379,13 @@ def top_guesses(
     return kept[:count]
 
 
-def _finish_cost(columns: list[tuple[int, ...]], size: int, members: list[int]) -> float:
+def _finish_cost(rows: list[tuple[int, ...]], members: list[int]) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket in normal mode (every candidate equally likely).
 
-    `columns` are the pool guesses' codes over the bucket; `members` the pool positions
-    of the bucket's own words."""
+    `rows` are the bucket's words' codes for each pool guess; `members` the pool
+    positions of the bucket's own words."""
+    size = len(rows)
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
     clc = _count_log_count(size)
@@ -394,10 +395,12 @@ def _finish_cost(columns: list[tuple[int, ...]], size: int, members: list[int]) 
         counts = _counts(column).values()
         return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
 
-    best = min((cost(columns[i], 1.0 / size) for i in members), default=math.inf)
+    own = [tuple(row[i] for row in rows) for i in members]
+    best = min((cost(column, 1.0 / size) for column in own), default=math.inf)
     # The others can at best split the bucket apart, at a cost of 2.
     if best <= 2.0:
         return best
+    columns = list(zip(*rows, strict=True))
     distinct = list(map(len, map(set, columns)))
     if size in distinct:
         return 2.0
@@ -431,9 +434,9 @@ def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]
         total = 0.0
         for code, part in parts.items():
             if code != solved:
-                columns = list(zip(*(pooled[a] for a in part), strict=True))
                 members = [at[guess_of[a]] for a in part if guess_of[a] in at]
-                total += len(part) / rows.n * _finish_cost(columns, len(part), members)
+                finish = _finish_cost([pooled[a] for a in part], members)
+                total += len(part) / rows.n * finish
         costs.append(1.0 + total)
     # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * 1e9 for cost in costs]
