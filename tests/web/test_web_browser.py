@@ -315,7 +315,7 @@ def test_board_helpers(context: BrowserContext, live_server) -> None:
                 french: b.speller({alphabet: 'abcdefghijklmnopqrstuvwxyz',
                                    folds: {'é': 'e', 'œ': 'oe'}})('Œuvé 2'),
                 german: b.speller({alphabet: 'abcdefghijklmnopqrstuvwxyzäöüß', folds: {}})(
-                    'Grüße, Señor'),
+                    'Gru\u0308ße, Señor'),
                 germanLine: b.parsePaste('SÄULE gybbb', 0, 5, b.speller(
                     {alphabet: 'abcdefghijklmnopqrstuvwxyzäöüß', folds: {}})),
                 englishLine: b.parsePaste('säule gybbb', 0, 5),

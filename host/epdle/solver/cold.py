@@ -211,13 +211,13 @@ class Rows:
         # Few candidates: their rows, copied out; many: each guess's codes read from its
         # column, the candidates' picked out (copying thousands of rows costs more).
         self.rows = matrix.rows(members) if self.n <= _COPIED_ROWS else []
-        self._pick = itemgetter(*members)
+        self._pick = None if self.rows else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
 
     def columns(self, guesses: Sequence[int]) -> list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
-        if not self.rows:
+        if self._pick is not None:
             return [self._pick(self.matrix.every_answer(g)) for g in guesses]
         if len(guesses) <= 1:
             return [tuple(row[g] for row in self.rows) for g in guesses]
@@ -448,6 +448,10 @@ def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]
     return [leaders[i] for i in ranked] + order[len(leaders) :]
 
 
+# Bucket sizes up to this cost a whole number in the cost curve (2s - 1): exact sums.
+_EXACT_CURVE = 4
+
+
 class _Search:
     """best.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
     every candidate counting once, FALLBACK_WIDTHS), from the same memo-less start a
@@ -595,10 +599,6 @@ class _Search:
                 return math.inf
             lower += cost - floor
         return lower
-
-
-# Bucket sizes up to this cost a whole number in the cost curve (2s - 1): exact sums.
-_EXACT_CURVE = 4
 
 
 @cache

@@ -32,7 +32,7 @@ export function speller(language) {
   return (text) => {
     let word = "";
     let refused = null;
-    for (const char of Array.from(text.toLowerCase())) {
+    for (const char of Array.from(text.normalize("NFC").toLowerCase())) {
       for (const letter of Array.from(folds[char] ?? char)) {
         if (alphabet.has(letter)) word += letter;
         else if (refused === null && /\p{L}/u.test(letter)) refused = letter;
