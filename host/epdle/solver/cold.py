@@ -164,8 +164,9 @@ Shape = tuple[int, ...]  # per position, where its letter first occurs in the wo
 
 
 @cache
-def _shapes() -> list[tuple[Shape, list[int], list[tuple[str, ...]]]]:
-    """The guesses grouped by shape: (shape, guess indexes, the group's letter columns).
+def _shapes() -> list[tuple[Shape, list[int], list[str]]]:
+    """The guesses grouped by shape: (shape, guess indexes, the group's letters position by
+    position, one string per position).
 
     Finding the shapes costs a cold process more than the rest of the answer, so they are
     cached on disk beside the pattern matrix.
@@ -175,21 +176,34 @@ def _shapes() -> list[tuple[Shape, list[int], list[tuple[str, ...]]]]:
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
-        groups = {tuple(shape): indexes for shape, indexes in document["shapes"]}
-        if document.get("lists") != shipped_key() or sum(map(len, groups.values())) != len(words):
+        groups = [
+            (tuple(shape), indexes, letters) for shape, indexes, letters in document["shapes"]
+        ]
+        fresh = document.get("lists") == shipped_key() and document.get("format") == _SHAPES_FORMAT
+        if not fresh or sum(len(indexes) for _, indexes, _ in groups) != len(words):
             raise ValueError("stale")
+        return groups
     except (OSError, ValueError, KeyError, TypeError):
-        groups = {}
-        for index, word in enumerate(words):
-            first: dict[str, int] = {}
-            shape = tuple(first.setdefault(letter, i) for i, letter in enumerate(word))
-            groups.setdefault(shape, []).append(index)
-        document = {"lists": shipped_key(), "shapes": [[list(k), v] for k, v in groups.items()]}
-        _write_cache(path, json.dumps(document, separators=(",", ":")))
-    return [
-        (shape, indexes, list(zip(*(words[i] for i in indexes), strict=True)))
-        for shape, indexes in groups.items()
-    ]
+        pass
+    by_shape: dict[Shape, list[int]] = {}
+    for index, word in enumerate(words):
+        first: dict[str, int] = {}
+        shape = tuple(first.setdefault(letter, i) for i, letter in enumerate(word))
+        by_shape.setdefault(shape, []).append(index)
+    groups = []
+    for shape, indexes in by_shape.items():
+        columns = zip(*(words[i] for i in indexes), strict=True)
+        groups.append((shape, indexes, ["".join(column) for column in columns]))
+    document = {
+        "format": _SHAPES_FORMAT,
+        "lists": shipped_key(),
+        "shapes": [[list(shape), indexes, letters] for shape, indexes, letters in groups],
+    }
+    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    return groups
+
+
+_SHAPES_FORMAT = 2
 
 
 def _write_cache(path: str, text: str) -> None:
