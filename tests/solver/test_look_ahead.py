@@ -79,3 +79,24 @@ def test_hard_mode_look_ahead_cannot_split_a_pinned_family_with_a_free_word():
     free = two_ply_costs(universe, candidates, sound, pool)[0]
     hard = two_ply_costs(universe, candidates, sound, pool, hard=True)[0]
     assert hard > free
+
+
+@pytest.mark.parametrize("blind", [False, True])
+def test_leaders_of_equal_cost_keep_the_estimates_order(
+    blind, small_guesses, small_answers, monkeypatch
+):
+    """Costs equal but for their last digits (float noise) do not reorder the leaders in
+    normal mode; blind, the raw costs still decide."""
+    from epdle.solver import engine
+
+    universe = Universe(small_guesses, None if blind else small_answers)
+    solver = Solver("best", universe=universe)
+    candidates = solver.state_after([("amaze", score("amaze", small_answers[40]))]).candidates
+    stats = guess_stats(universe, candidates)
+    order = np.arange(len(stats.guesses))
+    width = engine.LOOKAHEAD_WIDTH[solver.blind]
+    noise = np.random.default_rng(3).uniform(-1e-12, 1e-12, width)
+    monkeypatch.setattr(engine, "two_ply_costs", lambda *_args, **_kw: 2.5 + noise)
+    leaders = solver._look_ahead(candidates, stats, order)[:width]
+    expected = np.argsort(2.5 + noise, kind="stable") if blind else np.arange(width)
+    assert list(leaders) == list(expected)

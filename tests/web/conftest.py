@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -17,6 +18,7 @@ from epdle.session.controller import Controller
 from epdle.session.game import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.solver import Solver
+from epdle.solver.universe import Universe
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
@@ -27,22 +29,40 @@ BASE = "http://127.0.0.1:8000"
 @pytest.fixture(scope="session")
 def solvers() -> Callable[[Settings], Solver]:
     """Solvers by settings, built once for every test that wants them."""
-    made: dict[Settings, Solver] = {}
+    return language_solvers(None)
+
+
+_MADE: dict[tuple[str | None, Settings], Solver] = {}
+
+
+def language_solvers(language: str | None) -> Callable[[Settings], Solver]:
+    """Solvers by settings for the shipped English lists (None) or a language's
+    five-letter dictionary words (as `epdle web --language`), built once per session."""
 
     def make(settings: Settings) -> Solver:
-        if settings not in made:
-            made[settings] = Solver(settings.strategy, settings.hard, settings.blind)
-        return made[settings]
+        key = (language, settings)
+        if key not in _MADE:
+            if language is None:
+                solver = Solver(settings.strategy, settings.hard, settings.blind)
+            else:
+                universe = Universe.dictionary(language, 5)
+                solver = Solver(settings.strategy, settings.hard, universe=universe)
+            _MADE[key] = solver
+        return _MADE[key]
 
     return make
 
 
 @pytest.fixture
-def web_session(solvers: Callable[[Settings], Solver]) -> Callable[..., WebSession]:
-    """A new session (its game on `port`, `best` with `top` suggestions), not started."""
+def web_session() -> Callable[..., WebSession]:
+    """A new session (its game on `port`, `best` with `top` suggestions, in `language`'s
+    words or the shipped English lists), not started."""
 
-    def make(port: str = "sim://", hard: bool = False, top: int = 3) -> WebSession:
-        solver = solvers(Settings("best", hard, False))
+    def make(
+        port: str = "sim://", hard: bool = False, top: int = 3, language: str | None = None
+    ) -> WebSession:
+        solvers = language_solvers(language)
+        solver = solvers(Settings("best", hard, language is not None))
         return WebSession(Controller(Game(solver, top=top), DevicePresenter(port)), solvers)
 
     return make
@@ -75,13 +95,25 @@ class LiveServer:
 @pytest.fixture
 def live_server(web_session: Callable[..., WebSession]) -> Iterator[LiveServer]:
     """The app served by uvicorn on a free loopback port, in a thread of this process."""
+    with serving(web_session(top=5)) as server:
+        yield server
+
+
+@pytest.fixture
+def german_server(web_session: Callable[..., WebSession]) -> Iterator[LiveServer]:
+    """The same for a German game (`epdle web --language de`): letters beyond a-z."""
+    with serving(web_session(top=5, language="de")) as server:
+        yield server
+
+
+@contextmanager
+def serving(session: WebSession) -> Iterator[LiveServer]:
     import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(16)
     port = sock.getsockname()[1]
-    session = web_session(top=5)
     app = create_app(session, Guard(allowed_hosts("127.0.0.1", port)), ServerOptions())
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=1

@@ -51,6 +51,13 @@ def test_opening_state(client: TestClient) -> None:
     assert first["bits"] > 5 and first["expected_left"] > 1 and first["could_win"] is False
     assert state["settings"] == {"strategy": "best", "hard": False, "blind": False, "top": 3}
     assert "entropy" in state["strategies"]
+    assert state["language"] == {
+        "code": "en",
+        "name": "English",
+        "alphabet": "abcdefghijklmnopqrstuvwxyz",
+        "alphabet_text": "a-z",
+        "folds": {},
+    }
     device = state["device"]
     assert device["connected"] and device["simulated"] and device["error"] is None
     assert device["panel_frame"] == 1 and device["frames"] == 3

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
 
 from epdle.solver import score
+from epdle.words.languages import display_word
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -310,6 +311,14 @@ def test_board_helpers(context: BrowserContext, live_server) -> None:
                 next: ['B', 'Y', 'G'].map(b.nextColour),
                 keys: b.letterStates([{word: 'salet', colours: 'BYBGB'},
                                       {word: 'eerie', colours: 'GBBBG'}]),
+                shown: b.displayWord('straße'),
+                french: b.speller({alphabet: 'abcdefghijklmnopqrstuvwxyz',
+                                   folds: {'é': 'e', 'œ': 'oe'}})('Œuvé 2'),
+                german: b.speller({alphabet: 'abcdefghijklmnopqrstuvwxyzäöüß', folds: {}})(
+                    'Gru\u0308ße, Señor'),
+                germanLine: b.parsePaste('SÄULE gybbb', 0, 5, b.speller(
+                    {alphabet: 'abcdefghijklmnopqrstuvwxyzäöüß', folds: {}})),
+                englishLine: b.parsePaste('säule gybbb', 0, 5),
             };
         }"""
     )
@@ -323,6 +332,90 @@ def test_board_helpers(context: BrowserContext, live_server) -> None:
     assert results["name"] == "empty, letter 3, yellow"
     assert results["next"] == ["Y", "G", "B"]
     assert results["keys"] == {"s": "B", "a": "Y", "l": "B", "e": "G", "t": "B", "r": "B", "i": "B"}
+    assert results["shown"] == "STRAẞE"
+    assert results["french"] == {"word": "oeuve", "refused": None}
+    assert results["german"] == {"word": "grüßeseor", "refused": "ñ"}
+    assert results["germanLine"] == {"word": "säule", "colours": "GYBBB"}
+    assert results["englishLine"] is None
+
+
+def layout_key(page: Page, key: str) -> None:
+    """A key of another keyboard layout (Playwright's only knows US keys), as its keydown
+    reaches the page with nothing focused."""
+    page.evaluate(
+        "key => document.activeElement.dispatchEvent("
+        "new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true}))",
+        key,
+    )
+
+
+def test_a_german_game_types_and_plays_letters_beyond_a_z(
+    context: BrowserContext, german_server
+) -> None:
+    page = open_page(context, german_server.url)
+    solver = german_server.session.controller.game.solver
+    keyboard = page.get_by_role("group", name="Keyboard")
+    for key in ("Ä", "Ö", "Ü", "ẞ"):  # the language's own letters, on a row of their own
+        expect(keyboard.get_by_role("button", name=key, exact=True)).to_be_visible()
+    # Typed anywhere on the page, and on the screen's keys.
+    page.keyboard.type("s")
+    keyboard.get_by_role("button", name="Ä", exact=True).click()
+    page.keyboard.type("ule")
+    guess = page.get_by_role("textbox", name="Guess")
+    expect(guess).to_have_value("säule")
+    assert tile_names(page)[:2] == ["S, letter 1, grey", "Ä, letter 2, grey"]
+    # A hidden word with an Ä that leaves a few candidates (and so suggestions to show).
+    answer = next(
+        word
+        for word in solver.universe.answers
+        if "ä" in word and len(solver.state_after([("säule", score("säule", word))]).candidates) > 3
+    )
+    colours = score("säule", answer)
+    set_colours(page, "säule", colours)
+    before = panel_version(page)
+    page.get_by_role("button", name="Enter", exact=True).click()
+    wait_for_new_panel(page, before)
+    advice = solver.advise([("säule", colours)], top=5)
+    expect(page.locator("#left")).to_have_text(f"{advice.candidates_left} candidates left")
+    shown = page.get_by_role("table", name="Suggestions").get_by_role("button")
+    expected = [display_word(s.word) for s in advice.suggestions]
+    expect(shown).to_have_text(expected)
+    assert german_server.session.controller.game.history == [("säule", colours)]
+    assert history(page)[0].startswith("Guess 1: S ")
+    assert ", Ä " in history(page)[0]
+    # ß shows as one capital, ẞ, on its tile (upper-casing would make it SS).
+    guess.fill("größe")
+    assert tile_names(page)[3] == "ẞ, letter 4, grey"
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_letter_outside_the_alphabet_is_refused_and_named(
+    context: BrowserContext, german_server
+) -> None:
+    page = open_page(context, german_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    alert = page.get_by_role("alert")
+    page.keyboard.type("b")  # typed on the page, then a key É is not a German letter
+    layout_key(page, "é")
+    expect(alert).to_have_text("É is not a letter of German: type a-z and ä ö ü ß")
+    expect(guess).to_have_value("b")
+    layout_key(page, "Ü")  # a German keyboard's key (with Shift) clears it
+    expect(alert).to_have_text("")
+    expect(guess).to_have_value("bü")
+    guess.fill("çaval")  # in the box: left out, and named
+    expect(alert).to_have_text("Ç is not a letter of German: type a-z and ä ö ü ß")
+    expect(guess).to_have_value("aval")
+    guess.press("Enter")  # and nothing goes to the game
+    expect(alert).to_have_text("type a 5-letter word first")
+    assert german_server.session.controller.game.history == []
+
+
+def test_an_english_game_refuses_letters_beyond_a_z(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    expect(page.get_by_role("group", name="Keyboard").get_by_role("button")).to_have_count(28)
+    page.get_by_role("textbox", name="Guess").fill("säule")
+    expect(page.get_by_role("alert")).to_have_text("Ä is not a letter of English: type a-z")
+    expect(page.get_by_role("textbox", name="Guess")).to_have_value("sule")
 
 
 def test_two_tabs_stay_in_step(context: BrowserContext, live_server) -> None:

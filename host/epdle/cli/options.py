@@ -42,10 +42,11 @@ def resolve_port(port: str) -> str:
 
 def add_top_option(parser: argparse.ArgumentParser, *, for_device: bool = False) -> None:
     """--top: how many suggestions; for a device, no more frames than its store always holds."""
-    from epdle.frames.store import MAX_SUGGESTION_FRAMES
     from epdle.solver.names import MAX_SUGGESTIONS
 
-    if for_device:
+    if for_device:  # the store's module only then: a one-shot suggest does without it
+        from epdle.frames.store import MAX_SUGGESTION_FRAMES
+
         high, why = MAX_SUGGESTION_FRAMES, "the suggestion frames the device's store holds"
         what = "suggestions (frames) per step"
     else:

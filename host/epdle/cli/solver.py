@@ -105,7 +105,7 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 def run_suggest(args: argparse.Namespace) -> int:
     history = parse_history(args.history)
-    advice = _tree_advice(args, history)
+    advice = _quick_advice(args, history)
     hard, blind = args.hard, False  # the shipped tree's game: the original lists
     if advice is None:
         with progress_bar("building the best tree") as progress:
@@ -186,14 +186,20 @@ def even_sample(words: list[str], count: int | None, seed: int | None) -> list[s
     ]
 
 
-def _tree_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
-    """`best` on the shipped lists, still on the shipped tree: answered without numpy."""
+def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
+    """`best` on the shipped lists: answered without numpy from the shipped tree, or off it
+    (normal mode) from the cached pattern matrix; None when the Solver must answer."""
     custom = args.answers or args.guesses or is_dictionary_game(args)
     if args.strategy != "best" or args.blind or custom:
         return None
     from epdle.solver.quick import tree_advice
 
-    return tree_advice(history, args.hard, args.top)
+    advice = tree_advice(history, args.hard, args.top)
+    if advice is None:
+        from epdle.solver.cold import cold_advice
+
+        advice = cold_advice(history, args.hard, args.top)
+    return advice
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -3,7 +3,8 @@
 What it holds (all rebuilt on demand, so any of it may be deleted at any time):
 pattern matrices (`patterns-*.npy`, one per pair of word lists: 33 MB for the
 shipped lists, about 220 MB for a blind universe), decision trees for lists of
-your own (`best-tree-*.json`) and ranked openers (`openers-*.json`).
+your own (`best-tree-*.json`), ranked openers (`openers-*.json`) and the guesses'
+letter shapes a one-shot `suggest` reads off the tree (`cold-shapes-*.json`).
 
 It lives in $EPDLE_CACHE_DIR, else $XDG_CACHE_HOME/epdle, else ~/.cache/epdle, and
 is kept under $EPDLE_CACHE_MAX_MB megabytes (default 1024): after each write, the
@@ -22,17 +23,21 @@ from pathlib import Path
 CACHE_FORMAT = 1
 MAX_MB_ENV = "EPDLE_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 1024
-ENTRY_PATTERNS = ("patterns-*.npy", "best-tree-*.json", "openers-*.json")
+ENTRY_PATTERNS = ("patterns-*.npy", "best-tree-*.json", "openers-*.json", "cold-shapes-*.json")
 
 
 def cache_dir() -> Path:
     """$EPDLE_CACHE_DIR, else $XDG_CACHE_HOME/epdle, else ~/.cache/epdle."""
+    return Path(cache_dir_name())
+
+
+def cache_dir_name() -> str:
+    """cache_dir() as a string, found with os.path (for a one-shot suggest)."""
     explicit = os.environ.get("EPDLE_CACHE_DIR")
     if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "epdle"
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "epdle")
 
 
 def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:

@@ -369,6 +369,12 @@ class Solver:
                 for guess in stats.guesses[leaders]
             ]
             costs = costs + TRAP_PENALTY * np.array(trapped)
+        if not self.blind:
+            # Leaders often cost the same (143/56 for two guesses, say), and then the last
+            # digits are noise: from max(0, tiny) ** 0.7 and numpy's own log2, which differs
+            # by CPU. Rounded, equal leaders keep the estimate's order, on every machine and
+            # in epdle.solver.cold. (Blind costs are weighted sums: left as they were.)
+            costs = np.round(costs, 9)
         leaders = leaders[np.argsort(costs, kind="stable")]
         return np.concatenate([leaders, order[~np.isin(order, leaders)]])
 

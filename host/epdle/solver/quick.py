@@ -77,7 +77,7 @@ def _data_file(name: str) -> str:
 
 
 @cache
-def _shipped(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | None:
+def tree_and_book(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | None:
     """(tree, book) shipped for the shipped lists, or None if either is missing or stale."""
     try:
         key = shipped_key()
@@ -129,11 +129,15 @@ def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str])
 
 def suggestion(word: str, candidates: Sequence[str]) -> Suggestion:
     """A guess's feedback statistics over equally likely candidates (as guess_stats)."""
-    n = len(candidates)
     sizes = Counter(feedback(word, answer) for answer in candidates)
-    bits = math.log2(n) - sum(c * math.log2(c) for c in sizes.values()) / n
-    is_candidate = word in candidates
-    expected_left = sum(c * c for c in sizes.values()) / n - (1.0 / n if is_candidate else 0.0)
+    return suggestion_of(word, list(sizes.values()), word in candidates)
+
+
+def suggestion_of(word: str, sizes: Sequence[int], is_candidate: bool) -> Suggestion:
+    """A guess's statistics from the sizes of its feedback buckets (candidates equally likely)."""
+    n = sum(sizes)
+    bits = math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
+    expected_left = sum(c * c for c in sizes) / n - (1.0 / n if is_candidate else 0.0)
     return Suggestion(word, bits, expected_left, is_candidate)
 
 
@@ -144,7 +148,7 @@ def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
     """
     if top > BOOK_DEPTH:
         return None
-    shipped = _shipped(hard)
+    shipped = tree_and_book(hard)
     if shipped is None:
         return None
     tree, book = shipped

@@ -58,6 +58,19 @@ def settings_of(solver: Solver) -> Settings:
     return Settings(solver.strategy, solver.hard, solver.blind)
 
 
+def language_of(solver: Solver) -> dict[str, Any]:
+    """What the page needs to take the game's letters: the alphabet, and the letters the
+    language's Wordle folds onto others (French é -> e, œ -> oe)."""
+    lang = solver.universe.lang
+    return {
+        "code": lang.code,
+        "name": lang.name,
+        "alphabet": lang.alphabet,
+        "alphabet_text": lang.alphabet_text(),
+        "folds": lang.folds,
+    }
+
+
 class WebSession:
     def __init__(self, controller: Controller, solver_factory: SolverFactory) -> None:
         self.controller = controller
@@ -200,6 +213,7 @@ class WebSession:
             "history": [{"word": w, "colours": f} for w, f in game.history],
             "solved": game.solved,
             "length": solver.universe.length,
+            "language": language_of(solver),
             "max_guesses": GAME_GUESSES,
             "candidates_left": advice.candidates_left,
             "candidates": advice.candidates,

@@ -1,6 +1,7 @@
 // The page: renders the server's state, sends what the player does.
 import {
-  COLOUR_NAMES, letterStates, nextColour, parsePaste, tileName,
+  COLOUR_NAMES, displayLetter, displayWord, letterStates, nextColour, parsePaste, refusal,
+  speller, tileName,
 } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -9,6 +10,8 @@ const timings = (window.epdleTimings = { enterToSuggestions: [], enterToPanel: [
 
 let state = null;
 let colours = [];
+let spell = speller(); // the game's language's: set from each state
+let refusing = false; // the error shown is a refused letter's
 let pendingEnter = null; // performance.now() of an Enter waiting for its advice
 let pendingPanel = null; // {start, version}: an Enter waiting for the device to show it
 
@@ -21,6 +24,7 @@ function length() {
 
 function setError(message) {
   $("#error").textContent = message || "";
+  refusing = false;
 }
 
 function setStatus(message) {
@@ -51,12 +55,22 @@ async function api(path, body) {
 // -- the row being typed ------------------------------------------------------------------
 
 function word() {
-  return input.value.toLowerCase().replace(/[^a-z]/g, "").slice(0, length());
+  return Array.from(spell(input.value).word).slice(0, length()).join("");
 }
 
+// The row becomes `text` as the game's language spells it; a letter it does not have is
+// left out and named.
 function setWord(text) {
-  input.value = text.toLowerCase().replace(/[^a-z]/g, "").slice(0, length());
+  const { word: letters, refused } = spell(text);
+  input.value = Array.from(letters).slice(0, length()).join("");
+  if (refused !== null) refuse(refused);
+  else if (refusing) setError("");
   renderCurrentRow();
+}
+
+function refuse(letter) {
+  setError(refusal(letter, state?.language));
+  refusing = true;
 }
 
 function resetColours() {
@@ -88,8 +102,9 @@ function submit() {
 
 function press(key) {
   if (key === "enter") submit();
-  else if (key === "backspace") setWord(word().slice(0, -1));
-  else if (word().length < length()) setWord(word() + key);
+  else if (key === "backspace") setWord(Array.from(word()).slice(0, -1).join(""));
+  else if (spell(key).refused !== null) refuse(spell(key).refused);
+  else if (Array.from(word()).length < length()) setWord(word() + key);
 }
 
 // -- rendering ------------------------------------------------------------------------------
@@ -97,7 +112,7 @@ function press(key) {
 function tile(letter, colour) {
   const element = document.createElement("span");
   element.className = `tile ${colour ? `c-${colour}` : "empty"}`;
-  element.textContent = letter ? letter.toUpperCase() : "";
+  element.textContent = letter ? displayLetter(letter) : "";
   return element;
 }
 
@@ -108,7 +123,7 @@ function renderBoard() {
     const line = document.createElement("li");
     line.className = "row";
     const said = Array.from(played)
-      .map((letter, i) => `${letter.toUpperCase()} ${COLOUR_NAMES[marks[i]]}`)
+      .map((letter, i) => `${displayLetter(letter)} ${COLOUR_NAMES[marks[i]]}`)
       .join(", ");
     line.setAttribute("aria-label", `Guess ${row + 1}: ${said}`);
     Array.from(played).forEach((letter, i) => {
@@ -135,7 +150,7 @@ function renderCurrentRow() {
 
 function drawCurrentRow() {
   const row = $("#current");
-  const letters = word();
+  const letters = Array.from(word());
   const done = state && (state.solved || state.history.length >= state.max_guesses);
   row.hidden = Boolean(done);
   row.replaceChildren();
@@ -144,7 +159,7 @@ function drawCurrentRow() {
     button.type = "button";
     const letter = letters[i] || "";
     button.className = `tile ${letter ? `c-${colours[i]}` : `empty c-${colours[i]}`}`;
-    button.textContent = letter.toUpperCase();
+    button.textContent = letter ? displayLetter(letter) : "";
     button.setAttribute("aria-label", tileName(letter, i, colours[i]));
     button.addEventListener("click", () => {
       colours[i] = nextColour(colours[i]);
@@ -187,8 +202,8 @@ function drawAdvice() {
     const use = document.createElement("button");
     use.type = "button";
     use.className = "word";
-    use.textContent = s.word.toUpperCase();
-    use.setAttribute("aria-label", `Use ${s.word.toUpperCase()}`);
+    use.textContent = displayWord(s.word);
+    use.setAttribute("aria-label", `Use ${displayWord(s.word)}`);
     use.addEventListener("click", () => {
       setWord(s.word);
       input.focus();
@@ -205,7 +220,7 @@ function drawAdvice() {
   const list = $("#candidates ul");
   list.replaceChildren(...state.candidates.map((c) => {
     const li = document.createElement("li");
-    li.textContent = c.toUpperCase();
+    li.textContent = displayWord(c);
     return li;
   }));
   $("#candidates-note").textContent = state.candidates_left > state.candidates.length
@@ -260,6 +275,7 @@ function render(next) {
   const first = state === null;
   state = next;
   if (first || colours.length !== state.length) resetColours();
+  setLanguage(state.language);
   input.maxLength = state.length;
   renderBoard();
   renderCurrentRow();
@@ -277,9 +293,23 @@ function render(next) {
 
 // -- wiring ---------------------------------------------------------------------------------
 
-function buildKeyboard() {
+// The language's letters beyond a-z (German ä ö ü ß, Spanish ñ) get a row of their own.
+function setLanguage(language) {
   const keyboard = $("#keyboard");
-  KEY_ROWS.forEach((letters, row) => {
+  if (keyboard.dataset.alphabet === language.alphabet) return;
+  spell = speller(language);
+  document.documentElement.lang = language.code;
+  const extra = Array.from(language.alphabet).filter((letter) => !/^[a-z]$/.test(letter));
+  keepingFocus(keyboard, () => buildKeyboard(extra.join("")));
+  keyboard.dataset.alphabet = language.alphabet;
+  if (input.value !== word()) setWord(input.value);
+}
+
+function buildKeyboard(extra = "") {
+  const keyboard = $("#keyboard");
+  keyboard.replaceChildren();
+  const rows = extra ? [...KEY_ROWS, extra] : KEY_ROWS;
+  rows.forEach((letters, row) => {
     const line = document.createElement("div");
     line.className = "keys";
     const keys = Array.from(letters);
@@ -302,7 +332,7 @@ function buildKeyboard() {
         button.addEventListener("click", () => press("backspace"));
       } else {
         button.type = "button";
-        button.textContent = key.toUpperCase();
+        button.textContent = displayLetter(key);
         button.addEventListener("click", () => press(key));
       }
       line.append(button);
@@ -313,7 +343,7 @@ function buildKeyboard() {
 
 function handlePaste(event) {
   const text = event.clipboardData?.getData("text") ?? "";
-  const meaning = parsePaste(text, state ? state.history.length : 0, length());
+  const meaning = parsePaste(text, state ? state.history.length : 0, length(), spell);
   if (meaning === null) return;
   event.preventDefault();
   if (meaning.error) {
@@ -339,8 +369,8 @@ function wire() {
   document.addEventListener("paste", handlePaste);
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
-    if (/^[a-z]$/i.test(event.key)) {
-      event.preventDefault();
+    if (Array.from(event.key).length === 1 && /\p{L}/u.test(event.key)) {
+      event.preventDefault(); // a letter typed anywhere on the page goes to the row
       press(event.key.toLowerCase());
     } else if (event.key === "Backspace") {
       event.preventDefault();

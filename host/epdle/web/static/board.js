@@ -11,12 +11,50 @@ const SQUARES = new Map([
 ]);
 const DIGITS = { 2: "G", 1: "Y", 0: "B" };
 
+// The capital a tile shows for a lower-case letter: one per letter (ß has the capital ẞ,
+// where toUpperCase() makes it two).
+export function displayLetter(letter) {
+  return letter === "ß" ? "ẞ" : letter.toUpperCase();
+}
+
+export function displayWord(word) {
+  return Array.from(word).map(displayLetter).join("");
+}
+
+// How the game's language spells what is typed: lower-cased, folded as its Wordle folds
+// letters (French é -> e), then checked against its alphabet. `language` is the server's
+// state.language; without it, English (a-z).
+export function speller(language) {
+  const alphabet = new Set(Array.from(language?.alphabet ?? "abcdefghijklmnopqrstuvwxyz"));
+  const folds = language?.folds ?? {};
+  // {word: the letters kept, refused: the first letter outside the alphabet or null}.
+  // Anything that is not a letter (digits, spaces) is dropped without a word.
+  return (text) => {
+    let word = "";
+    let refused = null;
+    for (const char of Array.from(text.normalize("NFC").toLowerCase())) {
+      for (const letter of Array.from(folds[char] ?? char)) {
+        if (alphabet.has(letter)) word += letter;
+        else if (refused === null && /\p{L}/u.test(letter)) refused = letter;
+      }
+    }
+    return { word, refused };
+  };
+}
+
+// The message for a letter the game's language does not have.
+export function refusal(letter, language) {
+  const name = language?.name ?? "English";
+  const letters = language?.alphabet_text ?? "a-z";
+  return `${displayLetter(letter)} is not a letter of ${name}: type ${letters}`;
+}
+
 export function nextColour(colour) {
   return COLOURS[(COLOURS.indexOf(colour) + 1) % COLOURS.length];
 }
 
 export function tileName(letter, position, colour) {
-  const shown = letter ? letter.toUpperCase() : "empty";
+  const shown = letter ? displayLetter(letter) : "empty";
   return `${shown}, letter ${position + 1}, ${COLOUR_NAMES[colour]}`;
 }
 
@@ -47,19 +85,21 @@ export function anyColours(text) {
 //   {word}           letters only
 //   {error}          a grid without a row for this guess
 //   null             nothing the board understands
-export function parsePaste(text, played, length) {
+// `spell` is the game's speller (English by default): a word is letters it keeps whole.
+export function parsePaste(text, played, length, spell = speller()) {
+  const asWord = (part) => {
+    const { word, refused } = spell(part);
+    return refused === null && /^\p{L}+$/u.test(part) ? word : null;
+  };
   const lines = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
   if (lines.length === 1) {
     const parts = lines[0].split(/[\s:=,]+/).filter(Boolean);
-    if (parts.length === 2 && /^[a-z]+$/i.test(parts[0])) {
+    const word = parts.length <= 2 ? asWord(parts[0] ?? "") : null;
+    if (parts.length === 2 && word) {
       const colours = anyColours(parts[1]);
-      if (colours !== null && colours.length === parts[0].length) {
-        return { word: parts[0].toLowerCase(), colours };
-      }
+      if (colours !== null && colours.length === word.length) return { word, colours };
     }
-    if (parts.length === 1 && /^[a-z]+$/i.test(parts[0]) && parts[0].length <= length) {
-      return { word: parts[0].toLowerCase() };
-    }
+    if (parts.length === 1 && word && word.length <= length) return { word };
   }
   const rows = lines.map(squaresRow).filter((row) => row !== null && row.length === length);
   if (rows.length === 0) return null;

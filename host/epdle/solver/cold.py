@@ -1,0 +1,692 @@
+"""`best` advice off the shipped tree in pure Python (no numpy), for a one-shot `suggest`.
+
+After a first guess that is not the tree's, the Solver ranks every guess by
+`rank_expected_guesses`, looks one guess further ahead over its leaders
+(`two_ply_costs`) and, with at most SEARCH_MAX_CANDIDATES left, plays the bounded
+search's guess. Importing numpy alone costs a cold process more than its whole budget,
+so this module answers the same from the cached pattern matrix read without numpy:
+
+- The entropy of a guess's feedback is at most the sum of the entropies of its marks
+  letter by letter (subadditivity), and those come from per-(position, letter) counts
+  over the candidates. That bound gives every guess a floor on its estimated cost, so
+  only the few hundred guesses whose floor beats the ranking kept so far are bucketed
+  exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
+  the number of feedbacks a guess leaves it.
+- The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
+  whole numbers; a bound on how many feedbacks a guess can get finds the guesses that
+  split the candidates apart, and those the beam needs.
+
+Whenever the result could differ from the Solver's (costs or estimates too close to
+order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
+returns None and the caller asks the Solver. A test holds the two equal over many
+states.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import mmap
+import os
+import re
+from bisect import insort
+from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import suppress
+from functools import cache
+from heapq import merge
+from itertools import chain, repeat
+from operator import add, itemgetter, mul
+from typing import NamedTuple
+
+from epdle.solver.advice import Advice, worth_showing
+from epdle.solver.cache import cache_dir_name
+from epdle.solver.quick import (
+    path_key,
+    shipped_key,
+    shipped_lists,
+    suggestion_of,
+    tree_and_book,
+)
+from epdle.solver.scoring import GAME_GUESSES, pattern_code
+
+# The Solver's settings this mirrors (engine.py, best.py; a test checks they agree).
+RANKED_KEPT = 50
+FALLBACK_WIDTHS = (1, 8, 4, 2)
+SEARCH_MAX_CANDIDATES = 24
+LOOKAHEAD_TURNS = (1, 2)
+LOOKAHEAD_WIDTH = 6
+LOOKAHEAD_POOL = 300
+LOOKAHEAD_MAX_CANDIDATES = 500
+# A guess whose floor is this far above the last kept cost cannot round into the list.
+_TIE = 2e-9
+# A cost this close (in units of 1e-9) to half a unit may round either way in numpy: its
+# costs and these differ in the last digits (its log2 is its own), by up to 1e-11 where
+# max(0, rounding error) ** 0.7 enters: a guess splitting the candidates apart, and in
+# the look-ahead.
+_EDGE = 0.05
+_NEAR_EDGE = 1e-4
+# Up to this many candidates, their rows are copied out of the matrix (faster to read;
+# the look-ahead reads them, so at least LOOKAHEAD_MAX_CANDIDATES).
+_COPIED_ROWS = 600
+# Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
+_BATCH = 32
+_LISTED_CANDIDATES = 100
+
+
+class Undecided(Exception):
+    """The pure-Python answer might differ from the Solver's: ask the Solver."""
+
+
+class Ranked(NamedTuple):
+    key: tuple[int, int, int]  # (cost rounded to 1e-9, not a candidate, guess index)
+    cost: float
+    apart: bool  # splits the candidates into singletons
+
+
+class Matrix:
+    """The cached (answers, guesses) uint8 pattern matrix, memory-mapped (a .npy file)."""
+
+    def __init__(self, path: str, answers: int, guesses: int) -> None:
+        with open(path, "rb") as handle:
+            self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        head = self._map[:10]
+        if head[:6] != b"\x93NUMPY" or head[6] != 1:
+            raise ValueError("not a version 1 .npy file")
+        size = int.from_bytes(head[8:10], "little")
+        header = self._map[10 : 10 + size].decode("latin-1")
+        shape = re.search(r"'shape': \((\d+), (\d+)\)", header)
+        if (
+            "'descr': '|u1'" not in header
+            or "'fortran_order': False" not in header
+            or shape is None
+            or (int(shape[1]), int(shape[2])) != (answers, guesses)
+        ):
+            raise ValueError("not the matrix of these lists")
+        self.offset = 10 + size
+        self.width = guesses
+        if len(self._map) != self.offset + answers * guesses:
+            raise ValueError("truncated matrix")
+
+    def rows(self, answers: Sequence[int]) -> list[bytes]:
+        start, width, data = self.offset, self.width, self._map
+        return [data[start + a * width : start + (a + 1) * width] for a in answers]
+
+    def every_answer(self, guess: int) -> bytes:
+        """A guess's codes against every answer (one strided read)."""
+        return self._map[self.offset + guess : len(self._map) : self.width]
+
+    def column(self, guess: int, answers: Iterable[int]) -> list[int]:
+        start, width, data = self.offset + guess, self.width, self._map
+        return [data[start + a * width] for a in answers]
+
+
+@cache
+def _lists() -> tuple[list[str], list[str], dict[str, int], list[int]]:
+    """(guesses, answers, guess index, each answer's guess index) of the shipped lists."""
+    guesses, answers = shipped_lists()
+    index = {word: i for i, word in enumerate(guesses)}
+    if any(word not in index for word in answers):
+        raise Undecided("an answer missing from the guesses")  # the Universe would add it
+    return guesses, answers, index, [index[word] for word in answers]
+
+
+def _matrix() -> Matrix:
+    guesses, answers, _, _ = _lists()
+    path = os.path.join(cache_dir_name(), f"patterns-{shipped_key()}.npy")
+    try:
+        return Matrix(path, len(answers), len(guesses))
+    except (OSError, ValueError) as error:  # not built yet, or stale: the Solver builds it
+        raise Undecided(str(error)) from None
+
+
+def _bits_to_guesses(bits: float) -> float:
+    return 1.0 + 0.45 * bits**0.7
+
+
+def _cost(bits: float, probability: float, uncertainty: float) -> float:
+    """strategies.expected_guess_costs for one guess."""
+    missed = max(1.0 - probability, 1e-12)
+    return 1.0 + missed * _bits_to_guesses(max(0.0, uncertainty - bits) / missed)
+
+
+def _entropy(counts: Iterable[int], n: int) -> float:
+    return math.log2(n) - sum(c * math.log2(c) for c in counts if c) / n
+
+
+@cache
+def _count_log_count(size: int) -> list[float]:
+    """c * log2(c) for c = 0 .. size, as guess_stats tabulates it."""
+    return [c * math.log2(max(c, 1)) for c in range(size + 1)]
+
+
+Shape = tuple[int, ...]  # per position, where its letter first occurs in the word
+
+
+@cache
+def _shapes() -> list[tuple[Shape, list[int], list[str]]]:
+    """The guesses grouped by shape: (shape, guess indexes, the group's letters position by
+    position, one string per position).
+
+    Finding the shapes costs a cold process more than the rest of the answer, so they are
+    cached on disk beside the pattern matrix.
+    """
+    words = _lists()[0]
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        groups = [
+            (tuple(shape), indexes, letters) for shape, indexes, letters in document["shapes"]
+        ]
+        fresh = document.get("lists") == shipped_key() and document.get("format") == _SHAPES_FORMAT
+        if not fresh or sum(len(indexes) for _, indexes, _ in groups) != len(words):
+            raise ValueError("stale")
+        return groups
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    by_shape: dict[Shape, list[int]] = {}
+    for index, word in enumerate(words):
+        first: dict[str, int] = {}
+        shape = tuple(first.setdefault(letter, i) for i, letter in enumerate(word))
+        by_shape.setdefault(shape, []).append(index)
+    groups = []
+    for shape, indexes in by_shape.items():
+        columns = zip(*(words[i] for i in indexes), strict=True)
+        groups.append((shape, indexes, ["".join(column) for column in columns]))
+    document = {
+        "format": _SHAPES_FORMAT,
+        "lists": shipped_key(),
+        "shapes": [[list(shape), indexes, letters] for shape, indexes, letters in groups],
+    }
+    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    return groups
+
+
+_SHAPES_FORMAT = 2
+
+
+def _write_cache(path: str, text: str) -> None:
+    from pathlib import Path
+
+    from epdle.solver.cache import write_atomically
+
+    with suppress(OSError):  # only slower next time
+        write_atomically(Path(path), lambda temporary: temporary.write_text(text))
+
+
+class Rows:
+    """Candidates' pattern rows: the feedback buckets of any guess over them."""
+
+    def __init__(self, matrix: Matrix, members: Sequence[int]) -> None:
+        self.members = members  # answer indexes
+        self.n = len(members)
+        self.matrix = matrix
+        # Few candidates: their rows, copied out; many: each guess's codes read from its
+        # column, the candidates' picked out (copying thousands of rows costs more).
+        self.rows = matrix.rows(members) if self.n <= _COPIED_ROWS else []
+        self._pick = None if self.rows else itemgetter(*members)
+        self.clc = _count_log_count(self.n)
+        self.whole = math.log2(self.n)
+
+    def columns(self, guesses: Sequence[int]) -> list[tuple[int, ...]]:
+        """Each guess's codes over the candidates."""
+        if self._pick is not None:
+            return [self._pick(self.matrix.every_answer(g)) for g in guesses]
+        if len(guesses) <= 1:
+            return [tuple(row[g] for row in self.rows) for g in guesses]
+        return list(zip(*map(itemgetter(*guesses), self.rows), strict=True))
+
+    def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
+        """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
+        it splits the candidates apart."""
+        out = []
+        for column in self.columns(guesses):
+            counts = _counts(column).values()
+            entropy = self.whole - sum(map(self.clc.__getitem__, counts)) / self.n
+            out.append((entropy, len(counts) == self.n))
+        return out
+
+
+def _counts(codes: Iterable[int]) -> dict[int, int]:
+    """How often each code occurs (Counter's own C loop, without Counter's overhead)."""
+    found: dict[int, int] = {}
+    _count_elements(found, codes)
+    return found
+
+
+def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
+    """Per guess, at most the entropy of its feedback over the candidates `spelled`.
+
+    The feedback is a function of the marks of each of the guess's letters, so its
+    entropy is at most the sum of theirs: a letter once in the guess is green, yellow or
+    grey by (position, letter) counts; a repeated letter's marks follow from its greens
+    and from how many copies of it the word has.
+    """
+    return _letter_bounds(spelled, guesses, lambda counts: _entropy(counts, len(spelled)), add)
+
+
+def feedback_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
+    """Per guess, at most the number of feedbacks it gets over the candidates `spelled`:
+    the product of how many marks each of its letters gets (as entropy_bounds)."""
+    return _letter_bounds(spelled, guesses, lambda counts: sum(c > 0 for c in counts), mul)
+
+
+def _letter_bounds(
+    spelled: Sequence[str],
+    guesses: int,
+    measure: Callable[[Sequence[int]], float],
+    combine: Callable[[float, float], float],
+) -> list[float]:
+    """Per guess, `combine` over its letters of `measure` of the candidates' counts per
+    mark of that letter; capped at what the whole set allows."""
+    n = len(spelled)
+    length = len(spelled[0])
+    placed = [Counter(column) for column in zip(*spelled, strict=True)]
+    letter_sets = list(map(set, spelled))
+    having = Counter(chain.from_iterable(letter_sets))
+    copies: Counter[tuple[str, int]] = Counter()  # (letter, k): words with k copies or more
+    for word, distinct in zip(spelled, letter_sets, strict=True):
+        if len(distinct) < length:
+            for letter in distinct:
+                copies.update((letter, k) for k in range(2, word.count(letter) + 1))
+    single = []  # a letter once in the guess: green, yellow or grey
+    green = []  # green or not
+    for at in placed:
+        single.append({x: measure((at[x], having[x] - at[x], n - having[x])) for x in having})
+        green.append({x: measure((g, n - g)) for x, g in at.items()})
+    nothing = measure((n,))  # a letter no candidate has: grey for all
+
+    @cache
+    def copy_counts(k: int) -> dict[str, float]:
+        """How many copies (0 .. k) of each letter the candidates have."""
+        table = {}
+        for letter, has in having.items():
+            counts = [n - has]
+            previous = has
+            for at_least in (copies[letter, j] for j in range(2, k + 1)):
+                counts.append(previous - at_least)
+                previous = at_least
+            counts.append(previous)
+            table[letter] = measure(counts)
+        return table
+
+    whole = measure([1] * n)
+    bounds = [whole] * guesses
+    for shape, indexes, letters in _shapes():
+        total: list[float] | None = None
+        for position, column in enumerate(letters):
+            first = shape[position]
+            times = shape.count(position)
+            if first == position and times == 1:
+                table = single[position]
+            elif first != position:
+                table = green[position]
+            else:
+                extra = copy_counts(times)
+                table = {x: combine(green[position].get(x, nothing), extra[x]) for x in having}
+            values = map(table.get, column, repeat(nothing))
+            total = list(values) if total is None else list(map(combine, total, values))
+        for index, value in zip(indexes, total or (), strict=True):
+            if value < whole:
+                bounds[index] = value
+    return bounds
+
+
+def _floor_order(
+    bounds: Sequence[float], is_candidate: set[int], chance: float, uncertainty: float
+) -> Iterator[tuple[float, int]]:
+    """(floor, guess) for every guess, lowest floor first: the floor is the cost at the
+    guess's entropy bound, and the cost falls as the entropy rises."""
+    inside = sorted((_cost(bounds[g], chance, uncertainty), g) for g in is_candidate)
+    outside = (g for g in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True))
+    outside_floors = (
+        (_cost(bounds[g], 0.0, uncertainty), g) for g in outside if g not in is_candidate
+    )
+    return merge(inside, outside_floors)
+
+
+def top_guesses(
+    rows: Rows,
+    bounds: Sequence[float],
+    is_candidate: set[int],
+    count: int,
+) -> list[Ranked]:
+    """The `count` guesses with the lowest estimated cost, in the Solver's order
+    (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
+    A guess is bucketed only while its floor (the cost at its bound) can make the list."""
+    chance = 1.0 / rows.n
+    uncertainty = rows.whole
+    order = _floor_order(bounds, is_candidate, chance, uncertainty)
+    kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
+    edges: list[Ranked] = []
+    done = False
+    while not done:
+        batch = []
+        for floor, guess in order:
+            if len(kept) > count and floor > kept[-1].cost + _TIE:
+                done = True  # every guess left has a higher floor
+                break
+            batch.append(guess)
+            if len(batch) == _BATCH:
+                break
+        else:
+            done = True
+        for guess, (bits, apart) in zip(batch, rows.bits(batch), strict=True):
+            probability = chance if guess in is_candidate else 0.0
+            cost = _cost(bits, probability, uncertainty)
+            scaled = cost * 1e9
+            entry = Ranked((round(scaled), int(not probability), guess), cost, apart)
+            if abs(scaled - math.floor(scaled) - 0.5) < (_EDGE if apart else _NEAR_EDGE):
+                edges.append(entry)
+            if len(kept) <= count or entry < kept[-1]:
+                insort(kept, entry)
+                del kept[count + 1 :]
+    # A cost that numpy may round either way decides nothing unless another is near it.
+    # Guesses that split the candidates apart cost numpy exactly the same (all the
+    # entropy, log2 n, and the same chance to be the answer): one rounding for all.
+    for edge in edges:
+        for other in kept:
+            same = edge.apart and other.apart and edge.key[1] == other.key[1]
+            if other is not edge and not same and abs(other.cost - edge.cost) < 2e-9:
+                raise Undecided("costs at a rounding edge")
+    return kept[:count]
+
+
+def _finish_cost(rows: list[tuple[int, ...]], members: list[int]) -> float:
+    """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
+    `finish` for one bucket in normal mode (every candidate equally likely).
+
+    `rows` are the bucket's words' codes for each pool guess; `members` the pool
+    positions of the bucket's own words."""
+    size = len(rows)
+    if size == 1:
+        return 1.0 + 1e-12 if members else 2.0
+    clc = _count_log_count(size)
+    whole = math.log2(size)
+
+    def cost(column: tuple[int, ...], probability: float) -> float:
+        counts = _counts(column).values()
+        return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
+
+    own = [tuple(row[i] for row in rows) for i in members]
+    best = min((cost(column, 1.0 / size) for column in own), default=math.inf)
+    # The others can at best split the bucket apart, at a cost of 2.
+    if best <= 2.0:
+        return best
+    columns = list(zip(*rows, strict=True))
+    distinct = list(map(len, map(set, columns)))
+    if size in distinct:
+        return 2.0
+    inside = set(members)
+    for i in sorted(range(len(columns)), key=distinct.__getitem__, reverse=True):
+        # At most log2(distinct) bits: from here on no guess can beat the best.
+        if _cost(math.log2(distinct[i]), 0.0, whole) >= best:
+            break
+        if i not in inside:
+            best = min(best, cost(columns[i], 0.0))
+    return best
+
+
+def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]:
+    """Solver._look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
+    guess_of = _lists()[3]
+    pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
+    pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
+    pool = list(dict.fromkeys(pool))
+    at = {guess: i for i, guess in enumerate(pool)}
+    pick = itemgetter(*pool)
+    pooled = {a: pick(row) for a, row in zip(rows.members, rows.rows, strict=True)}
+    solved = 3 ** len(_lists()[0][0]) - 1
+    leaders = order[:LOOKAHEAD_WIDTH]
+    costs = []
+    for leader in leaders:
+        parts: dict[int, list[int]] = {}
+        codes = matrix.column(leader.key[2], rows.members)
+        for answer, code in zip(rows.members, codes, strict=True):
+            parts.setdefault(code, []).append(answer)
+        total = 0.0
+        for code, part in parts.items():
+            if code != solved:
+                members = [at[guess_of[a]] for a in part if guess_of[a] in at]
+                finish = _finish_cost([pooled[a] for a in part], members)
+                total += len(part) / rows.n * finish
+        costs.append(1.0 + total)
+    # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
+    scaled = [cost * 1e9 for cost in costs]
+    for i, value in enumerate(scaled):
+        edge = abs(value - math.floor(value) - 0.5) < _EDGE
+        if edge and any(j != i and abs(other - value) < 2 for j, other in enumerate(scaled)):
+            raise Undecided("leaders' costs at a rounding edge")
+    ranked = sorted(range(len(leaders)), key=lambda i: (round(scaled[i]), i))
+    return [leaders[i] for i in ranked] + order[len(leaders) :]
+
+
+# Bucket sizes up to this cost a whole number in the cost curve (2s - 1): exact sums.
+_EXACT_CURVE = 4
+
+
+class _Search:
+    """best.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
+    every candidate counting once, FALLBACK_WIDTHS), from the same memo-less start a
+    one-shot process has. Costs are whole numbers of guesses, so they compare exactly; the
+    beam's order by estimate is exact too unless two guesses' estimates are sums of the
+    same fractional terms in another order (numpy may order those by its rounding), and
+    then, if that order could decide the guess, Undecided."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.words, _, _, self.guess_of = _lists()
+        self.solved = 3 ** len(self.words[0]) - 1
+        self.memo: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+
+    def guess(self, candidates: Sequence[int], guesses_left: int) -> int | None:
+        """Solver._searched_guess: the search's guess within the guesses left, relaxed by
+        one and then three more if need be (None: none found)."""
+        members = tuple(candidates)
+        for limit in (guesses_left, guesses_left + 1, guesses_left + 3):
+            cost, guess = self.solve(members, limit, 1)
+            if cost < math.inf:
+                return guess
+        return None
+
+    def solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
+        n = len(members)
+        if guesses_left <= 0:
+            return math.inf, -1
+        if n == 1:
+            return 1.0, self.guess_of[members[0]]
+        if guesses_left == 1:
+            return math.inf, -1
+        if n == 2:  # the first, then the other
+            return 3.0, self.guess_of[members[0]]
+        key = (members, guesses_left)
+        if key not in self.memo:  # as TreeSearch's memo: the first level to get there
+            self.memo[key] = self._solve(members, guesses_left, level)
+        return self.memo[key]
+
+    def _solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
+        n = len(members)
+        rows = Rows(self.matrix, members)
+        own = sorted(self.guess_of[a] for a in members)
+        # A guess splitting them all apart is optimal: a candidate's (the first), else any.
+        apart = [g for g, (_, whole) in zip(own, rows.bits(own), strict=True) if whole]
+        if apart:
+            return 2.0 * n - 1.0, apart[0]
+        spelled = [self.words[g] for g in own]
+        feedbacks = feedback_bounds(spelled, len(self.words))
+        possible = [g for g, most in enumerate(feedbacks) if most >= n]
+        for start in range(0, len(possible), _BATCH):
+            batch = possible[start : start + _BATCH]
+            for guess, column in zip(batch, rows.columns(batch), strict=True):
+                if len(set(column)) == n:
+                    return 2.0 * n, guess
+        if guesses_left == 2:
+            return math.inf, -1
+        width = FALLBACK_WIDTHS[min(level, len(FALLBACK_WIDTHS) - 1)]
+        entropies = entropy_bounds(spelled, len(self.words))
+        beam, unsure = self._beam(rows, set(own), feedbacks, entropies, width)
+        best_cost, best_guess = math.inf, -1
+        costs = []
+        for guess in beam:
+            costs.append(self._cost_of(rows, guess, guesses_left, level, best_cost))
+            if costs[-1] < best_cost:
+                best_cost, best_guess = costs[-1], guess
+        if best_guess < 0:
+            raise Undecided("nothing in the beam fits the guesses left")
+        # Two guesses numpy may order either way, both at the least cost: the first wins.
+        if any(costs[i] == costs[j] == best_cost for i, j in unsure):
+            raise Undecided("equal costs in an order numpy's rounding decides")
+        return best_cost, best_guess
+
+    def _beam(
+        self,
+        rows: Rows,
+        own: set[int],
+        feedbacks: Sequence[float],
+        entropies: Sequence[float],
+        width: int,
+    ) -> tuple[list[int], list[tuple[int, int]]]:
+        """The first `width` guesses of TreeSearch's order (estimated cost: the cost curve
+        summed over a guess's buckets, less one for a candidate; a candidate first; list
+        order; only guesses that split the candidates at all), and the pairs of them whose
+        order numpy's rounding may decide."""
+        n = rows.n
+        curve = _cost_curve(n)
+        # A bucket of s words costs at least 2s - 1, and at least s (1 + slope * log2 s):
+        # so a guess at least 2n less its feedbacks, and n (1 + slope * (log2 n less its
+        # entropy)).
+        slope = min((curve[s] / s - 1.0) / math.log2(s) for s in range(2, n + 1))
+        floors = sorted(
+            (max(2.0 * n - most, n + slope * n * (rows.whole - bits)) - (g in own), g)
+            for g, (most, bits) in enumerate(zip(feedbacks, entropies, strict=True))
+            if most > 1
+        )
+        found: list[tuple[float, int, int, tuple[int, ...]]] = []
+        for start in range(0, len(floors), _BATCH):
+            batch = floors[start : start + _BATCH]
+            if len(found) > width and batch[0][0] > found[width][0] + 1e-9:
+                break
+            guesses = [g for _, g in batch]
+            for guess, column in zip(guesses, rows.columns(guesses), strict=True):
+                sizes = tuple(sorted(_counts(column).values()))
+                if len(sizes) > 1:
+                    inside = guess in own
+                    estimate = sum(curve[c] for c in sizes) - inside
+                    found.append((estimate, int(not inside), guess, sizes))
+            found.sort()
+            del found[width + 1 :]
+        # numpy sums the estimate over the buckets in code order: with a fractional term
+        # (a bucket of five or more) two equal estimates may differ in the last digit, in
+        # either direction. Such a pair across the beam's edge is undecidable here; in it,
+        # only if both reach the least cost (the first of equal costs wins).
+        unsure = []
+        for i, (estimate, _, _, sizes) in enumerate(found):
+            for j in range(i + 1, len(found)):
+                whole = max(sizes) <= _EXACT_CURVE and max(found[j][3]) <= _EXACT_CURVE
+                if abs(found[j][0] - estimate) < 1e-9 and not whole:
+                    if j >= width:
+                        raise Undecided("estimates equal but for numpy's rounding")
+                    unsure.append((i, j))
+        return [entry[2] for entry in found[:width]], unsure
+
+    def _cost_of(
+        self, rows: Rows, guess: int, guesses_left: int, level: int, bound: float
+    ) -> float:
+        """TreeSearch._cost_of: the exact cost of `guess` here, or inf once it cannot beat
+        `bound`."""
+        parts: dict[int, list[int]] = {}
+        for answer, code in zip(rows.members, rows.columns([guess])[0], strict=True):
+            parts.setdefault(code, []).append(answer)
+        groups = sorted(
+            (part for code, part in sorted(parts.items()) if code != self.solved),
+            key=len,
+            reverse=True,
+        )
+        floors = [2.0 * len(part) - 1.0 for part in groups]
+        lower = rows.n + sum(floors)
+        for part, floor in zip(groups, floors, strict=True):
+            if lower >= bound:
+                return math.inf
+            cost, _ = self.solve(tuple(part), guesses_left - 1, level + 1)
+            if cost >= math.inf:
+                return math.inf
+            lower += cost - floor
+        return lower
+
+
+@cache
+def _cost_curve(size: int) -> list[float]:
+    """best._cost_curve for sizes 0 .. size."""
+    return [
+        max(2.0 * s - 1.0, 0.0) if s <= _EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
+        for s in range(size + 1)
+    ]
+
+
+def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
+    """`best` advice on the shipped lists for a history off the shipped tree, else None.
+
+    `history` is normalised, as parse_history gives. None whenever the Solver must answer
+    (including every history it would refuse: it words the error).
+    """
+    if hard or not history or top > RANKED_KEPT:
+        return None
+    try:
+        return _advice(history, top)
+    except Undecided:
+        return None
+
+
+def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
+    shipped = tree_and_book(False)
+    if shipped is None or path_key(history) in shipped[0]:
+        return None
+    words, answers, index, guess_of = _lists()
+    length = len(words[0])
+    for turn, (guess, feedback) in enumerate(history, start=1):
+        solved = feedback == "G" * length
+        if guess not in index or len(feedback) != length or (solved and turn < len(history)):
+            return None
+    matrix = _matrix()
+    left = list(range(len(answers)))
+    for guess, feedback in history:
+        code, codes = pattern_code(feedback), matrix.column(index[guess], left)
+        left = [a for a, c in zip(left, codes, strict=True) if c == code]
+    if not left:
+        return None  # the Solver says which guess no word fits
+    listed = [answers[a] for a in left[:_LISTED_CANDIDATES]]
+    if history[-1][1] == "G" * length:
+        return Advice(1, True, [], listed[:1])
+    n = len(left)
+    rows = Rows(matrix, left)
+    # Two or fewer: the Solver guesses a candidate (equally likely: in list order).
+    ranked = [guess_of[a] for a in left] if n <= 2 else _ranked(matrix, rows, len(history), top)
+    shown = ranked[: max(1, top)]
+    own = {guess_of[a] for a in left}
+    columns = rows.columns(shown)
+    suggestions = [
+        suggestion_of(words[g], list(_counts(column).values()), g in own)
+        for g, column in zip(shown, columns, strict=True)
+    ]
+    return Advice(n, False, worth_showing(suggestions, n), listed)
+
+
+def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
+    """Solver._fallback_ranked in normal mode for more than two candidates."""
+    words, answers, _, guess_of = _lists()
+    left, n = rows.members, rows.n
+    bounds = entropy_bounds([answers[a] for a in left], len(words))
+    searched = n <= SEARCH_MAX_CANDIDATES
+    look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES and turns in LOOKAHEAD_TURNS
+    # One more than shown: the search's guess may move up from anywhere below.
+    count = max(top + 1, LOOKAHEAD_POOL if look else 0)
+    order = top_guesses(rows, bounds, {guess_of[a] for a in left}, count)
+    if look:
+        order = _look_ahead(matrix, rows, order)
+    ranked = [r.key[2] for r in order]
+    if searched:
+        first = _Search(matrix).guess(left, max(1, GAME_GUESSES - turns))
+        if first is not None:
+            ranked = [first, *(g for g in ranked if g != first)]
+    return ranked
