@@ -96,9 +96,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     fail "missing ${packages// /, }; install them with: sudo apt-get install -y $packages"
   fi
   say "installing ${packages// /, } (apt-get)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! { $runner apt-get update -qq && $runner apt-get install -y -qq --no-install-recommends \
-    $packages; } >/dev/null; then
+  # The settings go through env, which sudo does not reset: no questions, and no debconf
+  # notice (a fresh Debian has no apt-utils) among apt-get's errors on stderr.
+  apt_get=($runner env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get)
+  if ! { "${apt_get[@]}" update -qq &&
+    "${apt_get[@]}" install -y -qq --no-install-recommends $packages; } >/dev/null; then
     fail "apt-get could not install ${packages// /, }; try: sudo apt-get install -y $packages"
   fi
 fi

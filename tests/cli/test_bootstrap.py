@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the script itself runs, besides the tools it looks for.
-SHELL_TOOLS = ("bash", "dirname", "sed", "head", "realpath", "id", "rm", "cat")
+# What the script itself runs (`sudo -n true` included), besides the tools it looks for.
+SHELL_TOOLS = ("bash", "dirname", "sed", "head", "realpath", "id", "rm", "cat", "env", "true")
 
 
 def _base_python() -> str:
@@ -114,9 +114,10 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "apt.log"
-    _fake(bin_dir, "apt-get", f'echo "$*" >> {log}')
+    _fake(bin_dir, "apt-get", f'echo "$DEBIAN_FRONTEND $DEBCONF_NOWARNINGS: $*" >> {log}')
     _fake(bin_dir, "id", "echo 0" if as_root else "echo 1000")
-    _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; "$@"')
+    # As sudo does by default (env_reset), the caller's environment is not passed on.
+    _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; exec env -i PATH="$PATH" "$@"')
     path = _path_with(tmp_path, tools)  # `id` is the fake one: it was there first
     done = subprocess.run(
         ["bash", str(checkout / "tools" / "bootstrap.sh"), "test"],
@@ -128,6 +129,6 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
     assert done.returncode == 0, done.stderr
     assert done.stderr == "epdle: installing pkg-config, libcmocka-dev (apt-get)\n"
     assert log.read_text().splitlines() == [
-        "update -qq",
-        "install -y -qq --no-install-recommends pkg-config libcmocka-dev",
+        "noninteractive yes: update -qq",
+        "noninteractive yes: install -y -qq --no-install-recommends pkg-config libcmocka-dev",
     ]
