@@ -47,7 +47,13 @@ elif ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
   need python3-venv
 fi
 have cmake || need cmake
-have cc || have gcc || need gcc
+if have cc || have gcc; then
+  # gcc installed without its recommended packages has no C library headers to build with.
+  compiler="$(command -v cc || command -v gcc)"
+  echo '#include <stdio.h>' | "$compiler" -E -x c - >/dev/null 2>&1 || need libc6-dev
+else
+  need gcc
+fi
 have make || need make
 
 if [ "$target" != run ]; then

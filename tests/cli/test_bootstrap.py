@@ -73,6 +73,20 @@ def test_run_needs_no_test_tools(tmp_path: Path) -> None:
     assert done.stderr == ""
 
 
+def test_a_compiler_without_c_library_headers_asks_for_libc6_dev(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # What gcc installed without its recommended packages says.
+    _fake(bin_dir, "cc", 'echo "<stdin>:1:10: fatal error: stdio.h: No such file" >&2; exit 1')
+    path = _path_with(tmp_path, ("python3", "cmake", "make"))
+    done = _run(checkout, "run", path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "epdle: missing libc6-dev; install them with: sudo apt-get install -y libc6-dev"
+    ]
+
+
 def test_a_copied_checkout_loses_its_stale_cmake_cache_and_venv(tmp_path: Path) -> None:
     checkout = _checkout(tmp_path)
     build = checkout / "build" / "host"
