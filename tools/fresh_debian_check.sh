@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # The README's Quick start on a fresh Debian 12: a minbase bookworm (debootstrap) given
-# only what the README assumes (python3, gcc, cmake; git and make to clone and run), a
-# clone of this repository, then `make test` and a scripted `make run`, each timed.
+# only what the README assumes (python3, gcc, cmake; git and make to clone and run), then
+# in clones of this repository a scripted `make run`, `make test` and `make run` again,
+# each timed.
 #
 #   sudo bash tools/fresh_debian_check.sh [ROOT_DIR] [REV]
 #
-# ROOT_DIR (default /var/tmp/epdle-fresh) is removed and made again; REV (default HEAD)
-# is the commit cloned, so uncommitted changes are not part of the check. Needs root,
-# debootstrap (installed with apt-get if missing) and the network (Debian's mirror,
-# PyPI). Takes tens of minutes (make test installs chromium and runs every test): it is
-# not part of .ci/run. Logs and times go to ROOT_DIR.log/; the exit code is 0 only when
-# both commands passed. EPDLE_MIRROR names another Debian mirror.
+# ROOT_DIR (default /var/tmp/epdle-fresh) is made, or removed and made again when an
+# earlier run made it. REV (default HEAD) is the commit cloned: uncommitted changes are
+# not part of the check. Needs root, debootstrap (installed with apt-get if missing) and
+# the network (Debian's mirror, PyPI). Takes minutes (make test installs chromium and
+# runs every test), so it is not part of .ci/run. Logs and times go to ROOT_DIR.log/;
+# the exit code is 0 only when every command passed.
+#
+# EPDLE_MIRROR names another Debian mirror; EPDLE_FRESH_NO_RECOMMENDS=1 installs the
+# given packages without their recommended ones (gcc then comes without libc6-dev).
 set -euo pipefail
 
 root="${1:-/var/tmp/epdle-fresh}"
@@ -66,10 +70,14 @@ timed() {
   return "$status"
 }
 
+marker="$root/.epdle-fresh-check"
 if [ -e "$root" ]; then
+  [ -e "$marker" ] || fail "$root exists and was not made by this script: name another directory"
   findmnt -R "$root" >/dev/null 2>&1 && fail "$root has file systems mounted: unmount them first"
   rm -rf --one-file-system "$root"
 fi
+mkdir -p "$root"
+touch "$marker"
 rm -rf "$logs"
 mkdir -p "$logs"
 say "commit $commit, logs in $logs"
@@ -84,22 +92,22 @@ mount_in "$root/dev/pts" --bind /dev/pts
 mount_in "$root/dev/shm" -t tmpfs shm # chromium's shared memory
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 
-# What the README assumes, as a user would install it (recommended packages included).
-timed given in_root bash -c 'apt-get update -qq &&
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 gcc cmake git make' ||
-  fail "installing python3 gcc cmake git make failed (see $logs/given.log)"
+# What the README assumes, as a user would install it: with the recommended packages
+# (libc6-dev comes with gcc that way), or EPDLE_FRESH_NO_RECOMMENDS=1 for without.
+given=(python3 gcc cmake git make)
+[ "${EPDLE_FRESH_NO_RECOMMENDS:-}" = 1 ] && given=(--no-install-recommends "${given[@]}")
+timed given in_root bash -c "apt-get update -qq &&
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${given[*]}" ||
+  fail "installing ${given[*]} failed (see $logs/given.log)"
 in_root python3 -V >>"$logs/given.log" 2>&1
 
-# This machine's network, not the project's needs: certificate authorities it trusts
-# beyond Debian's (a TLS-inspecting proxy) are trusted in the chroot too, and pip (which
-# otherwise trusts only its own bundle) is pointed at the system's.
-extra_cas=(/usr/local/share/ca-certificates/*.crt)
-if [ -e "${extra_cas[0]}" ]; then
-  say "trusting this machine's extra certificate authorities: ${extra_cas[*]##*/}"
-  cp "${extra_cas[@]}" "$root/usr/local/share/ca-certificates/"
-  in_root update-ca-certificates >>"$logs/given.log" 2>&1 ||
-    fail "update-ca-certificates failed in the chroot (see $logs/given.log)"
-  network_env=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+# This machine's network, not the project's needs: when it trusts certificate
+# authorities beyond Debian's (a TLS-inspecting proxy), pip in the chroot is given this
+# machine's bundle; the chroot's own trust store is left as Debian made it.
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+  say "pip in the chroot trusts this machine's certificate authorities (a proxy's)"
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/fresh-check-ca.pem"
+  network_env=(PIP_CERT=/etc/fresh-check-ca.pem)
 fi
 
 # Clones made with the fresh machine's own git from the repository's object store.
