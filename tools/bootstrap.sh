@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh-machine set-up for the README's commands: `bash tools/bootstrap.sh run|test|ci`.
 #
-#   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler
+#   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler with the C
+#         library's headers (libc6-dev)
 #   test  also pkg-config and cmocka (the C unit tests)
 #   test  and chromium (the web page's browser tests)
 #   ci    also sdcc (make size), gputils + gpsim (make pic), clang + libFuzzer (make fuzz),
