@@ -130,6 +130,9 @@ make_run() { # make_run NAME CLONE
   elif ! ls "$root/root/$2/out/play/"panel-*.png >/dev/null 2>&1; then
     say "$1 wrote no panel picture in /root/$2/out/play/"
     status=1
+  elif grep -q '^Traceback' "$logs/$1.log"; then
+    say "$1 printed a traceback (see $logs/$1.log)"
+    status=1
   fi
 }
 
