@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fresh-machine set-up for the README's commands: `bash tools/bootstrap.sh run|test|ci`.
 #
-#   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler
+#   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler with the C
+#         library's headers (libc6-dev)
 #   test  also pkg-config and cmocka (the C unit tests)
 #   test  and chromium (the web page's browser tests)
 #   ci    also sdcc (make size), gputils + gpsim (make pic), clang + libFuzzer (make fuzz),
@@ -47,7 +48,13 @@ elif ! "$python" -c 'import ensurepip, venv' >/dev/null 2>&1; then
   need python3-venv
 fi
 have cmake || need cmake
-have cc || have gcc || need gcc
+if have cc || have gcc; then
+  # gcc installed without its recommended packages has no C library headers to build with.
+  compiler="$(command -v cc || command -v gcc)"
+  echo '#include <stdio.h>' | "$compiler" -E -x c - >/dev/null 2>&1 || need libc6-dev
+else
+  need gcc
+fi
 have make || need make
 
 if [ "$target" != run ]; then
@@ -96,9 +103,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
     fail "missing ${packages// /, }; install them with: sudo apt-get install -y $packages"
   fi
   say "installing ${packages// /, } (apt-get)"
-  export DEBIAN_FRONTEND=noninteractive
-  if ! { $runner apt-get update -qq && $runner apt-get install -y -qq --no-install-recommends \
-    $packages; } >/dev/null; then
+  # The settings go through env, which sudo does not reset: no questions, and no debconf
+  # notice (a fresh Debian has no apt-utils) among apt-get's errors on stderr.
+  apt_get=($runner env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get)
+  if ! { "${apt_get[@]}" update -qq &&
+    "${apt_get[@]}" install -y -qq --no-install-recommends $packages; } >/dev/null; then
     fail "apt-get could not install ${packages// /, }; try: sudo apt-get install -y $packages"
   fi
 fi

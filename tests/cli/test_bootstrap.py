@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# What the script itself runs, besides the tools it looks for.
-SHELL_TOOLS = ("bash", "dirname", "sed", "head", "realpath", "id", "rm", "cat")
+# What the script itself runs (`sudo -n true` included), besides the tools it looks for.
+SHELL_TOOLS = ("bash", "dirname", "sed", "head", "realpath", "id", "rm", "cat", "env", "true")
 
 
 def _base_python() -> str:
@@ -73,6 +73,20 @@ def test_run_needs_no_test_tools(tmp_path: Path) -> None:
     assert done.stderr == ""
 
 
+def test_a_compiler_without_c_library_headers_asks_for_libc6_dev(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # What gcc installed without its recommended packages says.
+    _fake(bin_dir, "cc", 'echo "<stdin>:1:10: fatal error: stdio.h: No such file" >&2; exit 1')
+    path = _path_with(tmp_path, ("python3", "cmake", "make"))
+    done = _run(checkout, "run", path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "epdle: missing libc6-dev; install them with: sudo apt-get install -y libc6-dev"
+    ]
+
+
 def test_a_copied_checkout_loses_its_stale_cmake_cache_and_venv(tmp_path: Path) -> None:
     checkout = _checkout(tmp_path)
     build = checkout / "build" / "host"
@@ -114,9 +128,10 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "apt.log"
-    _fake(bin_dir, "apt-get", f'echo "$*" >> {log}')
+    _fake(bin_dir, "apt-get", f'echo "$DEBIAN_FRONTEND $DEBCONF_NOWARNINGS: $*" >> {log}')
     _fake(bin_dir, "id", "echo 0" if as_root else "echo 1000")
-    _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; "$@"')
+    # As sudo does by default (env_reset), the caller's environment is not passed on.
+    _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; exec env -i PATH="$PATH" "$@"')
     path = _path_with(tmp_path, tools)  # `id` is the fake one: it was there first
     done = subprocess.run(
         ["bash", str(checkout / "tools" / "bootstrap.sh"), "test"],
@@ -128,6 +143,6 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
     assert done.returncode == 0, done.stderr
     assert done.stderr == "epdle: installing pkg-config, libcmocka-dev (apt-get)\n"
     assert log.read_text().splitlines() == [
-        "update -qq",
-        "install -y -qq --no-install-recommends pkg-config libcmocka-dev",
+        "noninteractive yes: update -qq",
+        "noninteractive yes: install -y -qq --no-install-recommends pkg-config libcmocka-dev",
     ]

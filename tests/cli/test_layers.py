@@ -3,9 +3,11 @@ their third-party libraries (each import runs in a fresh interpreter)."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +20,7 @@ NOT_LOADED = {
     "epdle.crc": WATCHED,
     "epdle.frames": WATCHED,
     "epdle.frames.store": WATCHED,
+    "epdle.words": WATCHED,
     "epdle.frames.encoder": tuple(name for name in WATCHED if name != "numpy"),
     "epdle.link": (
         "numpy",
@@ -78,3 +81,18 @@ def test_a_layer_loads_nothing_above_it(module: str) -> None:
         if name == watched or name.startswith(watched + ".")
     }
     assert not above, f"importing {module} loaded {sorted(above)}"
+
+
+def test_the_words_package_only_re_exports() -> None:
+    import epdle.words
+
+    source = Path(epdle.words.__file__).read_text(encoding="utf-8")
+    body = ast.parse(source).body
+    docstring, *statements = body
+    assert isinstance(docstring, ast.Expr) and isinstance(docstring.value, ast.Constant)
+    for statement in statements:
+        exports = isinstance(statement, ast.Assign) and [
+            target.id for target in statement.targets if isinstance(target, ast.Name)
+        ] == ["__all__"]
+        assert isinstance(statement, ast.ImportFrom) or exports, ast.unparse(statement)
+    assert all(hasattr(epdle.words, name) for name in epdle.words.__all__)

@@ -18,7 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from epdle.words import Prior, WordInfo
+from epdle.words.info import WordInfo
+from epdle.words.prior import Prior
 
 PROBABILITY_FLOOR = 1e-9
 # Search box: centre in Zipf units, width and the factors on a log scale. A factor whose
