@@ -5,7 +5,7 @@
 #         library's headers (libc6-dev)
 #   test  also pkg-config and cmocka (the C unit tests)
 #   test  and chromium (the web page's browser tests)
-#   ci    also sdcc (make size), gputils + gpsim (make pic), clang + libFuzzer (make fuzz),
+#   ci    also gputils + gpsim (make pic, make size), clang + libFuzzer (make fuzz),
 #         clang-format (make lint)
 #
 # Whatever is missing is installed with apt-get when that is possible without asking
@@ -67,8 +67,8 @@ if [ "$target" != run ]; then
 fi
 
 if [ "$target" = ci ]; then
-  have sdcc || need sdcc
-  # make pic: gputils (gplink, gpvo) and gpsim; tools/pic/toolchain.sh builds SDCC's pic14 port.
+  # make pic: gputils (gplink, gpvo) and gpsim; tools/pic/toolchain.sh builds SDCC's pic14 port
+  # itself (Debian's sdcc package has none).
   have gplink || need gputils
   have gpsim || need gpsim
   have clang || need clang
