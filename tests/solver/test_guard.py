@@ -123,10 +123,12 @@ def test_hard_mode_counts_the_family_a_guess_pins_down():
     assert solver._pinned_family_share(candidates, universe.guess_index["bumph"], 2) == 0.0
 
 
-@pytest.mark.parametrize("answer", ["mound"])
-def test_blind_hard_mode_keeps_out_of_the_ound_family(answer):
-    # SALET is all grey; ROUND would pin ?OUND, six words for four guesses. (HOUND takes
-    # 7 since the dictionary-list factor: DRONY, then ?O?ND; docs/bench.md.)
+@pytest.mark.parametrize("answer", ["mound", "hatch", "trice"])
+def test_blind_hard_mode_keeps_out_of_family_traps(answer):
+    # MOUND: SALET is all grey; ROUND would pin ?OUND, six words for four guesses.
+    # HATCH: after SALET, CANTY pins ?ATCH (the search over 91 plausible words avoids it).
+    # TRICE: TORTE would leave TRI?E (the next-guess charge avoids it). HOUND still takes
+    # 7 (DRONY, then ?O?ND: docs/bench.md).
     solver = Solver("best", hard=True, blind=True)
     guesses = play(solver, answer)
     assert guesses[-1] == answer and len(guesses) <= 6
