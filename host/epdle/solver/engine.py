@@ -381,18 +381,12 @@ class Solver:
         own_words = universe.guess_index_of_answers[candidates[likeliest]]
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
         leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
-        trap = None if guesses_left is None else (TRAP_PENALTY_NEXT, guesses_left)
-        costs = two_ply_costs(
-            universe,
-            candidates,
-            stats.guesses[leaders],
-            pool,
-            self.hard,
-            trap if self.hard else None,
-        )
-        if self.hard and guesses_left is not None:
+        hard_left = guesses_left if self.hard else None
+        trap = None if hard_left is None else (TRAP_PENALTY_NEXT, hard_left)
+        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard, trap)
+        if hard_left is not None:
             trapped = [
-                self._pinned_family_share(candidates, int(guess), guesses_left)
+                self._pinned_family_share(candidates, int(guess), hard_left)
                 for guess in stats.guesses[leaders]
             ]
             costs = costs + TRAP_PENALTY * np.array(trapped)
