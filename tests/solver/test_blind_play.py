@@ -1,4 +1,4 @@
-"""Blind play: finding the rare candidates late in a game, and hard mode's family traps."""
+"""Blind play late in a game: every candidate, rare ones included, found in time."""
 
 from __future__ import annotations
 
