@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from solver_hints import obeys_hints
 
+from epdle import words
 from epdle.solver import Solver, score
 from epdle.solver.scoring import pattern_string
 from epdle.solver.strategies import (
@@ -17,8 +18,27 @@ from epdle.solver.strategies import (
 from epdle.solver.universe import Universe
 
 
+def _trapped_share(universe: Universe, bucket, guess: int, guesses_left: int) -> float:
+    """The bucket's weight share that `guess` leaves in parts with all letters but one
+    green and more words than the guesses left after it."""
+    codes = universe.patterns[bucket, guess]
+    weights = universe.weights[bucket]
+    trapped = 0.0
+    for code in np.unique(codes):
+        marks = pattern_string(int(code))
+        part = codes == code
+        if marks.count("G") == universe.length - 1 and part.sum() > guesses_left - 2:
+            trapped += weights[part].sum()
+    return trapped / weights.sum()
+
+
 def _bucket_by_bucket(
-    universe: Universe, candidates, first_guesses, pool, hard: bool = False
+    universe: Universe,
+    candidates,
+    first_guesses,
+    pool,
+    hard: bool = False,
+    trap: tuple[float, int] | None = None,
 ) -> list[float]:
     costs = []
     total = universe.weights[candidates].sum()
@@ -36,7 +56,13 @@ def _bucket_by_bucket(
                 valid = [g for g in pool if obeys_hints(universe.guesses[g], hint)]
                 next_pool = np.array(valid) if valid else pool
             stats = guess_stats(universe, bucket, next_pool)
-            finish = expected_guess_costs(stats, candidate_bits(universe, bucket)).min()
+            each = expected_guess_costs(stats, candidate_bits(universe, bucket))
+            if trap is not None:
+                penalty, left = trap
+                each = each + penalty * np.array(
+                    [_trapped_share(universe, bucket, int(g), left) for g in next_pool]
+                )
+            finish = each.min()
             cost += universe.weights[bucket].sum() / total * float(finish)
         costs.append(cost)
     return costs
@@ -57,6 +83,25 @@ def test_two_ply_costs_equal_the_bucket_by_bucket_estimate(
     expected = _bucket_by_bucket(universe, candidates, first_guesses, pool, hard)
     costs = two_ply_costs(universe, candidates, first_guesses, pool, hard)
     assert costs == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("guesses_left", [3, 4, 5])
+def test_two_ply_trap_charge_equals_the_bucket_by_bucket_charge(
+    guesses_left, small_guesses, small_answers
+):
+    # The family words make pinned parts likely; the rest keeps the buckets mixed.
+    family = [w for w in words.guesses() if w.endswith(("ound", "atch", "ight"))]
+    universe = Universe(sorted(set(small_guesses) | set(family)), None, blind=True)
+    candidates = np.flatnonzero([w in set(family) or w in small_answers for w in universe.answers])
+    first_guesses = np.array([universe.guess_index[w] for w in ("salet", "round", "batch")])
+    pool = np.arange(0, len(universe.guesses), 5)
+    trap = (3.0, guesses_left)
+    expected = _bucket_by_bucket(universe, candidates, first_guesses, pool, True, trap)
+    costs = two_ply_costs(universe, candidates, first_guesses, pool, True, trap)
+    assert costs == pytest.approx(expected)
+    # The charge only adds: without it every leader costs at most as much.
+    free = two_ply_costs(universe, candidates, first_guesses, pool, True)
+    assert (free <= costs + 1e-12).all() and (free < costs).any()
 
 
 def test_two_ply_cost_of_a_guess_that_isolates_every_candidate():

@@ -53,7 +53,7 @@ def test_prior_is_a_value_with_a_signature():
 
 
 def test_blind_universe_weights_and_keys_by_its_prior(small_guesses):
-    shipped = Universe(small_guesses, None)
+    shipped = Universe(small_guesses, None, prior=words.SHIPPED_PRIOR)
     assert shipped.prior == words.SHIPPED_PRIOR
     assert shipped.key.endswith(words.SHIPPED_PRIOR.signature())
     no_plural_penalty = words.Prior(2.9, 0.35, 1.0, 0.3)

@@ -42,6 +42,11 @@ HARD_WIDTHS = (1, 20, 6, 3)
 FALLBACK_WIDTHS = (1, 8, 4, 2)
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
+# Blind hard mode also searches larger sets (up to 100 plausible words), narrower.
+WIDE_WIDTHS = (1, 20, 6, 3)
+# Blind hard mode's searches try only this many rescue guesses: where the beam cannot
+# meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
+BLIND_HARD_RESCUE_WIDTH = 10
 MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
 # Extra guesses tried at a node where the whole beam breaks the guess limit.
 _RESCUE_WIDTH = 200
@@ -76,8 +81,10 @@ class TreeSearch:
         hard: bool,
         widths: tuple[int, ...],
         weights: np.ndarray | None = None,
+        rescue_width: int | None = None,
     ) -> None:
         self.universe = universe
+        self.rescue_width = _RESCUE_WIDTH if rescue_width is None else rescue_width
         self.uniform = weights is None
         self.weights = np.ones(len(universe.answers)) if weights is None else weights
         self.hard = hard
@@ -194,7 +201,7 @@ class TreeSearch:
             # Past the beam, keep looking only while nothing fits the guess limit.
             if not np.isfinite(estimate[index]) or (rank >= width and best_cost < INFINITE):
                 break
-            if rank >= width + _RESCUE_WIDTH:
+            if rank >= width + self.rescue_width:
                 break
             guess = int(columns[index])
             cost = self._cost_of(candidates, allowed, guess, guesses_left, level, best_cost)

@@ -33,6 +33,7 @@ from epdle.solver.strategies import (
     candidate_bits,
     freq_choice,
     guess_stats,
+    pinned_codes,
     rank_expected_guesses,
     rank_one_ply,
     two_ply_costs,
@@ -48,6 +49,14 @@ _RANKED_KEPT = MAX_SUGGESTIONS
 # fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
 # bench from TARSE: 3.4207 with 24, 3.4203 with 60).
 SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
+# Blind hard mode searches larger sets too, up to this many plausible words, with the
+# narrower best.WIDE_WIDTHS (the second guess after many SALET feedbacks): there the hints
+# bind every later guess, and a family they trap (_ATCH after CANTY) is what the search
+# sees coming and the estimate does not. Every blind hard search tries few rescue
+# guesses (best.BLIND_HARD_RESCUE_WIDTH). Full blind hard bench, with the dictionary-list
+# factor: 3.6056 / 7 / 4 over six; with this and TRAP_PENALTY_NEXT 3.6130 / 7 / 2; with
+# the few rescue guesses as well 3.6112 / 7 / 2 (bench 65 s -> 31 s). The only values tried.
+WIDE_SEARCH_MAX = 100
 # Blind, the search plays for the likeliest candidates holding all but this share of the
 # prior mass: the long tail of rare words would only slow it, at almost no expected cost.
 PLAUSIBLE_MASS_LEFT = 0.015
@@ -58,6 +67,14 @@ PLAUSIBLE_MASS_LEFT = 0.015
 # over 6; SALET 3.6592, max 8, 9 over 6 (measured on the answers the bench hides: the only
 # opener tried). Blind normal keeps TARSE (SALET: 3.5784).
 BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
+# Blind, the search plays for the plausible candidates only; but with at most
+# RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates left (rare ones
+# included), it first looks for a way to find every one of them in time, and plays for
+# the plausible ones only if there is none. Held out (tools/blind_holdout.py --held-out):
+# without it VAUNT (Zipf 1.4) took 7 (3.5119, max 7); with it 3.5235, max 6 both ways.
+# The only values tried; hard mode (0: off) not measured.
+RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
+RARE_GUARD_MAX = 30
 # Off the tree, `best` looks one guess further ahead after this many guesses (large sets
 # only: small ones are searched exactly), over its leading guesses.
 LOOKAHEAD_TURNS = (1, 2)
@@ -83,6 +100,9 @@ GUARD_TRIES = 12
 # 3.6592 / 8 / 9 over six -> 3.6587 / 7 / 8; held out (tools/blind_holdout.py --hard
 # --held-out) 3.6510 / 8 / 12 -> 3.6544 / 7 / 12. The only value tried.
 TRAP_PENALTY = 3.0
+# The same charge one guess further on: inside the look-ahead, each next guess that leaves a
+# pinned family larger than the guesses left after it (TRICE: RONTE instead of TORTE).
+TRAP_PENALTY_NEXT = 3.0
 
 History = Sequence[tuple[str, str]]
 # A long-running daemon plays game after game: the per-state memos keep the states used
@@ -143,7 +163,7 @@ class Solver:
         self._progress = progress
         self._ranked = BoundedMemo(RANKED_MEMO_LIMIT)
         self._tree: dict[str, str] | None = None
-        self._search: TreeSearch | None = None
+        self._searches: dict[bool, TreeSearch] = {}  # by wide
         self._guard: FinishCheck | None = None
 
     # -- history -> state -------------------------------------------------------------
@@ -234,7 +254,7 @@ class Solver:
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
         self._ranked.clear()
-        self._search = None
+        self._searches.clear()
         self._guard = None
 
     def next_guess(self, state: GameState) -> str:
@@ -325,7 +345,7 @@ class Solver:
             candidates = self._plausible(candidates)
             stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
             order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
-            searched = len(candidates) <= SEARCH_MAX_CANDIDATES[self.blind]
+            searched = len(candidates) <= self._search_max()
             affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
             turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
             if turn_to_look and not searched and affordable:
@@ -341,8 +361,7 @@ class Solver:
         codes = universe.patterns[candidates, guess].astype(np.int64)
         weights = universe.weights[candidates]
         unique, inverse, sizes = np.unique(codes, return_inverse=True, return_counts=True)
-        greens = ((unique[:, None] // 3 ** np.arange(universe.length)) % 3 == 2).sum(axis=1)
-        trapped = (greens == universe.length - 1) & (sizes > guesses_left - 1)
+        trapped = pinned_codes(universe.length)[unique] & (sizes > guesses_left - 1)
         return float(weights[trapped[inverse]].sum() / weights.sum())
 
     def _look_ahead(
@@ -362,10 +381,12 @@ class Solver:
         own_words = universe.guess_index_of_answers[candidates[likeliest]]
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
         leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
-        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard)
-        if self.hard and guesses_left is not None:
+        hard_left = guesses_left if self.hard else None
+        trap = None if hard_left is None else (TRAP_PENALTY_NEXT, hard_left)
+        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard, trap)
+        if hard_left is not None:
             trapped = [
-                self._pinned_family_share(candidates, int(guess), guesses_left)
+                self._pinned_family_share(candidates, int(guess), hard_left)
                 for guess in stats.guesses[leaders]
             ]
             costs = costs + TRAP_PENALTY * np.array(trapped)
@@ -445,6 +466,12 @@ class Solver:
         kept = int(np.searchsorted(cumulative, (1.0 - PLAUSIBLE_MASS_LEFT) * cumulative[-1])) + 1
         return np.sort(candidates[order[:kept]])
 
+    def _search_max(self) -> int:
+        """The largest (plausible) set the search plays for."""
+        if self.blind and self.hard:
+            return max(WIDE_SEARCH_MAX, SEARCH_MAX_CANDIDATES[True])
+        return SEARCH_MAX_CANDIDATES[self.blind]
+
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
         from epdle.solver import best
@@ -452,20 +479,33 @@ class Solver:
         if len(state.candidates) <= 2:
             return None
         candidates = self._plausible(state.candidates)
-        if len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]:
+        if len(candidates) > self._search_max():
             return None
-        if self._search is None:
+        wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
+        search = self._searches.get(wide)
+        if search is None:
             weights = self.universe.weights if self.blind else None
-            widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
-            self._search = best.TreeSearch(self.universe, self.hard, widths, weights)
-        elif len(self._search.memo) > SEARCH_MEMO_LIMIT:
-            self._search.memo.clear()
+            if wide:
+                widths = best.WIDE_WIDTHS
+            else:
+                widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
+            rescue = best.BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
+            search = best.TreeSearch(self.universe, self.hard, widths, weights, rescue)
+            self._searches[wide] = search
+        elif len(search.memo) > SEARCH_MEMO_LIMIT:
+            search.memo.clear()
         guesses_left = max(1, GAME_GUESSES - len(state.history))
+        if self.blind and guesses_left <= RARE_GUARD_LEFT[self.hard]:
+            every = state.candidates
+            if len(candidates) < len(every) <= RARE_GUARD_MAX:
+                cost, guess = search.solve(every, state.allowed, guesses_left, 1)
+                if cost < best.INFINITE:
+                    return guess
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.
         relaxed = 2 if self.blind else 1
         for limit in (guesses_left, guesses_left + relaxed, guesses_left + 3):
-            cost, guess = self._search.solve(candidates, state.allowed, limit, 1)
+            cost, guess = search.solve(candidates, state.allowed, limit, 1)
             if cost < best.INFINITE:
                 return guess
         return None

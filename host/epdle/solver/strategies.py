@@ -172,6 +172,7 @@ def two_ply_costs(
     first_guesses: np.ndarray,
     pool: np.ndarray,
     hard: bool = False,
+    trap: tuple[float, int] | None = None,
 ) -> np.ndarray:
     """Estimated guesses to finish after each first guess, looking one guess further on.
 
@@ -181,8 +182,14 @@ def two_ply_costs(
     by a free word). All buckets and pool guesses are scored at once: the candidates are
     sorted by (bucket, next feedback) per pool guess, so each group's mass is one
     difference of running sums, with no loop over buckets.
+
+    `trap` (hard mode: penalty, guesses left before the first guess) charges each next
+    guess `penalty` guesses per unit of its bucket's weight that it leaves in a family
+    pinned by its greens (all letters but one in place) larger than the guesses then
+    left: such a family can only be guessed one word at a time.
     """
     weights = universe.weights[candidates] / universe.weights[candidates].sum()
+    pinned = pinned_codes(universe.length)
     codes = universe.patterns[candidates][:, pool].T.astype(np.int32)  # (pool, candidates)
     n = len(candidates)
     position = np.full(len(universe.answers), -1)
@@ -212,6 +219,18 @@ def two_ply_costs(
         group_bucket = sorted_keys[column, row] // universe.pattern_count
         share = group_mass / bucket_mass[group_bucket]
         cell = group_bucket * len(pool) + column
+        charge: np.ndarray | float = 0.0
+        if trap is not None:
+            penalty, guesses_left = trap
+            # Group sizes: ends are in row order within each column.
+            size = np.diff(row, prepend=-1)
+            size[first_of_column] = row[first_of_column] + 1
+            code = sorted_keys[column, row] % universe.pattern_count
+            caught = pinned[code] & (size > guesses_left - 2)
+            trapped = np.bincount(
+                cell[caught], weights=share[caught], minlength=bucket_count * len(pool)
+            )
+            charge = penalty * trapped.reshape(bucket_count, len(pool))
         entropy_terms = -share * np.log2(share)
         bits = np.bincount(cell, weights=entropy_terms, minlength=bucket_count * len(pool))
         bits = bits.reshape(bucket_count, len(pool))
@@ -227,7 +246,7 @@ def two_ply_costs(
         )
         missed = np.maximum(1.0 - answer_probability, 1e-12)
         remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
-        each = 1.0 + missed * _bits_to_guesses(remaining)
+        each = 1.0 + missed * _bits_to_guesses(remaining) + charge
         finish = each.min(axis=1)
         if hard:
             valid = _hard_mode_valid(universe, guess, bucket_codes, pool)
@@ -236,6 +255,12 @@ def two_ply_costs(
         finish[bucket_codes == universe.pattern_count - 1] = 0.0  # solved: nothing left
         costs[index] = 1.0 + float(bucket_mass @ finish)
     return costs
+
+
+def pinned_codes(length: int) -> np.ndarray:
+    """Per feedback code: whether it has all letters but one green."""
+    digits = (np.arange(3**length)[:, None] // 3 ** np.arange(length)) % 3
+    return (digits == 2).sum(axis=1) == length - 1
 
 
 def _hard_mode_valid(

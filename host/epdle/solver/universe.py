@@ -8,6 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from epdle import words
+from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
 from epdle.solver.patterns import ALPHABET_SIZE, encode_words, letter_index, load_patterns
 from epdle.words import languages
@@ -19,9 +20,12 @@ class Universe:
     """Guesses the game accepts and the pool the hidden word is drawn from, with its prior.
 
     `blind` universes have no answer list: every accepted word is a candidate,
-    weighted by the frequency prior (`prior`, the shipped one by default).
+    weighted by the frequency prior (`prior`), and the weight of words the language's
+    dictionary list lacks scaled by `unlisted_factor` (epdle.solver.prior; by default
+    its BLIND_PRIOR and BLIND_UNLISTED_FACTOR, fitted on such a list).
     Otherwise candidates are equally likely. `blind=True` with an answer list weighs
-    those candidates by the prior (a language's list without its plurals, say).
+    those candidates by the prior (a language's list without its plurals, say; by
+    default words.SHIPPED_PRIOR, and no unlisted factor: its words are all listed).
     """
 
     def __init__(
@@ -32,6 +36,7 @@ class Universe:
         language: str = "en",
         keep_plurals: bool = False,
         prior: words.Prior | None = None,
+        unlisted_factor: float | None = None,
         blind: bool | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
@@ -50,7 +55,14 @@ class Universe:
         self.language = language
         self.lang = languages.language(language)
         self.keep_plurals = keep_plurals
+        if prior is None and answer_words is None:
+            prior = blind_prior.BLIND_PRIOR
+            if unlisted_factor is None:
+                unlisted_factor = blind_prior.BLIND_UNLISTED_FACTOR
         self.prior = words.SHIPPED_PRIOR if prior is None else prior
+        self.unlisted_factor = 1.0 if unlisted_factor is None else unlisted_factor
+        if not 0 < self.unlisted_factor <= 1:
+            raise ValueError(f"unlisted factor must be in (0, 1], not {self.unlisted_factor}")
         self.guess_index = {word: index for index, word in enumerate(self.guesses)}
         answer_index = {word: index for index, word in enumerate(self.answers)}
         # For each guess, its row among the answers (-1 when it cannot be the answer).
@@ -67,6 +79,8 @@ class Universe:
         if self.blind:
             # Blind rankings depend on the prior too: its settings are part of the key.
             self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
+            if self.unlisted_factor != 1.0:
+                self.key += f"-unlisted{self.unlisted_factor:g}"
 
     @classmethod
     def dictionary(cls, language: str, length: int, keep_plurals: bool = False) -> Universe:
@@ -97,6 +111,9 @@ class Universe:
         raw = np.array(
             [words.prior_weight(info, self.keep_plurals, self.prior) for info in self.infos]
         )
+        if self.unlisted_factor != 1.0:
+            unlisted = blind_prior.unlisted_flags(self.answers, self.infos, self.language)
+            raw[unlisted] *= self.unlisted_factor
         return raw / raw.sum()
 
     @cached_property
