@@ -225,21 +225,21 @@ class Rows:
         # Few candidates: their rows, copied out one after the other, so that a guess's
         # codes over them are one strided slice; many: each guess's codes read from its
         # column, the candidates' picked out (copying thousands of rows costs more).
-        self.copied = self.n <= _COPIED_ROWS
-        self.joined = b"".join(matrix.rows(members)) if self.copied else b""
-        self._pick = itemgetter(*members)
+        copied = self.n <= _COPIED_ROWS
+        self.joined = b"".join(matrix.rows(members)) if copied else b""
+        self._pick = None if copied else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
 
     def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
-        if self.copied:
+        if self._pick is None:
             joined, width = self.joined, self.matrix.width
             return [joined[g::width] for g in guesses]
         return [self._pick(self.matrix.every_answer(g)) for g in guesses]
 
     def picked(self, guesses: Sequence[int]) -> list[bytes]:
-        """Per candidate, its codes for `guesses` (copied rows only)."""
+        """Per candidate, its codes for `guesses` (two or more; copied rows only)."""
         width, pick = self.matrix.width, itemgetter(*guesses)
         joined = self.joined
         return [bytes(pick(joined[i * width : (i + 1) * width])) for i in range(self.n)]
