@@ -105,6 +105,19 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     _same(fast, solver.advise(history))
 
 
+@pytest.mark.parametrize(
+    "history", [[("xylyl", "BBYBB")], [("mamma", "BYBBB")], [("immix", "YBBBB")]]
+)
+def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
+    # More candidates than the pool takes words from: some buckets' words are not in it.
+    left = len(solver.state_after(history).candidates)
+    assert cold.LOOKAHEAD_POOL < left <= cold.LOOKAHEAD_MAX_CANDIDATES
+    fast = cold.cold_advice(history, False)
+    assert fast is not None
+    solver.forget_rankings()
+    _same(fast, solver.advise(history))
+
+
 def test_it_mirrors_the_solvers_settings():
     assert cold.RANKED_KEPT == names.MAX_SUGGESTIONS
     assert engine.SEARCH_MAX_CANDIDATES[False] == cold.SEARCH_MAX_CANDIDATES

@@ -222,20 +222,27 @@ class Rows:
         self.members = members  # answer indexes
         self.n = len(members)
         self.matrix = matrix
-        # Few candidates: their rows, copied out; many: each guess's codes read from its
+        # Few candidates: their rows, copied out one after the other, so that a guess's
+        # codes over them are one strided slice; many: each guess's codes read from its
         # column, the candidates' picked out (copying thousands of rows costs more).
-        self.rows = matrix.rows(members) if self.n <= _COPIED_ROWS else []
-        self._pick = None if self.rows else itemgetter(*members)
+        copied = self.n <= _COPIED_ROWS
+        self.joined = b"".join(matrix.rows(members)) if copied else b""
+        self._pick = None if copied else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
 
-    def columns(self, guesses: Sequence[int]) -> list[tuple[int, ...]]:
+    def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
-        if self._pick is not None:
-            return [self._pick(self.matrix.every_answer(g)) for g in guesses]
-        if len(guesses) <= 1:
-            return [tuple(row[g] for row in self.rows) for g in guesses]
-        return list(zip(*map(itemgetter(*guesses), self.rows), strict=True))
+        if self._pick is None:
+            joined, width = self.joined, self.matrix.width
+            return [joined[g::width] for g in guesses]
+        return [self._pick(self.matrix.every_answer(g)) for g in guesses]
+
+    def picked(self, guesses: Sequence[int]) -> list[bytes]:
+        """Per candidate, its codes for `guesses` (two or more; copied rows only)."""
+        width, pick = self.matrix.width, itemgetter(*guesses)
+        joined = self.joined
+        return [bytes(pick(joined[i * width : (i + 1) * width])) for i in range(self.n)]
 
     def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
         """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
@@ -393,33 +400,32 @@ def top_guesses(
     return kept[:count]
 
 
-def _finish_cost(rows: list[tuple[int, ...]], members: list[int]) -> float:
+def _finish_cost(block: bytes, width: int, members: list[int]) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket in normal mode (every candidate equally likely).
 
-    `rows` are the bucket's words' codes for each pool guess; `members` the pool
-    positions of the bucket's own words."""
-    size = len(rows)
+    `block` holds the bucket's words' codes for each pool guess, word after word (`width`
+    pool guesses each); `members` the pool positions of the bucket's own words."""
+    size = len(block) // width
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
     clc = _count_log_count(size)
     whole = math.log2(size)
 
-    def cost(column: tuple[int, ...], probability: float) -> float:
+    def cost(column: bytes, probability: float) -> float:
         counts = _counts(column).values()
         return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
 
-    own = [tuple(row[i] for row in rows) for i in members]
-    best = min((cost(column, 1.0 / size) for column in own), default=math.inf)
+    best = min((cost(block[i::width], 1.0 / size) for i in members), default=math.inf)
     # The others can at best split the bucket apart, at a cost of 2.
     if best <= 2.0:
         return best
-    columns = list(zip(*rows, strict=True))
+    columns = [block[i::width] for i in range(width)]
     distinct = list(map(len, map(set, columns)))
     if size in distinct:
         return 2.0
     inside = set(members)
-    for i in sorted(range(len(columns)), key=distinct.__getitem__, reverse=True):
+    for i in sorted(range(width), key=distinct.__getitem__, reverse=True):
         # At most log2(distinct) bits: from here on no guess can beat the best.
         if _cost(math.log2(distinct[i]), 0.0, whole) >= best:
             break
@@ -428,29 +434,28 @@ def _finish_cost(rows: list[tuple[int, ...]], members: list[int]) -> float:
     return best
 
 
-def _look_ahead(matrix: Matrix, rows: Rows, order: list[Ranked]) -> list[Ranked]:
+def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     """Solver._look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
     guess_of = _lists()[3]
     pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
     at = {guess: i for i, guess in enumerate(pool)}
-    pick = itemgetter(*pool)
-    pooled = {a: pick(row) for a, row in zip(rows.members, rows.rows, strict=True)}
+    pooled = rows.picked(pool)  # per candidate (by position), its pool codes
+    own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3 ** len(_lists()[0][0]) - 1
     leaders = order[:LOOKAHEAD_WIDTH]
     costs = []
-    for leader in leaders:
+    for codes in rows.columns([r.key[2] for r in leaders]):
         parts: dict[int, list[int]] = {}
-        codes = matrix.column(leader.key[2], rows.members)
-        for answer, code in zip(rows.members, codes, strict=True):
-            parts.setdefault(code, []).append(answer)
+        for position, code in enumerate(codes):
+            parts.setdefault(code, []).append(position)
         total = 0.0
         for code, part in parts.items():
             if code != solved:
-                members = [at[guess_of[a]] for a in part if guess_of[a] in at]
-                finish = _finish_cost([pooled[a] for a in part], members)
-                total += len(part) / rows.n * finish
+                members = [i for i in map(own.__getitem__, part) if i is not None]
+                block = b"".join(map(pooled.__getitem__, part))
+                total += len(part) / rows.n * _finish_cost(block, len(pool), members)
         costs.append(1.0 + total)
     # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * 1e9 for cost in costs]
@@ -683,7 +688,7 @@ def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
     order = top_guesses(rows, bounds, {guess_of[a] for a in left}, count)
     if look:
-        order = _look_ahead(matrix, rows, order)
+        order = _look_ahead(rows, order)
     ranked = [r.key[2] for r in order]
     if searched:
         first = _Search(matrix).guess(left, max(1, GAME_GUESSES - turns))
