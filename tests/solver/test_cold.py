@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from advice_checks import assert_same_advice
 
 from epdle import words
 from epdle.solver import Solver, best, cold, engine, names, score
@@ -54,17 +55,6 @@ def _off_tree_histories(solver: Solver, count: int, seed: int) -> list[list[tupl
     return histories
 
 
-def _same(fast, slow) -> None:
-    assert fast.candidates_left == slow.candidates_left
-    assert fast.solved == slow.solved
-    assert fast.candidates == slow.candidates
-    assert [s.word for s in fast.suggestions] == [s.word for s in slow.suggestions]
-    for mine, theirs in zip(fast.suggestions, slow.suggestions, strict=True):
-        assert mine.bits == pytest.approx(theirs.bits, abs=1e-9)
-        assert mine.expected_left == pytest.approx(theirs.expected_left, abs=1e-9)
-        assert mine.is_candidate == theirs.is_candidate
-
-
 def _size_class(left: int) -> str:
     if left <= 2:
         return "two or fewer"
@@ -83,7 +73,7 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
             continue
         answered += 1
         solver.forget_rankings()  # a fresh search, as a process starts with
-        _same(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.advise(history, top=top))
         kinds.add(_size_class(fast.candidates_left))
     # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
     assert answered >= 0.9 * len(histories)
@@ -102,7 +92,7 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    _same(fast, solver.advise(history))
+    assert_same_advice(fast, solver.advise(history))
 
 
 @pytest.mark.parametrize(
@@ -115,7 +105,7 @@ def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    _same(fast, solver.advise(history))
+    assert_same_advice(fast, solver.advise(history))
 
 
 def test_it_mirrors_the_solvers_settings():
@@ -164,7 +154,7 @@ def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     cold._shapes.cache_clear()
     path = shipped[1] / f"cold-shapes-{cold.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
-    _same(cold.cold_advice(crane, False), solver.advise(crane))
+    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
     assert json.loads(path.read_text())["lists"] == cold.shipped_key()
 
 

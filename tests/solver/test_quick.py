@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from advice_checks import assert_same_advice
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -44,17 +45,6 @@ def _tree_histories(hard: bool, count: int, seed: int) -> list[list[tuple[str, s
     return histories
 
 
-def _same(fast, slow) -> None:
-    assert fast.candidates_left == slow.candidates_left
-    assert fast.solved == slow.solved
-    assert fast.candidates == slow.candidates
-    assert [s.word for s in fast.suggestions] == [s.word for s in slow.suggestions]
-    for mine, theirs in zip(fast.suggestions, slow.suggestions, strict=True):
-        assert mine.bits == pytest.approx(theirs.bits, abs=1e-9)
-        assert mine.expected_left == pytest.approx(theirs.expected_left, abs=1e-9)
-        assert mine.is_candidate == theirs.is_candidate
-
-
 @pytest.mark.parametrize("top", [1, 5, quick.BOOK_DEPTH])
 def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     histories = _tree_histories(solver.hard, 40, seed=top)
@@ -63,7 +53,7 @@ def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     for history in histories:
         fast = quick.tree_advice(history, solver.hard, top)
         assert fast is not None, history
-        _same(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.advise(history, top=top))
         sizes.add(min(fast.candidates_left, 3))
     assert sizes == {1, 2, 3}
 
