@@ -33,21 +33,7 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     uint8_t bit = level != 0u ? 1u : 0u;
 
     switch (pin) {
-    case HAL_PIN_EPD_SCL:
-        LATCbits.LATC0 = bit;
-        break;
-    case HAL_PIN_EPD_SDA:
-        LATCbits.LATC2 = bit;
-        break;
-    case HAL_PIN_EPD_CS:
-        LATCbits.LATC4 = bit;
-        break;
-    case HAL_PIN_EPD_DC:
-        LATCbits.LATC5 = bit;
-        break;
-    case HAL_PIN_EPD_RST:
-        LATCbits.LATC3 = bit;
-        break;
+        PIC_PANEL_LATC_CASES(bit)
     case HAL_PIN_EPD_PWR:
         LATAbits.LATA2 = bit;
         break;

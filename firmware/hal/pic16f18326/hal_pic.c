@@ -103,21 +103,7 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     uint8_t bit = bit_of(level);
 
     switch (pin) {
-    case HAL_PIN_EPD_SCL:
-        LATCbits.LATC0 = bit;
-        break;
-    case HAL_PIN_EPD_SDA:
-        LATCbits.LATC2 = bit;
-        break;
-    case HAL_PIN_EPD_CS:
-        LATCbits.LATC4 = bit;
-        break;
-    case HAL_PIN_EPD_DC:
-        LATCbits.LATC5 = bit;
-        break;
-    case HAL_PIN_EPD_RST:
-        LATCbits.LATC3 = bit;
-        break;
+        PIC_PANEL_LATC_CASES(bit)
     case HAL_PIN_EPD_PWR:
         if (bit != 0u) {
             TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */

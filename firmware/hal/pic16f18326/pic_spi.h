@@ -2,7 +2,8 @@
  * pic_spi.h - the bit-banged SPI byte of the panel's bus, as register writes:
  * EPD_SCL on RC0, EPD_SDA on RC2, EPD_CS on RC4 (hardware/pins.csv). One
  * macro for the chip's HAL and the gpsim HAL of the 16F1788 (whose LATC is
- * the same), so the cycles measured in gpsim are the chip's code.
+ * the same), so the cycles measured in gpsim are the chip's code; and the
+ * pin writes of the panel's LATC pins (EPD_DC on RC5, EPD_RST on RC3 too).
  */
 #ifndef EPDLE_PIC_SPI_H
 #define EPDLE_PIC_SPI_H
@@ -53,5 +54,27 @@
         LATCbits.LATC4 = 1;                                                                        \
     } while (0)
 #endif
+
+/*
+ * The panel bus's other LATC pins as the cases of hal_pin_write()'s switch on
+ * the pin, `bit` 0 or 1: the same five in both HALs. EPD_PWR stays each HAL's
+ * own case (the 16F1788 test board has no BUSY handover).
+ */
+#define PIC_PANEL_LATC_CASES(bit)                                                                  \
+    case HAL_PIN_EPD_SCL:                                                                          \
+        LATCbits.LATC0 = (bit);                                                                    \
+        break;                                                                                     \
+    case HAL_PIN_EPD_SDA:                                                                          \
+        LATCbits.LATC2 = (bit);                                                                    \
+        break;                                                                                     \
+    case HAL_PIN_EPD_CS:                                                                           \
+        LATCbits.LATC4 = (bit);                                                                    \
+        break;                                                                                     \
+    case HAL_PIN_EPD_DC:                                                                           \
+        LATCbits.LATC5 = (bit);                                                                    \
+        break;                                                                                     \
+    case HAL_PIN_EPD_RST:                                                                          \
+        LATCbits.LATC3 = (bit);                                                                    \
+        break;
 
 #endif /* EPDLE_PIC_SPI_H */
