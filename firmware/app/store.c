@@ -31,14 +31,35 @@ static uint16_t read_carry; /* the word being unpacked */
 
 /* ---- words and bits -------------------------------------------------- */
 
-uint16_t store_frame_words(uint16_t length) {
-    uint16_t bytes = (uint16_t)(length + STORE_FRAME_HEADER_BYTES);
-    uint8_t tail_bits = (uint8_t)((uint8_t)(bytes % 7u) << 3);
+/* 4 * bytes + 6 below stays in 16 bits for every length the store accepts. */
+HAL_STATIC_ASSERT(frame_words_fit_u16,
+                  4ul * (STORE_FRAME_MAX_BYTES + STORE_FRAME_HEADER_BYTES) + 6ul <= 0xFFFFul);
+HAL_STATIC_ASSERT(seven_bytes_in_four_words, STORE_BITS_PER_WORD * 4u == 7u * 8u);
 
-    /* 7 bytes in 4 words, then the tail's bits rounded up to whole words. */
-    return (
-        uint16_t)((uint16_t)((bytes / 7u) << 2) +
-                  (uint8_t)((uint8_t)(tail_bits + STORE_BITS_PER_WORD - 1u) / STORE_BITS_PER_WORD));
+/*
+ * 7 bytes in 4 words: ceil(4 * bytes / 7) words, for lengths up to
+ * STORE_FRAME_MAX_BYTES. The division is 16 steps of shift and subtract in
+ * 8-bit arithmetic (the runtime's 16-bit division and modulo take 117 words).
+ */
+uint16_t store_frame_words(uint16_t length) {
+    uint16_t n = (uint16_t)((uint16_t)((uint16_t)(length + STORE_FRAME_HEADER_BYTES) << 2) + 6u);
+    uint16_t quotient = 0u;
+    uint8_t remainder = 0u;
+    uint8_t step;
+
+    for (step = 16u; step > 0u; step--) {
+        remainder = (uint8_t)(remainder << 1);
+        if ((n & 0x8000u) != 0u) {
+            remainder |= 1u;
+        }
+        n = (uint16_t)(n << 1);
+        quotient = (uint16_t)(quotient << 1);
+        if (remainder >= 7u) {
+            remainder = (uint8_t)(remainder - 7u);
+            quotient |= 1u;
+        }
+    }
+    return quotient;
 }
 
 uint16_t store_rows_for_words(uint16_t words) {
@@ -158,6 +179,17 @@ store_status_t store_check_candidate(bool check_format) {
     return left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
 }
 
+/* A field added to store_set_t must be copied below too. */
+HAL_STATIC_ASSERT(store_set_is_five_fields, sizeof(store_set_t) == 3u * 2u + 2u);
+
+void store_take_candidate(void) {
+    store_current.first_row = store_candidate.first_row;
+    store_current.words = store_candidate.words;
+    store_current.generation = store_candidate.generation;
+    store_current.count = store_candidate.count;
+    store_current.journal_row = store_candidate.journal_row;
+}
+
 /* CRC of a record's words 0..4, each as two bytes little-endian. */
 uint16_t store_record_crc(void) {
     uint16_t crc = CRC16_INIT;
@@ -240,7 +272,7 @@ void store_init(void) {
         }
         (void)read_record(best);
         if (store_check_candidate(false) == STORE_OK) {
-            store_current = store_candidate;
+            store_take_candidate();
             return;
         }
         valid = (uint8_t)(valid & ~(1u << best));

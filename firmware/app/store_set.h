@@ -39,5 +39,7 @@ uint16_t store_record_crc(void);
  * and the frames fill exactly the recorded words.
  */
 store_status_t store_check_candidate(bool check_format);
+/* store_candidate becomes store_current (field by field: a struct copy is a memcpy call). */
+void store_take_candidate(void);
 
 #endif /* EPDLE_STORE_SET_H */

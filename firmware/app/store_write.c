@@ -240,7 +240,7 @@ static store_status_t write_record(void) {
         return STORE_ERR_FLASH;
     }
     store_newest_generation = store_candidate.generation;
-    store_current = store_candidate;
+    store_take_candidate();
     return STORE_OK;
 }
 

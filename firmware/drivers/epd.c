@@ -230,7 +230,8 @@ void epd_window_end(void) {
 }
 
 epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
-    uint16_t bytes;
+    uint16_t bytes = 0u;
+    uint8_t columns;
     epd_status_t status;
 
     if (w == 0u || h == 0u) {
@@ -238,7 +239,10 @@ epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     }
     status = epd_window_begin(x, y, w, h);
     if (status == EPD_OK) {
-        bytes = (uint16_t)(w / 8u) * h;
+        /* (w / 8) * h as at most 13 additions: no multiply routine on the 8-bit core. */
+        for (columns = (uint8_t)(w >> 3); columns > 0u; columns--) {
+            bytes = (uint16_t)(bytes + h);
+        }
         send_repeated(0xFFu, bytes);
         epd_second_plane();
         send_repeated(0xFFu, bytes);
