@@ -127,6 +127,18 @@ static void packing_takes_seven_bytes_per_four_words(void **state) {
     assert_int_equal(store_frame_words(1), 3);  /* 5 bytes = 40 bits */
 }
 
+/* Every length the store takes: whole bits rounded up to 14-bit words. */
+static void frame_words_are_the_bits_in_whole_words(void **state) {
+    unsigned long length;
+    unsigned long bits;
+    (void)state;
+    for (length = 1u; length <= STORE_FRAME_MAX_BYTES; length++) {
+        bits = (length + STORE_FRAME_HEADER_BYTES) * 8u;
+        assert_int_equal(store_frame_words((uint16_t)length),
+                         (bits + STORE_BITS_PER_WORD - 1u) / STORE_BITS_PER_WORD);
+    }
+}
+
 static void a_new_set_goes_beside_the_current_one(void **state) {
     uint16_t a_first;
     uint16_t b_first;
@@ -319,6 +331,7 @@ int main(void) {
         cmocka_unit_test_setup(empty_flash_has_no_set_and_all_room, fresh),
         cmocka_unit_test_setup(a_committed_set_reads_back_and_survives_reset, fresh),
         cmocka_unit_test_setup(packing_takes_seven_bytes_per_four_words, fresh),
+        cmocka_unit_test_setup(frame_words_are_the_bits_in_whole_words, fresh),
         cmocka_unit_test_setup(a_new_set_goes_beside_the_current_one, fresh),
         cmocka_unit_test_setup(an_abandoned_upload_leaves_the_old_set, fresh),
         cmocka_unit_test_setup(a_power_cut_at_any_flash_operation_keeps_old_or_new, fresh),
