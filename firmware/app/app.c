@@ -17,9 +17,9 @@
 #define DEBOUNCE_MS 20u
 /*
  * The release bounces too, and the interrupt latches those falling edges like
- * a press. Waiting for the release before the (15 s) refresh keeps them out of
- * it; the wait runs after the frame is loaded (a press is usually over by
- * then) and is bounded, for a button held down.
+ * a press. The release and its bounce are waited out as the (15 s) refresh
+ * starts, so those edges are not taken for a press made during it; the wait
+ * is bounded, for a button held down.
  */
 #define RELEASE_WAIT_MS 150u
 
@@ -71,18 +71,18 @@ static bool wait_for_release(void) {
 }
 
 /*
- * The frame goes to the panel while the button is released: its release and
- * bounce usually fall inside the load, and what is left of them is waited out
- * before the refresh, so their edges do not count as a press, and the press
- * to refresh time is the longer of the two, not their sum.
+ * The frame goes to the panel while the button is released, and the refresh
+ * starts as soon as it is there: the release and its bounce are waited out
+ * while the panel refreshes, so their edges do not count as a press, and they
+ * add nothing to the press to refresh time.
  */
 static void show_next_frame(void) {
     display_status_t status;
 
     link_event_button();
-    status = display_load_next();
+    status = display_refresh_start(display_load_next());
     held_through_show = !wait_for_release();
-    status = display_refresh(status);
+    status = display_refresh_end(status);
     link_event_shown(display_current(), (uint8_t)status);
 }
 

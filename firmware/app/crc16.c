@@ -2,19 +2,21 @@
 
 #include "hal.h"
 
+/*
+ * A byte at a time without a table: with x = (crc >> 8) ^ byte and then
+ * x ^= x >> 4, the new crc is (crc << 8) ^ (x << 12) ^ (x << 5) ^ x, here
+ * worked out per byte of the result, so every shift is a constant 8-bit one.
+ */
 uint16_t crc16_update(uint16_t crc, uint8_t byte) {
-    uint8_t bit;
+    uint8_t x = (uint8_t)((uint8_t)(crc >> 8) ^ byte);
+    uint8_t high;
+    uint8_t low;
 
     HAL_WORK(HAL_WORK_CRC_BYTE);
-    crc ^= (uint16_t)((uint16_t)byte << 8);
-    for (bit = 0; bit < 8u; bit++) {
-        if ((crc & 0x8000u) != 0u) {
-            crc = (uint16_t)((uint16_t)(crc << 1) ^ 0x1021u);
-        } else {
-            crc = (uint16_t)(crc << 1);
-        }
-    }
-    return crc;
+    x = (uint8_t)(x ^ (uint8_t)(x >> 4));
+    high = (uint8_t)((uint8_t)crc ^ (uint8_t)(x << 4) ^ (uint8_t)(x >> 3));
+    low = (uint8_t)((uint8_t)(x << 5) ^ x);
+    return (uint16_t)((uint16_t)((uint16_t)high << 8) | low);
 }
 
 uint16_t crc16_block(uint16_t crc, const uint8_t *data, uint8_t length) {

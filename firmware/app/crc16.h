@@ -10,7 +10,7 @@
 
 #define CRC16_INIT 0xFFFFu
 
-/* Bitwise on purpose: a 512-byte table would cost more flash than it saves. */
+/* No table: a 512-byte one would cost more flash than it saves. */
 uint16_t crc16_update(uint16_t crc, uint8_t byte);
 
 uint16_t crc16_block(uint16_t crc, const uint8_t *data, uint8_t length);

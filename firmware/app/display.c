@@ -154,13 +154,23 @@ display_status_t display_load(uint8_t index) {
     return DISPLAY_OK;
 }
 
-display_status_t display_refresh(display_status_t loaded) {
-    display_status_t result = loaded;
-
+display_status_t display_refresh_start(display_status_t loaded) {
     if (loaded != DISPLAY_OK) {
         return loaded; /* the load already left the panel unpowered */
     }
-    if (epd_refresh() != EPD_OK) {
+    if (epd_refresh_start() != EPD_OK) {
+        return fail(DISPLAY_ERR_PANEL);
+    }
+    return DISPLAY_OK;
+}
+
+display_status_t display_refresh_end(display_status_t started) {
+    display_status_t result = started;
+
+    if (started != DISPLAY_OK) {
+        return started; /* the panel is already unpowered */
+    }
+    if (epd_refresh_wait() != EPD_OK) {
         result = DISPLAY_ERR_PANEL;
     }
     if (epd_power_down() != EPD_OK && result == DISPLAY_OK) {
@@ -170,7 +180,7 @@ display_status_t display_refresh(display_status_t loaded) {
 }
 
 display_status_t display_show(uint8_t index) {
-    return display_refresh(display_load(index));
+    return display_refresh_end(display_refresh_start(display_load(index)));
 }
 
 display_status_t display_load_next(void) {

@@ -45,17 +45,20 @@ void display_wake(void);
 void display_sleep(void);
 
 /*
- * display_show() in two steps, so the caller can do something between the
- * data and the 15 s refresh (the main loop waits out the button's release):
+ * display_show() in three steps, so the caller can work while the 15 s
+ * refresh runs (the main loop waits out the button's release then):
  * display_load() does everything but the refresh and leaves the panel
  * powered with the frame in its RAM (DISPLAY_OK), or unpowered on any error;
- * display_refresh() then takes what display_load() returned, refreshes if it
- * loaded, and always leaves the panel unpowered.
+ * display_refresh_start() takes what display_load() returned and sends the
+ * refresh if it loaded (unpowered on any error); display_refresh_end() takes
+ * what that returned, waits for the refresh to end, and always leaves the
+ * panel unpowered.
  */
 display_status_t display_load(uint8_t index);
 /* display_load() of the frame after the current one, wrapping around; the first
  * call after display_init() loads frame 0. */
 display_status_t display_load_next(void);
-display_status_t display_refresh(display_status_t loaded);
+display_status_t display_refresh_start(display_status_t loaded);
+display_status_t display_refresh_end(display_status_t started);
 
 #endif /* EPDLE_DISPLAY_H */

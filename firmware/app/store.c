@@ -23,11 +23,15 @@ uint16_t store_newest_generation;
 uint8_t store_failed;
 uint16_t store_row_buf[HAL_FLASH_ROW_WORDS];
 
-/* The read position: a bit stream of 14-bit words (store_layout.h). */
-static uint16_t read_addr;  /* next flash word to unpack */
-static uint16_t read_left;  /* frame bytes left */
-static uint8_t read_phase;  /* bits of read_carry not yet handed out */
-static uint16_t read_carry; /* the word being unpacked */
+/*
+ * The read position: a bit stream of 14-bit words (store_layout.h), 7 bytes
+ * in each 4 words, so a byte's bits sit at one of 7 fixed places (its phase).
+ */
+static uint16_t read_addr; /* next flash word to unpack */
+static uint16_t read_left; /* frame bytes left */
+static uint8_t read_phase; /* 0 .. 6: the next byte's place in its 4 words */
+static uint8_t read_high;  /* the word being unpacked: its top 6 bits */
+static uint8_t read_low;   /* and its low 8 */
 
 /* ---- words and bits -------------------------------------------------- */
 
@@ -82,30 +86,67 @@ static void read_at(uint16_t word_addr, uint16_t length) {
     read_addr = word_addr;
     read_left = length;
     read_phase = 0u;
-    read_carry = 0u;
+    read_high = 0u;
+    read_low = 0u;
 }
 
+static void read_word(void) {
+    uint16_t word = hal_flash_read(read_addr);
+
+    read_addr++;
+    read_high = (uint8_t)((uint8_t)(word >> 8) & (uint8_t)(STORE_WORD_MASK >> 8));
+    read_low = (uint8_t)word;
+}
+
+HAL_STATIC_ASSERT(word_is_6_and_8_bits, STORE_WORD_MASK == 0x3FFFu);
+
+/*
+ * Words w0 .. w3 hold bytes b0 .. b6, most significant bit first:
+ * b0 = w0[13:6], b1 = w0[5:0] w1[13:12], b2 = w1[11:4], b3 = w1[3:0] w2[13:10],
+ * b4 = w2[9:2], b5 = w2[1:0] w3[13:8], b6 = w3[7:0]. Every shift is a
+ * constant one on a byte (a variable shift is a loop on the 8-bit core).
+ */
 uint8_t store_read_byte(void) {
-    uint8_t need;
-    uint16_t high;
-    uint16_t word;
+    uint8_t byte;
+    uint8_t before;
 
     if (read_left == 0u) {
         return 0xFFu;
     }
     read_left--;
     HAL_WORK(HAL_WORK_STORED_BYTE);
-    if (read_phase >= 8u) {
-        read_phase = (uint8_t)(read_phase - 8u);
-        return (uint8_t)(read_carry >> read_phase);
+    switch (read_phase) {
+    case 0u:
+        read_word();
+        byte = (uint8_t)((uint8_t)(read_high << 2) | (uint8_t)(read_low >> 6));
+        break;
+    case 1u:
+        before = read_low;
+        read_word();
+        byte = (uint8_t)((uint8_t)(before << 2) | (uint8_t)(read_high >> 4));
+        break;
+    case 2u:
+        byte = (uint8_t)((uint8_t)(read_high << 4) | (uint8_t)(read_low >> 4));
+        break;
+    case 3u:
+        before = read_low;
+        read_word();
+        byte = (uint8_t)((uint8_t)(before << 4) | (uint8_t)(read_high >> 2));
+        break;
+    case 4u:
+        byte = (uint8_t)((uint8_t)(read_high << 6) | (uint8_t)(read_low >> 2));
+        break;
+    case 5u:
+        before = read_low;
+        read_word();
+        byte = (uint8_t)((uint8_t)(before << 6) | read_high);
+        break;
+    default:
+        byte = read_low;
+        break;
     }
-    need = (uint8_t)(8u - read_phase);
-    high = (uint16_t)(read_carry & (uint16_t)((1u << read_phase) - 1u));
-    word = (uint16_t)(hal_flash_read(read_addr) & STORE_WORD_MASK);
-    read_addr++;
-    read_phase = (uint8_t)(STORE_BITS_PER_WORD - need);
-    read_carry = word;
-    return (uint8_t)((high << need) | (word >> read_phase));
+    read_phase = read_phase >= 6u ? 0u : (uint8_t)(read_phase + 1u);
+    return byte;
 }
 
 uint16_t store_frame_left(void) {
@@ -140,7 +181,8 @@ static bool frame_crc_ok(void) {
     uint16_t addr = read_addr;
     uint16_t left = read_left;
     uint8_t phase = read_phase;
-    uint16_t carry = read_carry;
+    uint8_t high = read_high;
+    uint8_t low = read_low;
     uint16_t crc = CRC16_INIT;
 
     while (read_left != 0u) {
@@ -149,7 +191,8 @@ static bool frame_crc_ok(void) {
     read_addr = addr;
     read_left = left;
     read_phase = phase;
-    read_carry = carry;
+    read_high = high;
+    read_low = low;
     return crc == expected_crc;
 }
 

@@ -290,15 +290,16 @@ bool epd_sleep_until_idle(uint16_t max_ms) {
     return idle;
 }
 
-epd_status_t epd_refresh(void) {
+epd_status_t epd_refresh_start(void) {
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     send_command(CMD_DISPLAY_REFRESH);
-    if (!epd_sleep_until_idle(REFRESH_TIMEOUT_MS)) {
-        return EPD_ERR_BUSY_TIMEOUT;
-    }
     return EPD_OK;
+}
+
+epd_status_t epd_refresh_wait(void) {
+    return epd_sleep_until_idle(REFRESH_TIMEOUT_MS) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
 
 epd_status_t epd_power_down(void) {

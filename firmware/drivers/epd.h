@@ -51,8 +51,13 @@ void epd_window_end(void);
 /* A whole window white in both planes (rules as epd_window_begin; an empty one is EPD_OK). */
 epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 
-/* DISPLAY_REFRESH and the (long, bounded) wait for BUSY, which the MCU sleeps through. */
-epd_status_t epd_refresh(void);
+/*
+ * A refresh in two steps, so the caller may work while the panel refreshes:
+ * DISPLAY_REFRESH (EPD_ERR_NOT_READY unless powered up with no error), then
+ * the (long, bounded) wait for BUSY, which the MCU sleeps through.
+ */
+epd_status_t epd_refresh_start(void);
+epd_status_t epd_refresh_wait(void);
 
 /*
  * The MCU asleep until BUSY reads high (true) or about max_ms have passed

@@ -28,19 +28,19 @@
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
  * (docs/pic-cycles.md). A panel data byte (epd_data: the driver's D/C check
  * and the framed hal_spi_write, whose SPI frame is pic_spi.h's assembly) takes
- * 125, a byte of a page fill (hal_spi_repeat) 113. Decoding `text` takes 866,505
+ * 125, a byte of a page fill (hal_spi_repeat) 113. Decoding `text` takes 851,104
  * cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard`
- * 1,047,508 for 286 and 5,512: 131 a pixel byte and 1,141 a frame byte (which
- * predicts `noise`, 6,238 in and 5,512 out, within 1 %), of which 142 are the
- * store's unpacking (a frame's open: 385 a byte, less 243 of CRC).
+ * 1,031,179 for 286 and 5,512: 131 a pixel byte and 1,085 a frame byte, of
+ * which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
+ * CRC).
  */
 #define SPI_BYTE_CYCLES 125u
 #define SPI_REPEAT_BYTE_CYCLES 113u
 static const uint16_t work_cycles[HAL_WORK_KINDS] = {
-    131u, /* HAL_WORK_DECODED_BYTE */
-    999u, /* HAL_WORK_CODED_BYTE (1,141 less the store's 142) */
-    142u, /* HAL_WORK_STORED_BYTE */
-    243u, /* HAL_WORK_CRC_BYTE */
+    131u,  /* HAL_WORK_DECODED_BYTE */
+    1003u, /* HAL_WORK_CODED_BYTE (1,085 less the store's 82) */
+    82u,   /* HAL_WORK_STORED_BYTE */
+    109u,  /* HAL_WORK_CRC_BYTE */
 };
 /* A framed SPI byte's pin edges at the chip's pace: eight bits of three steps each. */
 #define SPI_STEP_CYCLES (SPI_REPEAT_BYTE_CYCLES / 24u)

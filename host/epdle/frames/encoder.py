@@ -66,8 +66,15 @@ def _ink(planes: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _window_sets(ink_rows: np.ndarray, inked: np.ndarray) -> Iterable[list[Window]]:
+    """Each split's windows, largest first: the device whitens only around the first.
+
+    The windows are disjoint row bands, so their order does not change the picture or
+    the frame's size; a small first window would have the device whiten nearly the
+    whole page, most of it then overwritten by the larger windows.
+    """
     for gap in BAND_GAPS:
-        yield [_bounding_window(inked, band) for band in _bands(ink_rows, gap)]
+        windows = [_bounding_window(inked, band) for band in _bands(ink_rows, gap)]
+        yield sorted(windows, key=lambda w: w.width_bytes * w.height, reverse=True)
 
 
 def _bands(ink_rows: np.ndarray, min_gap: int) -> list[tuple[int, int]]:

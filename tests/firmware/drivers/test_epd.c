@@ -307,7 +307,7 @@ static void test_calls_before_power_up_are_refused(void **state) {
     (void)state;
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
     assert_int_equal(write_window(0, 0, 8, 1, &next), EPD_ERR_NOT_READY);
-    assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_refresh_start(), EPD_ERR_NOT_READY);
     assert_int_equal(sim_epd_transaction_count(), 0);
     assert_int_equal(next, 0);
     assert_panel_pins_all_low();
@@ -322,7 +322,8 @@ static void test_refresh_waits_for_busy_asleep(void **state) {
     assert_int_equal(time_asleep_ns(), 0);
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
     start_ms = now_ms();
-    assert_int_equal(epd_refresh(), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
     assert_int_equal(transaction(sim_epd_transaction_count() - 1u).cmd, 0x12);
     assert_int_equal(sim_refresh_count(), 1);
     assert_in_range(now_ms() - start_ms, 14900u, 14902u);
@@ -339,7 +340,8 @@ static void test_refresh_with_stuck_busy_times_out_and_still_powers_down(void **
     power_up_ok();
     sim_panel_hold_busy_low(true);
     start_ms = now_ms();
-    assert_int_equal(epd_refresh(), EPD_ERR_BUSY_TIMEOUT);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_ERR_BUSY_TIMEOUT);
     /* About twice the datasheet's 15 s, asleep in whole watchdog periods, then give up. */
     assert_in_range(now_ms() - start_ms, 30000u, 30000u + HAL_SLEEP_PERIOD_MS);
     assert_true(time_asleep_ns() >= 30000u * MS);
@@ -379,14 +381,15 @@ static void test_power_down_sends_sleep_and_cuts_everything(void **state) {
     (void)state;
     power_up_ok();
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
-    assert_int_equal(epd_refresh(), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
     first = sim_epd_transaction_count();
     assert_int_equal(epd_power_down(), EPD_OK);
     expect_transactions(first, down, 2);
     assert_true(transaction(first + 1u).t_ns - transaction(first).t_ns >= SIM_PANEL_POWER_OFF_NS);
     assert_panel_pins_all_low();
     assert_no_violations();
-    assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_refresh_start(), EPD_ERR_NOT_READY);
 }
 
 static void test_reboot_leaves_no_stale_ready_state(void **state) {
@@ -398,7 +401,7 @@ static void test_reboot_leaves_no_stale_ready_state(void **state) {
     hal_init();
     before = sim_epd_transaction_count();
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_ERR_NOT_READY);
-    assert_int_equal(epd_refresh(), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_refresh_start(), EPD_ERR_NOT_READY);
     assert_int_equal(epd_power_down(), EPD_OK);
     assert_int_equal(sim_epd_transaction_count(), before);
     assert_panel_pins_all_low();
@@ -431,7 +434,8 @@ static void test_full_update_reaches_refresh_quickly(void **state) {
     power_up_ok();
     assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
     assert_int_equal(write_window(0, 0, 104, 212, &next), EPD_OK);
-    assert_int_equal(epd_refresh(), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
     refresh = find_command(0x12, 0);
     assert_true(refresh >= 0);
     assert_true(transaction((size_t)refresh).t_ns < 300u * MS);

@@ -117,10 +117,15 @@ void epd_window_end(void) {
     window.open = false;
 }
 
-epd_status_t epd_refresh(void) {
+epd_status_t epd_refresh_start(void) {
     assert_true(fake_panel.powered);
     fake_panel.refreshed = true;
     return record(PANEL_REFRESH);
+}
+
+epd_status_t epd_refresh_wait(void) {
+    assert_true(fake_panel.refreshed);
+    return EPD_OK;
 }
 
 epd_status_t epd_power_down(void) {
