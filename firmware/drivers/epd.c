@@ -92,11 +92,16 @@ static void send_data(uint8_t data) {
     spi_send(data, 1u);
 }
 
-static void send_repeated(uint8_t value, uint16_t count) {
+/* D/C high for the plane bytes that follow a DTM1 or DTM2 (epd_data() writes no D/C). */
+static void data_mode(void) {
     if (dc_level != 1u) {
         hal_pin_write(HAL_PIN_EPD_DC, 1u);
         dc_level = 1u;
     }
+}
+
+static void send_repeated(uint8_t value, uint16_t count) {
+    data_mode();
     hal_spi_repeat(value, count);
 }
 
@@ -208,21 +213,13 @@ epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     send_data(last_row);
     send_data(PARTIAL_WINDOW_SCAN_ALL_GATES);
     send_command(CMD_DTM1);
+    data_mode();
     return EPD_OK;
 }
 
 void epd_second_plane(void) {
     send_command(CMD_DTM2);
-}
-
-/* The hot path (every pixel byte): D/C is already high after a window's first byte, and
- * the HAL is called directly rather than through send_data() and spi_send(). */
-void epd_data(uint8_t byte) {
-    if (dc_level != 1u) {
-        hal_pin_write(HAL_PIN_EPD_DC, 1u);
-        dc_level = 1u;
-    }
-    hal_spi_write(byte);
+    data_mode();
 }
 
 void epd_window_end(void) {

