@@ -16,12 +16,17 @@ frame_window_t frame_window;
 
 static frame_reader_t reader;
 static uint16_t input_left; /* frame bytes not yet read */
-static uint8_t in_byte;     /* byte being consumed bit by bit */
-static uint8_t in_mask;     /* its next bit; 0 = take a fresh byte */
+static uint8_t in_byte;     /* its unread bits, from the top; zeros shifted in below */
+static uint8_t in_bits;     /* how many; 0 = take a fresh byte */
 static frame_status_t status;
 static uint8_t windows_left;
 /* Per plane: Exp-Golomb order where the error to the left is 0 (low nibble) or 1 (high). */
 static uint8_t orders[2];
+/* The current plane's two orders k, and 1 << k of each (shifted once per plane, not per code). */
+static uint8_t order_at_0;
+static uint8_t order_at_1;
+static uint16_t offset_at_0;
+static uint16_t offset_at_1;
 static uint8_t width_bytes; /* of the current window */
 static uint8_t column;      /* byte column inside the current row */
 static uint8_t plane;       /* 0 = DTM1, 1 = DTM2, 2 = both done */
@@ -51,16 +56,20 @@ static uint8_t read_byte(void) {
     return reader();
 }
 
-/* Order-k Exp-Golomb value; refused as soon as it cannot fit 16 bits. */
-static uint16_t read_code(uint8_t order) {
+/*
+ * Order-k Exp-Golomb value, k by the error to the left (short runs inside ink
+ * edges); refused as soon as it cannot fit 16 bits.
+ */
+static uint16_t read_code(void) {
+    uint8_t order = row_error != 0u ? order_at_1 : order_at_0;
     uint8_t zeros = 0u;
     uint8_t bits = 0u;
     bool counting = true;
-    uint8_t bit;
     uint16_t value = 1u;
 
+    /* The next bit is the top one of in_byte: tested in place, then shifted out. */
     for (;;) {
-        if (in_mask == 0u) {
+        if (in_bits == 0u) {
             if (input_left == 0u) {
                 fail(FRAME_ERR_TRUNCATED);
                 return 0u;
@@ -68,23 +77,28 @@ static uint16_t read_code(uint8_t order) {
             input_left--;
             HAL_WORK(HAL_WORK_CODED_BYTE);
             in_byte = reader();
-            in_mask = 0x80u;
+            in_bits = 8u;
         }
-        bit = (uint8_t)((in_byte & in_mask) != 0u);
-        in_mask = (uint8_t)(in_mask >> 1);
+        in_bits--;
         if (!counting) {
-            value = (uint16_t)((uint16_t)(value << 1) | bit);
+            value = (uint16_t)(value << 1);
+            if ((in_byte & 0x80u) != 0u) {
+                value |= 1u;
+            }
+            in_byte = (uint8_t)(in_byte << 1);
             bits--;
             if (bits == 0u) {
                 break;
             }
-        } else if (bit != 0u) {
+        } else if ((in_byte & 0x80u) != 0u) {
+            in_byte = (uint8_t)(in_byte << 1);
             bits = (uint8_t)(zeros + order);
             if (bits == 0u) {
                 break;
             }
             counting = false;
         } else {
+            in_byte = (uint8_t)(in_byte << 1);
             zeros++;
             if ((uint8_t)(zeros + order) > MAX_CODE_BITS) {
                 fail(FRAME_ERR_CODE);
@@ -92,13 +106,26 @@ static uint16_t read_code(uint8_t order) {
             }
         }
     }
-    return (uint16_t)(value - (uint16_t)(1u << order));
+    return (uint16_t)(value - (row_error != 0u ? offset_at_1 : offset_at_0));
 }
 
 static void start_plane(uint8_t which) {
     uint8_t i;
+    uint8_t k;
 
     plane = which;
+    if (which < 2u) {
+        order_at_0 = (uint8_t)(orders[which] & 0x0Fu);
+        order_at_1 = (uint8_t)(orders[which] >> 4);
+        offset_at_0 = 1u;
+        for (k = order_at_0; k > 0u; k--) {
+            offset_at_0 = (uint16_t)(offset_at_0 << 1);
+        }
+        offset_at_1 = 1u;
+        for (k = order_at_1; k > 0u; k--) {
+            offset_at_1 = (uint16_t)(offset_at_1 << 1);
+        }
+    }
     bytes_left = plane_bytes;
     bits_left = (uint16_t)(plane_bytes << 3);
     zeros_left = 0u;
@@ -117,7 +144,7 @@ frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     reader = read;
     input_left = length;
     in_byte = 0u;
-    in_mask = 0u;
+    in_bits = 0u;
     status = FRAME_OK;
     windows_left = 0u;
     orders[0] = 0u;
@@ -207,7 +234,6 @@ uint8_t frame_next_byte(void) {
     uint8_t errors = 0u;
     uint8_t bit;
     uint8_t pixels;
-    uint8_t order;
     uint16_t run;
 
     if (bytes_left == 0u && plane == 0u) {
@@ -229,10 +255,7 @@ uint8_t frame_next_byte(void) {
     for (; bit < 8u; bit++) {
         /* T is runs of zeros, each but a plane's last ended by a one. */
         if (zeros_left == 0u && !one_pending) {
-            /* The order depends on the error to the left: short runs inside ink edges. */
-            order = orders[plane];
-            order = row_error != 0u ? (uint8_t)(order >> 4) : (uint8_t)(order & 0x0Fu);
-            run = read_code(order);
+            run = read_code();
             if (status != FRAME_OK) {
                 return 0xFFu;
             }
@@ -266,8 +289,6 @@ uint8_t frame_next_byte(void) {
 }
 
 frame_status_t frame_end_window(void) {
-    uint8_t unread_bits;
-
     if (status != FRAME_OK) {
         return status;
     }
@@ -276,12 +297,11 @@ frame_status_t frame_end_window(void) {
         fail(FRAME_ERR_TRUNCATED);
         return status;
     }
-    unread_bits = in_mask == 0u ? 0u : (uint8_t)((uint8_t)(in_mask << 1) - 1u);
-    if ((in_byte & unread_bits) != 0u) {
+    if (in_byte != 0u) { /* the unread bits of the last byte (the read ones are shifted out) */
         fail(FRAME_ERR_PADDING);
         return status;
     }
-    in_mask = 0u;
+    in_bits = 0u;
     plane = 2u;
     return FRAME_OK;
 }

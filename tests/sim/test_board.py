@@ -80,10 +80,27 @@ def second_turn_frames() -> list[bytes]:
     return frames
 
 
+def one_game_frames() -> list[bytes]:
+    """The suggestion before each guess of one game, its board growing to five rows
+    (485-723 bytes: the last is the largest suggestion frame a game draws)."""
+    history = [("salet", "bbybb"), ("crony", "bgbbb"), ("dumpy", "bbbbb"), ("bough", "bbbbb")]
+    history.append(("fight", "bbbbb"))
+    frames = []
+    for guesses in range(len(history) + 1):
+        planes = render_suggestion(history[:guesses], Suggestion("vivid", 3.0, 5.0, True), 1, 1, 23)
+        frames.append(encode(planes.black, planes.red))
+    return frames
+
+
 # Stored suggestion frames cost more to decode than the built-in splash (a window across
 # the whole width); the goal is the same 300 ms. The link bench's set, later in a game
-# with more rows of the board drawn, is the larger (538-651 bytes each).
-@pytest.mark.parametrize("frames", [second_turn_frames, typical_frames], ids=["second", "typical"])
+# with more rows of the board drawn, is larger (538-651 bytes each); a board of five
+# rows is the largest.
+@pytest.mark.parametrize(
+    "frames",
+    [second_turn_frames, typical_frames, one_game_frames],
+    ids=["second", "typical", "one-game"],
+)
 def test_press_on_a_stored_suggestion_set_reaches_refresh_in_bound(
     frames: Callable[[], list[bytes]],
 ) -> None:

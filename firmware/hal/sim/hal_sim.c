@@ -28,19 +28,19 @@
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
  * (docs/pic-cycles.md). A panel data byte (epd_data: the framed hal_spi_write,
  * whose SPI frame is pic_spi.h's assembly) takes 108, a byte of a page fill
- * (hal_spi_repeat) 112. Decoding `text` takes 851,104
- * cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard`
- * 1,031,179 for 286 and 5,512: 131 a pixel byte and 1,085 a frame byte, of
- * which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
- * CRC).
+ * (hal_spi_repeat) 112. Decoding `text` takes 829,207 cycles for 270 frame
+ * bytes in and 4,268 pixel bytes out, `checkerboard` 1,006,939 for 286 and
+ * 5,512: 130 a pixel byte and 1,020 a frame byte (which predicts `noise`,
+ * 6,238 in and 5,512 out, 2.6 % high), of which 82 are the store's unpacking
+ * (a frame's open: 191 a byte, less 109 of CRC).
  */
 #define SPI_BYTE_CYCLES 108u
 #define SPI_REPEAT_BYTE_CYCLES 112u
 static const uint16_t work_cycles[HAL_WORK_KINDS] = {
-    131u,  /* HAL_WORK_DECODED_BYTE */
-    1003u, /* HAL_WORK_CODED_BYTE (1,085 less the store's 82) */
-    82u,   /* HAL_WORK_STORED_BYTE */
-    109u,  /* HAL_WORK_CRC_BYTE */
+    130u, /* HAL_WORK_DECODED_BYTE */
+    938u, /* HAL_WORK_CODED_BYTE (1,020 less the store's 82) */
+    82u,  /* HAL_WORK_STORED_BYTE */
+    109u, /* HAL_WORK_CRC_BYTE */
 };
 /* A framed SPI byte's pin edges at the chip's pace: eight bits of three steps each. */
 #define SPI_STEP_CYCLES (SPI_REPEAT_BYTE_CYCLES / 24u)
