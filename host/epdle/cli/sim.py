@@ -18,8 +18,8 @@ from epdle.cli.errors import CommandError, input_file, int_in, number_in, output
 DISPLAY_REFRESH = 0x12
 # The board's limits (hardware/power.md): button edge -> refresh command, standby current.
 # The selftest shows the built-in frame; with the firmware's CPU work charged as SDCC's pic14
-# code takes it on the chip (docs/pic-cycles.md) a press takes 232.5 ms; stored suggestion
-# frames 234.8-294.9 ms (tests/sim/test_board.py, docs/sim-fidelity.md).
+# code takes it on the chip (docs/pic-cycles.md) a press takes 207.1 ms; stored suggestion
+# frames 207.7-271.1 ms (tests/sim/test_board.py, docs/sim-fidelity.md).
 MAX_BUTTON_TO_REFRESH_MS = 300.0
 MAX_STANDBY_UA = 1.0
 # Bounds on the simulated waits of the selftest (generous: a refresh alone is ~15 s).

@@ -253,13 +253,13 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
     assert_slept_unpowered();
     /* The panel's power-up starts at the edge (supply, reset: about 2 ms), then the
      * press is debounced (20 ms) while POWER_ON runs, and the load starts, not after the
-     * release; the refresh starts when the load ends (about 95 ms on this stand-in
+     * release; the refresh starts when the load ends (about 65 ms on this stand-in
      * display: the rest of POWER_ON's 37 ms, then a white page at the chip's SPI cost),
      * before the release (at 250 ms), which is waited out while the panel refreshes. The
      * product's figure, with a real frame decoded: tests/sim/test_board.py. */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
     assert_true(command_ns(find_command(0x04, 0)) < 110u * MS); /* POWER_ON before the load */
-    assert_in_range(refresh_ms(), 216u, 218u);
+    assert_in_range(refresh_ms(), 186u, 188u);
 }
 
 static void test_long_hold_released_during_refresh_counts_once(void **state) {
@@ -272,7 +272,7 @@ static void test_long_hold_released_during_refresh_counts_once(void **state) {
     /* A button held on (released at 500 ms) does not hold the refresh back: it starts
      * when the load ends, and the (bounded) wait for the release runs during it. */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
-    assert_in_range(refresh_ms(), 216u, 218u);
+    assert_in_range(refresh_ms(), 186u, 188u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {
