@@ -29,13 +29,23 @@ test: test-c test-py
 bootstrap:
 	@bash tools/bootstrap.sh $(BOOTSTRAP_FOR)
 
-venv: bootstrap $(VENV)/.stamp
+# `make run` (or `make`) alone installs the package and its runtime dependencies; any
+# other goal the dev tools as well (a superset, so it stamps both). Chosen from the goals:
+# a target-specific value would not reach a prerequisite list.
+VENV_FOR := $(if $(filter-out run,$(MAKECMDGOALS)),test,run)
+venv: bootstrap $(VENV)/.stamp-$(VENV_FOR)
 
-$(VENV)/.stamp: pyproject.toml
+$(VENV)/.stamp-run: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,wordfreq]'
-	touch $@
+	touch $@ $(VENV)/.stamp-run
 
 # The host build: simulated board library + C unit tests.
 native: venv

@@ -12,7 +12,7 @@ configure=(cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug "-DEPDLE_BUILD_TESTS=
 compile=(cmake --build "$build" -j2)
 if [ -z "$quiet" ]; then
   "${configure[@]}" >/dev/null
-  exec "${compile[@]}"
+  exec "${compile[@]}" -- --no-print-directory
 fi
 mkdir -p "$build"
 log="$build/build.log"
