@@ -441,12 +441,11 @@ class Solver:
         if len(check.memo) > FINISH_MEMO_LIMIT:
             check.memo.clear()
             check.found.clear()
-        weights = self.universe.weights
         for rank, leader in enumerate(leaders):
             if costs[rank] > costs[0] + SAFE_MARGIN:
                 break
             guess = int(guesses[leader])
-            if check.unsafe_mass(candidates, allowed, guess, guesses_left, weights) == 0:
+            if check.safe(candidates, allowed, guess, guesses_left):
                 return np.concatenate([[leader], leaders[leaders != leader]])
         return leaders
 
