@@ -112,6 +112,7 @@ TRAP_PENALTY_NEXT = 3.0
 # -> 3.6112 / 7 / 1 (HOUND); from five guesses left (SANER then took 7) or at most three
 # (FOYER still 7) 3.6134 / 7 / 2 and 3.6112 / 7 / 2.
 NARROW_LEFT = 4
+NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
 # Blind hard mode, the second and third guess on sets too large for the search: when the
 # look-ahead's first leader leaves some plausible words where best.FinishCheck cannot find
 # every one in the guesses left, the cheapest leader after which it can is played instead,
@@ -119,10 +120,11 @@ NARROW_LEFT = 4
 # 2.918, instead of DRONY, 2.910, which left ?OUND). Full blind hard bench, with the
 # narrowing above: 3.6112 / 7 / 1 -> 3.6190 / 6 / 0; 0.02: 3.6216 / 6 / 0. Charging the
 # share of the weight so left (0.03-3 guesses per unit) instead: 3.6134-3.6380, 2 over six.
+# Held out (tools/blind_holdout.py --held-out --hard), both changes: 3.6082 / 7 / 3 ->
+# 3.6130 / 7 / 1 (VAUNT).
 SAFE_MARGIN = 0.01
 # FinishCheck's memo is cleared beyond this many states (each key holds the hard-mode mask).
 FINISH_MEMO_LIMIT = 20_000
-NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
 
 History = Sequence[tuple[str, str]]
 # A long-running daemon plays game after game: the per-state memos keep the states used
