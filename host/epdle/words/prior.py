@@ -41,6 +41,9 @@ class Prior:
 # Read off the original answer list: answers are almost never plurals and seldom past
 # tenses (1 of 1,830 plural-looking accepted words is an answer, 17 of 430 "-ed" words).
 # docs/bench.md measures how much that in-sample choice flatters the blind bench.
+# The dictionary games (other lengths and languages, whose lists hold only dictionary
+# words) play with it; the original English game's blind prior, refitted with a factor
+# for its non-dictionary guesses, is epdle.solver.prior.BLIND_PRIOR.
 SHIPPED_PRIOR = Prior(centre_zipf=2.9, width_zipf=0.35, plural_factor=0.02, past_tense_factor=0.3)
 
 
