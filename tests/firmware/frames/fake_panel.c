@@ -126,7 +126,7 @@ epd_status_t epd_refresh_start(void) {
 
 epd_status_t epd_refresh_wait(void) {
     assert_true(fake_panel.refreshed);
-    return EPD_OK;
+    return record(PANEL_REFRESH_WAIT);
 }
 
 epd_status_t epd_power_down(void) {

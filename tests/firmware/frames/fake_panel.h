@@ -17,7 +17,8 @@ typedef enum {
     PANEL_POWER_UP,
     PANEL_FILL, /* epd_white_window, not empty */
     PANEL_WINDOW,
-    PANEL_REFRESH,
+    PANEL_REFRESH,      /* epd_refresh_start */
+    PANEL_REFRESH_WAIT, /* epd_refresh_wait */
     PANEL_POWER_DOWN
 } panel_call_t;
 

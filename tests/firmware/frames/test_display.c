@@ -71,14 +71,15 @@ static void assert_panel_shows(const uint8_t *planes) {
 static void test_stored_frame_streams_its_window(void **state) {
     vector_t tiny = load("tiny", 1);
     /* White above, below, left and right of the window, then the window. */
-    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,    PANEL_FILL,
-                                     PANEL_FILL,     PANEL_WINDOW, PANEL_REFRESH, PANEL_POWER_DOWN};
+    const panel_call_t expected[] = {PANEL_POWER_UP, PANEL_FILL,         PANEL_FILL,
+                                     PANEL_FILL,     PANEL_FILL,         PANEL_WINDOW,
+                                     PANEL_REFRESH,  PANEL_REFRESH_WAIT, PANEL_POWER_DOWN};
 
     (void)state;
     fake_store_add(tiny.frame, (uint16_t)tiny.frame_size);
     assert_int_equal(display_frame_count(), 1);
     assert_int_equal(display_show(0), DISPLAY_OK);
-    assert_calls(expected, 8);
+    assert_calls(expected, 9);
     assert_int_equal(fake_panel.windows[0][0], 16);
     assert_int_equal(fake_panel.windows[0][1], 10);
     assert_int_equal(fake_panel.windows[0][2], 8);
@@ -124,7 +125,8 @@ static void test_builtin_frames_show_when_nothing_is_stored(void **state) {
         assert_int_equal(display_show(i), DISPLAY_OK);
         assert_calls_begin(first, 1);
         assert_true(fake_panel.window_count >= 1u);
-        assert_int_equal(fake_panel.calls[fake_panel.call_count - 2u], PANEL_REFRESH);
+        assert_int_equal(fake_panel.calls[fake_panel.call_count - 3u], PANEL_REFRESH);
+        assert_int_equal(fake_panel.calls[fake_panel.call_count - 2u], PANEL_REFRESH_WAIT);
         assert_int_equal(fake_panel.calls[fake_panel.call_count - 1u], PANEL_POWER_DOWN);
         /* Built-in frames carry ink in both planes somewhere. */
         assert_true(memchr(fake_panel.planes[0], 0x00, EPD_PLANE_BYTES) != NULL);
@@ -211,13 +213,17 @@ static void test_driver_errors_power_the_panel_down(void **state) {
                                    PANEL_FILL,     PANEL_WINDOW, PANEL_POWER_DOWN};
     const panel_call_t refresh[] = {PANEL_POWER_UP, PANEL_FILL,   PANEL_FILL,    PANEL_FILL,
                                     PANEL_FILL,     PANEL_WINDOW, PANEL_REFRESH, PANEL_POWER_DOWN};
+    const panel_call_t wait[] = {PANEL_POWER_UP, PANEL_FILL,         PANEL_FILL,
+                                 PANEL_FILL,     PANEL_FILL,         PANEL_WINDOW,
+                                 PANEL_REFRESH,  PANEL_REFRESH_WAIT, PANEL_POWER_DOWN};
 
     (void)state;
     run_with_failing(PANEL_POWER_UP, up, 2);
     run_with_failing(PANEL_FILL, fill, 3);
     run_with_failing(PANEL_WINDOW, window, 7);
     run_with_failing(PANEL_REFRESH, refresh, 8);
-    run_with_failing(PANEL_POWER_DOWN, refresh, 8);
+    run_with_failing(PANEL_REFRESH_WAIT, wait, 9);
+    run_with_failing(PANEL_POWER_DOWN, wait, 9);
 }
 
 static void test_frame_going_bad_while_shown_is_not_refreshed(void **state) {
@@ -241,19 +247,19 @@ static void test_white_page_only_around_the_first_window(void **state) {
     vector_t full = load("checkerboard", 1);
     vector_t blank = load("blank", 1);
     const panel_call_t full_calls[] = {PANEL_POWER_UP, PANEL_WINDOW, PANEL_REFRESH,
-                                       PANEL_POWER_DOWN};
+                                       PANEL_REFRESH_WAIT, PANEL_POWER_DOWN};
     const panel_call_t blank_calls[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_REFRESH,
-                                        PANEL_POWER_DOWN};
+                                        PANEL_REFRESH_WAIT, PANEL_POWER_DOWN};
 
     (void)state;
     fake_store_add(full.frame, (uint16_t)full.frame_size);
     fake_store_add(blank.frame, (uint16_t)blank.frame_size);
     assert_int_equal(display_show(0), DISPLAY_OK);
-    assert_calls(full_calls, 4);
+    assert_calls(full_calls, 5);
     assert_panel_shows(full.planes);
     fake_panel_reset();
     assert_int_equal(display_show(1), DISPLAY_OK);
-    assert_calls(blank_calls, 4);
+    assert_calls(blank_calls, 5);
     assert_panel_shows(blank.planes);
     unload(&full);
     unload(&blank);
