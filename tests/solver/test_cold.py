@@ -174,3 +174,21 @@ def test_a_cold_suggest_off_the_tree_loads_no_numpy(solver, shipped):
     slow = solver.advise([("xylyl", score("xylyl", "cloud"))])
     assert [s["word"] for s in advice["suggestions"]] == [s.word for s in slow.suggestions]
     assert advice["candidates"] == slow.candidates
+
+
+@pytest.mark.parametrize("opener", ["xylyl", "crane"])
+def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
+    # What a user sees: the table, printed by rich, without the numpy engine.
+    history = [(opener, score(opener, "cloud"))]
+    text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
+    code = (
+        "import sys; from epdle.cli import main; "
+        f"main(['suggest', '--history', {text!r}]); "
+        "print(sorted({'numpy', 'PIL', 'serial'} & set(sys.modules)), file=sys.stderr)"
+    )
+    env = {"EPDLE_CACHE_DIR": str(shipped[1]), "PATH": "/usr/bin:/bin", "COLUMNS": "80"}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.strip() == "[]"
+    ranked = [line.split()[1] for line in run.stdout.splitlines() if line.split()[:1] == ["1"]]
+    assert ranked == [solver.advise(history).suggestions[0].word.upper()]

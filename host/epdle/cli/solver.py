@@ -76,7 +76,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         type=int_in(0, 1000),
         default=0,
         metavar="N",
-        help="--latency: also time N of those turns as fresh `epdle suggest` processes",
+        help="--latency: also time N of those turns as fresh `epdle suggest` processes, "
+        "printing the text a user sees (the table, not --json)",
     )
     bench.add_argument(
         "--plot", metavar="FILE", help="also draw the histogram, failures marked (.png/.svg)"
@@ -321,12 +322,13 @@ def _time_processes(
     histories: list[list[tuple[str, str]]],
     progress: Callable[[int, int], None] | None,
 ) -> LatencyResult:
-    """Wall time of whole `epdle suggest` processes (interpreter start and imports included)."""
+    """Wall time of whole `epdle suggest` processes (interpreter start and imports included),
+    each printing its text as a user runs it (not --json)."""
     import subprocess
 
     from epdle.solver.bench import LatencyResult
 
-    options = ["--strategy", args.strategy, "--json"]
+    options = ["--strategy", args.strategy]
     options += ["--hard"] * args.hard + ["--blind"] * args.blind
     if is_dictionary_game(args):
         options += ["--length", str(args.length)]

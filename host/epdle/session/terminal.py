@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 
-from epdle.solver import Advice
 from epdle.words.languages import display_word
+
+if TYPE_CHECKING:
+    # Only a type here: at run time it would load the numpy engine on the cold path.
+    from epdle.solver.advice import Advice
 
 _TILE_STYLES = {
     "G": "bold white on green4",
