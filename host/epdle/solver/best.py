@@ -42,8 +42,10 @@ HARD_WIDTHS = (1, 20, 6, 3)
 FALLBACK_WIDTHS = (1, 8, 4, 2)
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
-# Blind hard mode also searches larger sets (up to 100 plausible words), narrower.
-WIDE_WIDTHS = (1, 20, 6, 3)
+# Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
+# blind hard bench, with engine.BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
+# 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
+WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
 # meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
 BLIND_HARD_RESCUE_WIDTH = 10

@@ -79,6 +79,10 @@ RARE_GUARD_MAX = 30
 # only: small ones are searched exactly), over its leading guesses.
 LOOKAHEAD_TURNS = (1, 2)
 LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
+# Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
+# Full blind hard bench: 3.6190 -> 3.6173 / 6 / 0, one state changed (SALET all grey, 221
+# games: BRONC instead of CORNO); 32: the same play.
+BLIND_HARD_LOOKAHEAD_WIDTH = 24
 LOOKAHEAD_POOL = 300
 # The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
 # this counts the plausible candidates (TARSE leaves at most 490 of them).
@@ -123,6 +127,24 @@ NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
 # Held out (tools/blind_holdout.py --held-out --hard), both changes: 3.6082 / 7 / 3 ->
 # 3.6130 / 7 / 1 (VAUNT).
 SAFE_MARGIN = 0.01
+# Blind hard mode, from the third guess (at most HEDGE_LEFT guesses left), on sets the
+# search takes: the search plays for the plausible words only, and a rare word beside them
+# in a family the hints pin down (all letters but one green) may then be lost: held out
+# (prior fitted on half A), after SALET, TACIT the plausible play HAUNT, GAUNT, JAUNT,
+# DAUNT left VAUNT (0.19 % of the weight) at 7. So when the plausible play's guess leaves
+# a word of the likeliest ones holding all but HEDGE_MASS_LEFT of the mass (at most
+# HEDGE_MAX words) in such a family that best.FinishCheck cannot finish in time, and the
+# search can find every one of those words within the limit for at most HEDGE_COST_MAX
+# guesses a game more (by its own costs), that is played instead (VAUNT: HADST, 0.57
+# more). Full blind hard bench: 3.6164 / 6 / 0 -> 3.6181 / 6 / 0 (8 states hedged, 4
+# guesses); hedging any rare word so left, not only in a pinned family: 3.6276; from the
+# second guess too: 3.6216; the only values tried for the mass and the cap. Held out
+# (tools/blind_holdout.py --held-out --hard), with BLIND_HARD_LOOKAHEAD_WIDTH and the wide
+# widths 30 / 8 / 3: 3.6130 / 7 / 1 (VAUNT) -> 3.6160 / 6 / 0.
+HEDGE_LEFT = 4
+HEDGE_MASS_LEFT = 0.001
+HEDGE_MAX = 100
+HEDGE_COST_MAX = 1.0
 # FinishCheck's memo is cleared beyond this many states (each key holds the hard-mode mask).
 FINISH_MEMO_LIMIT = 20_000
 
@@ -403,7 +425,8 @@ class Solver:
         likeliest = np.argsort(-universe.weights[candidates], kind="stable")[:LOOKAHEAD_POOL]
         own_words = universe.guess_index_of_answers[candidates[likeliest]]
         pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
-        leaders = order[: LOOKAHEAD_WIDTH[self.blind]]
+        width = BLIND_HARD_LOOKAHEAD_WIDTH if self.blind and self.hard else None
+        leaders = order[: width or LOOKAHEAD_WIDTH[self.blind]]
         hard_left = guesses_left if self.hard else None
         trap = None if hard_left is None else (TRAP_PENALTY_NEXT, hard_left)
         costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard, trap)
@@ -521,6 +544,44 @@ class Solver:
         kept = int(np.searchsorted(cumulative, (1.0 - mass_left) * cumulative[-1])) + 1
         return np.sort(candidates[order[:kept]])
 
+    def _hedged_guess(
+        self, search: TreeSearch, state: GameState, candidates: np.ndarray, guesses_left: int
+    ) -> int | None:
+        """Blind hard mode: a guess that finds every word of a wider set than the plausible
+        `candidates` in time, when the plausible play's guess would leave one of them in a
+        pinned family that cannot be (HEDGE_MASS_LEFT and the rest above); else None."""
+        from epdle.solver import best
+
+        wider = self._plausible(state.candidates, HEDGE_MASS_LEFT)
+        if not len(candidates) < len(wider) <= HEDGE_MAX:
+            return None
+        # If the plausible words cannot all be found in time, the wider set cannot either (the
+        # narrowing below plays for fewer words then): no hedge, and no costly search.
+        plain, plain_guess = search.solve(candidates, state.allowed, guesses_left, 1)
+        if plain >= best.INFINITE:
+            return None
+        check = self._finish_check()
+        if len(check.memo) > FINISH_MEMO_LIMIT:
+            check.memo.clear()
+            check.found.clear()
+        pinned = pinned_codes(self.universe.length)
+        at_risk = False
+        for code, part in check.search.split(wider, plain_guess):
+            if not pinned[code] or np.isin(part, candidates).all():
+                continue
+            child_allowed = check.search.allowed_after(state.allowed, plain_guess, code)
+            if not check.can_finish(part, child_allowed, guesses_left - 1):
+                at_risk = True
+                break
+        if not at_risk:
+            return None
+        cost, guess = search.solve(wider, state.allowed, guesses_left, 1)
+        if cost >= best.INFINITE:
+            return None
+        weights = self.universe.weights
+        extra = cost / float(weights[wider].sum()) - plain / float(weights[candidates].sum())
+        return guess if extra <= HEDGE_COST_MAX else None
+
     def _search_max(self) -> int:
         """The largest (plausible) set the search plays for."""
         if self.blind and self.hard:
@@ -559,6 +620,10 @@ class Solver:
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.
         relaxed = 2 if self.blind else 1
+        if self.blind and self.hard and guesses_left <= HEDGE_LEFT:
+            hedged = self._hedged_guess(search, state, candidates, guesses_left)
+            if hedged is not None:
+                return hedged
         if self.blind and self.hard and guesses_left <= NARROW_LEFT:
             cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
             if cost < best.INFINITE:
