@@ -6,7 +6,8 @@
 #   test  also pkg-config and cmocka (the C unit tests)
 #   test  and chromium (the web page's browser tests)
 #   ci    also gputils + gpsim (make pic, make size), clang + libFuzzer (make fuzz),
-#         clang-format (make lint)
+#         clang-format (make lint), hunspell with its German dictionary (the language
+#         lists' builder is tested against it)
 #
 # Whatever is missing is installed with apt-get when that is possible without asking
 # (root, or sudo without a password); otherwise this stops with one line naming the
@@ -73,6 +74,9 @@ if [ "$target" = ci ]; then
   have gpsim || need gpsim
   have clang || need clang
   have clang-format || need clang-format
+  # tests/solver/test_build_language_words.py asks hunspell, in UTF-8, with de_DE.
+  have hunspell || need hunspell
+  [ -f /usr/share/hunspell/de_DE.dic ] || need hunspell-de-de
   fuzzer_runtime=""
   if have clang; then
     fuzzer_runtime="$(clang -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null || true)"

@@ -65,6 +65,15 @@ def test_missing_test_tools_are_named_in_one_line(tmp_path: Path) -> None:
     ]
 
 
+def test_ci_asks_for_hunspell_for_the_language_lists_test(tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    path = _path_with(tmp_path, ("python3", "cmake", "cc", "make"))
+    done = _run(checkout, "ci", path)
+    assert done.returncode == 1
+    (line,) = done.stderr.splitlines()
+    assert "hunspell" in line.split(";")[0].removeprefix("epdle: missing ").split(", ")
+
+
 def test_run_needs_no_test_tools(tmp_path: Path) -> None:
     checkout = _checkout(tmp_path)
     path = _path_with(tmp_path, ("python3", "cmake", "cc", "make"))
