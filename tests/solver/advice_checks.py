@@ -1,8 +1,10 @@
-"""Shared checks of the solver tests: one answer equal to another."""
+"""Shared checks of the solver tests: one answer equal to another, games played out."""
 
 from __future__ import annotations
 
 import pytest
+
+from epdle.solver import Solver, score
 
 
 def assert_same_advice(fast, slow) -> None:
@@ -15,3 +17,24 @@ def assert_same_advice(fast, slow) -> None:
         assert mine.bits == pytest.approx(theirs.bits, abs=1e-9)
         assert mine.expected_left == pytest.approx(theirs.expected_left, abs=1e-9)
         assert mine.is_candidate == theirs.is_candidate
+
+
+def guesses_to_find(
+    solver: Solver, history: list[tuple[str, str]], words: list[str] | None = None
+) -> dict[str, int]:
+    """Per word (by default every candidate left after `history`): the guesses the whole
+    game takes to find it, played out from `history` (at most 11)."""
+    start = solver.state_after(history)
+    if words is None:
+        words = [solver.universe.answers[index] for index in start.candidates]
+    taken = {}
+    for answer in words:
+        state, turns = start, len(history)
+        while turns <= 10:
+            guess = solver.next_guess(state)
+            turns += 1
+            if guess == answer:
+                break
+            state = solver.apply(state, guess, score(guess, answer))
+        taken[answer] = turns
+    return taken

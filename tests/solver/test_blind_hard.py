@@ -6,35 +6,20 @@ import sys
 from pathlib import Path
 
 import pytest
+from advice_checks import guesses_to_find
 
 from epdle import words
-from epdle.solver import Solver, engine, score
+from epdle.solver import Solver, engine
 from epdle.solver.bench import play
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.universe import Universe
-
-
-def _guesses_to_find(solver: Solver, history: list[tuple[str, str]], words: list[str]) -> dict:
-    """Per word: the guesses the whole game takes to find it after `history`."""
-    start = solver.state_after(history)
-    taken = {}
-    for answer in words:
-        state, turns = start, len(history)
-        while turns <= 10:
-            guess = solver.next_guess(state)
-            turns += 1
-            if guess == answer:
-                break
-            state = solver.apply(state, guess, score(guess, answer))
-        taken[answer] = turns
-    return taken
 
 
 def _over_six_after_salet_all_grey(solver: Solver) -> list[str]:
     history = [("salet", "BBBBB")]
     state = solver.state_after(history)
     plausible = [solver.universe.answers[i] for i in solver._plausible(state.candidates)]
-    taken = _guesses_to_find(solver, history, plausible)
+    taken = guesses_to_find(solver, history, plausible)
     return sorted(word for word, turns in taken.items() if turns > GAME_GUESSES)
 
 
