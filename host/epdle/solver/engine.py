@@ -360,6 +360,9 @@ class Solver:
 
         if self._guard is None:
             self._guard = best.FinishCheck(self.universe)
+        elif len(self._guard.memo) > FINISH_MEMO_LIMIT:
+            self._guard.memo.clear()
+            self._guard.found.clear()
         return self._guard
 
     def _allowed_guesses(self, state: GameState) -> np.ndarray | None:
@@ -463,9 +466,6 @@ class Solver:
         costs), the cheapest one after which best.FinishCheck can find every candidate in
         time moved first if it costs at most SAFE_MARGIN more than the first."""
         check = self._finish_check()
-        if len(check.memo) > FINISH_MEMO_LIMIT:
-            check.memo.clear()
-            check.found.clear()
         for rank, leader in enumerate(leaders):
             if costs[rank] > costs[0] + SAFE_MARGIN:
                 break
@@ -561,9 +561,6 @@ class Solver:
         if plain >= best.INFINITE:
             return None
         check = self._finish_check()
-        if len(check.memo) > FINISH_MEMO_LIMIT:
-            check.memo.clear()
-            check.found.clear()
         pinned = pinned_codes(self.universe.length)
         at_risk = False
         for code, part in check.search.split(wider, plain_guess):
