@@ -124,7 +124,7 @@ def run_suggest(args: argparse.Namespace) -> int:
 
     from epdle.session.terminal import advice_table, candidates_text
 
-    console = Console()
+    console = Console(emoji=False)  # no :code: in the table, and rich's emoji table is 4 ms
     if advice.answer is not None:
         console.print(f"Solved: {display_word(advice.answer)}", highlight=False)
         return 0
