@@ -92,17 +92,13 @@ static void send_data(uint8_t data) {
     spi_send(data, 1u);
 }
 
-/* D/C high for the plane bytes that follow a DTM1 or DTM2 (epd_data() writes no D/C). */
+/* D/C high for the plane bytes that follow a DTM1 or DTM2 (epd_data() and the white
+ * window's hal_spi_repeat() write no D/C). */
 static void data_mode(void) {
     if (dc_level != 1u) {
         hal_pin_write(HAL_PIN_EPD_DC, 1u);
         dc_level = 1u;
     }
-}
-
-static void send_repeated(uint8_t value, uint16_t count) {
-    data_mode();
-    hal_spi_repeat(value, count);
 }
 
 /* Polls BUSY (1 = idle) once a millisecond; false if still busy after timeout_ms. */
@@ -240,9 +236,9 @@ epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
         for (columns = (uint8_t)(w >> 3); columns > 0u; columns--) {
             bytes = (uint16_t)(bytes + h);
         }
-        send_repeated(0xFFu, bytes);
+        hal_spi_repeat(0xFFu, bytes); /* D/C is high after the window's DTM1 and DTM2 */
         epd_second_plane();
-        send_repeated(0xFFu, bytes);
+        hal_spi_repeat(0xFFu, bytes);
         epd_window_end();
     }
     return status;
