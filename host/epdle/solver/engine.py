@@ -614,24 +614,24 @@ class Solver:
                 cost, guess = search.solve(every, state.allowed, guesses_left, 1)
                 if cost < best.INFINITE:
                     return guess
-        # Blind, once not every candidate can be found in time, a limit just one over would
-        # still hedge for the rarest words: two over lets the search play for the likely ones.
-        relaxed = 2 if self.blind else 1
         if self.blind and self.hard and guesses_left <= HEDGE_LEFT:
             hedged = self._hedged_guess(search, state, candidates, guesses_left)
             if hedged is not None:
                 return hedged
+        cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
+        if cost < best.INFINITE:
+            return guess
         if self.blind and self.hard and guesses_left <= NARROW_LEFT:
-            cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
-            if cost < best.INFINITE:
-                return guess
             for mass_left in NARROW_MASS_LEFT:
                 fewer = self._plausible(state.candidates, mass_left)
                 if 2 < len(fewer) < len(candidates):
                     cost, guess = search.solve(fewer, state.allowed, guesses_left, 1)
                     if cost < best.INFINITE:
                         return guess
-        for limit in (guesses_left, guesses_left + relaxed, guesses_left + 3):
+        # Blind, once not every candidate can be found in time, a limit just one over would
+        # still hedge for the rarest words: two over lets the search play for the likely ones.
+        relaxed = 2 if self.blind else 1
+        for limit in (guesses_left + relaxed, guesses_left + 3):
             cost, guess = search.solve(candidates, state.allowed, limit, 1)
             if cost < best.INFINITE:
                 return guess
