@@ -128,7 +128,7 @@ def load_frames(paths: list[Path]) -> list[bytes]:
     against the frame format (the device would refuse a broken one only when shown)."""
     from PIL import Image, UnidentifiedImageError
 
-    from epdle.cli.errors import input_file
+    from epdle.cli.paths import input_file
     from epdle.frames import FrameError, decode, encode
     from epdle.frames.store import committed_frames, words_from_hex
     from epdle.render.images import picture_to_planes
@@ -237,7 +237,8 @@ def run_info(args: argparse.Namespace) -> int:
 def run_merge(args: argparse.Namespace) -> int:
     from intelhex import AddressOverlapError
 
-    from epdle.cli.errors import UsageError, input_file, output_file
+    from epdle.cli.errors import UsageError
+    from epdle.cli.paths import input_file, output_file
     from epdle.frames import store
 
     if args.out.suffix.lower() != HEX_SUFFIX:

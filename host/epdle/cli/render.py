@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from epdle.cli.errors import CommandError, UsageError, input_file, int_in, output_dir, output_file
+from epdle.cli.errors import CommandError, UsageError, int_in
 from epdle.cli.options import add_solver_options, add_top_option, solver_from_args
+from epdle.cli.paths import input_file, output_dir, output_file
 
 VARIANT_HELP = "the panel's third ink: red (black/white/red) or yellow; default red"
 

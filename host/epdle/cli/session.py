@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
-from epdle.cli.errors import CommandError, input_file, output_dir, shorten
+from epdle.cli.errors import CommandError, shorten
 from epdle.cli.options import (
     AUTO_PORT,
     add_port_option,
@@ -19,6 +19,7 @@ from epdle.cli.options import (
     resolve_port,
     solver_from_args,
 )
+from epdle.cli.paths import input_file, output_dir
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller

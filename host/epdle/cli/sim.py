@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from epdle.sim import Board, PowerReport
 
-from epdle.cli.errors import CommandError, input_file, int_in, number_in, output_dir, output_file
+from epdle.cli.errors import CommandError, int_in, number_in
+from epdle.cli.paths import input_file, output_dir, output_file
 
 # The panel controller's DISPLAY_REFRESH command (firmware/drivers/epd.c).
 DISPLAY_REFRESH = 0x12

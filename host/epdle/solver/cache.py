@@ -17,7 +17,10 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # at run time only where a path is made: a one-shot suggest needs none
+    from pathlib import Path
 
 # Bump when the layout or meaning of a cached file changes.
 CACHE_FORMAT = 1
@@ -28,6 +31,8 @@ ENTRY_PATTERNS = ("patterns-*.npy", "best-tree-*.json", "openers-*.json", "cold-
 
 def cache_dir() -> Path:
     """$EPDLE_CACHE_DIR, else $XDG_CACHE_HOME/epdle, else ~/.cache/epdle."""
+    from pathlib import Path
+
     return Path(cache_dir_name())
 
 
@@ -52,6 +57,7 @@ def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file and rename, so readers never see half a file."""
     import tempfile  # here: a one-shot suggest reads lists_key only
+    from pathlib import Path
 
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")

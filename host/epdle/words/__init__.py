@@ -7,30 +7,39 @@ optional extra) is needed only for the frequencies of words in lists of your own
 The modules, one job each: `info` (what is known of one word, its tier), `prior` (the
 blind-mode prior), `parse` (one-word-a-line lists), `shipped` (the data in this
 package), `frequency` (facts of any word, shipped or from wordfreq), `languages` (the
-alphabets) and `prior_fit` (fitting the prior; numpy, so not imported here).
+alphabets) and `prior_fit` (fitting the prior; numpy, so not exported here).
+
+The names below load their module when first used: importing one module of the package
+(a one-shot `suggest` needs only `languages`) does not load the others.
 """
 
-from epdle.words.frequency import word_info
-from epdle.words.info import (
-    COMMON_ZIPF,
-    FREQUENT_ZIPF,
-    STEM_MIN_ZIPF,
-    TIER_NAMES,
-    WordInfo,
-    inflection_flags,
-    tier_of,
-)
-from epdle.words.parse import parse_word_lines, read_word_file
-from epdle.words.prior import SHIPPED_PRIOR, Prior, prior_weight
-from epdle.words.shipped import (
-    CANDIDATE_MIN_ZIPF,
-    LanguageList,
-    answers,
-    frequency_table,
-    guesses,
-    language_list,
-    language_table,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from epdle.words.frequency import word_info
+    from epdle.words.info import (
+        COMMON_ZIPF,
+        FREQUENT_ZIPF,
+        STEM_MIN_ZIPF,
+        TIER_NAMES,
+        WordInfo,
+        inflection_flags,
+        tier_of,
+    )
+    from epdle.words.parse import parse_word_lines, read_word_file
+    from epdle.words.prior import SHIPPED_PRIOR, Prior, prior_weight
+    from epdle.words.shipped import (
+        CANDIDATE_MIN_ZIPF,
+        LanguageList,
+        answers,
+        frequency_table,
+        guesses,
+        language_list,
+        language_table,
+    )
 
 __all__ = [
     "CANDIDATE_MIN_ZIPF",
@@ -54,3 +63,17 @@ __all__ = [
     "tier_of",
     "word_info",
 ]
+
+# Where the names above come from, tried in this order.
+_MODULES = ("info", "parse", "prior", "shipped", "frequency")
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        for module in _MODULES:
+            found = import_module(f"{__name__}.{module}")
+            if hasattr(found, name):
+                value = getattr(found, name)
+                globals()[name] = value  # looked up once
+                return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

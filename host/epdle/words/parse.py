@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 
 from epdle.words.languages import LETTERS
 
@@ -52,12 +52,15 @@ def parse_word_lines(
 
 
 def read_word_file(
-    path: str | Path, length: int | None = None, fold: Callable[[str], str] | None = None
+    path: str | os.PathLike[str],
+    length: int | None = None,
+    fold: Callable[[str], str] | None = None,
 ) -> list[str]:
     """A plain one-word-a-line file (the --answers / --guesses format)."""
-    path = Path(path)
+    name = os.fspath(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(name, encoding="utf-8") as handle:
+            text = handle.read()
     except OSError as error:
-        raise ValueError(f"cannot read word list {path}: {error.strerror}") from error
-    return parse_word_lines(text, str(path), length, fold)
+        raise ValueError(f"cannot read word list {name}: {error.strerror}") from error
+    return parse_word_lines(text, name, length, fold)

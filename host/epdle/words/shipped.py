@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from epdle.words.info import WordInfo
 from epdle.words.languages import LENGTHS
@@ -20,6 +19,8 @@ CANDIDATE_MIN_ZIPF = 2.5
 
 
 def _package_text(name: str) -> str:
+    from importlib import resources  # here: importing the package reads no data
+
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
