@@ -192,3 +192,66 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     assert run.stderr.strip() == "[]"
     ranked = [line.split()[1] for line in run.stdout.splitlines() if line.split()[:1] == ["1"]]
     assert ranked == [solver.advise(history).suggestions[0].word.upper()]
+
+
+@pytest.mark.parametrize(
+    ("count", "width"), [(1, 7), (2, 300), (24, 1000), (cold._MOST_PAIRED, 64)]
+)
+def test_distinct_codes_counts_each_positions_codes(count, width):
+    sample = random.Random(count)
+    # Few codes, so that rows share them; and codes with the top bit set.
+    codes = [0, 1, 127, 128, 200, 242, 255]
+    rows = [bytes(sample.choice(codes) for _ in range(width)) for _ in range(count)]
+    counted = cold.distinct_codes(rows)
+    assert list(counted) == [len({row[i] for row in rows}) - 1 for i in range(width)]
+
+
+def test_distinct_codes_refuses_more_rows_than_a_byte_counts():
+    with pytest.raises(ValueError):
+        cold.distinct_codes([bytes([i % 256, i // 256]) for i in range(cold._MOST_PAIRED + 1)])
+
+
+def _partitions(n: int, parts: int, largest: int | None = None) -> list[list[int]]:
+    """Every way to write n as `parts` positive sizes, largest first."""
+    largest = n if largest is None else largest
+    if parts == 1:
+        return [[n]] if n <= largest else []
+    return [
+        [first, *rest]
+        for first in range(min(n - parts + 1, largest), 0, -1)
+        for rest in _partitions(n - first, parts - 1, first)
+    ]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 12])
+def test_balanced_entropy_is_the_most_entropy_of_as_many_buckets(n):
+    clc = cold._count_log_count(n)
+    for parts in range(1, n + 1):
+        entropies = [cold._entropy(sizes, n) for sizes in _partitions(n, parts)]
+        assert cold.balanced_entropy(n, parts, clc) == pytest.approx(max(entropies), abs=1e-12)
+
+
+def test_the_feedback_floor_order_yields_each_guess_once_lowest_floor_first():
+    feedbacks = bytes([3, 0, 2, 3, 1, 0, 3, 2])
+    inside = {2, 6}
+
+    def floor(parts: int, candidate: bool) -> float:
+        return 10.0 - parts - 1.5 * candidate
+
+    order = list(cold._feedback_floor_order(feedbacks, inside, floor, fewest=2))
+    assert sorted(guess for _, guess in order) == [0, 2, 3, 4, 6, 7]  # 1 and 5: one feedback
+    assert [value for value, _ in order] == sorted(value for value, _ in order)
+    assert all(value == floor(feedbacks[g] + 1, g in inside) for value, g in order)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
+    # The ranking's bound for few candidates: exact feedbacks, evenly filled.
+    universe = solver.universe
+    sample = np.random.default_rng(seed)
+    candidates = np.sort(sample.choice(len(universe.answers), [3, 10, 24][seed], replace=False))
+    rows = cold.Rows(cold._matrix(), [int(a) for a in candidates])
+    stats = guess_stats(universe, candidates)
+    assert list(rows.feedbacks()) == list(stats.buckets - 1)
+    bounds = [cold.balanced_entropy(rows.n, more + 1, rows.clc) for more in rows.feedbacks()]
+    assert (np.array(bounds) >= stats.bits - 1e-9).all()

@@ -13,8 +13,10 @@ so this module answers the same from the cached pattern matrix read without nump
   exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
   the number of feedbacks a guess leaves it.
 - The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
-  whole numbers; a bound on how many feedbacks a guess can get finds the guesses that
-  split the candidates apart, and those the beam needs.
+  whole numbers. For so few words every guess's number of feedbacks is counted exactly,
+  comparing the words' pattern rows pair by pair as big integers: it finds the guesses
+  that split the candidates apart, and bounds the entropy (no more than that many equal
+  buckets have) for the ranking and the beam.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
 order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
@@ -35,8 +37,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import cache
 from heapq import merge
-from itertools import chain, repeat
-from operator import add, itemgetter, mul
+from itertools import chain, islice, repeat
+from operator import add, itemgetter
 from typing import NamedTuple
 
 from epdle.solver.advice import Advice, worth_showing
@@ -230,6 +232,7 @@ class Rows:
         self._pick = None if copied else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
+        self._feedbacks: bytes | None = None
 
     def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
@@ -243,6 +246,15 @@ class Rows:
         width, pick = self.matrix.width, itemgetter(*guesses)
         joined = self.joined
         return [bytes(pick(joined[i * width : (i + 1) * width])) for i in range(self.n)]
+
+    def feedbacks(self) -> bytes:
+        """Per guess, one less than the number of feedbacks it gets over the candidates
+        (copied rows, at most _MOST_PAIRED of them)."""
+        if self._feedbacks is None:
+            width = self.matrix.width
+            rows = [self.joined[i * width : (i + 1) * width] for i in range(self.n)]
+            self._feedbacks = distinct_codes(rows)
+        return self._feedbacks
 
     def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
         """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
@@ -262,6 +274,49 @@ def _counts(codes: Iterable[int]) -> dict[int, int]:
     return found
 
 
+def distinct_codes(rows: Sequence[bytes]) -> bytes:
+    """Per position (guess), one less than the number of distinct codes the rows (equally
+    long, at most _MOST_PAIRED) have there.
+
+    Each row is read as one integer, a byte a lane, and compared with every earlier row in
+    one go: two rows' codes differ in a lane when the byte of their xor is not zero, which
+    ((x & 0x7f..) + 0x7f..) | x marks in that byte's top bit, with no carry into the next
+    lane. A row whose code differs from every earlier row's is the first with that code;
+    counting those lane by lane (at most 255: one byte) counts the codes, less the first
+    row's. Pairs of rows, not rows times positions: fast for few rows."""
+    if len(rows) > _MOST_PAIRED:
+        raise ValueError("too many rows for a byte per count")
+    width = len(rows[0])
+    low, ones = _lane_masks(width)
+    values = [int.from_bytes(row, "little") for row in rows]
+    firsts = 0
+    for at in range(1, len(values)):
+        row = values[at]
+        differs = -1
+        for earlier in values[:at]:
+            codes = earlier ^ row
+            differs &= ((codes & low) + low) | codes
+        firsts += (differs >> 7) & ones
+    return firsts.to_bytes(width, "little")
+
+
+_MOST_PAIRED = 256
+
+
+@cache
+def _lane_masks(width: int) -> tuple[int, int]:
+    """(0x7f, 0x01) in every byte of a `width`-byte integer."""
+    return int.from_bytes(b"\x7f" * width, "little"), int.from_bytes(b"\x01" * width, "little")
+
+
+def balanced_entropy(n: int, parts: int, clc: Sequence[float]) -> float:
+    """The entropy of n candidates in `parts` buckets as equal in size as can be (`clc` as
+    _count_log_count(n) or longer)."""
+    size, larger = divmod(n, parts)
+    spread = (parts - larger) * clc[size] + (larger * clc[size + 1] if larger else 0.0)
+    return math.log2(n) - spread / n
+
+
 def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     """Per guess, at most the entropy of its feedback over the candidates `spelled`.
 
@@ -271,12 +326,6 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     and from how many copies of it the word has.
     """
     return _letter_bounds(spelled, guesses, lambda counts: _entropy(counts, len(spelled)), add)
-
-
-def feedback_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
-    """Per guess, at most the number of feedbacks it gets over the candidates `spelled`:
-    the product of how many marks each of its letters gets (as entropy_bounds)."""
-    return _letter_bounds(spelled, guesses, lambda counts: sum(c > 0 for c in counts), mul)
 
 
 def _letter_bounds(
@@ -353,18 +402,51 @@ def _floor_order(
     return merge(inside, outside_floors)
 
 
+def _feedback_floor_order(
+    feedbacks: bytes,
+    is_candidate: set[int],
+    floor: Callable[[int, bool], float],
+    fewest: int = 1,
+) -> Iterator[tuple[float, int]]:
+    """(floor, guess), lowest floor first, for every guess with at least `fewest`
+    feedbacks (`feedbacks` as Rows.feedbacks), where the floor is a function of its number
+    of feedbacks and whether it is a candidate: guesses with equal floors in any order.
+
+    Found a layer at a time (guesses with as many feedbacks, found by bytes.find): the
+    first few layers are all a ranking reads of thousands of guesses."""
+    layers: list[tuple[float, int, int]] = []  # (floor, feedbacks - 1, a candidate or -1)
+    for more in set(feedbacks):
+        if more + 1 >= fewest:
+            layers.append((floor(more + 1, False), more, -1))
+    for guess in is_candidate:
+        more = feedbacks[guess]
+        if more + 1 >= fewest:
+            layers.append((floor(more + 1, True), more, guess))
+    layers.sort()
+    for value, more, candidate in layers:
+        if candidate >= 0:
+            yield value, candidate
+            continue
+        guess = feedbacks.find(more)
+        while guess >= 0:
+            if guess not in is_candidate:
+                yield value, guess
+            guess = feedbacks.find(more, guess + 1)
+
+
 def top_guesses(
     rows: Rows,
-    bounds: Sequence[float],
+    order: Iterator[tuple[float, int]],
     is_candidate: set[int],
     count: int,
 ) -> list[Ranked]:
     """The `count` guesses with the lowest estimated cost, in the Solver's order
     (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
-    A guess is bucketed only while its floor (the cost at its bound) can make the list."""
+    A guess is bucketed only while its floor (the cost at its entropy bound; `order`:
+    (floor, guess), lowest first) can make the list: whatever order equal floors come in,
+    that buckets every guess the list needs, and every guess near a cost kept."""
     chance = 1.0 / rows.n
     uncertainty = rows.whole
-    order = _floor_order(bounds, is_candidate, chance, uncertainty)
     kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
     edges: list[Ranked] = []
     done = False
@@ -479,16 +561,17 @@ class _Search:
     same fractional terms in another order (numpy may order those by its rounding), and
     then, if that order could decide the guess, Undecided."""
 
-    def __init__(self, matrix: Matrix) -> None:
+    def __init__(self, matrix: Matrix, root: Rows) -> None:
         self.matrix = matrix
         self.words, _, _, self.guess_of = _lists()
         self.solved = 3 ** len(self.words[0]) - 1
         self.memo: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+        self.root = root  # the candidates' rows, as the ranking read them
 
-    def guess(self, candidates: Sequence[int], guesses_left: int) -> int | None:
-        """Solver._searched_guess: the search's guess within the guesses left, relaxed by
-        one and then three more if need be (None: none found)."""
-        members = tuple(candidates)
+    def guess(self, guesses_left: int) -> int | None:
+        """Solver._searched_guess: the search's guess for the root's candidates within the
+        guesses left, relaxed by one and then three more if need be (None: none found)."""
+        members = tuple(self.root.members)
         for limit in (guesses_left, guesses_left + 1, guesses_left + 3):
             cost, guess = self.solve(members, limit, 1)
             if cost < math.inf:
@@ -512,25 +595,21 @@ class _Search:
 
     def _solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
         n = len(members)
-        rows = Rows(self.matrix, members)
+        same = members == tuple(self.root.members)
+        rows = self.root if same else Rows(self.matrix, members)
         own = sorted(self.guess_of[a] for a in members)
         # A guess splitting them all apart is optimal: a candidate's (the first), else any.
         apart = [g for g, (_, whole) in zip(own, rows.bits(own), strict=True) if whole]
         if apart:
             return 2.0 * n - 1.0, apart[0]
-        spelled = [self.words[g] for g in own]
-        feedbacks = feedback_bounds(spelled, len(self.words))
-        possible = [g for g, most in enumerate(feedbacks) if most >= n]
-        for start in range(0, len(possible), _BATCH):
-            batch = possible[start : start + _BATCH]
-            for guess, column in zip(batch, rows.columns(batch), strict=True):
-                if len(set(column)) == n:
-                    return 2.0 * n, guess
+        feedbacks = rows.feedbacks()
+        splitting = feedbacks.find(n - 1)  # the first guess with n feedbacks
+        if splitting >= 0:
+            return 2.0 * n, splitting
         if guesses_left == 2:
             return math.inf, -1
         width = FALLBACK_WIDTHS[min(level, len(FALLBACK_WIDTHS) - 1)]
-        entropies = entropy_bounds(spelled, len(self.words))
-        beam, unsure = self._beam(rows, set(own), feedbacks, entropies, width)
+        beam, unsure = self._beam(rows, set(own), width)
         best_cost, best_guess = math.inf, -1
         costs = []
         for guess in beam:
@@ -545,12 +624,7 @@ class _Search:
         return best_cost, best_guess
 
     def _beam(
-        self,
-        rows: Rows,
-        own: set[int],
-        feedbacks: Sequence[float],
-        entropies: Sequence[float],
-        width: int,
+        self, rows: Rows, own: set[int], width: int
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The first `width` guesses of TreeSearch's order (estimated cost: the cost curve
         summed over a guess's buckets, less one for a candidate; a candidate first; list
@@ -562,14 +636,16 @@ class _Search:
         # so a guess at least 2n less its feedbacks, and n (1 + slope * (log2 n less its
         # entropy)).
         slope = min((curve[s] / s - 1.0) / math.log2(s) for s in range(2, n + 1))
-        floors = sorted(
-            (max(2.0 * n - most, n + slope * n * (rows.whole - bits)) - (g in own), g)
-            for g, (most, bits) in enumerate(zip(feedbacks, entropies, strict=True))
-            if most > 1
-        )
+
+        def floor(parts: int, inside: bool) -> float:
+            bits = balanced_entropy(n, parts, rows.clc)
+            return max(2.0 * n - parts, n + slope * n * (rows.whole - bits)) - inside
+
+        order = _feedback_floor_order(rows.feedbacks(), own, floor, 2)
         found: list[tuple[float, int, int, tuple[int, ...]]] = []
-        for start in range(0, len(floors), _BATCH):
-            batch = floors[start : start + _BATCH]
+        # Any order of equal floors, and any batches, find the same: every guess whose
+        # floor is below the last one found.
+        while batch := list(islice(order, _BATCH)):
             if len(found) > width and batch[0][0] > found[width][0] + 1e-9:
                 break
             guesses = [g for _, g in batch]
@@ -679,19 +755,40 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
 
 def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
     """Solver._fallback_ranked in normal mode for more than two candidates."""
-    words, answers, _, guess_of = _lists()
+    guess_of = _lists()[3]
     left, n = rows.members, rows.n
-    bounds = entropy_bounds([answers[a] for a in left], len(words))
+    own = {guess_of[a] for a in left}
     searched = n <= SEARCH_MAX_CANDIDATES
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, bounds, {guess_of[a] for a in left}, count)
+    order = top_guesses(rows, _ranking_floors(rows, own), own, count)
     if look:
         order = _look_ahead(rows, order)
     ranked = [r.key[2] for r in order]
     if searched:
-        first = _Search(matrix).guess(left, max(1, GAME_GUESSES - turns))
+        first = _Search(matrix, rows).guess(max(1, GAME_GUESSES - turns))
         if first is not None:
             ranked = [first, *(g for g in ranked if g != first)]
     return ranked
+
+
+def _ranking_floors(rows: Rows, own: set[int]) -> Iterator[tuple[float, int]]:
+    """(floor, guess) for top_guesses, lowest first: from each guess's exact number of
+    feedbacks for few candidates (a tighter bound, and soon found), else from its letters."""
+    chance = 1.0 / rows.n
+    if rows.n > _PAIRED_RANKING:
+        answers = _lists()[1]
+        bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
+        return _floor_order(bounds, own, chance, rows.whole)
+
+    def floor(parts: int, inside: bool) -> float:
+        bits = balanced_entropy(rows.n, parts, rows.clc)
+        return _cost(bits, chance if inside else 0.0, rows.whole)
+
+    return _feedback_floor_order(rows.feedbacks(), own, floor)
+
+
+# Up to this many candidates, counting every guess's feedbacks (pairs of rows) costs less
+# than the letters' bounds and the guesses those would bucket.
+_PAIRED_RANKING = SEARCH_MAX_CANDIDATES
