@@ -255,3 +255,27 @@ def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
     assert list(rows.feedbacks()) == list(stats.buckets - 1)
     bounds = [cold.balanced_entropy(rows.n, more + 1, rows.clc) for more in rows.feedbacks()]
     assert (np.array(bounds) >= stats.bits - 1e-9).all()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 9, 30, cold._PAIRED_BUCKET + 6])
+def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
+    # The bound-pruned search against every pool guess tried, on real rows.
+    universe = solver.universe
+    sample = random.Random(size)
+    bucket = sorted(sample.sample(range(len(universe.answers)), size))
+    own = [universe.guesses.index(universe.answers[a]) for a in bucket]
+    pool = sample.sample(range(len(universe.guesses)), 200) + own[: size // 2]
+    rows = cold.Rows(cold._matrix(), bucket)
+    codes = rows.picked(pool)
+    members = list(range(200, len(pool)))
+    whole = math.log2(size)
+
+    def cost(i: int) -> float:
+        column = [row[i] for row in codes]
+        bits = cold._entropy(list(cold.Counter(column).values()), size)
+        return cold._cost(bits, 1.0 / size if i in members else 0.0, whole)
+
+    expected = min(map(cost, range(len(pool))))
+    if size == 1:  # the Solver's own shortcut for one word: solved now, or next
+        expected = 1.0 + 1e-12 if members else 2.0
+    assert cold._finish_cost(codes, members) == pytest.approx(expected, abs=1e-12)

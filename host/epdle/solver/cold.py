@@ -482,15 +482,17 @@ def top_guesses(
     return kept[:count]
 
 
-def _finish_cost(block: bytes, width: int, members: list[int]) -> float:
+def _finish_cost(rows: list[bytes], members: list[int]) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket in normal mode (every candidate equally likely).
 
-    `block` holds the bucket's words' codes for each pool guess, word after word (`width`
-    pool guesses each); `members` the pool positions of the bucket's own words."""
-    size = len(block) // width
+    `rows` holds each of the bucket's words' codes for the pool guesses; `members` the pool
+    positions of the bucket's own words."""
+    size = len(rows)
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
+    width = len(rows[0])
+    block = b"".join(rows)
     clc = _count_log_count(size)
     whole = math.log2(size)
 
@@ -498,22 +500,33 @@ def _finish_cost(block: bytes, width: int, members: list[int]) -> float:
         counts = _counts(column).values()
         return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
 
-    best = min((cost(block[i::width], 1.0 / size) for i in members), default=math.inf)
-    # The others can at best split the bucket apart, at a cost of 2.
-    if best <= 2.0:
-        return best
-    columns = [block[i::width] for i in range(width)]
-    distinct = list(map(len, map(set, columns)))
-    if size in distinct:
-        return 2.0
+    chance = 1.0 / size
     inside = set(members)
-    for i in sorted(range(width), key=distinct.__getitem__, reverse=True):
-        # At most log2(distinct) bits: from here on no guess can beat the best.
-        if _cost(math.log2(distinct[i]), 0.0, whole) >= best:
-            break
-        if i not in inside:
-            best = min(best, cost(columns[i], 0.0))
+
+    def floor(parts: int, own: bool) -> float:
+        # No more entropy than as many equal buckets.
+        bits = balanced_entropy(size, parts, clc)
+        return _cost(bits, chance if own else 0.0, whole)
+
+    best = math.inf
+    for lowest, i in _feedback_floor_order(_bucket_feedbacks(rows, block), inside, floor):
+        if lowest >= best:
+            break  # no guess left can beat the best
+        best = min(best, cost(block[i::width], chance if i in inside else 0.0))
     return best
+
+
+# Up to this many words in a bucket, counting the pool guesses' feedbacks by pairs of
+# words beats a set per guess.
+_PAIRED_BUCKET = 64
+
+
+def _bucket_feedbacks(rows: list[bytes], block: bytes) -> bytes:
+    """As distinct_codes(rows); `block` is the rows joined."""
+    if len(rows) <= _PAIRED_BUCKET:
+        return distinct_codes(rows)
+    width = len(rows[0])
+    return bytes(len(set(block[i::width])) - 1 for i in range(width))
 
 
 def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
@@ -536,8 +549,8 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
         for code, part in parts.items():
             if code != solved:
                 members = [i for i in map(own.__getitem__, part) if i is not None]
-                block = b"".join(map(pooled.__getitem__, part))
-                total += len(part) / rows.n * _finish_cost(block, len(pool), members)
+                bucket = list(map(pooled.__getitem__, part))
+                total += len(part) / rows.n * _finish_cost(bucket, members)
         costs.append(1.0 + total)
     # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * 1e9 for cost in costs]
