@@ -71,6 +71,8 @@ _NEAR_EDGE = 1e-4
 # Up to this many candidates, their rows are copied out of the matrix (faster to read;
 # the look-ahead reads them, so at least LOOKAHEAD_MAX_CANDIDATES).
 _COPIED_ROWS = 600
+# Rows copied into an anonymous map from this many bytes (a few hundred rows) on.
+_MAPPED_ROWS = 1 << 20
 # Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
 _BATCH = 32
 _LISTED_CANDIDATES = 100
@@ -113,6 +115,24 @@ class Matrix:
     def rows(self, answers: Sequence[int]) -> list[bytes]:
         start, width, data = self.offset, self.width, self._map
         return [data[start + a * width : start + (a + 1) * width] for a in answers]
+
+    def joined_rows(self, answers: Sequence[int]) -> bytes | mmap.mmap:
+        """The answers' rows one after the other.
+
+        Many rows are copied into an anonymous map faulted in at once (MAP_POPULATE):
+        megabytes of fresh memory faulted in page by page cost more than the copy."""
+        size = len(answers) * self.width
+        populate = getattr(mmap, "MAP_POPULATE", 0)
+        if size < _MAPPED_ROWS or not populate:
+            return b"".join(self.rows(answers))
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | populate
+        joined = mmap.mmap(-1, size, flags=flags)
+        width = self.width
+        with memoryview(self._map) as data:
+            for i, a in enumerate(answers):
+                row = self.offset + a * width
+                joined[i * width : (i + 1) * width] = data[row : row + width]
+        return joined
 
     def every_answer(self, guess: int) -> bytes:
         """A guess's codes against every answer (one strided read)."""
@@ -228,7 +248,7 @@ class Rows:
         # codes over them are one strided slice; many: each guess's codes read from its
         # column, the candidates' picked out (copying thousands of rows costs more).
         copied = self.n <= _COPIED_ROWS
-        self.joined = b"".join(matrix.rows(members)) if copied else b""
+        self.joined = matrix.joined_rows(members) if copied else b""
         self._pick = None if copied else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
@@ -745,8 +765,12 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
     matrix = _matrix()
     left = list(range(len(answers)))
     for guess, feedback in history:
-        code, codes = pattern_code(feedback), matrix.column(index[guess], left)
-        left = [a for a, c in zip(left, codes, strict=True) if c == code]
+        code = pattern_code(feedback)
+        if len(left) == len(answers):  # one strided read
+            left = [a for a, c in enumerate(matrix.every_answer(index[guess])) if c == code]
+        else:
+            codes = matrix.column(index[guess], left)
+            left = [a for a, c in zip(left, codes, strict=True) if c == code]
     if not left:
         return None  # the Solver says which guess no word fits
     listed = [answers[a] for a in left[:_LISTED_CANDIDATES]]
