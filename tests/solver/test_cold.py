@@ -7,6 +7,7 @@ import math
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -272,10 +273,22 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
 
     def cost(i: int) -> float:
         column = [row[i] for row in codes]
-        bits = cold._entropy(list(cold.Counter(column).values()), size)
+        bits = cold._entropy(list(Counter(column).values()), size)
         return cold._cost(bits, 1.0 / size if i in members else 0.0, whole)
 
     expected = min(map(cost, range(len(pool))))
     if size == 1:  # the Solver's own shortcut for one word: solved now, or next
         expected = 1.0 + 1e-12 if members else 2.0
     assert cold._finish_cost(codes, members) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
+    # Candidates without S, H or P: SHEEP's feedback is the marks of its two Es alone, so
+    # the bound (each letter with all its copies) is the entropy itself.
+    universe = solver.universe
+    candidates = np.array(
+        [a for a, word in enumerate(universe.answers) if not set(word) & set("shp")]
+    )
+    sheep = universe.guesses.index("sheep")
+    bounds = cold.entropy_bounds([universe.answers[a] for a in candidates], len(universe.guesses))
+    assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)

@@ -32,12 +32,12 @@ import mmap
 import os
 import re
 from bisect import insort
-from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import cache
 from heapq import merge
-from itertools import chain, islice, repeat
+from itertools import islice
 from operator import add, itemgetter
 from typing import NamedTuple
 
@@ -341,72 +341,54 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     """Per guess, at most the entropy of its feedback over the candidates `spelled`.
 
     The feedback is a function of the marks of each of the guess's letters, so its
-    entropy is at most the sum of theirs: a letter once in the guess is green, yellow or
-    grey by (position, letter) counts; a repeated letter's marks follow from its greens
-    and from how many copies of it the word has.
+    entropy is at most the sum of theirs (each letter with all its copies): the marks of
+    a letter's copies follow from which of their positions a word has it at, and from how
+    many copies of it (up to as many) the word has. Capped at what the whole set allows.
     """
-    return _letter_bounds(spelled, guesses, lambda counts: _entropy(counts, len(spelled)), add)
-
-
-def _letter_bounds(
-    spelled: Sequence[str],
-    guesses: int,
-    measure: Callable[[Sequence[int]], float],
-    combine: Callable[[float, float], float],
-) -> list[float]:
-    """Per guess, `combine` over its letters of `measure` of the candidates' counts per
-    mark of that letter; capped at what the whole set allows."""
     n = len(spelled)
-    length = len(spelled[0])
-    placed = [Counter(column) for column in zip(*spelled, strict=True)]
-    letter_sets = list(map(set, spelled))
-    having = Counter(chain.from_iterable(letter_sets))
-    copies: Counter[tuple[str, int]] = Counter()  # (letter, k): words with k copies or more
-    for word, distinct in zip(spelled, letter_sets, strict=True):
-        if len(distinct) < length:
-            for letter in distinct:
-                copies.update((letter, k) for k in range(2, word.count(letter) + 1))
-    single = []  # a letter once in the guess: green, yellow or grey
-    green = []  # green or not
-    for at in placed:
-        single.append({x: measure((at[x], having[x] - at[x], n - having[x])) for x in having})
-        green.append({x: measure((g, n - g)) for x, g in at.items()})
-    nothing = measure((n,))  # a letter no candidate has: grey for all
+    whole = math.log2(n)
+    spots = _letter_spots(spelled)
+    known: dict[tuple[str, int], float] = {}
 
-    @cache
-    def copy_counts(k: int) -> dict[str, float]:
-        """How many copies (0 .. k) of each letter the candidates have."""
-        table = {}
-        for letter, has in having.items():
-            counts = [n - has]
-            previous = has
-            for at_least in (copies[letter, j] for j in range(2, k + 1)):
-                counts.append(previous - at_least)
-                previous = at_least
-            counts.append(previous)
-            table[letter] = measure(counts)
-        return table
+    def marks(letter: str, positions: int) -> float:
+        """The entropy of the marks of `letter` at `positions` (a bit each) in a guess."""
+        if (letter, positions) not in known:
+            copies = positions.bit_count()
+            found = spots.get(letter, {})
+            keyed: dict[int, int] = {0: n - sum(found.values())}  # words without it
+            for where, count in found.items():
+                key = (where & positions) << 3 | min(where.bit_count(), copies)
+                keyed[key] = keyed.get(key, 0) + count
+            known[letter, positions] = _entropy(keyed.values(), n)
+        return known[letter, positions]
 
-    whole = measure([1] * n)
     bounds = [whole] * guesses
     for shape, indexes, letters in _shapes():
         total: list[float] | None = None
-        for position, column in enumerate(letters):
-            first = shape[position]
-            times = shape.count(position)
-            if first == position and times == 1:
-                table = single[position]
-            elif first != position:
-                table = green[position]
-            else:
-                extra = copy_counts(times)
-                table = {x: combine(green[position].get(x, nothing), extra[x]) for x in having}
-            values = map(table.get, column, repeat(nothing))
-            total = list(values) if total is None else list(map(combine, total, values))
+        for first in sorted(set(shape)):  # each letter of the shape, at its first position
+            positions = sum(1 << at for at, same in enumerate(shape) if same == first)
+            column = letters[first]
+            table = {letter: marks(letter, positions) for letter in set(column)}
+            values = map(table.__getitem__, column)
+            total = list(values) if total is None else list(map(add, total, values))
         for index, value in zip(indexes, total or (), strict=True):
             if value < whole:
                 bounds[index] = value
     return bounds
+
+
+def _letter_spots(spelled: Sequence[str]) -> dict[str, dict[int, int]]:
+    """Per letter, how many of the words have it at which positions (a bit per position,
+    words without it left out)."""
+    spots: dict[str, dict[int, int]] = {}
+    for word in spelled:
+        where: dict[str, int] = {}
+        for position, letter in enumerate(word):
+            where[letter] = where.get(letter, 0) | 1 << position
+        for letter, bits in where.items():
+            found = spots.setdefault(letter, {})
+            found[bits] = found.get(bits, 0) + 1
+    return spots
 
 
 def _floor_order(
