@@ -279,7 +279,8 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     expected = min(map(cost, range(len(pool))))
     if size == 1:  # the Solver's own shortcut for one word: solved now, or next
         expected = 1.0 + 1e-12 if members else 2.0
-    assert cold._finish_cost(codes, members) == pytest.approx(expected, abs=1e-12)
+    values = [int.from_bytes(row, "little") for row in codes]
+    assert cold._finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):

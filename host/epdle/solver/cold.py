@@ -35,7 +35,7 @@ from bisect import insort
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
-from functools import cache
+from functools import cache, partial
 from heapq import merge
 from itertools import islice
 from operator import add, itemgetter
@@ -304,11 +304,15 @@ def distinct_codes(rows: Sequence[bytes]) -> bytes:
     lane. A row whose code differs from every earlier row's is the first with that code;
     counting those lane by lane (at most 255: one byte) counts the codes, less the first
     row's. Pairs of rows, not rows times positions: fast for few rows."""
-    if len(rows) > _MOST_PAIRED:
-        raise ValueError("too many rows for a byte per count")
-    width = len(rows[0])
-    low, ones = _lane_masks(width)
     values = [int.from_bytes(row, "little") for row in rows]
+    return _distinct_lanes(values, len(rows[0]))
+
+
+def _distinct_lanes(values: Sequence[int], width: int) -> bytes:
+    """distinct_codes for rows read as little-endian integers (`width` bytes each)."""
+    if len(values) > _MOST_PAIRED:
+        raise ValueError("too many rows for a byte per count")
+    low, ones = _lane_masks(width)
     firsts = 0
     for at in range(1, len(values)):
         row = values[at]
@@ -416,18 +420,18 @@ def _feedback_floor_order(
 
     Found a layer at a time (guesses with as many feedbacks, found by bytes.find): the
     first few layers are all a ranking reads of thousands of guesses."""
-    layers: list[tuple[float, int, int]] = []  # (floor, feedbacks - 1, a candidate or -1)
-    for more in set(feedbacks):
-        if more + 1 >= fewest:
-            layers.append((floor(more + 1, False), more, -1))
+    inside: dict[int, list[int]] = {}  # the candidates by feedbacks - 1
     for guess in is_candidate:
-        more = feedbacks[guess]
-        if more + 1 >= fewest:
-            layers.append((floor(more + 1, True), more, guess))
+        inside.setdefault(feedbacks[guess], []).append(guess)
+    layers = [(floor(more + 1, True), more, True) for more in inside]
+    layers += [(floor(more + 1, False), more, False) for more in set(feedbacks)]
     layers.sort()
-    for value, more, candidate in layers:
-        if candidate >= 0:
-            yield value, candidate
+    for value, more, candidates in layers:
+        if more + 1 < fewest:
+            continue
+        if candidates:
+            for guess in inside[more]:
+                yield value, guess
             continue
         guess = feedbacks.find(more)
         while guess >= 0:
@@ -484,12 +488,12 @@ def top_guesses(
     return kept[:count]
 
 
-def _finish_cost(rows: list[bytes], members: list[int]) -> float:
+def _finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket in normal mode (every candidate equally likely).
 
-    `rows` holds each of the bucket's words' codes for the pool guesses; `members` the pool
-    positions of the bucket's own words."""
+    `rows` holds each of the bucket's words' codes for the pool guesses (`values`: as
+    little-endian integers); `members` the pool positions of the bucket's own words."""
     size = len(rows)
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
@@ -503,15 +507,20 @@ def _finish_cost(rows: list[bytes], members: list[int]) -> float:
         return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
 
     chance = 1.0 / size
-    inside = set(members)
-
-    def floor(parts: int, own: bool) -> float:
-        # No more entropy than as many equal buckets.
-        bits = balanced_entropy(size, parts, clc)
-        return _cost(bits, chance if own else 0.0, whole)
-
+    # One of its own words splitting it apart costs the least any guess can: the rest
+    # cost 2 or more, and its others as much or more.
+    for i in members:
+        column = block[i::width]
+        if len(set(column)) == size:
+            return cost(column, chance)
+    if size <= _PAIRED_BUCKET:
+        feedbacks = _distinct_lanes(values, width)
+    else:
+        feedbacks = bytes(len(set(block[i::width])) - 1 for i in range(width))
     best = math.inf
-    for lowest, i in _feedback_floor_order(_bucket_feedbacks(rows, block), inside, floor):
+    inside = set(members)
+    floor = partial(_finish_floor, size)
+    for lowest, i in _feedback_floor_order(feedbacks, inside, floor):
         if lowest >= best:
             break  # no guess left can beat the best
         best = min(best, cost(block[i::width], chance if i in inside else 0.0))
@@ -523,12 +532,12 @@ def _finish_cost(rows: list[bytes], members: list[int]) -> float:
 _PAIRED_BUCKET = 64
 
 
-def _bucket_feedbacks(rows: list[bytes], block: bytes) -> bytes:
-    """As distinct_codes(rows); `block` is the rows joined."""
-    if len(rows) <= _PAIRED_BUCKET:
-        return distinct_codes(rows)
-    width = len(rows[0])
-    return bytes(len(set(block[i::width])) - 1 for i in range(width))
+@cache
+def _finish_floor(size: int, parts: int, own: bool) -> float:
+    """The least a guess with `parts` feedbacks can cost in _finish_cost for a bucket of
+    `size` (no more entropy than as many equal buckets), one of its words or not."""
+    bits = balanced_entropy(size, parts, _count_log_count(size))
+    return _cost(bits, 1.0 / size if own else 0.0, math.log2(size))
 
 
 def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
@@ -539,6 +548,7 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     pool = list(dict.fromkeys(pool))
     at = {guess: i for i, guess in enumerate(pool)}
     pooled = rows.picked(pool)  # per candidate (by position), its pool codes
+    values = [int.from_bytes(codes, "little") for codes in pooled]
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3 ** len(_lists()[0][0]) - 1
     leaders = order[:LOOKAHEAD_WIDTH]
@@ -552,7 +562,8 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
             if code != solved:
                 members = [i for i in map(own.__getitem__, part) if i is not None]
                 bucket = list(map(pooled.__getitem__, part))
-                total += len(part) / rows.n * _finish_cost(bucket, members)
+                lanes = list(map(values.__getitem__, part))
+                total += len(part) / rows.n * _finish_cost(bucket, lanes, members)
         costs.append(1.0 + total)
     # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * 1e9 for cost in costs]
