@@ -262,10 +262,12 @@ class Rows:
         return [self._pick(self.matrix.every_answer(g)) for g in guesses]
 
     def picked(self, guesses: Sequence[int]) -> list[bytes]:
-        """Per candidate, its codes for `guesses` (two or more; copied rows only)."""
-        width, pick = self.matrix.width, itemgetter(*guesses)
-        joined = self.joined
-        return [bytes(pick(joined[i * width : (i + 1) * width])) for i in range(self.n)]
+        """Per candidate, its codes for `guesses` (copied rows only): their columns laid
+        one after another, read back a candidate at a time (one strided slice each, not a
+        pick per code)."""
+        joined, width = self.joined, self.matrix.width
+        laid = b"".join([joined[g::width] for g in guesses])
+        return [laid[i :: self.n] for i in range(self.n)]
 
     def feedbacks(self) -> bytes:
         """Per guess, one less than the number of feedbacks it gets over the candidates
