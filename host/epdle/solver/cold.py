@@ -38,7 +38,7 @@ from contextlib import suppress
 from functools import cache, partial
 from heapq import merge
 from itertools import islice
-from operator import add, itemgetter
+from operator import itemgetter
 from typing import NamedTuple
 
 from epdle.solver.advice import Advice, worth_showing
@@ -354,30 +354,29 @@ def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     n = len(spelled)
     whole = math.log2(n)
     spots = _letter_spots(spelled)
-    known: dict[tuple[str, int], float] = {}
+    tables: dict[int, dict[str, float]] = {}  # per set of positions, per letter
 
     def marks(letter: str, positions: int) -> float:
         """The entropy of the marks of `letter` at `positions` (a bit each) in a guess."""
-        if (letter, positions) not in known:
-            copies = positions.bit_count()
-            found = spots.get(letter, {})
-            keyed: dict[int, int] = {0: n - sum(found.values())}  # words without it
-            for where, count in found.items():
-                key = (where & positions) << 3 | min(where.bit_count(), copies)
-                keyed[key] = keyed.get(key, 0) + count
-            known[letter, positions] = _entropy(keyed.values(), n)
-        return known[letter, positions]
+        copies = positions.bit_count()
+        found = spots.get(letter, {})
+        keyed: dict[int, int] = {0: n - sum(found.values())}  # words without it
+        for where, count in found.items():
+            key = (where & positions) << 3 | min(where.bit_count(), copies)
+            keyed[key] = keyed.get(key, 0) + count
+        return _entropy(keyed.values(), n)
 
     bounds = [whole] * guesses
     for shape, indexes, letters in _shapes():
-        total: list[float] | None = None
+        summed = []
         for first in sorted(set(shape)):  # each letter of the shape, at its first position
             positions = sum(1 << at for at, same in enumerate(shape) if same == first)
             column = letters[first]
-            table = {letter: marks(letter, positions) for letter in set(column)}
-            values = map(table.__getitem__, column)
-            total = list(values) if total is None else list(map(add, total, values))
-        for index, value in zip(indexes, total or (), strict=True):
+            table = tables.setdefault(positions, {})
+            for letter in set(column).difference(table):
+                table[letter] = marks(letter, positions)
+            summed.append(map(table.__getitem__, column))
+        for index, value in zip(indexes, map(sum, zip(*summed, strict=True)), strict=True):
             if value < whole:
                 bounds[index] = value
     return bounds
