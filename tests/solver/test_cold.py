@@ -298,3 +298,25 @@ def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
     sheep = universe.guesses.index("sheep")
     bounds = cold.entropy_bounds([universe.answers[a] for a in candidates], len(universe.guesses))
     assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)
+
+
+@pytest.mark.parametrize("size", [10, cold._SORTED_FIRST, 13000])
+def test_highest_first_is_a_stable_sort_by_bound(size):
+    sample = random.Random(size)
+    bounds = [
+        sample.choice([0.5, 1.0, 2.0]) if sample.random() < 0.3 else sample.random()
+        for _ in range(size)
+    ]
+    expected = sorted(range(size), key=bounds.__getitem__, reverse=True)
+    assert list(cold._highest_first(bounds)) == expected
+
+
+def test_the_floor_order_merges_candidates_in():
+    sample = random.Random(4)
+    bounds = [sample.random() * 5 for _ in range(5000)]
+    inside = set(sample.sample(range(5000), 40))
+    order = list(cold._floor_order(bounds, inside, 0.1, 5.0))
+    expected = sorted(
+        (cold._cost(b, 0.1 if g in inside else 0.0, 5.0), g) for g, b in enumerate(bounds)
+    )
+    assert order == expected
