@@ -320,3 +320,28 @@ def test_the_floor_order_merges_candidates_in():
         (cold._cost(b, 0.1 if g in inside else 0.0, 5.0), g) for g, b in enumerate(bounds)
     )
     assert order == expected
+
+
+def test_guess_index_finds_words_in_any_order():
+    assert cold._guess_index(["ab", "cd", "ef"], "cd") == 1  # sorted: by bisection
+    assert cold._guess_index(["ef", "ab", "cd"], "ab") == 1  # unsorted: by a scan
+    assert cold._guess_index(["ab", "cd"], "zz") is None
+
+
+@pytest.mark.parametrize("stale", ["other lists", "not a list", "wrong places"])
+def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
+    crane = [("crane", score("crane", "cloud"))]
+    key, count = cold.shipped_key(), len(solver.universe.answers)
+    document = {
+        "other lists": {"lists": "other", "answers": list(range(count))},
+        "not a list": {"lists": key, "answers": "0, 1, 2"},
+        "wrong places": {"lists": key, "answers": list(range(count))},  # fresh by its key
+    }[stale]
+    cold._lists.cache_clear()
+    path = shipped[1] / f"cold-answers-{key}.json"
+    path.write_text(json.dumps(document))
+    solver.forget_rankings()
+    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
+    rebuilt = json.loads(path.read_text())
+    answers = solver.universe.answers
+    assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)

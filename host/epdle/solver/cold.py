@@ -31,13 +31,13 @@ import math
 import mmap
 import os
 import re
-from bisect import insort
+from bisect import bisect_left, insort
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
 from functools import cache, partial
 from itertools import compress, islice
-from operator import itemgetter
+from operator import eq, itemgetter
 from typing import NamedTuple
 
 from epdle.solver.advice import Advice, worth_showing
@@ -143,17 +143,46 @@ class Matrix:
 
 
 @cache
-def _lists() -> tuple[list[str], list[str], dict[str, int], list[int]]:
-    """(guesses, answers, guess index, each answer's guess index) of the shipped lists."""
+def _lists() -> tuple[list[str], list[str], list[int]]:
+    """(guesses, answers, each answer's guess index) of the shipped lists."""
     guesses, answers = shipped_lists()
-    index = {word: i for i, word in enumerate(guesses)}
+    return guesses, answers, _answer_guesses(guesses, answers)
+
+
+def _answer_guesses(guesses: list[str], answers: list[str]) -> list[int]:
+    """Each answer's index in the guesses.
+
+    Cached on disk beside the matrix: hashing every guess for an index costs a cold
+    process a millisecond."""
+    path = os.path.join(cache_dir_name(), f"cold-answers-{shipped_key()}.json")
+    with suppress(OSError, ValueError, KeyError, TypeError, IndexError):
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        found = document["answers"]
+        fresh = document.get("lists") == shipped_key() and len(found) == len(answers)
+        if fresh and all(map(eq, map(guesses.__getitem__, found), answers)):
+            return list(found)
+    index = dict(zip(guesses, range(len(guesses)), strict=True))
     if any(word not in index for word in answers):
         raise Undecided("an answer missing from the guesses")  # the Universe would add it
-    return guesses, answers, index, [index[word] for word in answers]
+    found = [index[word] for word in answers]
+    document = {"lists": shipped_key(), "answers": found}
+    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    return found
+
+
+def _guess_index(guesses: list[str], word: str) -> int | None:
+    """`word`'s index in the guesses, None if it is not one (without an index of all)."""
+    at = bisect_left(guesses, word)  # the shipped list is sorted
+    if at < len(guesses) and guesses[at] == word:
+        return at
+    with suppress(ValueError):
+        return guesses.index(word)  # any other order
+    return None
 
 
 def _matrix() -> Matrix:
-    guesses, answers, _, _ = _lists()
+    guesses, answers, _ = _lists()
     path = os.path.join(cache_dir_name(), f"patterns-{shipped_key()}.npy")
     try:
         return Matrix(path, len(answers), len(guesses))
@@ -565,7 +594,7 @@ def _finish_floor(size: int, parts: int, own: bool) -> float:
 
 def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     """Solver._look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
-    guess_of = _lists()[3]
+    guess_of = _lists()[2]
     pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
@@ -612,7 +641,7 @@ class _Search:
 
     def __init__(self, matrix: Matrix, root: Rows) -> None:
         self.matrix = matrix
-        self.words, _, _, self.guess_of = _lists()
+        self.words, _, self.guess_of = _lists()
         self.solved = 3 ** len(self.words[0]) - 1
         self.memo: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
         self.root = root  # the candidates' rows, as the ranking read them
@@ -772,20 +801,23 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
     shipped = tree_and_book(False)
     if shipped is None or path_key(history) in shipped[0]:
         return None
-    words, answers, index, guess_of = _lists()
+    words, answers, guess_of = _lists()
     length = len(words[0])
+    played = []  # each guess's index
     for turn, (guess, feedback) in enumerate(history, start=1):
         solved = feedback == "G" * length
-        if guess not in index or len(feedback) != length or (solved and turn < len(history)):
+        at = _guess_index(words, guess)
+        if at is None or len(feedback) != length or (solved and turn < len(history)):
             return None
+        played.append(at)
     matrix = _matrix()
     left = list(range(len(answers)))
-    for guess, feedback in history:
+    for index, (_, feedback) in zip(played, history, strict=True):
         code = pattern_code(feedback)
         if len(left) == len(answers):  # one strided read
-            left = [a for a, c in enumerate(matrix.every_answer(index[guess])) if c == code]
+            left = [a for a, c in enumerate(matrix.every_answer(index)) if c == code]
         else:
-            codes = matrix.column(index[guess], left)
+            codes = matrix.column(index, left)
             left = [a for a, c in zip(left, codes, strict=True) if c == code]
     if not left:
         return None  # the Solver says which guess no word fits
@@ -808,7 +840,7 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
 
 def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
     """Solver._fallback_ranked in normal mode for more than two candidates."""
-    guess_of = _lists()[3]
+    guess_of = _lists()[2]
     left, n = rows.members, rows.n
     own = {guess_of[a] for a in left}
     searched = n <= SEARCH_MAX_CANDIDATES
