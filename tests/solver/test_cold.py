@@ -15,7 +15,7 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, best, cold, engine, names, score
+from epdle.solver import Solver, best, cache, cold, engine, names, score
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.strategies import guess_stats
 
@@ -338,10 +338,11 @@ def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
         "wrong places": {"lists": key, "answers": list(range(count))},  # fresh by its key
     }[stale]
     cold._lists.cache_clear()
-    path = shipped[1] / f"cold-answers-{key}.json"
+    path = shipped[1] / f"cold-shapes-{key}-answers.json"
     path.write_text(json.dumps(document))
     solver.forget_rankings()
     assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
     rebuilt = json.loads(path.read_text())
     answers = solver.universe.answers
     assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)
+    assert path in cache.entries(shipped[1])  # `epdle cache` counts and clears it

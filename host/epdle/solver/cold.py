@@ -153,8 +153,9 @@ def _answer_guesses(guesses: list[str], answers: list[str]) -> list[int]:
     """Each answer's index in the guesses.
 
     Cached on disk beside the matrix: hashing every guess for an index costs a cold
-    process a millisecond."""
-    path = os.path.join(cache_dir_name(), f"cold-answers-{shipped_key()}.json")
+    process a millisecond. Named as the shapes are, so that `epdle cache` counts it
+    (cache.ENTRY_PATTERNS)."""
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}-answers.json")
     with suppress(OSError, ValueError, KeyError, TypeError, IndexError):
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
