@@ -7,16 +7,18 @@ search's guess. Importing numpy alone costs a cold process more than its whole b
 so this module answers the same from the cached pattern matrix read without numpy:
 
 - The entropy of a guess's feedback is at most the sum of the entropies of its marks
-  letter by letter (subadditivity), and those come from per-(position, letter) counts
-  over the candidates. That bound gives every guess a floor on its estimated cost, so
-  only the few hundred guesses whose floor beats the ranking kept so far are bucketed
-  exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
-  the number of feedbacks a guess leaves it.
+  letter by letter (subadditivity; a repeated letter's copies together), and those come
+  from where the candidates have each letter. That bound gives every guess a floor on
+  its estimated cost, so only the guesses whose floor beats the ranking kept so far are
+  bucketed exactly.
+- For few words (a search's, a look-ahead bucket's, up to _PAIRED_RANKING candidates)
+  every guess's number of feedbacks is counted exactly instead, comparing the words'
+  pattern rows pair by pair as big integers. No more entropy than that many equal
+  buckets have: a tighter bound, and it finds the guesses that split them apart.
+- In the look, a bucket's finishing guess is sought in the pool the same way, by its
+  feedbacks over the bucket.
 - The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
-  whole numbers. For so few words every guess's number of feedbacks is counted exactly,
-  comparing the words' pattern rows pair by pair as big integers: it finds the guesses
-  that split the candidates apart, and bounds the entropy (no more than that many equal
-  buckets have) for the ranking and the beam.
+  whole numbers, its beam found by the same feedback counts.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
 order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
