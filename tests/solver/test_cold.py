@@ -7,6 +7,7 @@ import math
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, best, cold, engine, names, score
+from epdle.solver import Solver, best, cache, cold, engine, names, score
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.strategies import guess_stats
 
@@ -150,11 +151,14 @@ def test_the_entropy_bound_is_never_below_the_entropy(solver, seed):
 
 
 def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
-    crane = [("crane", score("crane", "cloud"))]
+    # Enough candidates that the ranking bounds guesses by their letters (by shape).
+    xylyl = [("xylyl", score("xylyl", "cloud"))]
+    assert len(solver.state_after(xylyl).candidates) > cold._PAIRED_RANKING
     cold._shapes.cache_clear()
     path = shipped[1] / f"cold-shapes-{cold.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
-    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
+    solver.forget_rankings()
+    assert_same_advice(cold.cold_advice(xylyl, False), solver.advise(xylyl))
     assert json.loads(path.read_text())["lists"] == cold.shipped_key()
 
 
@@ -198,3 +202,153 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     assert run.stderr.strip() == "[]"
     ranked = [line.split()[1] for line in run.stdout.splitlines() if line.split()[:1] == ["1"]]
     assert ranked == [solver.advise(history).suggestions[0].word.upper()]
+
+
+@pytest.mark.parametrize(
+    ("count", "width"), [(1, 7), (2, 300), (24, 1000), (cold._MOST_PAIRED, 64)]
+)
+def test_distinct_codes_counts_each_positions_codes(count, width):
+    sample = random.Random(count)
+    # Few codes, so that rows share them; and codes with the top bit set.
+    codes = [0, 1, 127, 128, 200, 242, 255]
+    rows = [bytes(sample.choice(codes) for _ in range(width)) for _ in range(count)]
+    counted = cold.distinct_codes(rows)
+    assert list(counted) == [len({row[i] for row in rows}) - 1 for i in range(width)]
+
+
+def test_distinct_codes_refuses_more_rows_than_a_byte_counts():
+    with pytest.raises(ValueError):
+        cold.distinct_codes([bytes([i % 256, i // 256]) for i in range(cold._MOST_PAIRED + 1)])
+
+
+def _partitions(n: int, parts: int, largest: int | None = None) -> list[list[int]]:
+    """Every way to write n as `parts` positive sizes, largest first."""
+    largest = n if largest is None else largest
+    if parts == 1:
+        return [[n]] if n <= largest else []
+    return [
+        [first, *rest]
+        for first in range(min(n - parts + 1, largest), 0, -1)
+        for rest in _partitions(n - first, parts - 1, first)
+    ]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 12])
+def test_balanced_entropy_is_the_most_entropy_of_as_many_buckets(n):
+    clc = cold._count_log_count(n)
+    for parts in range(1, n + 1):
+        entropies = [cold._entropy(sizes, n) for sizes in _partitions(n, parts)]
+        assert cold.balanced_entropy(n, parts, clc) == pytest.approx(max(entropies), abs=1e-12)
+
+
+def test_the_feedback_floor_order_yields_each_guess_once_lowest_floor_first():
+    feedbacks = bytes([3, 0, 2, 3, 1, 0, 3, 2])
+    inside = {2, 6}
+
+    def floor(parts: int, candidate: bool) -> float:
+        return 10.0 - parts - 1.5 * candidate
+
+    order = list(cold._feedback_floor_order(feedbacks, inside, floor, fewest=2))
+    assert sorted(guess for _, guess in order) == [0, 2, 3, 4, 6, 7]  # 1 and 5: one feedback
+    assert [value for value, _ in order] == sorted(value for value, _ in order)
+    assert all(value == floor(feedbacks[g] + 1, g in inside) for value, g in order)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
+    # The ranking's bound for few candidates: exact feedbacks, evenly filled.
+    universe = solver.universe
+    sample = np.random.default_rng(seed)
+    candidates = np.sort(
+        sample.choice(len(universe.answers), [3, 24, cold._PAIRED_RANKING][seed], replace=False)
+    )
+    rows = cold.Rows(cold._matrix(), [int(a) for a in candidates])
+    stats = guess_stats(universe, candidates)
+    assert list(rows.feedbacks()) == list(stats.buckets - 1)
+    bounds = [cold.balanced_entropy(rows.n, more + 1, rows.clc) for more in rows.feedbacks()]
+    assert (np.array(bounds) >= stats.bits - 1e-9).all()
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 9, 30, cold._PAIRED_BUCKET + 6])
+def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
+    # The bound-pruned search against every pool guess tried, on real rows.
+    universe = solver.universe
+    sample = random.Random(size)
+    bucket = sorted(sample.sample(range(len(universe.answers)), size))
+    own = [universe.guesses.index(universe.answers[a]) for a in bucket]
+    pool = sample.sample(range(len(universe.guesses)), 200) + own[: size // 2]
+    rows = cold.Rows(cold._matrix(), bucket)
+    codes = rows.picked(pool)
+    members = list(range(200, len(pool)))
+    whole = math.log2(size)
+
+    def cost(i: int) -> float:
+        column = [row[i] for row in codes]
+        bits = cold._entropy(list(Counter(column).values()), size)
+        return cold._cost(bits, 1.0 / size if i in members else 0.0, whole)
+
+    expected = min(map(cost, range(len(pool))))
+    if size == 1:  # the Solver's own shortcut for one word: solved now, or next
+        expected = 1.0 + 1e-12 if members else 2.0
+    values = [int.from_bytes(row, "little") for row in codes]
+    assert cold._finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
+    # Candidates without S, H or P: SHEEP's feedback is the marks of its two Es alone, so
+    # the bound (each letter with all its copies) is the entropy itself.
+    universe = solver.universe
+    candidates = np.array(
+        [a for a, word in enumerate(universe.answers) if not set(word) & set("shp")]
+    )
+    sheep = universe.guesses.index("sheep")
+    bounds = cold.entropy_bounds([universe.answers[a] for a in candidates], len(universe.guesses))
+    assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)
+
+
+@pytest.mark.parametrize("size", [10, cold._SORTED_FIRST, 13000])
+def test_highest_first_is_a_stable_sort_by_bound(size):
+    sample = random.Random(size)
+    bounds = [
+        sample.choice([0.5, 1.0, 2.0]) if sample.random() < 0.3 else sample.random()
+        for _ in range(size)
+    ]
+    expected = sorted(range(size), key=bounds.__getitem__, reverse=True)
+    assert list(cold._highest_first(bounds)) == expected
+
+
+def test_the_floor_order_merges_candidates_in():
+    sample = random.Random(4)
+    bounds = [sample.random() * 5 for _ in range(5000)]
+    inside = set(sample.sample(range(5000), 40))
+    order = list(cold._floor_order(bounds, inside, 0.1, 5.0))
+    expected = sorted(
+        (cold._cost(b, 0.1 if g in inside else 0.0, 5.0), g) for g, b in enumerate(bounds)
+    )
+    assert order == expected
+
+
+def test_guess_index_finds_words_in_any_order():
+    assert cold._guess_index(["ab", "cd", "ef"], "cd") == 1  # sorted: by bisection
+    assert cold._guess_index(["ef", "ab", "cd"], "ab") == 1  # unsorted: by a scan
+    assert cold._guess_index(["ab", "cd"], "zz") is None
+
+
+@pytest.mark.parametrize("stale", ["other lists", "not a list", "wrong places"])
+def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
+    crane = [("crane", score("crane", "cloud"))]
+    key, count = cold.shipped_key(), len(solver.universe.answers)
+    document = {
+        "other lists": {"lists": "other", "answers": list(range(count))},
+        "not a list": {"lists": key, "answers": "0, 1, 2"},
+        "wrong places": {"lists": key, "answers": list(range(count))},  # fresh by its key
+    }[stale]
+    cold._lists.cache_clear()
+    path = shipped[1] / f"cold-shapes-{key}-answers.json"
+    path.write_text(json.dumps(document))
+    solver.forget_rankings()
+    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
+    rebuilt = json.loads(path.read_text())
+    answers = solver.universe.answers
+    assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)
+    assert path in cache.entries(shipped[1])  # `epdle cache` counts and clears it

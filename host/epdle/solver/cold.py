@@ -7,14 +7,18 @@ search's guess. Importing numpy alone costs a cold process more than its whole b
 so this module answers the same from the cached pattern matrix read without numpy:
 
 - The entropy of a guess's feedback is at most the sum of the entropies of its marks
-  letter by letter (subadditivity), and those come from per-(position, letter) counts
-  over the candidates. That bound gives every guess a floor on its estimated cost, so
-  only the few hundred guesses whose floor beats the ranking kept so far are bucketed
-  exactly. In the look, a bucket's finishing guess is sought the same way, bounded by
-  the number of feedbacks a guess leaves it.
+  letter by letter (subadditivity; a repeated letter's copies together), and those come
+  from where the candidates have each letter. That bound gives every guess a floor on
+  its estimated cost, so only the guesses whose floor beats the ranking kept so far are
+  bucketed exactly.
+- For few words (a search's, a look-ahead bucket's, up to _PAIRED_RANKING candidates)
+  every guess's number of feedbacks is counted exactly instead, comparing the words'
+  pattern rows pair by pair as big integers. No more entropy than that many equal
+  buckets have: a tighter bound, and it finds the guesses that split them apart.
+- In the look, a bucket's finishing guess is sought in the pool the same way, by its
+  feedbacks over the bucket.
 - The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
-  whole numbers; a bound on how many feedbacks a guess can get finds the guesses that
-  split the candidates apart, and those the beam needs.
+  whole numbers, its beam found by the same feedback counts.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
 order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
@@ -29,14 +33,13 @@ import math
 import mmap
 import os
 import re
-from bisect import insort
-from collections import Counter, _count_elements  # type: ignore[attr-defined]
+from bisect import bisect_left, insort
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import suppress
-from functools import cache
-from heapq import merge
-from itertools import chain, repeat
-from operator import add, itemgetter, mul
+from functools import cache, partial
+from itertools import compress, islice
+from operator import eq, itemgetter
 from typing import NamedTuple
 
 from epdle.solver.advice import Advice, worth_showing
@@ -69,6 +72,8 @@ _NEAR_EDGE = 1e-4
 # Up to this many candidates, their rows are copied out of the matrix (faster to read;
 # the look-ahead reads them, so at least LOOKAHEAD_MAX_CANDIDATES).
 _COPIED_ROWS = 600
+# Rows copied into an anonymous map from this many bytes (a few hundred rows) on.
+_MAPPED_ROWS = 1 << 20
 # Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
 _BATCH = 32
 _LISTED_CANDIDATES = 100
@@ -112,6 +117,24 @@ class Matrix:
         start, width, data = self.offset, self.width, self._map
         return [data[start + a * width : start + (a + 1) * width] for a in answers]
 
+    def joined_rows(self, answers: Sequence[int]) -> bytes | mmap.mmap:
+        """The answers' rows one after the other.
+
+        Many rows are copied into an anonymous map faulted in at once (MAP_POPULATE):
+        megabytes of fresh memory faulted in page by page cost more than the copy."""
+        size = len(answers) * self.width
+        populate = getattr(mmap, "MAP_POPULATE", 0)
+        if size < _MAPPED_ROWS or not populate:
+            return b"".join(self.rows(answers))
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | populate
+        joined = mmap.mmap(-1, size, flags=flags)
+        width = self.width
+        with memoryview(self._map) as data:
+            for i, a in enumerate(answers):
+                row = self.offset + a * width
+                joined[i * width : (i + 1) * width] = data[row : row + width]
+        return joined
+
     def every_answer(self, guess: int) -> bytes:
         """A guess's codes against every answer (one strided read)."""
         return self._map[self.offset + guess : len(self._map) : self.width]
@@ -122,17 +145,47 @@ class Matrix:
 
 
 @cache
-def _lists() -> tuple[list[str], list[str], dict[str, int], list[int]]:
-    """(guesses, answers, guess index, each answer's guess index) of the shipped lists."""
+def _lists() -> tuple[list[str], list[str], list[int]]:
+    """(guesses, answers, each answer's guess index) of the shipped lists."""
     guesses, answers = shipped_lists()
-    index = {word: i for i, word in enumerate(guesses)}
+    return guesses, answers, _answer_guesses(guesses, answers)
+
+
+def _answer_guesses(guesses: list[str], answers: list[str]) -> list[int]:
+    """Each answer's index in the guesses.
+
+    Cached on disk beside the matrix: hashing every guess for an index costs a cold
+    process a millisecond. Named as the shapes are, so that `epdle cache` counts it
+    (cache.ENTRY_PATTERNS)."""
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}-answers.json")
+    with suppress(OSError, ValueError, KeyError, TypeError, IndexError):
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        found = document["answers"]
+        fresh = document.get("lists") == shipped_key() and len(found) == len(answers)
+        if fresh and all(map(eq, map(guesses.__getitem__, found), answers)):
+            return list(found)
+    index = dict(zip(guesses, range(len(guesses)), strict=True))
     if any(word not in index for word in answers):
         raise Undecided("an answer missing from the guesses")  # the Universe would add it
-    return guesses, answers, index, [index[word] for word in answers]
+    found = [index[word] for word in answers]
+    document = {"lists": shipped_key(), "answers": found}
+    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    return found
+
+
+def _guess_index(guesses: list[str], word: str) -> int | None:
+    """`word`'s index in the guesses, None if it is not one (without an index of all)."""
+    at = bisect_left(guesses, word)  # the shipped list is sorted
+    if at < len(guesses) and guesses[at] == word:
+        return at
+    with suppress(ValueError):
+        return guesses.index(word)  # any other order
+    return None
 
 
 def _matrix() -> Matrix:
-    guesses, answers, _, _ = _lists()
+    guesses, answers, _ = _lists()
     path = os.path.join(cache_dir_name(), f"patterns-{shipped_key()}.npy")
     try:
         return Matrix(path, len(answers), len(guesses))
@@ -226,10 +279,11 @@ class Rows:
         # codes over them are one strided slice; many: each guess's codes read from its
         # column, the candidates' picked out (copying thousands of rows costs more).
         copied = self.n <= _COPIED_ROWS
-        self.joined = b"".join(matrix.rows(members)) if copied else b""
+        self.joined = matrix.joined_rows(members) if copied else b""
         self._pick = None if copied else itemgetter(*members)
         self.clc = _count_log_count(self.n)
         self.whole = math.log2(self.n)
+        self._feedbacks: bytes | None = None
 
     def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
@@ -239,10 +293,21 @@ class Rows:
         return [self._pick(self.matrix.every_answer(g)) for g in guesses]
 
     def picked(self, guesses: Sequence[int]) -> list[bytes]:
-        """Per candidate, its codes for `guesses` (two or more; copied rows only)."""
-        width, pick = self.matrix.width, itemgetter(*guesses)
-        joined = self.joined
-        return [bytes(pick(joined[i * width : (i + 1) * width])) for i in range(self.n)]
+        """Per candidate, its codes for `guesses` (copied rows only): their columns laid
+        one after another, read back a candidate at a time (one strided slice each, not a
+        pick per code)."""
+        joined, width = self.joined, self.matrix.width
+        laid = b"".join([joined[g::width] for g in guesses])
+        return [laid[i :: self.n] for i in range(self.n)]
+
+    def feedbacks(self) -> bytes:
+        """Per guess, one less than the number of feedbacks it gets over the candidates
+        (copied rows, at most _MOST_PAIRED of them)."""
+        if self._feedbacks is None:
+            width = self.matrix.width
+            rows = [self.joined[i * width : (i + 1) * width] for i in range(self.n)]
+            self._feedbacks = distinct_codes(rows)
+        return self._feedbacks
 
     def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
         """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
@@ -262,82 +327,104 @@ def _counts(codes: Iterable[int]) -> dict[int, int]:
     return found
 
 
+def distinct_codes(rows: Sequence[bytes]) -> bytes:
+    """Per position (guess), one less than the number of distinct codes the rows (equally
+    long, at most _MOST_PAIRED) have there.
+
+    Each row is read as one integer, a byte a lane, and compared with every earlier row in
+    one go: two rows' codes differ in a lane when the byte of their xor is not zero, which
+    ((x & 0x7f..) + 0x7f..) | x marks in that byte's top bit, with no carry into the next
+    lane. A row whose code differs from every earlier row's is the first with that code;
+    counting those lane by lane (at most 255: one byte) counts the codes, less the first
+    row's. Pairs of rows, not rows times positions: fast for few rows."""
+    values = [int.from_bytes(row, "little") for row in rows]
+    return _distinct_lanes(values, len(rows[0]))
+
+
+def _distinct_lanes(values: Sequence[int], width: int) -> bytes:
+    """distinct_codes for rows read as little-endian integers (`width` bytes each)."""
+    if len(values) > _MOST_PAIRED:
+        raise ValueError("too many rows for a byte per count")
+    low, ones = _lane_masks(width)
+    firsts = 0
+    for at in range(1, len(values)):
+        row = values[at]
+        differs = -1
+        for earlier in values[:at]:
+            codes = earlier ^ row
+            differs &= ((codes & low) + low) | codes
+        firsts += (differs >> 7) & ones
+    return firsts.to_bytes(width, "little")
+
+
+_MOST_PAIRED = 256
+
+
+@cache
+def _lane_masks(width: int) -> tuple[int, int]:
+    """(0x7f, 0x01) in every byte of a `width`-byte integer."""
+    return int.from_bytes(b"\x7f" * width, "little"), int.from_bytes(b"\x01" * width, "little")
+
+
+def balanced_entropy(n: int, parts: int, clc: Sequence[float]) -> float:
+    """The entropy of n candidates in `parts` buckets as equal in size as can be (`clc` as
+    _count_log_count(n) or longer)."""
+    size, larger = divmod(n, parts)
+    spread = (parts - larger) * clc[size] + (larger * clc[size + 1] if larger else 0.0)
+    return math.log2(n) - spread / n
+
+
 def entropy_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
     """Per guess, at most the entropy of its feedback over the candidates `spelled`.
 
     The feedback is a function of the marks of each of the guess's letters, so its
-    entropy is at most the sum of theirs: a letter once in the guess is green, yellow or
-    grey by (position, letter) counts; a repeated letter's marks follow from its greens
-    and from how many copies of it the word has.
+    entropy is at most the sum of theirs (each letter with all its copies): the marks of
+    a letter's copies follow from which of their positions a word has it at, and from how
+    many copies of it (up to as many) the word has. Capped at what the whole set allows.
     """
-    return _letter_bounds(spelled, guesses, lambda counts: _entropy(counts, len(spelled)), add)
-
-
-def feedback_bounds(spelled: Sequence[str], guesses: int) -> list[float]:
-    """Per guess, at most the number of feedbacks it gets over the candidates `spelled`:
-    the product of how many marks each of its letters gets (as entropy_bounds)."""
-    return _letter_bounds(spelled, guesses, lambda counts: sum(c > 0 for c in counts), mul)
-
-
-def _letter_bounds(
-    spelled: Sequence[str],
-    guesses: int,
-    measure: Callable[[Sequence[int]], float],
-    combine: Callable[[float, float], float],
-) -> list[float]:
-    """Per guess, `combine` over its letters of `measure` of the candidates' counts per
-    mark of that letter; capped at what the whole set allows."""
     n = len(spelled)
-    length = len(spelled[0])
-    placed = [Counter(column) for column in zip(*spelled, strict=True)]
-    letter_sets = list(map(set, spelled))
-    having = Counter(chain.from_iterable(letter_sets))
-    copies: Counter[tuple[str, int]] = Counter()  # (letter, k): words with k copies or more
-    for word, distinct in zip(spelled, letter_sets, strict=True):
-        if len(distinct) < length:
-            for letter in distinct:
-                copies.update((letter, k) for k in range(2, word.count(letter) + 1))
-    single = []  # a letter once in the guess: green, yellow or grey
-    green = []  # green or not
-    for at in placed:
-        single.append({x: measure((at[x], having[x] - at[x], n - having[x])) for x in having})
-        green.append({x: measure((g, n - g)) for x, g in at.items()})
-    nothing = measure((n,))  # a letter no candidate has: grey for all
+    whole = math.log2(n)
+    spots = _letter_spots(spelled)
+    tables: dict[int, dict[str, float]] = {}  # per set of positions, per letter
 
-    @cache
-    def copy_counts(k: int) -> dict[str, float]:
-        """How many copies (0 .. k) of each letter the candidates have."""
-        table = {}
-        for letter, has in having.items():
-            counts = [n - has]
-            previous = has
-            for at_least in (copies[letter, j] for j in range(2, k + 1)):
-                counts.append(previous - at_least)
-                previous = at_least
-            counts.append(previous)
-            table[letter] = measure(counts)
-        return table
+    def marks(letter: str, positions: int) -> float:
+        """The entropy of the marks of `letter` at `positions` (a bit each) in a guess."""
+        copies = positions.bit_count()
+        found = spots.get(letter, {})
+        keyed: dict[int, int] = {0: n - sum(found.values())}  # words without it
+        for where, count in found.items():
+            key = (where & positions) << 3 | min(where.bit_count(), copies)
+            keyed[key] = keyed.get(key, 0) + count
+        return _entropy(keyed.values(), n)
 
-    whole = measure([1] * n)
     bounds = [whole] * guesses
     for shape, indexes, letters in _shapes():
-        total: list[float] | None = None
-        for position, column in enumerate(letters):
-            first = shape[position]
-            times = shape.count(position)
-            if first == position and times == 1:
-                table = single[position]
-            elif first != position:
-                table = green[position]
-            else:
-                extra = copy_counts(times)
-                table = {x: combine(green[position].get(x, nothing), extra[x]) for x in having}
-            values = map(table.get, column, repeat(nothing))
-            total = list(values) if total is None else list(map(combine, total, values))
-        for index, value in zip(indexes, total or (), strict=True):
+        summed = []
+        for first in sorted(set(shape)):  # each letter of the shape, at its first position
+            positions = sum(1 << at for at, same in enumerate(shape) if same == first)
+            column = letters[first]
+            table = tables.setdefault(positions, {})
+            for letter in set(column).difference(table):
+                table[letter] = marks(letter, positions)
+            summed.append(map(table.__getitem__, column))
+        for index, value in zip(indexes, map(sum, zip(*summed, strict=True)), strict=True):
             if value < whole:
                 bounds[index] = value
     return bounds
+
+
+def _letter_spots(spelled: Sequence[str]) -> dict[str, dict[int, int]]:
+    """Per letter, how many of the words have it at which positions (a bit per position,
+    words without it left out)."""
+    spots: dict[str, dict[int, int]] = {}
+    for word in spelled:
+        where: dict[str, int] = {}
+        for position, letter in enumerate(word):
+            where[letter] = where.get(letter, 0) | 1 << position
+        for letter, bits in where.items():
+            found = spots.setdefault(letter, {})
+            found[bits] = found.get(bits, 0) + 1
+    return spots
 
 
 def _floor_order(
@@ -346,25 +433,81 @@ def _floor_order(
     """(floor, guess) for every guess, lowest floor first: the floor is the cost at the
     guess's entropy bound, and the cost falls as the entropy rises."""
     inside = sorted((_cost(bounds[g], chance, uncertainty), g) for g in is_candidate)
-    outside = (g for g in sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True))
-    outside_floors = (
-        (_cost(bounds[g], 0.0, uncertainty), g) for g in outside if g not in is_candidate
-    )
-    return merge(inside, outside_floors)
+    at = 0
+    for guess in _highest_first(bounds):
+        if guess in is_candidate:
+            continue
+        entry = (_cost(bounds[guess], 0.0, uncertainty), guess)
+        while at < len(inside) and inside[at] < entry:
+            yield inside[at]
+            at += 1
+        yield entry
+    yield from inside[at:]
+
+
+def _highest_first(bounds: Sequence[float]) -> Iterator[int]:
+    """The guesses by bound, highest first (equal ones in list order), as sorted would give
+    them; sorted a part at a time: a ranking reads a few hundred or thousand of them."""
+    # The highest _SORTED_FIRST or so, by a threshold from every 16th bound.
+    sample = sorted(bounds[::16], reverse=True)
+    if len(sample) <= _SORTED_FIRST // 16:
+        yield from sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True)
+        return
+    threshold = sample[_SORTED_FIRST // 16]
+    high = compress(range(len(bounds)), map(threshold.__le__, bounds))
+    yield from sorted(high, key=bounds.__getitem__, reverse=True)
+    low = compress(range(len(bounds)), map(threshold.__gt__, bounds))
+    yield from sorted(low, key=bounds.__getitem__, reverse=True)
+
+
+_SORTED_FIRST = 4096
+
+
+def _feedback_floor_order(
+    feedbacks: bytes,
+    is_candidate: set[int],
+    floor: Callable[[int, bool], float],
+    fewest: int = 1,
+) -> Iterator[tuple[float, int]]:
+    """(floor, guess), lowest floor first, for every guess with at least `fewest`
+    feedbacks (`feedbacks` as Rows.feedbacks), where the floor is a function of its number
+    of feedbacks and whether it is a candidate: guesses with equal floors in any order.
+
+    Found a layer at a time (guesses with as many feedbacks, found by bytes.find): the
+    first few layers are all a ranking reads of thousands of guesses."""
+    inside: dict[int, list[int]] = {}  # the candidates by feedbacks - 1
+    for guess in is_candidate:
+        inside.setdefault(feedbacks[guess], []).append(guess)
+    layers = [(floor(more + 1, True), more, True) for more in inside]
+    layers += [(floor(more + 1, False), more, False) for more in set(feedbacks)]
+    layers.sort()
+    for value, more, candidates in layers:
+        if more + 1 < fewest:
+            continue
+        if candidates:
+            for guess in inside[more]:
+                yield value, guess
+            continue
+        guess = feedbacks.find(more)
+        while guess >= 0:
+            if guess not in is_candidate:
+                yield value, guess
+            guess = feedbacks.find(more, guess + 1)
 
 
 def top_guesses(
     rows: Rows,
-    bounds: Sequence[float],
+    order: Iterator[tuple[float, int]],
     is_candidate: set[int],
     count: int,
 ) -> list[Ranked]:
     """The `count` guesses with the lowest estimated cost, in the Solver's order
     (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
-    A guess is bucketed only while its floor (the cost at its bound) can make the list."""
+    A guess is bucketed only while its floor (the cost at its entropy bound; `order`:
+    (floor, guess), lowest first) can make the list: whatever order equal floors come in,
+    that buckets every guess the list needs, and every guess near a cost kept."""
     chance = 1.0 / rows.n
     uncertainty = rows.whole
-    order = _floor_order(bounds, is_candidate, chance, uncertainty)
     kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
     edges: list[Ranked] = []
     done = False
@@ -400,15 +543,17 @@ def top_guesses(
     return kept[:count]
 
 
-def _finish_cost(block: bytes, width: int, members: list[int]) -> float:
+def _finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket in normal mode (every candidate equally likely).
 
-    `block` holds the bucket's words' codes for each pool guess, word after word (`width`
-    pool guesses each); `members` the pool positions of the bucket's own words."""
-    size = len(block) // width
+    `rows` holds each of the bucket's words' codes for the pool guesses (`values`: as
+    little-endian integers); `members` the pool positions of the bucket's own words."""
+    size = len(rows)
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
+    width = len(rows[0])
+    block = b"".join(rows)
     clc = _count_log_count(size)
     whole = math.log2(size)
 
@@ -416,32 +561,49 @@ def _finish_cost(block: bytes, width: int, members: list[int]) -> float:
         counts = _counts(column).values()
         return _cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
 
-    best = min((cost(block[i::width], 1.0 / size) for i in members), default=math.inf)
-    # The others can at best split the bucket apart, at a cost of 2.
-    if best <= 2.0:
-        return best
-    columns = [block[i::width] for i in range(width)]
-    distinct = list(map(len, map(set, columns)))
-    if size in distinct:
-        return 2.0
+    chance = 1.0 / size
+    # One of its own words splitting it apart costs the least any guess can: the rest
+    # cost 2 or more, and its others as much or more.
+    for i in members:
+        column = block[i::width]
+        if len(set(column)) == size:
+            return cost(column, chance)
+    if size <= _PAIRED_BUCKET:
+        feedbacks = _distinct_lanes(values, width)
+    else:
+        feedbacks = bytes(len(set(block[i::width])) - 1 for i in range(width))
+    best = math.inf
     inside = set(members)
-    for i in sorted(range(width), key=distinct.__getitem__, reverse=True):
-        # At most log2(distinct) bits: from here on no guess can beat the best.
-        if _cost(math.log2(distinct[i]), 0.0, whole) >= best:
-            break
-        if i not in inside:
-            best = min(best, cost(columns[i], 0.0))
+    floor = partial(_finish_floor, size)
+    for lowest, i in _feedback_floor_order(feedbacks, inside, floor):
+        if lowest >= best:
+            break  # no guess left can beat the best
+        best = min(best, cost(block[i::width], chance if i in inside else 0.0))
     return best
+
+
+# Up to this many words in a bucket, counting the pool guesses' feedbacks by pairs of
+# words beats a set per guess.
+_PAIRED_BUCKET = 64
+
+
+@cache
+def _finish_floor(size: int, parts: int, own: bool) -> float:
+    """The least a guess with `parts` feedbacks can cost in _finish_cost for a bucket of
+    `size` (no more entropy than as many equal buckets), one of its words or not."""
+    bits = balanced_entropy(size, parts, _count_log_count(size))
+    return _cost(bits, 1.0 / size if own else 0.0, math.log2(size))
 
 
 def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     """Solver._look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
-    guess_of = _lists()[3]
+    guess_of = _lists()[2]
     pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
     at = {guess: i for i, guess in enumerate(pool)}
     pooled = rows.picked(pool)  # per candidate (by position), its pool codes
+    values = [int.from_bytes(codes, "little") for codes in pooled]
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3 ** len(_lists()[0][0]) - 1
     leaders = order[:LOOKAHEAD_WIDTH]
@@ -454,8 +616,9 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
         for code, part in parts.items():
             if code != solved:
                 members = [i for i in map(own.__getitem__, part) if i is not None]
-                block = b"".join(map(pooled.__getitem__, part))
-                total += len(part) / rows.n * _finish_cost(block, len(pool), members)
+                bucket = list(map(pooled.__getitem__, part))
+                lanes = list(map(values.__getitem__, part))
+                total += len(part) / rows.n * _finish_cost(bucket, lanes, members)
         costs.append(1.0 + total)
     # Solver._look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * 1e9 for cost in costs]
@@ -479,16 +642,17 @@ class _Search:
     same fractional terms in another order (numpy may order those by its rounding), and
     then, if that order could decide the guess, Undecided."""
 
-    def __init__(self, matrix: Matrix) -> None:
+    def __init__(self, matrix: Matrix, root: Rows) -> None:
         self.matrix = matrix
-        self.words, _, _, self.guess_of = _lists()
+        self.words, _, self.guess_of = _lists()
         self.solved = 3 ** len(self.words[0]) - 1
         self.memo: dict[tuple[tuple[int, ...], int], tuple[float, int]] = {}
+        self.root = root  # the candidates' rows, as the ranking read them
 
-    def guess(self, candidates: Sequence[int], guesses_left: int) -> int | None:
-        """Solver._searched_guess: the search's guess within the guesses left, relaxed by
-        one and then three more if need be (None: none found)."""
-        members = tuple(candidates)
+    def guess(self, guesses_left: int) -> int | None:
+        """Solver._searched_guess: the search's guess for the root's candidates within the
+        guesses left, relaxed by one and then three more if need be (None: none found)."""
+        members = tuple(self.root.members)
         for limit in (guesses_left, guesses_left + 1, guesses_left + 3):
             cost, guess = self.solve(members, limit, 1)
             if cost < math.inf:
@@ -512,25 +676,21 @@ class _Search:
 
     def _solve(self, members: tuple[int, ...], guesses_left: int, level: int) -> tuple[float, int]:
         n = len(members)
-        rows = Rows(self.matrix, members)
+        same = members == tuple(self.root.members)
+        rows = self.root if same else Rows(self.matrix, members)
         own = sorted(self.guess_of[a] for a in members)
         # A guess splitting them all apart is optimal: a candidate's (the first), else any.
         apart = [g for g, (_, whole) in zip(own, rows.bits(own), strict=True) if whole]
         if apart:
             return 2.0 * n - 1.0, apart[0]
-        spelled = [self.words[g] for g in own]
-        feedbacks = feedback_bounds(spelled, len(self.words))
-        possible = [g for g, most in enumerate(feedbacks) if most >= n]
-        for start in range(0, len(possible), _BATCH):
-            batch = possible[start : start + _BATCH]
-            for guess, column in zip(batch, rows.columns(batch), strict=True):
-                if len(set(column)) == n:
-                    return 2.0 * n, guess
+        feedbacks = rows.feedbacks()
+        splitting = feedbacks.find(n - 1)  # the first guess with n feedbacks
+        if splitting >= 0:
+            return 2.0 * n, splitting
         if guesses_left == 2:
             return math.inf, -1
         width = FALLBACK_WIDTHS[min(level, len(FALLBACK_WIDTHS) - 1)]
-        entropies = entropy_bounds(spelled, len(self.words))
-        beam, unsure = self._beam(rows, set(own), feedbacks, entropies, width)
+        beam, unsure = self._beam(rows, set(own), width)
         best_cost, best_guess = math.inf, -1
         costs = []
         for guess in beam:
@@ -545,12 +705,7 @@ class _Search:
         return best_cost, best_guess
 
     def _beam(
-        self,
-        rows: Rows,
-        own: set[int],
-        feedbacks: Sequence[float],
-        entropies: Sequence[float],
-        width: int,
+        self, rows: Rows, own: set[int], width: int
     ) -> tuple[list[int], list[tuple[int, int]]]:
         """The first `width` guesses of TreeSearch's order (estimated cost: the cost curve
         summed over a guess's buckets, less one for a candidate; a candidate first; list
@@ -562,14 +717,16 @@ class _Search:
         # so a guess at least 2n less its feedbacks, and n (1 + slope * (log2 n less its
         # entropy)).
         slope = min((curve[s] / s - 1.0) / math.log2(s) for s in range(2, n + 1))
-        floors = sorted(
-            (max(2.0 * n - most, n + slope * n * (rows.whole - bits)) - (g in own), g)
-            for g, (most, bits) in enumerate(zip(feedbacks, entropies, strict=True))
-            if most > 1
-        )
+
+        def floor(parts: int, inside: bool) -> float:
+            bits = balanced_entropy(n, parts, rows.clc)
+            return max(2.0 * n - parts, n + slope * n * (rows.whole - bits)) - inside
+
+        order = _feedback_floor_order(rows.feedbacks(), own, floor, 2)
         found: list[tuple[float, int, int, tuple[int, ...]]] = []
-        for start in range(0, len(floors), _BATCH):
-            batch = floors[start : start + _BATCH]
+        # Any order of equal floors, and any batches, find the same: every guess whose
+        # floor is below the last one found.
+        while batch := list(islice(order, _BATCH)):
             if len(found) > width and batch[0][0] > found[width][0] + 1e-9:
                 break
             guesses = [g for _, g in batch]
@@ -647,17 +804,24 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
     shipped = tree_and_book(False)
     if shipped is None or path_key(history) in shipped[0]:
         return None
-    words, answers, index, guess_of = _lists()
+    words, answers, guess_of = _lists()
     length = len(words[0])
+    played = []  # each guess's index
     for turn, (guess, feedback) in enumerate(history, start=1):
         solved = feedback == "G" * length
-        if guess not in index or len(feedback) != length or (solved and turn < len(history)):
+        at = _guess_index(words, guess)
+        if at is None or len(feedback) != length or (solved and turn < len(history)):
             return None
+        played.append(at)
     matrix = _matrix()
     left = list(range(len(answers)))
-    for guess, feedback in history:
-        code, codes = pattern_code(feedback), matrix.column(index[guess], left)
-        left = [a for a, c in zip(left, codes, strict=True) if c == code]
+    for index, (_, feedback) in zip(played, history, strict=True):
+        code = pattern_code(feedback)
+        if len(left) == len(answers):  # one strided read
+            left = [a for a, c in enumerate(matrix.every_answer(index)) if c == code]
+        else:
+            codes = matrix.column(index, left)
+            left = [a for a, c in zip(left, codes, strict=True) if c == code]
     if not left:
         return None  # the Solver says which guess no word fits
     listed = [answers[a] for a in left[:_LISTED_CANDIDATES]]
@@ -679,19 +843,42 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
 
 def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
     """Solver._fallback_ranked in normal mode for more than two candidates."""
-    words, answers, _, guess_of = _lists()
+    guess_of = _lists()[2]
     left, n = rows.members, rows.n
-    bounds = entropy_bounds([answers[a] for a in left], len(words))
+    own = {guess_of[a] for a in left}
     searched = n <= SEARCH_MAX_CANDIDATES
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, bounds, {guess_of[a] for a in left}, count)
+    order = top_guesses(rows, _ranking_floors(rows, own), own, count)
     if look:
         order = _look_ahead(rows, order)
     ranked = [r.key[2] for r in order]
     if searched:
-        first = _Search(matrix).guess(left, max(1, GAME_GUESSES - turns))
+        first = _Search(matrix, rows).guess(max(1, GAME_GUESSES - turns))
         if first is not None:
             ranked = [first, *(g for g in ranked if g != first)]
     return ranked
+
+
+def _ranking_floors(rows: Rows, own: set[int]) -> Iterator[tuple[float, int]]:
+    """(floor, guess) for top_guesses, lowest first: from each guess's exact number of
+    feedbacks for few candidates (a tighter bound, and soon found), else from its letters."""
+    chance = 1.0 / rows.n
+    if rows.n > _PAIRED_RANKING:
+        answers = _lists()[1]
+        bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
+        return _floor_order(bounds, own, chance, rows.whole)
+
+    def floor(parts: int, inside: bool) -> float:
+        bits = balanced_entropy(rows.n, parts, rows.clc)
+        return _cost(bits, chance if inside else 0.0, rows.whole)
+
+    return _feedback_floor_order(rows.feedbacks(), own, floor)
+
+
+# Up to this many candidates, counting every guess's feedbacks (pairs of rows, 7 us a
+# pair) costs less than the letters' bounds (5 ms) and the guesses those would bucket
+# besides: measured over random first guesses, the pairs win at 25 to 40 candidates, are
+# even to 48, and lose from 50 on (1,200 pairs and more).
+_PAIRED_RANKING = 40
