@@ -2,7 +2,7 @@
 # The README's Quick start on a fresh Debian 12: a minbase bookworm (debootstrap) given
 # only what the README assumes (python3, gcc, cmake; git and make to clone and run), then
 # in clones of this repository a scripted `make run`, `make test` and `make run` again,
-# each timed.
+# each timed; then a one-shot suggest's latency on Debian's own Python.
 #
 #   sudo bash tools/fresh_debian_check.sh [ROOT_DIR] [REV]
 #
@@ -144,8 +144,22 @@ clone epdle
 timed make-test in_root make -C /root/epdle test || status=1
 make_run make-run-after-test epdle
 
+# A one-shot suggest on Debian's own Python 3.11, whole processes as `epdle bench
+# --latency --processes` times them (issue 14: p90 at most 150 ms); three runs of each
+# size, for the machine may be busy. Each log holds the run's JSON line.
+for turns in 16 24; do
+  for run in 1 2 3; do
+    timed "latency-$turns-$run" in_root /root/epdle/.venv/bin/epdle bench --latency \
+      --processes "$turns" --json || status=1
+  done
+done
+
 say "times:"
 cat "$logs/times.txt" >&2
+say "latency (ms):"
+for log in "$logs"/latency-*.log; do
+  printf '%s %s\n' "$(basename "$log" .log)" "$(tail -n 1 "$log")" >&2
+done
 if [ "$status" -eq 0 ]; then
   say "passed: make run and make test on a fresh Debian 12"
 else
