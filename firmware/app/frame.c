@@ -175,12 +175,13 @@ uint16_t frame_plane_bytes(void) {
     return plane_bytes;
 }
 
-/* Rows of width_bytes bytes, added up: no multiply routine on the 8-bit core. */
+/* row_bytes * rows as at most EPD_ROW_BYTES additions of a column's rows (not up to
+ * EPD_HEIGHT of a row's bytes): no multiply routine on the 8-bit core. */
 static uint16_t area(uint8_t row_bytes, uint8_t rows) {
     uint16_t total = 0u;
 
-    for (; rows > 0u; rows--) {
-        total = (uint16_t)(total + row_bytes);
+    for (; row_bytes > 0u; row_bytes--) {
+        total = (uint16_t)(total + rows);
     }
     return total;
 }
