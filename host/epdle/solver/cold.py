@@ -574,7 +574,7 @@ def _finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> fl
         feedbacks = bytes(len(set(block[i::width])) - 1 for i in range(width))
     best = math.inf
     inside = set(members)
-    floor = partial(_finish_floor, size)
+    floor = partial(_feedback_floor, size)
     for lowest, i in _feedback_floor_order(feedbacks, inside, floor):
         if lowest >= best:
             break  # no guess left can beat the best
@@ -588,9 +588,10 @@ _PAIRED_BUCKET = 64
 
 
 @cache
-def _finish_floor(size: int, parts: int, own: bool) -> float:
-    """The least a guess with `parts` feedbacks can cost in _finish_cost for a bucket of
-    `size` (no more entropy than as many equal buckets), one of its words or not."""
+def _feedback_floor(size: int, parts: int, own: bool) -> float:
+    """The least a guess with `parts` feedbacks can cost (_cost) over `size` equally likely
+    words (no more entropy than as many equal buckets), one of them or not: the ranking's
+    floor for few candidates, and _finish_cost's for a bucket."""
     bits = balanced_entropy(size, parts, _count_log_count(size))
     return _cost(bits, 1.0 / size if own else 0.0, math.log2(size))
 
@@ -864,17 +865,11 @@ def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
 def _ranking_floors(rows: Rows, own: set[int]) -> Iterator[tuple[float, int]]:
     """(floor, guess) for top_guesses, lowest first: from each guess's exact number of
     feedbacks for few candidates (a tighter bound, and soon found), else from its letters."""
-    chance = 1.0 / rows.n
     if rows.n > _PAIRED_RANKING:
         answers = _lists()[1]
         bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
-        return _floor_order(bounds, own, chance, rows.whole)
-
-    def floor(parts: int, inside: bool) -> float:
-        bits = balanced_entropy(rows.n, parts, rows.clc)
-        return _cost(bits, chance if inside else 0.0, rows.whole)
-
-    return _feedback_floor_order(rows.feedbacks(), own, floor)
+        return _floor_order(bounds, own, 1.0 / rows.n, rows.whole)
+    return _feedback_floor_order(rows.feedbacks(), own, partial(_feedback_floor, rows.n))
 
 
 # Up to this many candidates, counting every guess's feedbacks (pairs of rows, 7 us a
