@@ -5,7 +5,7 @@
 #         library's headers (libc6-dev)
 #   test  also pkg-config and cmocka (the C unit tests)
 #   test  and chromium (the web page's browser tests)
-#   ci    also gputils + gpsim (make pic, make size), clang + libFuzzer (make fuzz),
+#   ci    also gputils + gpsim, gpsim-dev and glib's headers (make pic, make size, make pic-test), clang + libFuzzer (make fuzz),
 #         clang-format (make lint), hunspell with its German dictionary (the language
 #         lists' builder is tested against it)
 #
@@ -72,6 +72,10 @@ if [ "$target" = ci ]; then
   # itself (Debian's sdcc package has none).
   have gplink || need gputils
   have gpsim || need gpsim
+  # make pic-test builds a PIC16F18326 processor module for gpsim against its headers.
+  [ -f /usr/include/gpsim/14bit-processors.h ] || need gpsim-dev
+  [ -f /usr/include/glib-2.0/glib.h ] || need libglib2.0-dev
+  have g++ || need g++
   have clang || need clang
   have clang-format || need clang-format
   # tests/solver/test_build_language_words.py asks hunspell, in UTF-8, with de_DE.

@@ -406,6 +406,7 @@ bool hal_flash_erase_row(uint16_t row_addr) {
 
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     uint8_t i;
+    uint16_t word;
     bool ok;
 
     if (!flash_row_ok(row_addr) || words == 0) {
@@ -416,8 +417,12 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     NVMCON1 = _NVMCON1_LWLO_MASK | _NVMCON1_WREN_MASK;
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
         nvm_set_address((uint16_t)(row_addr + i));
-        NVMDATL = (uint8_t)(words[i] & 0xFFu);
-        NVMDATH = (uint8_t)((words[i] >> 8) & 0x3Fu);
+        /* One read of the word through the pointer: SDCC 4.2.0 pic14 made the first of two
+         * byte reads without loading the pointer's tag into W, so __gptrget1 returned 0 and
+         * every row was written with its low bytes cleared (firmware/toolchain/README.md). */
+        word = words[i];
+        NVMDATL = (uint8_t)(word & 0xFFu);
+        NVMDATH = (uint8_t)((word >> 8) & 0x3Fu);
         if (i == HAL_FLASH_ROW_WORDS - 1u) {
             NVMCON1bits.LWLO = 0;
         }

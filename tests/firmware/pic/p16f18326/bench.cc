@@ -1,0 +1,334 @@
+/* The desk around the chip: see bench.h. */
+#include "bench.h"
+
+#include "p16f18326.h"
+
+#include <gpsim/breakpoints.h>
+#include <gpsim/gpsim_time.h>
+#include <gpsim/stimuli.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+const double HOST_BAUD = 115200.0;
+/* BUSY low times of the panel's controller (docs/sim-fidelity.md has their source). */
+const double POWER_ON_S = 0.037, POWER_OFF_S = 0.021, REFRESH_S = 14.9;
+enum { SCL = 0, SDA = 2, RST = 3, CS = 4, DC = 5 };
+enum { PWR = 2, BUSY_PIN = 4, BUTTON = 5, RX = 1, MCLR_PIN = 3 };
+
+} // namespace
+
+Bench::Bench(P16F18326 *cpu, const char *scenario, const char *log_path) : chip(cpu) {
+    out = log_path ? std::fopen(log_path, "w") : stdout;
+    if (!out) {
+        out = stdout;
+    }
+    std::ifstream in(scenario);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        Step s;
+        if (!(words >> s.op) || s.op[0] == '#') {
+            continue;
+        }
+        std::getline(words, s.arg);
+        size_t first = s.arg.find_first_not_of(' ');
+        s.arg = first == std::string::npos ? "" : s.arg.substr(first);
+        steps.push_back(s);
+    }
+    if (steps.empty()) {
+        log("error", std::string("no steps in ") + scenario);
+    }
+    /* First step on the first cycle: the lines idle high, the button released. */
+    get_cycles().set_break(1, this);
+}
+
+Bench::~Bench() {
+    if (out && out != stdout) {
+        std::fclose(out);
+    }
+}
+
+void Bench::log(const char *kind, const std::string &text) {
+    uint64_t c = get_cycles().get();
+    std::fprintf(out, "%llu %.9f %s %s\n", (unsigned long long)c, now_s(), kind, text.c_str());
+    std::fflush(out);
+}
+
+double Bench::now_s() {
+    uint64_t c = get_cycles().get();
+    return time_base + (double)(c - time_cycle) * get_cycles().seconds_per_cycle();
+}
+
+void Bench::note(const char *what) {
+    log("note", what);
+}
+
+void Bench::drive(int port, int bit, bool level) {
+    /* No stimulus node on the pin: force its driven state, as gpsim's UI does. */
+    chip->pin(port, bit)->getPin().forceDrivenState(level ? '1' : '0');
+}
+
+void Bench::schedule_s(double seconds) {
+    uint64_t delta = (uint64_t)(seconds / get_cycles().seconds_per_cycle());
+    deadline = get_cycles().get() + (delta ? delta : 1);
+    get_cycles().set_break(deadline, this);
+}
+
+/* One break serves everything: the UART's next bit, the end of BUSY, the step's wait. */
+void Bench::callback() {
+    uint64_t now = get_cycles().get();
+    if (!started) {
+        started = true;
+        drive(0, RX, true);
+        drive(0, BUTTON, true);
+        drive(0, MCLR_PIN, true);
+        drive(0, BUSY_PIN, false);
+        next_step();
+        return;
+    }
+    if (uart_active && now >= uart_next) {
+        uart_next_bit();
+    }
+    if (busy && now >= busy_end) {
+        busy = false;
+        drive(0, BUSY_PIN, powered);
+        log("busy", "0");
+    }
+    switch (waiting) {
+    case TIME:
+    case REPLY:
+        if (waiting == REPLY && replies_seen > replies_at_step) {
+            waiting = NONE;
+            next_step();
+        } else if (now >= deadline) {
+            if (waiting == REPLY) {
+                log("timeout", "reply");
+            }
+            waiting = NONE;
+            next_step();
+        }
+        break;
+    case UART:
+        if (!uart_active) {
+            waiting = NONE;
+            next_step();
+        }
+        break;
+    case PRESS:
+        if (now >= deadline) {
+            drive(0, BUTTON, true);
+            log("button", "up");
+            waiting = NONE;
+            next_step();
+        }
+        break;
+    case MCLR:
+        if (now >= deadline) {
+            drive(0, MCLR_PIN, true);
+            log("mclr", "up");
+            waiting = NONE;
+            next_step();
+        }
+        break;
+    default:
+        break;
+    }
+    /* Re-arm for the earliest thing still pending. */
+    uint64_t next = 0;
+    auto consider = [&](bool on, uint64_t at) {
+        if (on && at > now && (next == 0 || at < next)) {
+            next = at;
+        }
+    };
+    consider(uart_active, uart_next);
+    consider(busy, busy_end);
+    consider(waiting == TIME || waiting == REPLY || waiting == PRESS || waiting == MCLR, deadline);
+    if (next) {
+        get_cycles().set_break(next, this);
+    }
+}
+
+void Bench::next_step() {
+    while (step_index < steps.size()) {
+        const Step &s = steps[step_index++];
+        if (s.op == "mark") {
+            log("mark", s.arg);
+        } else if (s.op == "wait") {
+            waiting = TIME;
+            schedule_s(std::atof(s.arg.c_str()) / 1000.0);
+            return;
+        } else if (s.op == "send") {
+            tx_queue.clear();
+            for (size_t i = 0; i + 1 < s.arg.size(); i += 2) {
+                tx_queue.push_back((uint8_t)std::strtoul(s.arg.substr(i, 2).c_str(), nullptr, 16));
+            }
+            log("send", s.arg);
+            tx_pos = 0;
+            bit_index = 0;
+            uart_active = !tx_queue.empty();
+            uart_next = get_cycles().get() + 1;
+            waiting = UART;
+            get_cycles().set_break(uart_next, this);
+            return;
+        } else if (s.op == "reply") {
+            waiting = REPLY;
+            replies_at_step = replies_seen;
+            schedule_s(std::atof(s.arg.c_str()) / 1000.0);
+            return;
+        } else if (s.op == "press") {
+            drive(0, BUTTON, false);
+            log("button", "down");
+            waiting = PRESS;
+            schedule_s(std::atof(s.arg.c_str()) / 1000.0);
+            return;
+        } else if (s.op == "mclr") {
+            drive(0, MCLR_PIN, false);
+            log("mclr", "down");
+            waiting = MCLR;
+            schedule_s(0.001);
+            return;
+        } else if (s.op == "state") {
+            char text[96];
+            std::snprintf(text, sizeof text, "pc=%04x baud1con=%02x rc1sta=%02x pir1=%02x",
+                          chip->pc->value, chip->registers[0x19f]->get_value(),
+                          chip->registers[0x19d]->get_value(), chip->registers[0x11]->get_value());
+            log("state", text);
+        } else if (s.op == "end") {
+            break;
+        } else {
+            log("error", "unknown step " + s.op);
+        }
+    }
+    char text[96];
+    std::snprintf(text, sizeof text, "highest_pc=0x%04x sleeps=%llu", chip->highest_pc(),
+                  (unsigned long long)chip->sleep_count);
+    log("end", text);
+    step_index = steps.size();
+    get_bp().halt();
+}
+
+void Bench::uart_next_bit() {
+    /* 8N1, LSB first, at the host's 115200 Bd (the chip's BRG gives 115942). */
+    uint8_t byte = tx_queue[tx_pos];
+    bool level = bit_index == 0 ? false : bit_index <= 8 ? ((byte >> (bit_index - 1)) & 1u) : true;
+    drive(0, RX, level);
+    bit_index++;
+    if (bit_index == 10) {
+        bit_index = 0;
+        tx_pos++;
+        if (tx_pos == tx_queue.size()) {
+            uart_active = false;
+        }
+    }
+    /* Bit edges from the start of the byte, so the rate does not drift with rounding. */
+    uart_next =
+        get_cycles().get() + (uint64_t)(1.0 / HOST_BAUD / get_cycles().seconds_per_cycle() + 0.5);
+}
+
+void Bench::tx_byte(unsigned int byte) {
+    char text[8];
+    std::snprintf(text, sizeof text, "%02x", byte);
+    log("tx", text);
+    if (byte == 0) {
+        replies_seen++;
+        if (waiting == REPLY) {
+            get_cycles().set_break(get_cycles().get() + 1, this);
+        }
+    }
+}
+
+void Bench::busy_for(double seconds, const char *why) {
+    busy = true;
+    busy_end = get_cycles().get() + (uint64_t)(seconds / get_cycles().seconds_per_cycle());
+    drive(0, BUSY_PIN, false);
+    log("busy", why);
+    get_cycles().set_break(busy_end, this);
+}
+
+void Bench::latch_changed(int port) {
+    unsigned int lat = chip->latch(port);
+    unsigned int tris = chip->tris(port);
+    if (port == 0) {
+        bool pwr = ((lat & ~tris) >> PWR) & 1u;
+        if (pwr != powered) {
+            powered = pwr;
+            log("power", pwr ? "on" : "off");
+            if (!busy) {
+                drive(0, BUSY_PIN, powered);
+            }
+        }
+        last_lata = lat;
+        return;
+    }
+    unsigned int out = lat & ~tris;
+    unsigned int rose = out & ~last_latc;
+    unsigned int fell = ~out & last_latc;
+    last_latc = out;
+    if ((fell >> CS) & 1u) {
+        shift = 0;
+        bits = 0;
+    }
+    if ((rose >> CS) & 1u) {
+        if (bits != 0) {
+            log("spi_partial", std::to_string(bits));
+        }
+        bits = 0;
+    }
+    if (((rose >> SCL) & 1u) && !((out >> CS) & 1u)) {
+        if (!powered) {
+            log("violation", "SPI clock while the panel is unpowered");
+        }
+        shift = (uint8_t)((shift << 1) | ((out >> SDA) & 1u));
+        if (++bits == 8) {
+            bits = 0;
+            bool data = (out >> DC) & 1u;
+            char text[16];
+            std::snprintf(text, sizeof text, "%c%02x", data ? 'd' : 'c', shift);
+            log("spi", text);
+            if (!data) {
+                if (busy) {
+                    log("violation", "command while BUSY");
+                }
+                if (shift == 0x04) {
+                    busy_for(POWER_ON_S, "power_on");
+                } else if (shift == 0x02) {
+                    busy_for(POWER_OFF_S, "power_off");
+                } else if (shift == 0x12) {
+                    busy_for(REFRESH_S, "refresh");
+                }
+            }
+        }
+    }
+}
+
+void Bench::pin_changed(int, int, bool) {}
+
+void Bench::sleep_changed(bool asleep) {
+    log("sleep", asleep ? (chip->low_power_sleep() ? "enter low-power" : "enter normal") : "exit");
+}
+
+void Bench::chip_reset(int type) {
+    log("reset", std::to_string(type));
+}
+
+void Bench::clock_changed(double hz) {
+    time_base = now_s();
+    time_cycle = get_cycles().get();
+    log("fosc", std::to_string((long long)hz));
+}
+
+void Bench::config_word(unsigned int address, unsigned int word) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%04x=%04x", address, word);
+    log("config", text);
+}
+
+void Bench::nvm_event(const char *what, unsigned int address, unsigned int con) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%s %04x %02x", what, address, con);
+    log("nvm", text);
+}

@@ -1,0 +1,86 @@
+/*
+ * The desk around the chip in gpsim: a host on the UART line (115200 8N1 into RA1, its
+ * replies read from the EUSART), the button on RA5, MCLR on RA3, and the panel on port C
+ * and RA2/RA4: its SPI decoded from the latch writes (SDA at each SCL rise while CS is
+ * low, D/C at the eighth bit) and BUSY held low for the controller's published times.
+ * It runs a scenario (one step a line, tests/firmware/pic/p16f18326/README.md) and logs
+ * every event with its cycle to EPDLE_BENCH_LOG.
+ */
+#ifndef EPDLE_BENCH_H
+#define EPDLE_BENCH_H
+
+#include <gpsim/trigger.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+class P16F18326;
+
+class Bench : public TriggerObject {
+  public:
+    Bench(P16F18326 *cpu, const char *scenario, const char *log_path);
+    ~Bench();
+
+    void callback() override;
+    void callback_print() override {}
+
+    /* From the chip. */
+    void pin_changed(int port, int bit, bool level);
+    void latch_changed(int port);
+    void tx_byte(unsigned int byte);
+    void sleep_changed(bool asleep);
+    void chip_reset(int type);
+    void clock_changed(double hz);
+    void config_word(unsigned int address, unsigned int word);
+    void nvm_event(const char *what, unsigned int address, unsigned int con);
+    void note(const char *what);
+
+  private:
+    struct Step {
+        std::string op;
+        std::string arg;
+    };
+    void next_step();
+    void schedule_s(double seconds);
+    void log(const char *kind, const std::string &text);
+    void drive(int port, int bit, bool level);
+    void busy_for(double seconds, const char *why);
+    void uart_next_bit();
+
+    P16F18326 *chip;
+    FILE *out;
+    std::vector<Step> steps;
+    size_t step_index = 0;
+    bool started = false;
+
+    /* What the bench is waiting for: a time, the line to finish, a reply, a release. */
+    enum Wait { NONE, TIME, UART, REPLY, PRESS, BUSY_END, MCLR };
+    Wait waiting = NONE;
+    uint64_t deadline = 0;
+
+    /* host UART */
+    std::vector<uint8_t> tx_queue;
+    size_t tx_pos = 0;
+    int bit_index = 0;
+    bool uart_active = false;
+    uint64_t uart_next = 0;
+    size_t replies_seen = 0;
+    size_t replies_at_step = 0;
+
+    /* panel */
+    unsigned int last_latc = 0, last_lata = 0;
+    uint8_t shift = 0;
+    int bits = 0;
+    bool busy = false;
+    uint64_t busy_end = 0;
+    bool powered = false;
+
+    /* seconds at cycle time_cycle (the clock may change) */
+    double time_base = 0.0;
+    uint64_t time_cycle = 0;
+    double now_s();
+};
+
+#endif

@@ -1,0 +1,573 @@
+"""make pic-test: the shipped image, build/pic/epdle.hex, on a model of its own chip.
+
+Builds the PIC16F18326 processor module for gpsim (p16f18326.cc, bench.cc beside this
+file) against Debian's gpsim-dev, loads the unchanged .hex into it and runs a scenario
+on the bench (bench.h): the button on RA5, a host on RX sending what the host's own
+encoder sends (the wake preamble, INFO, BEGIN, CHUNKs, COMMIT, SHOW), an MCLR reset in
+the middle of an upload, and the panel's controller behind port C, whose SPI bytes
+(decoded from the latch writes) are turned back into the two planes and compared with
+the host decoder's planes of the frame shown.
+
+Prints `18326 image: P/T checks passed, highest address executed 0xHHHH` and exits 1
+unless every check passed; the timings go to docs/pic-cycles.md with --write-doc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[4]
+sys.path.insert(0, str(ROOT / "host"))
+
+from epdle.frames import decoder as host_decoder  # noqa: E402
+from epdle.frames import store as flash_layout  # noqa: E402
+from epdle.frames.encoder import encode  # noqa: E402
+from epdle.link.protocol import (  # noqa: E402
+    CHUNK_MAX,
+    WAKE_MS,
+    WAKE_PREAMBLE_BYTES,
+    Command,
+    EventType,
+    Packet,
+    PacketReader,
+    Reply,
+)
+from epdle.panel import PLANE_BYTES, ROW_BYTES  # noqa: E402
+from epdle.render.suggestions import render_suggestion  # noqa: E402
+from epdle.solver.engine import Suggestion  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+BUILD = ROOT / "build" / "pic"
+OUT = BUILD / "p16f18326"
+VECTORS = ROOT / "tests" / "vectors" / "frames"
+HEX = BUILD / "epdle.hex"
+DOC = ROOT / "docs" / "pic-image.md"
+
+# The panel controller's commands the interpreter below follows (facts 1.3-1.4).
+PARTIAL_WINDOW, DTM1, DTM2, DISPLAY_REFRESH, DEEP_SLEEP = 0x90, 0x10, 0x13, 0x12, 0x07
+REPLY_MS = 3000
+COMMIT_MS = 20000
+REFRESH_WAIT_MS = 17000
+IDLE_WAIT_MS = 10000  # the device's awake window after the last byte, with room to spare
+
+
+def golden(name: str) -> bytes:
+    return (VECTORS / f"{name}.frame").read_bytes()
+
+
+def builtin_frames() -> list[bytes]:
+    text = (ROOT / "firmware" / "app" / "builtin_frames.c").read_text()
+    body = re.search(r"builtin_frame_bytes\[\] = \{(.*?)\};", text, re.S).group(1)
+    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
+    data = bytes(int(x, 16) for x in re.findall(r"0x([0-9A-Fa-f]{2})", body))
+    offsets = [
+        int(x)
+        for x in re.search(r"builtin_frame_offsets\[[^]]*\] = \{([^}]*)\}", text)
+        .group(1)
+        .replace("u", "")
+        .split(",")
+    ]
+    return [data[a:b] for a, b in itertools.pairwise(offsets)]
+
+
+# ---- the scenario ------------------------------------------------------------------------
+
+
+class Scenario:
+    """Steps for the bench, built with the host's own packet encoder."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.seq = 0x41
+
+    def step(self, *words: object) -> None:
+        self.lines.append(" ".join(str(w) for w in words))
+
+    def mark(self, name: str) -> None:
+        self.step("mark", name)
+
+    def wake(self) -> None:
+        self.step("send", "00" * WAKE_PREAMBLE_BYTES)
+        self.step("wait", WAKE_MS)
+
+    def command(self, command: Command, payload: bytes = b"", reply_ms: int = REPLY_MS) -> None:
+        self.seq = self.seq % 255 + 1
+        self.step("send", Packet(command, self.seq, payload).encode().hex())
+        self.step("reply", reply_ms)
+
+    def upload(self, frames: list[bytes], stop_after_chunks: int | None = None) -> None:
+        stream = flash_layout.set_stream(frames)
+        words = flash_layout.set_words(frames)
+        self.command(Command.BEGIN, struct.pack("<BH", len(frames), words))
+        for n, offset in enumerate(range(0, len(stream), CHUNK_MAX)):
+            if stop_after_chunks is not None and n == stop_after_chunks:
+                return
+            chunk = stream[offset : offset + CHUNK_MAX]
+            self.command(Command.CHUNK, struct.pack("<H", offset) + chunk)
+        self.command(Command.COMMIT, reply_ms=COMMIT_MS)
+
+    def text(self) -> str:
+        return "\n".join([*self.lines, "end", ""])
+
+
+# ---- the log -----------------------------------------------------------------------------
+
+
+@dataclass
+class Event:
+    cycle: int
+    seconds: float
+    kind: str
+    text: str
+
+
+@dataclass
+class Log:
+    events: list[Event] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, path: Path) -> Log:
+        log = cls()
+        for line in path.read_text().splitlines():
+            parts = line.split(" ", 3)
+            if len(parts) >= 3 and parts[0].isdigit():
+                text = parts[3] if len(parts) == 4 else ""
+                log.events.append(Event(int(parts[0]), float(parts[1]), parts[2], text))
+        return log
+
+    def between(self, start: str, end: str | None) -> list[Event]:
+        """The events after mark `start` and before mark `end` (or the log's end)."""
+        out: list[Event] = []
+        inside = False
+        for event in self.events:
+            if event.kind == "mark":
+                if event.text == start:
+                    inside = True
+                    continue
+                if inside and end is not None and event.text == end:
+                    break
+            if inside:
+                out.append(event)
+        return out
+
+
+def packets(events: list[Event]) -> list[Packet]:
+    reader = PacketReader()
+    data = bytes(int(e.text, 16) for e in events if e.kind == "tx")
+    return reader.feed(data)
+
+
+def panel_pages(events: list[Event]) -> list[tuple[bytes | None, bytes | None, int]]:
+    """Each DISPLAY_REFRESH's (black, red) planes as the controller's RAM holds them, from
+    the SPI bytes, with the refresh's cycle. A plane not fully written since power-up is
+    None (the controller's RAM holds noise after a deep sleep)."""
+    pages = []
+    planes: list[bytearray] = [bytearray(PLANE_BYTES), bytearray(PLANE_BYTES)]
+    written = [bytearray(PLANE_BYTES), bytearray(PLANE_BYTES)]
+    command = None
+    params: list[int] = []
+    window = (0, ROW_BYTES - 1, 0, PLANE_BYTES // ROW_BYTES - 1)
+    cursor = 0
+    for event in events:
+        if event.kind == "power" and event.text == "on":
+            written = [bytearray(PLANE_BYTES), bytearray(PLANE_BYTES)]
+        if event.kind != "spi":
+            continue
+        is_data, value = event.text[0] == "d", int(event.text[1:], 16)
+        if not is_data:
+            command, params, cursor = value, [], 0
+            if value == DISPLAY_REFRESH:
+                page = tuple(
+                    bytes(p) if all(w) else None for p, w in zip(planes, written, strict=True)
+                )
+                pages.append((page[0], page[1], event.cycle))
+            continue
+        if command == PARTIAL_WINDOW:
+            params.append(value)
+            if len(params) == 7:
+                window = (params[0] // 8, params[1] // 8, params[3], params[5])
+        elif command in (DTM1, DTM2):
+            x0, x1, y0, y1 = window
+            width = x1 - x0 + 1
+            row, col = divmod(cursor, width)
+            if y0 + row <= y1:
+                index = (y0 + row) * ROW_BYTES + x0 + col
+                plane = 0 if command == DTM1 else 1
+                planes[plane][index] = value
+                written[plane][index] = 1
+            cursor += 1
+    return pages
+
+
+# ---- running it --------------------------------------------------------------------------
+
+
+def build_module() -> Path:
+    OUT.mkdir(parents=True, exist_ok=True)
+    library = OUT / "libp16f18326.so"
+    sources = [HERE / "p16f18326.cc", HERE / "bench.cc"]
+    headers = [HERE / "p16f18326.h", HERE / "bench.h"]
+    if library.exists() and all(
+        library.stat().st_mtime > s.stat().st_mtime for s in sources + headers
+    ):
+        return library
+    if not Path("/usr/include/gpsim/14bit-processors.h").exists():
+        raise SystemExit("pic-test: gpsim-dev is missing: apt-get install gpsim-dev libglib2.0-dev")
+    glib = subprocess.run(
+        ["pkg-config", "--cflags", "glib-2.0"], capture_output=True, text=True, check=False
+    )
+    if glib.returncode != 0:
+        raise SystemExit("pic-test: glib's headers are missing: apt-get install libglib2.0-dev")
+    cmd = [
+        "g++", "-std=c++17", "-O2", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror",
+        "-Wno-unused-parameter", *glib.stdout.split(), "-o", str(library),
+        *map(str, sources), "-lgpsim",
+    ]  # fmt: skip
+    build = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    if build.returncode != 0:
+        sys.stderr.write(build.stderr)
+        raise SystemExit("pic-test: the PIC16F18326 module for gpsim did not build")
+    return library
+
+
+def run_gpsim(library: Path, scenario: Scenario, name: str, timeout: int) -> Log:
+    script = OUT / f"{name}.stc"
+    scenario_file = OUT / f"{name}.steps"
+    log_file = OUT / f"{name}.log"
+    scenario_file.write_text(scenario.text())
+    script.write_text(
+        "\n".join(
+            [
+                f"module library {library}",
+                "processor p16f18326 chip",
+                f"load {HEX}",
+                "run",
+                "quit",
+                "",
+            ]
+        )
+    )
+    env = dict(os.environ, EPDLE_BENCH_SCENARIO=str(scenario_file), EPDLE_BENCH_LOG=str(log_file))
+    result = subprocess.run(
+        ["gpsim", "-i", "-S", "disable", "-c", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    (OUT / f"{name}.gpsim.txt").write_text(result.stdout + result.stderr)
+    if not log_file.exists():
+        raise SystemExit(f"pic-test: gpsim wrote no bench log (see {OUT / name}.gpsim.txt)")
+    return Log.read(log_file)
+
+
+# ---- the checks --------------------------------------------------------------------------
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.results: list[tuple[str, bool, str]] = []
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.results.append((name, ok, detail))
+        print(f"  {'ok  ' if ok else 'FAIL'} {name}{': ' + detail if detail else ''}")
+        return ok
+
+    @property
+    def passed(self) -> int:
+        return sum(ok for _, ok, _ in self.results)
+
+
+def planes_of(frame: bytes) -> tuple[bytes, bytes]:
+    return host_decoder.decode(frame)
+
+
+# The lowest VDD at which each clock runs (the family's electrical specification):
+# up to 16 MHz from 2.3 V, up to 32 MHz from 2.5 V.
+VDD_MIN = ((16e6, 2.3), (32e6, 2.5))
+
+
+def clock_within_supply(configs: dict[str, int], events: list[Event]) -> tuple[str, bool, str]:
+    """The brown-out reset holds the chip in reset below VBOR, so every clock the image runs
+    at must be within specification down to VBOR, with BOR on while the CPU runs."""
+    word1, word2 = configs.get("8007", 0x3FFF), configs.get("8008", 0x3FFF)
+    rstosc = (word1 >> 4) & 7
+    clocks = [32e6 if rstosc == 0 else 1e6]
+    clocks += [float(e.text) for e in events if e.kind == "fosc"]
+    fastest = max(clocks)
+    need = next(v for f, v in VDD_MIN if fastest <= f)
+    boren = (word2 >> 6) & 3
+    vbor = 2.45 if (word2 >> 9) & 1 else 2.7
+    ok = boren in (2, 3) and vbor >= need
+    state = "on" if boren in (2, 3) else "off"
+    detail = f"{fastest / 1e6:g} MHz needs {need} V; BOR {state} at {vbor} V"
+    return "clock within the supply's specification down to the brown-out level", ok, detail
+
+
+def one_game_frames() -> list[bytes]:
+    """The suggestion before each guess of one game, its board growing to five rows: the
+    largest suggestion frames a game draws (485-723 bytes)."""
+    history = [("salet", "bbybb"), ("crony", "bgbbb"), ("dumpy", "bbbbb"), ("bough", "bbbbb")]
+    history.append(("fight", "bbbbb"))
+    frames = []
+    for guesses in range(len(history) + 1):
+        planes = render_suggestion(history[:guesses], Suggestion("vivid", 3.0, 5.0, True), 1, 1, 23)
+        frames.append(encode(planes.black, planes.red))
+    return frames
+
+
+def shown(checks: Checks, name: str, events: list[Event], frames: list[bytes]) -> int | None:
+    """One refresh and one SHOWN event, and the controller's RAM at the refresh equals the
+    host decoder's planes of the frame the event names. Returns that frame's index."""
+    events_shown = [p for p in packets(events) if p.type == EventType.SHOWN]
+    pages = panel_pages(events)
+    if not checks.check(
+        f"{name}: one refresh, one SHOWN event",
+        len(pages) == 1 and len(events_shown) == 1,
+        f"{len(pages)} refreshes, {len(events_shown)} SHOWN",
+    ):
+        return None
+    index, status = events_shown[0].payload[0], events_shown[0].payload[1]
+    black, red, _ = pages[0]
+    ok = status == 0 and index < len(frames) and (black, red) == host_decoder.decode(frames[index])
+    checks.check(
+        f"{name}: the panel's RAM at the refresh equals the host's decode of frame {index + 1}",
+        ok,
+        "" if ok else f"status {status}",
+    )
+    return index
+
+
+def press_to_refresh(events: list[Event]) -> tuple[int, float] | None:
+    """Cycles and seconds from the button's falling edge to the DISPLAY_REFRESH command."""
+    down = next((e for e in events if e.kind == "button" and e.text == "down"), None)
+    refresh = next(
+        (e for e in events if e.kind == "spi" and e.text == f"c{DISPLAY_REFRESH:02x}"), None
+    )
+    if down is None or refresh is None:
+        return None
+    return refresh.cycle - down.cycle, refresh.seconds - down.seconds
+
+
+def scenario(stored: list[bytes], torn: list[bytes]) -> Scenario:
+    s = Scenario()
+    s.mark("boot")
+    s.step("wait", 300)
+    s.mark("splash")
+    s.step("press", 100)
+    s.step("wait", REFRESH_WAIT_MS)
+    s.mark("uart-wake")
+    s.wake()
+    s.command(Command.INFO)
+    s.mark("upload")
+    s.upload(stored)
+    s.mark("idle")
+    s.step("wait", IDLE_WAIT_MS)
+    for n in range(len(stored)):
+        s.mark(f"press-{n + 1}")
+        s.step("press", 100)
+        s.step("wait", REFRESH_WAIT_MS)
+    s.mark("torn-upload")
+    s.wake()
+    s.upload(torn, stop_after_chunks=3)
+    s.step("mclr")
+    s.step("wait", 300)
+    s.mark("after-reset")
+    s.wake()
+    s.command(Command.INFO)
+    s.mark("show-after-reset")
+    s.command(Command.SHOW, bytes([1]))
+    s.step("wait", REFRESH_WAIT_MS)
+    s.mark("end")
+    return s
+
+
+def check_log(log: Log, stored: list[bytes]) -> tuple[Checks, dict[str, float | int]]:
+    checks = Checks()
+    every = log.events
+    figures: dict[str, float | int] = {}
+    configs = {
+        e.text.split("=")[0]: int(e.text.split("=")[1], 16) for e in every if e.kind == "config"
+    }
+    checks.check(
+        "the four configuration words loaded from the image",
+        sorted(configs) == ["8007", "8008", "8009", "800a"],
+        " ".join(sorted(configs)),
+    )
+    checks.check(*clock_within_supply(configs, every))
+    boot = log.between("boot", "splash")
+    checks.check(
+        "boots and sleeps with no button and no host",
+        any(e.kind == "sleep" and e.text.startswith("enter") for e in boot),
+    )
+    splash = log.between("splash", "uart-wake")
+    shown(checks, "splash (no set stored)", splash, builtin_frames())
+    checks.check(
+        "the panel unpowered after the splash",
+        [e.text for e in splash if e.kind == "power"][-1:] == ["off"],
+    )
+    wake = log.between("uart-wake", "upload")
+    unseen = sum(e.kind == "note" and "low-power" in e.text for e in wake)
+    checks.check(
+        "a sleeping device wakes on the UART preamble and answers INFO",
+        sum(p.type == Reply.INFO for p in packets(wake)) == 1,
+        f"{unseen} RX edges unseen in low-power sleep" if unseen else "",
+    )
+    upload = log.between("upload", "idle")
+    replies = packets(upload)
+    acks = sum(p.type == Reply.ACK for p in replies)
+    chunks = -(-len(flash_layout.set_stream(stored)) // CHUNK_MAX)
+    checks.check(
+        "upload: BEGIN, every CHUNK and COMMIT acknowledged",
+        acks == chunks + 2 == len(replies),
+        f"{acks} ACKs of {chunks + 2}, {len(replies) - acks} other replies",
+    )
+    checks.check(
+        "the store wrote its rows through the NVM unlock, none refused",
+        any(e.kind == "nvm" and e.text.startswith("write") for e in upload)
+        and not any(e.kind == "nvm" and e.text.startswith(("refused", "protected")) for e in every),
+    )
+    idle = log.between("idle", "press-1")
+    sleeps = [e for e in idle if e.kind == "sleep"]
+    last_reply = max((e.seconds for e in upload if e.kind == "tx"), default=0.0)
+    if sleeps:
+        figures["awake_s"] = sleeps[0].seconds - last_reply
+    checks.check(
+        "asleep after the upload until the button (one SLEEP)",
+        len(sleeps) == 1 and sleeps[0].text.startswith("enter"),
+        f"asleep {figures['awake_s']:.2f} s after the last reply" if sleeps else "never slept",
+    )
+    timing = press_to_refresh(splash)
+    if timing:
+        figures["splash_cycles"], figures["splash_ms"] = timing[0], timing[1] * 1000
+    seen = []
+    for n in range(len(stored)):
+        events = log.between(
+            f"press-{n + 1}", f"press-{n + 2}" if n + 1 < len(stored) else "torn-upload"
+        )
+        seen.append(shown(checks, f"press {n + 1} (stored set)", events, stored))
+        timing = press_to_refresh(events)
+        if timing:
+            figures[f"press{n + 1}_cycles"], figures[f"press{n + 1}_ms"] = (
+                timing[0],
+                timing[1] * 1000,
+            )
+    checks.check(
+        "the presses cycle through every stored frame",
+        sorted(i for i in seen if i is not None) == list(range(len(stored))),
+        f"frames {[i + 1 if i is not None else None for i in seen]}",
+    )
+    after = log.between("after-reset", "show-after-reset")
+    info = [p for p in packets(after) if p.type == Reply.INFO]
+    frames_after = info[0].payload[6] if info and len(info[0].payload) > 6 else None
+    checks.check(
+        "MCLR reset in the middle of an upload: the old set stays whole",
+        frames_after == len(stored),
+        f"INFO says {frames_after} frames",
+    )
+    shown(checks, "SHOW after the reset", log.between("show-after-reset", "end"), stored)
+    resets = [e.text for e in every if e.kind == "reset"]
+    checks.check(
+        "no stack overflow or underflow reset",
+        not {"9", "10"} & set(resets),
+        f"reset types {resets}" if resets else "",
+    )
+    violations = [e.text for e in every if e.kind == "violation"]
+    checks.check(
+        "no panel rule broken (SPI while unpowered, a command while BUSY)",
+        not violations,
+        "; ".join(violations[:3]),
+    )
+    end = next((e for e in every if e.kind == "end"), None)
+    match = re.search(r"highest_pc=0x([0-9a-f]+)", end.text) if end else None
+    figures["highest"] = int(match.group(1), 16) if match else 0
+    checks.check(
+        "code above 0x2000 executed", figures["highest"] >= 0x2000, f"0x{figures['highest']:04X}"
+    )
+    return checks, figures
+
+
+def doc(figures: dict[str, float | int], stored: list[bytes]) -> str:
+    def row(label: str, key: str) -> str:
+        return (
+            f"| {label} | {figures.get(key + '_cycles', 0):,} | {figures.get(key + '_ms', 0):.1f} |"
+        )
+
+    rows = [row("the built-in splash", "splash")]
+    rows += [
+        row(f"stored frame {n + 1} ({len(f)} B)", f"press{n + 1}") for n, f in enumerate(stored)
+    ]
+    awake = figures.get("awake_s", 0)
+    lines = [
+        "# The shipped image on the PIC16F18326 model",
+        "",
+        "Written by `make pic-test` (`tests/firmware/pic/p16f18326/image_test.py`): the",
+        "unchanged `build/pic/epdle.hex` (SDCC 4.2.0 pic14) run in gpsim 0.31 on the",
+        "PIC16F18326 model of `tests/firmware/pic/p16f18326/` at 32 MHz (8 instruction",
+        "cycles a microsecond). What the model charges and leaves out:",
+        "`firmware/toolchain/README.md`.",
+        "",
+        "## Button edge to DISPLAY_REFRESH",
+        "",
+        "From the button's falling edge on RA5 to the DISPLAY_REFRESH command decoded from",
+        "the latch writes; the goal is 300 ms for every frame. The stored set is the",
+        "suggestion before each guess of one game, uploaded by the bench as the host",
+        "encodes it; the first press shows frame 2 (the set's frame 1 is current).",
+        "",
+        "| frame shown | cycles | ms |",
+        "|---|---|---|",
+        *rows,
+        "",
+        "## Awake after the last byte",
+        "",
+        f"The device went to sleep {awake:.2f} s after its last reply of an upload (the",
+        "protocol's `LINK_AWAKE_MS` is 1.5 s, counted in 100 us polls of `hal_delay_us`).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write-doc", action="store_true", help=f"write {DOC.relative_to(ROOT)}")
+    args = parser.parse_args()
+    if not HEX.exists():
+        raise SystemExit(f"pic-test: {HEX} is missing: run make pic first")
+    if shutil.which("gpsim") is None:
+        raise SystemExit("pic-test: gpsim is missing: apt-get install gpsim gpsim-dev")
+    library = build_module()
+    stored = one_game_frames()
+    torn = [golden("noise"), golden("full_and_corners")]
+    log = run_gpsim(library, scenario(stored, torn), "image", timeout=1800)
+    print(f"pic-test: {HEX.relative_to(ROOT)} on the PIC16F18326 model")
+    checks, figures = check_log(log, stored)
+    for key in ["splash", *(f"press{n + 1}" for n in range(len(stored)))]:
+        if f"{key}_cycles" in figures:
+            print(
+                f"  button to DISPLAY_REFRESH ({key}): {figures[f'{key}_cycles']:,} cycles,"
+                f" {figures[f'{key}_ms']:.1f} ms"
+            )
+    passed, total = checks.passed, len(checks.results)
+    ok = passed == total and total >= 10
+    if args.write_doc and ok:
+        DOC.write_text(doc(figures, stored))
+    print(
+        f"18326 image: {passed}/{total} checks passed,"
+        f" highest address executed 0x{figures['highest']:04X}"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
