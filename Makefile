@@ -73,7 +73,7 @@ pic: venv
 
 # The firmware's own code on the instruction set, in gpsim (after make pic).
 pic-test: venv
-	$(PY) tools/pic/gpsim_test.py --write-doc
+	$(PY) tests/firmware/pic/gpsim_test.py --write-doc
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:

@@ -1,6 +1,6 @@
 """Generate register headers for the PIC HAL from gputils' p16f18326.inc (or p16f1788.inc).
 
-The PIC HAL (firmware/hal/pic16f18326/) is written against XC8 names. Built on
+The PIC HAL (firmware/ports/pic16f18326/) is written against XC8 names. Built on
 the host against this header, a misspelled register or bit name fails the
 build, and the unit tests can read every register the HAL wrote.
 

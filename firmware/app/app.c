@@ -7,6 +7,7 @@
 #include "display.h"
 #include "hal.h"
 #include "link.h"
+#include "store.h"
 
 #include <stdbool.h>
 
@@ -110,6 +111,7 @@ void app_main(void) {
     held_through_show = false;
     edge_before_sleep = false;
     hal_init();
+    store_init();
     link_init();
     display_init();
     hal_irq_enable();

@@ -6,8 +6,8 @@
 #define EPDLE_APP_H
 
 /*
- * Entry point after reset (called by main() of the chip HAL and by the
- * simulated board's runner). Never returns. Every module's state is set
+ * Entry point after reset (called by each port's main.c: ports/pic16f18326/,
+ * ports/sim/). Never returns. Every module's state is set
  * here by its *_init(), so the simulator can reboot by calling it again.
  */
 void app_main(void);

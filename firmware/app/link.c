@@ -51,8 +51,6 @@ static bool sleep_requested;
 static uint8_t event_seq;
 
 void link_init(void) {
-    /* The store is the link's to write, so its state starts here too. */
-    store_init();
     store_write_abort();
     cobs_decoder_reset();
     reply_length = 0;

@@ -157,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if ((data[0] & 2u) != 0u) {
         memcpy(board_flash, flash_with_set, sizeof flash_with_set);
     }
+    store_init();
     link_init();
     if ((data[0] & 1u) != 0u) {
         queue_packets(data + 2, size - 2u);

@@ -1,9 +1,10 @@
 /*
  * hal.h - the one hardware interface of the epdle firmware.
  *
- * Two implementations sit behind it:
- *   hal/pic16f18326/  real XC8 register code for the PIC16F18326
- *   hal/sim/          the simulated board (firmware/sim/) for host builds
+ * One implementation per target, each port with its own main.c:
+ *   ports/pic16f18326/  the chip: XC8 register code (SDCC builds it too)
+ *   ports/sim/          the simulated board (firmware/sim/) for host builds
+ * (The gpsim test rig's PIC16F1788 HAL is a test: tests/firmware/pic/.)
  *
  * Rules for everything above this layer (drivers/, app/):
  *   - C99 that XC8 and SDCC accept, fixed-width integer types only;
@@ -28,7 +29,7 @@
  * CPU work the simulated board charges as time. On the chip the work simply
  * takes its cycles and HAL_WORK() compiles to nothing; the simulated board's
  * build (HAL_COUNTS_WORK) charges each unit what it costs on the instruction
- * set, measured in gpsim (docs/pic-cycles.md, table in hal/sim/hal_sim.c).
+ * set, measured in gpsim (docs/pic-cycles.md, table in ports/sim/hal_sim.c).
  * Pin, SPI and flash accesses are charged by the HAL calls themselves.
  */
 typedef enum {

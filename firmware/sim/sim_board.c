@@ -12,11 +12,11 @@
 
 #include "sim_board.h"
 
-#include "app.h"
 #include "sim.h"
 #include "sim_bus.h"
 #include "sim_button.h"
 #include "sim_clock.h"
+#include "sim_firmware.h"
 #include "sim_nvm.h"
 #include "sim_panel.h"
 #include "sim_power.h"
@@ -69,7 +69,7 @@ static void yield_to_host(void) {
 }
 
 static void firmware_entry(void) {
-    app_main();
+    sim_firmware_reset();
     sim_violation("app_main() returned (it must never return)");
     board.halted = true;
     board.mcu = SIM_MCU_SLEEP;
@@ -318,7 +318,7 @@ void sim_board_run_events(void) {
 
 void sim_board_service_interrupts(void) {
     if (board.powered && board.gie && board.mcu == SIM_MCU_RUN) {
-        hal_sim_isr();
+        sim_firmware_isr();
     }
 }
 

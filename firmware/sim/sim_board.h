@@ -93,7 +93,4 @@ void sim_board_hal_call(void);
 uint32_t sim_board_sleep_count(void);
 uint32_t sim_board_sleeps_with_irq_enabled(void);
 
-/* Provided by the sim HAL: the firmware's interrupt routine. */
-void hal_sim_isr(void);
-
 #endif /* EPDLE_SIM_BOARD_H */

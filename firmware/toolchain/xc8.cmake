@@ -7,7 +7,7 @@
 #
 # XC8 is not installed in this project's CI/dev container, so this file is
 # documented but not exercised here; the host register check
-# (firmware/hal/pic16f18326/CMakeLists.txt) and `make size` stand in for it.
+# (firmware/ports/pic16f18326/CMakeLists.txt) and `make size` stand in for it.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR pic16)
 

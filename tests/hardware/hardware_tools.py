@@ -11,7 +11,7 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[2]
 PINS_CSV = ROOT / "hardware" / "pins.csv"
 HAL_H = ROOT / "firmware" / "hal" / "hal.h"
-PIC_DIR = ROOT / "firmware" / "hal" / "pic16f18326"
+PIC_DIR = ROOT / "firmware" / "ports" / "pic16f18326"
 
 
 def load_tool(name: str) -> ModuleType:

@@ -18,6 +18,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${EPDLE_PIC_OUT:-$root/build/pic}"
 py="${PYTHON:-$root/.venv/bin/python}"
 fw="$root/firmware"
+# The 16F1788 build gpsim runs is a test rig: its HAL and main.c live with the tests.
+rig1788="$root/tests/firmware/pic/p16f1788"
 
 die() {
     echo "pic: $*" >&2
@@ -60,15 +62,15 @@ words_limit=$((store_from * 9 / 10))
 echo "$store_from" > "$out/store_from"
 
 # Register headers and SFR definitions for SDCC, from gputils' .inc files.
-"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc18326" --config-from "$fw/hal/pic16f18326/main.c" \
+"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc18326" --config-from "$fw/ports/pic16f18326/main.c" \
     --out "$out/gen18326/xc.h" --sdcc-source "$out/gen18326/pic_sfr.c"
-"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc1788" --config-from "$fw/hal/pic16f1788/main.c" \
+"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc1788" --config-from "$rig1788/main.c" \
     --out "$out/gen1788/xc.h" --sdcc-source "$out/gen1788/pic_sfr.c"
 "$py" "$root/tools/pic/gen_lkr.py" --inc "$inc18326" --chip 16f18326 --code-words 16384 \
     --reserve-from "$store_from" --compare-gpr "$lkr1788" --out "$out/18326/16f18326.lkr"
 
 portable=("$fw"/drivers/*.c "$fw"/app/*.c)
-includes=(-I"$fw/hal/pic16f18326" -I"$fw/hal" -I"$fw/drivers" -I"$fw/app")
+includes=(-I"$fw/ports/pic16f18326" -I"$fw/hal" -I"$fw/drivers" -I"$fw/app")
 
 # compile CHIP GEN_DIR OUT_DIR SOURCE: SDCC's assembly in OUT_DIR/<name>.asm
 compile() {
@@ -89,7 +91,7 @@ compile() {
 # ---- PIC16F18326 -----------------------------------------------------------------
 echo "pic: SDCC $(sdcc --version | grep -o '[0-9]\+\.[0-9]\+\.[0-9]\+ #[0-9]*' | head -1) -mpic14 -p16f18326, gpasm 1.5.2; frame store from word 0x$(printf %04X "$store_from")"
 d18326="$out/18326"
-for src in "${portable[@]}" "$fw/hal/pic16f18326/hal_pic.c" "$fw/hal/pic16f18326/main.c" \
+for src in "${portable[@]}" "$fw/ports/pic16f18326/hal_pic.c" "$fw/ports/pic16f18326/main.c" \
     "$out/gen18326/pic_sfr.c"; do
     compile 16f18326 "$out/gen18326" "$d18326" "$src"
 done
@@ -138,7 +140,7 @@ fi
 
 # ---- PIC16F1788 (gpsim) -------------------------------------------------------------
 d1788="$out/1788"
-for src in "${portable[@]}" "$fw/hal/pic16f1788/hal_gpsim.c" "$fw/hal/pic16f1788/main.c" \
+for src in "${portable[@]}" "$rig1788/hal_gpsim.c" "$rig1788/main.c" \
     "$out/gen1788/pic_sfr.c"; do
     compile 16f1788 "$out/gen1788" "$d1788" "$src"
 done

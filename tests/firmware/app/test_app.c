@@ -2,7 +2,8 @@
  * Main loop tests: the real app.c and panel driver on the simulated board's
  * core (its button, clock, sleep, and the controller model decoding the
  * pins), with a display stand-in that drives the panel like display_load()
- * and display_refresh_start()/_end() do, and a link stand-in that records events.
+ * and display_refresh_start()/_end() do, a link stand-in that records events,
+ * and a store stand-in that records its init.
  */
 #include "app.h"
 #include "display.h"
@@ -12,6 +13,7 @@
 #include "sim.h"
 #include "sim_board.h"
 #include "sim_panel.h"
+#include "store.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,11 +33,9 @@ static struct {
     uint32_t show_count;
     uint8_t current;
     bool cut_power_during_show;
-    uint32_t init_count;
 } fake_display;
 
 static struct {
-    uint32_t init_count;
     uint32_t service_calls;
     uint32_t stay_awake_calls; /* link_service() returns true this many times */
     uint32_t sleeps_at_last_awake_call;
@@ -43,12 +43,22 @@ static struct {
     uint32_t event_count;
 } fake_link;
 
+/* The modules' *_init() calls in order: 's' store, 'l' link, 'd' display. */
+static char init_order[16];
+static uint8_t init_calls;
+
+static void record_init(char module) {
+    if (init_calls + 1u < sizeof init_order) {
+        init_order[init_calls++] = module;
+    }
+}
+
 static uint32_t now_ms(void) {
     return (uint32_t)(sim_time_ns() / MS);
 }
 
 void display_init(void) {
-    fake_display.init_count++;
+    record_init('d');
     fake_display.current = 0u;
 }
 
@@ -114,7 +124,11 @@ display_status_t display_refresh_end(display_status_t started) {
 }
 
 void link_init(void) {
-    fake_link.init_count++;
+    record_init('l');
+}
+
+void store_init(void) {
+    record_init('s');
 }
 
 bool link_service(void) {
@@ -149,6 +163,8 @@ static int setup(void **state) {
     (void)state;
     memset(&fake_display, 0, sizeof fake_display);
     memset(&fake_link, 0, sizeof fake_link);
+    memset(init_order, 0, sizeof init_order);
+    init_calls = 0u;
     assert_int_equal(sim_boot(NULL), 0);
     return 0;
 }
@@ -235,8 +251,8 @@ static uint32_t refresh_ms(void) {
 static void test_boot_sleeps_without_showing(void **state) {
     (void)state;
     run_app_until(1000u);
-    assert_int_equal(fake_link.init_count, 1);
-    assert_int_equal(fake_display.init_count, 1);
+    /* app_main() starts every module itself, the store (which the link and display read) first. */
+    assert_string_equal(init_order, "sld");
     assert_int_equal(fake_display.show_count, 0);
     assert_int_equal(sim_board_sleep_count(), 1);
     assert_int_equal(sim_board_sleeps_with_irq_enabled(), 0);
@@ -381,8 +397,7 @@ static void test_reboot_mid_show_starts_clean(void **state) {
     fake_display.cut_power_during_show = false;
     sim_power_on();
     run_app_until(70000u);
-    assert_int_equal(fake_link.init_count, 2);
-    assert_int_equal(fake_display.init_count, 2);
+    assert_string_equal(init_order, "sldsld");
     assert_int_equal(fake_display.show_count, 1);
 }
 

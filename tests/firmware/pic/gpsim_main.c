@@ -1,7 +1,7 @@
 /*
  * gpsim_main.c - the firmware's own code on the PIC instruction set: a main()
  * for the PIC16F1788 image that gpsim runs (make pic-test, driven by
- * tools/pic/gpsim_test.py, which generates gpsim_vectors.h and the frame set
+ * tests/firmware/pic/gpsim_test.py, which generates gpsim_vectors.h and the frame set
  * in the store's flash, and checks t_result[] against the host's code).
  *
  * The runner sets breakpoints on t_start(), t_stop() and t_done() and reads
@@ -11,7 +11,7 @@
  * Written against the firmware's public headers only; the few calls into
  * the frame decoder and the store are gathered in the t_frame_* helpers.
  * T_GROUP_* (gpsim_vectors.h) leave groups out, for a firmware that does
- * not link whole yet (tools/pic/gpsim_test.py --only).
+ * not link whole yet (tests/firmware/pic/gpsim_test.py --only).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +28,7 @@
 
 #include "gpsim_vectors.h"
 
-/* Those of hal/pic16f1788/main.c (watchdog off, stack overflow resets). */
+/* Those of p16f1788/main.c (watchdog off, stack overflow resets). */
 PIC_CONFIG_WORDS
 
 extern volatile uint16_t hal_gpsim_spi_bytes;

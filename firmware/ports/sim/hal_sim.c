@@ -13,15 +13,16 @@
 #include "sim.h"
 #include "sim_board.h"
 #include "sim_bus.h"
+#include "sim_firmware.h"
 #include "sim_nvm.h"
 #include "sim_uart.h"
 
-/* As in hal/pic16f18326: a 64-byte ring that keeps one slot free (63 bytes). */
+/* As in ports/pic16f18326: a 64-byte ring that keeps one slot free (63 bytes). */
 #define UART_RING_BYTES 64u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
-/* As hal/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
+/* As ports/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
 #define TX_DRAIN_POLLS 200u
 /*
  * What the firmware's code costs on the instruction set, in instruction cycles
@@ -71,7 +72,7 @@ static void count_lost(uint32_t bytes) {
     uart_lost = total > 255u ? 255u : (uint8_t)total;
 }
 
-void hal_sim_isr(void) {
+void sim_firmware_isr(void) {
     uint8_t byte;
 
     if (sim_board_ioc_flag_take()) {
@@ -217,7 +218,7 @@ void hal_busy_wake(bool on) {
     spend_instructions(2u);
 }
 
-/* As hal/pic16f18326: WDTCON set and restored around one SLEEP, GIE as it was. */
+/* As ports/pic16f18326: WDTCON set and restored around one SLEEP, GIE as it was. */
 hal_wake_t hal_sleep_period(void) {
     bool enabled;
     sim_wake_t woke;

@@ -3,8 +3,8 @@
  * chip's own pins, SPI bit-banging and flash self-read, so the portable code
  * runs on the real instruction set; no board behind it.
  *
- * Same pins as hal/pic16f18326/ (EPD_* on PORTC, EPD_PWR RA2, BUSY RA4,
- * BUTTON RA5). The panel is always idle (BUSY reads 1), the button never
+ * Same pins as firmware/ports/pic16f18326/ (EPD_* on PORTC, EPD_PWR RA2,
+ * BUSY RA4, BUTTON RA5). The panel is always idle (BUSY reads 1), the button never
  * pressed, the UART silent. Delays and sleeps take no CPU time: they add the
  * time asked for to hal_gpsim_waited_us, so cycle counts measured in gpsim
  * are the firmware's own work. hal_gpsim_spi_bytes and hal_gpsim_spi_sum count

@@ -1,7 +1,8 @@
 /*
  * pic_compiler.h - what differs between the PIC C compilers the chip HALs
- * (hal/pic16f18326/, hal/pic16f1788/) are built with. Everything else in
- * them is plain C99 against the register names of <xc.h>.
+ * (ports/pic16f18326/, the gpsim rig's tests/firmware/pic/p16f1788/) are
+ * built with. Everything else in them is plain C99 against the register
+ * names of <xc.h>.
  *
  *   XC8          <xc.h> is Microchip's; builtins and #pragma config are native.
  *   SDCC pic14   <xc.h> is generated from gputils' .inc by
