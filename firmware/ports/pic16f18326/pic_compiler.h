@@ -12,6 +12,7 @@
  *
  * PIC_ISR(name)       defines the interrupt routine
  * PIC_CONFIG_WORDS    places the configuration words (XC8: the pragmas do)
+ * PIC_DELAY_8US_IN_LOOP()  8 us with the loop that repeats it (hal_delay_us)
  * NOP() SLEEP() CLRWDT() __delay_us(n) __delay_ms(n)   XC8's builtins; the
  *                     delays take a constant and are never shorter than asked
  *                     at _XTAL_FREQ = 32 MHz (8 instruction cycles a us).
@@ -40,6 +41,9 @@
  * lengthen them.
  */
 #define PIC_DELAY_TURNS_3() __asm__("movlw 3\n decfsz 0x09, f\n goto $-1")
+/* Eight microseconds (64 cycles) with the caller's loop: 13 turns (39 cycles) and the
+ * 26 cycles of hal_delay_us's 16-bit count and compare (SDCC 4.2.0). */
+#define PIC_DELAY_8US_IN_LOOP() __asm__("movlw 13\n decfsz 0x09, f\n goto $-1")
 #define PIC_DELAY_TURNS_255() __asm__("movlw 255\n decfsz 0x09, f\n goto $-1")
 
 #define __delay_us(us)                                                                             \
@@ -64,6 +68,8 @@
 
 #define PIC_ISR(name) void __interrupt() name(void)
 #define PIC_CONFIG_WORDS
+/* XC8's delay is exact: the loop's own cycles only lengthen it. */
+#define PIC_DELAY_8US_IN_LOOP() __delay_us(8)
 
 #endif
 

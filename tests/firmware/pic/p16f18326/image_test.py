@@ -57,6 +57,8 @@ PARTIAL_WINDOW, DTM1, DTM2, DISPLAY_REFRESH, DEEP_SLEEP = 0x90, 0x10, 0x13, 0x12
 REPLY_MS = 3000
 COMMIT_MS = 20000
 REFRESH_WAIT_MS = 17000
+# LINK_AWAKE_MS (1.5 s) of polls, each 100 us of hal_delay_us and the link's own work.
+AWAKE_S = (1.5, 2.5)
 IDLE_WAIT_MS = 10000  # the device's awake window after the last byte, with room to spare
 
 
@@ -447,6 +449,12 @@ def check_log(log: Log, stored: list[bytes]) -> tuple[Checks, dict[str, float | 
         "asleep after the upload until the button (one SLEEP)",
         len(sleeps) == 1 and sleeps[0].text.startswith("enter"),
         f"asleep {figures['awake_s']:.2f} s after the last reply" if sleeps else "never slept",
+    )
+    awake = figures.get("awake_s")
+    checks.check(
+        f"the awake window after the last byte: {AWAKE_S[0]}-{AWAKE_S[1]} s",
+        awake is not None and AWAKE_S[0] <= awake <= AWAKE_S[1],
+        f"{awake:.2f} s" if awake is not None else "",
     )
     timing = press_to_refresh(splash)
     if timing:
