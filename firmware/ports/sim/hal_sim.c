@@ -27,16 +27,18 @@
 /*
  * What the firmware's code costs on the instruction set, in instruction cycles
  * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
- * (docs/pic-cycles.md). A panel data byte (epd_data: the framed hal_spi_write,
- * whose SPI frame is pic_spi.h's assembly) takes 74, a byte of a page fill
- * (hal_spi_repeat) 70, each with about 12 of the gpsim HAL's byte count. Decoding `text` takes
+ * (docs/pic-cycles.md). The SPI costs come from the shipped image on the PIC16F18326
+ * model (docs/pic-image.md: the bytes' spacing at the pins): a page-fill byte
+ * (hal_spi_repeat) 58 cycles apart, a decoded pixel byte 193 apart, of which 130 are the
+ * decoder's, leaving 63 for epd_data (the framed hal_spi_write; the 16F1788 rig measured
+ * 74 and 70 with its HAL's 12-cycle byte count). Decoding `text` takes
  * 829,207 cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard` 1,006,939 for 286
  * and 5,512: 130 a pixel byte and 1,020 a frame byte (which predicts `noise`, 6,238 in and 5,512
  * out, 2.6 % high), of which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
  * CRC).
  */
-#define SPI_BYTE_CYCLES 74u
-#define SPI_REPEAT_BYTE_CYCLES 70u
+#define SPI_BYTE_CYCLES 63u
+#define SPI_REPEAT_BYTE_CYCLES 58u
 static const uint16_t work_cycles[HAL_WORK_KINDS] = {
     130u, /* HAL_WORK_DECODED_BYTE */
     938u, /* HAL_WORK_CODED_BYTE (1,020 less the store's 82) */
