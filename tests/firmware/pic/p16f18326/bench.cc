@@ -191,6 +191,12 @@ void Bench::next_step() {
             waiting = MCLR;
             schedule_s(0.001);
             return;
+        } else if (s.op == "peek") {
+            unsigned int address = (unsigned int)std::strtoul(s.arg.c_str(), nullptr, 16);
+            char text[48];
+            std::snprintf(text, sizeof text, "%03x=%02x", address,
+                          chip->registers[address & 0xfffu]->get_value());
+            log("peek", text);
         } else if (s.op == "state") {
             char text[96];
             std::snprintf(text, sizeof text, "pc=%04x baud1con=%02x rc1sta=%02x pir1=%02x",

@@ -241,7 +241,9 @@ def build_module() -> Path:
     return library
 
 
-def run_gpsim(library: Path, scenario: Scenario, name: str, timeout: int) -> Log:
+def run_gpsim(
+    library: Path, scenario: Scenario, name: str, timeout: int, hexfile: Path = HEX
+) -> Log:
     script = OUT / f"{name}.stc"
     scenario_file = OUT / f"{name}.steps"
     log_file = OUT / f"{name}.log"
@@ -251,7 +253,7 @@ def run_gpsim(library: Path, scenario: Scenario, name: str, timeout: int) -> Log
             [
                 f"module library {library}",
                 "processor p16f18326 chip",
-                f"load {HEX}",
+                f"load {hexfile}",
                 "run",
                 "quit",
                 "",

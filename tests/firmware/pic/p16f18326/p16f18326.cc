@@ -313,12 +313,15 @@ bool P16F18326::set_config_word(unsigned int address, unsigned int word) {
     } else if (address == 0x8008) {
         wdt_flag = (word >> 2) & 3u;
         wdt_configure();
-        if (word & 1u) {
+        stack->STVREN = (word >> 12) & 1u;
+    }
+    if (address == 0x8008 || address == 0x8009) {
+        /* RA3 is MCLR with MCLRE = 1, or with LVP = 1 whatever MCLRE says. */
+        if ((config_words[1] & 1u) || (config_words[2] & 0x2000u)) {
             assignMCLRPin(mclr_pin);
         } else {
             unassignMCLRPin();
         }
-        stack->STVREN = (word >> 12) & 1u;
     }
     if (bench) {
         bench->config_word(address, word);
