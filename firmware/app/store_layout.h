@@ -59,6 +59,9 @@
 
 /* Every figure above is computed in 16-bit unsigned arithmetic on the chip:
  * checked here in 32 bits, so a value that would wrap fails the build. */
+/* The store is exactly the flash the HAL lets the firmware erase and write. */
+HAL_STATIC_ASSERT(store_region_is_the_writable_flash,
+                  STORE_REGION_FIRST_ROW * 1ul * HAL_FLASH_ROW_WORDS == HAL_FLASH_WRITABLE_FROM);
 HAL_STATIC_ASSERT(store_region_in_flash,
                   (STORE_REGION_FIRST_ROW + STORE_REGION_ROWS) * 1ul * HAL_FLASH_ROW_WORDS <=
                       HAL_FLASH_WORDS);

@@ -98,9 +98,11 @@ bool hal_button_edge_take(void);
 
 /*
  * Enter SLEEP until the button's falling edge or a UART start bit wakes the
- * CPU (EUSART wake-on-receive). Returns after the wake-up (the interrupt has
- * already run). As on the chip, the character whose start bit woke the CPU
- * is not received: senders put a wake preamble in front of real data.
+ * CPU. Returns after the wake-up (the interrupt has already run). As on the
+ * chip, the character whose start bit woke the CPU is not received: senders
+ * put a wake preamble in front of real data. Returns without sleeping if a
+ * byte is being received (its start bit seen, checked once the last bytes
+ * sent have left): it is received awake.
  */
 void hal_sleep(void);
 
@@ -123,7 +125,8 @@ void hal_busy_wake(bool on);
  * One SLEEP of at most HAL_SLEEP_PERIOD_MS (nominal, LFINTOSC): the watchdog
  * bounds it and wakes the CPU instead of resetting it. The button's falling
  * edge, BUSY's rise (hal_busy_wake) or a UART start bit end it sooner, and a
- * flag already pending makes it return at once. Call it with interrupts off
+ * flag already pending makes it return at once; a byte being received, at
+ * once with HAL_WAKE_UART. Call it with interrupts off
  * (the caller looked at what it waits for just before); it returns with the
  * interrupt state as it found it, and the interrupt routine runs (latching
  * the button edge or byte that woke the CPU) once the caller turns them on.
@@ -159,22 +162,22 @@ uint8_t hal_uart_errors_take(void);
 #define HAL_FLASH_WORDS 16384u
 #define HAL_FLASH_ROW_WORDS 32u
 #define HAL_FLASH_ERASED 0x3FFFu
+/* Erase and write are refused below this word, whatever the row asked: the
+ * firmware's code and constants live there (the frame store starts here). */
+#define HAL_FLASH_WRITABLE_FROM 0x2800u
+/* A row every HAL erases and writes: row aligned, from HAL_FLASH_WRITABLE_FROM on. */
+#define HAL_FLASH_ROW_WRITABLE(row_addr)                                                           \
+    ((uint16_t)((row_addr)-HAL_FLASH_WRITABLE_FROM) <                                              \
+         (uint16_t)(HAL_FLASH_WORDS - HAL_FLASH_WRITABLE_FROM) &&                                  \
+     ((row_addr) & (HAL_FLASH_ROW_WORDS - 1u)) == 0u)
 
 uint16_t hal_flash_read(uint16_t word_addr);
-/* Erase the row that starts at row_addr (must be row aligned). */
+/* Erase the row that starts at row_addr (row aligned, writable); false if refused. */
 bool hal_flash_erase_row(uint16_t row_addr);
 /*
- * Program the row at row_addr (row aligned, previously erased) with
+ * Program the row at row_addr (row aligned, writable, previously erased) with
  * HAL_FLASH_ROW_WORDS words taken from words[] (only the low 14 bits count).
  */
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words);
-
-/* ---- data EEPROM (256 bytes, byte erase/write, erased value 0xFF) ----- */
-
-#define HAL_EEPROM_BYTES 256u
-
-uint8_t hal_eeprom_read(uint8_t addr);
-/* Erase-and-write one byte (about 4 ms, CPU keeps running, bounded wait). */
-bool hal_eeprom_write(uint8_t addr, uint8_t value);
 
 #endif /* EPDLE_HAL_H */

@@ -1,10 +1,12 @@
-"""PIC configuration words: every setting exists on this chip; the required ones are set."""
+"""PIC configuration words: every setting exists on this chip; the required ones are set;
+the clock runs only at a supply its brown-out reset guarantees; write protection covers
+code and spares the frame store."""
 
 from __future__ import annotations
 
 import re
 
-from hardware_tools import PIC_DIR, load_tool
+from hardware_tools import PIC_DIR, ROOT, load_tool
 
 REQUIRED = {
     "RSTOSC": "HFINT32",  # 32 MHz HFINTOSC x2 PLL from reset
@@ -53,3 +55,50 @@ def test_required_settings() -> None:
     settings = config_settings()
     for name, value in REQUIRED.items():
         assert settings[name] == [value]
+
+
+# PIC16F18326 datasheet (DS40001839), electrical specifications of the F device:
+# D002, the lowest VDD at which the chip runs at a clock (Fosc up to the key, in Hz) ...
+VDD_MIN_V = {16_000_000: 2.3, 32_000_000: 2.5}
+# ... RST06, the lowest brown-out trip voltage (VBOR min) of each BORV setting ...
+VBOR_MIN_V = {"HIGH": 2.55, "LOW": 2.30}
+# ... and the clock each reset oscillator setting runs at (EXTOSC depends on the board).
+RSTOSC_HZ = {"HFINT32": 32_000_000, "HFINT1": 1_000_000, "LFINT": 31_000, "SOSC": 31_000}
+# BOREN settings that keep the brown-out reset on while the CPU runs.
+BOR_WHILE_RUNNING = {"ON", "SLEEP"}
+# WRT: the words that self-write can no longer change.
+WRT_PROTECTED_WORDS = {"OFF": 0, "BOOT": 0x200, "HALF": 0x2000, "ALL": 0x4000}
+
+
+def setting(name: str) -> str:
+    (value,) = config_settings()[name]
+    return value
+
+
+def running_clock_hz() -> int:
+    """The clock at reset; the HAL's delays and baud rate assume the same (_XTAL_FREQ)."""
+    fosc = RSTOSC_HZ[setting("RSTOSC")]
+    xtal = re.search(r"#define _XTAL_FREQ (\d+)UL", (PIC_DIR / "hal_pic.c").read_text())
+    assert xtal is not None and int(xtal[1]) == fosc, "hal_pic.c assumes another clock"
+    return fosc
+
+
+def test_brown_out_reset_keeps_vdd_within_the_clock_s_specification() -> None:
+    fosc = running_clock_hz()
+    vdd_min = min(v for limit, v in VDD_MIN_V.items() if fosc <= limit)
+    assert setting("BOREN") in BOR_WHILE_RUNNING, "no brown-out reset while the CPU runs"
+    vbor_min = VBOR_MIN_V[setting("BORV")]
+    assert vbor_min >= vdd_min, (
+        f"BORV = {setting('BORV')} lets the CPU run down to {vbor_min} V,"
+        f" below the {vdd_min} V the datasheet asks at {fosc / 1e6:g} MHz"
+    )
+
+
+def test_write_protection_covers_code_and_spares_the_frame_store() -> None:
+    layout = (ROOT / "firmware/app/store_layout.h").read_text()
+    first_row = re.search(r"#define STORE_REGION_FIRST_ROW (\d+)u", layout)
+    assert first_row is not None
+    store_from = int(first_row[1]) * 32
+    protected = WRT_PROTECTED_WORDS[setting("WRT")]
+    assert protected > 0, "WRT = OFF: a stray self-write could erase the firmware"
+    assert protected <= store_from, "WRT would refuse the frame store's writes"

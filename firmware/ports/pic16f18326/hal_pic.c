@@ -6,7 +6,8 @@
  *
  * Pins (hardware/pins.csv):
  *   RA0 ICSPDAT (unused, driven low)   RC0 EPD_SCL
- *   RA1 UART_RX via RXPPS, and ICSPCLK  RC1 UART_TX via RC1PPS
+ *   RA1 UART_RX via RXPPS (IOC falling    RC1 UART_TX via RC1PPS
+ *       in SLEEP), and ICSPCLK
  *   RA2 EPD_PWR                         RC2 EPD_SDA
  *   RA3 MCLR (ICSP VPP)                 RC3 EPD_RST
  *   RA4 EPD_BUSY (IOC rising, refresh)  RC4 EPD_CS
@@ -24,14 +25,11 @@
 /* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
 #define PPS_INPUT_RA1 0x01u
 #define PPS_OUTPUT_TX 0x14u
-/* Data EEPROM sits at 0xF000 of the NVM register space (NVMREGS = 1). */
-#define EEPROM_ADDRESS_HIGH 0x70u
 
-/* Bounds of the hardware waits, in polls of about 1 us (TX) and 100 us (EEPROM). */
-#define TX_READY_POLLS 100u     /* one byte at 115200 Bd is 87 us */
-#define WAKE_CHAR_POLLS 100u    /* the rest of the wake-up character */
-#define TX_DRAIN_POLLS 200u     /* a byte in TX1REG plus one in the shift register */
-#define EEPROM_WRITE_POLLS 100u /* 10 ms; a byte takes about 4 ms */
+/* Bounds of the hardware waits, in polls of about 1 us. */
+#define TX_READY_POLLS 100u  /* one byte at 115200 Bd is 87 us */
+#define WAKE_CHAR_POLLS 100u /* the rest of the wake-up character */
+#define TX_DRAIN_POLLS 200u  /* a byte in TX1REG plus one in the shift register */
 
 /* WDTCON: WDTPS = 00101, 1:1024 of the 31 kHz LFINTOSC = HAL_SLEEP_PERIOD_MS
  * (32 ms nominal); SWDTEN off until the SLEEP. */
@@ -42,8 +40,8 @@
 #define RX_RING_SIZE 64u
 
 /* Polls and ring indexes are 8-bit counters. */
-HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
-                                    TX_DRAIN_POLLS <= 0xFFu && EEPROM_WRITE_POLLS <= 0xFFu);
+HAL_STATIC_ASSERT(polls_fit_u8,
+                  TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu && TX_DRAIN_POLLS <= 0xFFu);
 HAL_STATIC_ASSERT(ring_power_of_two,
                   (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
 
@@ -66,7 +64,10 @@ void hal_init(void) {
 
     /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
     OSCCON1 = 0x00u;
-    /* Low-power regulator in SLEEP: the standby current is the whole budget. */
+    /* Low-power regulator in SLEEP: the standby current is the whole budget. That sleep
+     * is meant to be woken by BOR, the WDT and interrupt-on-change only (DS40001839,
+     * "Peripheral Usage in Sleep"), not by the EUSART: a start bit wakes the CPU
+     * through IOC on RX, armed for each SLEEP (uart_wake_arm()). */
     VREGCONbits.VREGPM = 1;
 
     /* Every panel pin low and the panel unpowered; BUSY is driven low too while
@@ -249,30 +250,54 @@ static void uart_drain_transmitter(void) {
 }
 
 /*
- * After a SLEEP with WUE set: a start bit woke us if the EUSART cleared WUE on
- * the character's next rising edge; that character is not data (hal.h), so it
- * is dropped. True if the UART woke the CPU.
+ * Before a SLEEP, interrupts off: the last event bytes sent, then a start bit
+ * made to wake the CPU: interrupt-on-change on RX's falling edge (what the
+ * low-power sleep is meant to wake on), and the EUSART's auto-wake (WUE), which
+ * the datasheet allows only with the receiver idle. IOC is armed first, so a
+ * start bit after the look at RCIDL leaves its flag set and SLEEP returns at
+ * once. False, with nothing left armed, if a byte is coming in (RCIDL = 0):
+ * the caller stays awake to receive it.
  */
-static bool uart_woke_cpu(void) {
-    uint8_t polls;
-
-    for (polls = 0u; BAUD1CONbits.WUE && polls < WAKE_CHAR_POLLS; polls++) {
-        __delay_us(1);
-    }
-    if (BAUD1CONbits.WUE) {
-        BAUD1CONbits.WUE = 0;
+static bool uart_wake_arm(void) {
+    uart_drain_transmitter();
+    IOCANbits.IOCAN1 = 1;
+    if (!BAUD1CONbits.RCIDL) {
+        IOCANbits.IOCAN1 = 0;
         return false;
     }
-    (void)RC1REG;
+    BAUD1CONbits.WUE = 1;
     return true;
 }
 
+/*
+ * After the SLEEP, interrupts still off: a start bit woke us if RX's edge was
+ * latched. Then the rest of that character is waited out (the EUSART clears
+ * WUE on its next rise, where auto-wake works) and dropped (hal.h: not data).
+ * IOC on RX and WUE are disarmed, RX's flag cleared before the interrupt
+ * routine can see it. True if the UART woke the CPU.
+ */
+static bool uart_woke_cpu(void) {
+    uint8_t polls;
+    bool woke = IOCAFbits.IOCAF1;
+
+    IOCANbits.IOCAN1 = 0;
+    IOCAF &= (uint8_t)~_IOCAF_IOCAF1_MASK;
+    if (woke) {
+        for (polls = 0u; BAUD1CONbits.WUE && polls < WAKE_CHAR_POLLS; polls++) {
+            __delay_us(1);
+        }
+        (void)RC1REG;
+    }
+    BAUD1CONbits.WUE = 0;
+    return woke;
+}
+
 void hal_sleep(void) {
-    uart_drain_transmitter();
-    BAUD1CONbits.WUE = 1;
-    SLEEP();
-    NOP();
-    (void)uart_woke_cpu();
+    if (uart_wake_arm()) {
+        SLEEP();
+        NOP();
+        (void)uart_woke_cpu();
+    }
     INTCONbits.GIE = 1;
 }
 
@@ -286,20 +311,18 @@ void hal_sleep(void) {
  * GIE is off: a wake-up resumes here, and the interrupt routine runs later.
  */
 static hal_wake_t sleep_one_watchdog_period(void) {
-    bool watchdog_woke;
+    bool uart_woke;
 
-    BAUD1CONbits.WUE = 1;
     CLRWDT();
     WDTCONbits.SWDTEN = 1;
     SLEEP();
     NOP();
     WDTCONbits.SWDTEN = 0;
-    watchdog_woke = STATUSbits.NOT_TO == 0;
-    if (watchdog_woke) {
-        BAUD1CONbits.WUE = 0;
+    uart_woke = uart_woke_cpu();
+    if (STATUSbits.NOT_TO == 0) {
         return HAL_WAKE_WATCHDOG;
     }
-    return uart_woke_cpu() ? HAL_WAKE_UART : HAL_WAKE_OTHER;
+    return uart_woke ? HAL_WAKE_UART : HAL_WAKE_OTHER;
 }
 
 void hal_busy_wake(bool on) {
@@ -317,10 +340,12 @@ hal_wake_t hal_sleep_period(void) {
     hal_wake_t cause;
 
     INTCONbits.GIE = 0;
-    uart_drain_transmitter();
-    WDTCON = WDT_PERIOD_32MS;
-    cause = sleep_one_watchdog_period();
-    WDTCON = watchdog_before;
+    cause = HAL_WAKE_UART; /* a byte coming in: stay awake as after a start bit */
+    if (uart_wake_arm()) {
+        WDTCON = WDT_PERIOD_32MS;
+        cause = sleep_one_watchdog_period();
+        WDTCON = watchdog_before;
+    }
     INTCONbits.GIE = gie;
     return cause;
 }
@@ -363,8 +388,7 @@ uint8_t hal_uart_errors_take(void) {
 
 /*
  * The NVM unlock sequence: 0x55, 0xAA to NVMCON2, then WR, with interrupts
- * off so nothing comes between. Flash operations stall the CPU until done;
- * an EEPROM write runs on and clears WR itself.
+ * off so nothing comes between. Flash operations stall the CPU until done.
  */
 static void nvm_unlock_and_start(void) {
     uint8_t interrupts_were_on = INTCONbits.GIE;
@@ -376,10 +400,6 @@ static void nvm_unlock_and_start(void) {
     NOP();
     NOP();
     INTCONbits.GIE = interrupts_were_on;
-}
-
-static bool flash_row_ok(uint16_t row_addr) {
-    return row_addr < HAL_FLASH_WORDS && (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) == 0u;
 }
 
 static void nvm_set_address(uint16_t word_addr) {
@@ -402,7 +422,7 @@ uint16_t hal_flash_read(uint16_t word_addr) {
 bool hal_flash_erase_row(uint16_t row_addr) {
     bool ok;
 
-    if (!flash_row_ok(row_addr)) {
+    if (!HAL_FLASH_ROW_WRITABLE(row_addr)) {
         return false;
     }
     nvm_set_address(row_addr);
@@ -418,7 +438,7 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     uint16_t word;
     bool ok;
 
-    if (!flash_row_ok(row_addr) || words == 0) {
+    if (!HAL_FLASH_ROW_WRITABLE(row_addr) || words == 0) {
         return false;
     }
     /* Load the row's write latches one word at a time; the last load (LWLO = 0)
@@ -439,31 +459,5 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     }
     ok = NVMCON1bits.WRERR == 0;
     NVMCON1 = 0x00u;
-    return ok;
-}
-
-uint8_t hal_eeprom_read(uint8_t addr) {
-    NVMCON1 = _NVMCON1_NVMREGS_MASK;
-    NVMADRH = EEPROM_ADDRESS_HIGH;
-    NVMADRL = addr;
-    NVMCON1bits.RD = 1;
-    return NVMDATL;
-}
-
-bool hal_eeprom_write(uint8_t addr, uint8_t value) {
-    uint8_t polls;
-    bool ok;
-
-    if (hal_eeprom_read(addr) == value) {
-        return true; /* spare the cell an erase cycle */
-    }
-    NVMDATL = value;
-    NVMCON1 = _NVMCON1_NVMREGS_MASK | _NVMCON1_WREN_MASK;
-    nvm_unlock_and_start();
-    for (polls = 0u; NVMCON1bits.WR && polls < EEPROM_WRITE_POLLS; polls++) {
-        __delay_us(100);
-    }
-    ok = NVMCON1bits.WR == 0 && NVMCON1bits.WRERR == 0;
-    NVMCON1bits.WREN = 0;
     return ok;
 }

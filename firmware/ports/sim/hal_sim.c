@@ -206,10 +206,13 @@ static void uart_drain_transmitter(void) {
     }
 }
 
+/* As ports/pic16f18326: no SLEEP while a byte is coming in (RCIDL = 0 after the drain). */
 void hal_sleep(void) {
     sim_board_hal_call();
     uart_drain_transmitter();
-    sim_cpu_sleep();
+    if (!sim_uart_receiving()) {
+        sim_cpu_sleep();
+    }
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
 }
@@ -227,6 +230,9 @@ hal_wake_t hal_sleep_period(void) {
 
     sim_board_hal_call();
     uart_drain_transmitter();
+    if (sim_uart_receiving()) {
+        return HAL_WAKE_UART;
+    }
     enabled = sim_board_irq_enabled();
 
     sim_board_irq_enable(false);
@@ -289,24 +295,12 @@ uint16_t hal_flash_read(uint16_t word_addr) {
 bool hal_flash_erase_row(uint16_t row_addr) {
     sim_board_hal_call();
     spend_instructions(NVM_ACCESS_INSTRUCTIONS);
-    return sim_nvm_flash_erase_row(row_addr);
+    return HAL_FLASH_ROW_WRITABLE(row_addr) && sim_nvm_flash_erase_row(row_addr);
 }
 
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     sim_board_hal_call();
     /* Loading the 32 write latches: a few instructions per word. */
     spend_instructions(NVM_ACCESS_INSTRUCTIONS + 4u * HAL_FLASH_ROW_WORDS);
-    return sim_nvm_flash_write_row(row_addr, words);
-}
-
-uint8_t hal_eeprom_read(uint8_t addr) {
-    sim_board_hal_call();
-    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
-    return sim_nvm_eeprom_read(addr);
-}
-
-bool hal_eeprom_write(uint8_t addr, uint8_t value) {
-    sim_board_hal_call();
-    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
-    return sim_nvm_eeprom_write(addr, value);
+    return HAL_FLASH_ROW_WRITABLE(row_addr) && sim_nvm_flash_write_row(row_addr, words);
 }

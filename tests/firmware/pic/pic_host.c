@@ -23,6 +23,14 @@ volatile uint8_t *pic_host_traced_access(uint16_t address) {
         }
         return &pic_sfr[LATC_ADDRESS];
     }
+    if (address == BAUD1CON_ADDRESS) {
+        pic_sfr[BAUD1CON_ADDRESS] = (uint8_t)((pic_sfr[BAUD1CON_ADDRESS] & ~_BAUD1CON_RCIDL_MASK) |
+                                              (pic_host.rx_receiving ? 0u : _BAUD1CON_RCIDL_MASK));
+        if ((pic_sfr[BAUD1CON_ADDRESS] & _BAUD1CON_WUE_MASK) != 0u && pic_host.rx_receiving) {
+            pic_host.wue_armed_while_receiving = 1u;
+        }
+        return &pic_sfr[BAUD1CON_ADDRESS];
+    }
     if (address == IOCAF_ADDRESS) {
         pic_host.iocaf_access_count++;
         if (pic_host.iocaf_access_count == pic_host.iocaf_edge_at_access) {
@@ -44,13 +52,8 @@ void pic_host_nop(void) {
         pic_host.nops[n].data = (uint16_t)((NVMDATH << 8) | NVMDATL);
         pic_host.nop_count++;
     }
-    /* A flash operation stalls the CPU until done; an EEPROM write runs on. */
-    if (NVMCON1bits.WR && !NVMCON1bits.NVMREGS) {
-        NVMCON1bits.WR = 0;
-    } else if (NVMCON1bits.WR && !pic_host.wr_seen) {
-        pic_host.wr_seen = 1u;
-        pic_host.wr_seen_at_us = pic_host.delayed_us;
-    }
+    /* A flash operation stalls the CPU until done. */
+    NVMCON1bits.WR = 0;
 }
 
 void pic_host_sleep(void) {
@@ -60,6 +63,8 @@ void pic_host_sleep(void) {
     pic_host.iocap_at_sleep = IOCAP;
     pic_host.iocan_at_sleep = IOCAN;
     pic_host.wdtcon_at_sleep = WDTCON;
+    pic_host.rx_wakes_at_sleep = ((IOCAN & _IOCAN_IOCAN1_MASK) != 0u && PIE0bits.IOCIE) ||
+                                 (BAUD1CONbits.WUE && !VREGCONbits.VREGPM && RC1STAbits.SPEN);
     if (pic_host.on_sleep != NULL) {
         pic_host.on_sleep(pic_host.sleep_count - 1u);
     }
@@ -70,9 +75,7 @@ void pic_host_delay_us(uint32_t us) {
     if (pic_host.busy_high_at_us != 0u && pic_host.delayed_us >= pic_host.busy_high_at_us) {
         PORTAbits.RA4 = 1;
     }
-    if (pic_host.wr_seen && pic_host.eeprom_write_us != 0u &&
-        pic_host.delayed_us - pic_host.wr_seen_at_us >= pic_host.eeprom_write_us) {
-        NVMCON1bits.WR = 0;
-        pic_host.wr_seen = 0u;
+    if (pic_host.rx_start_at_us != 0u && pic_host.delayed_us >= pic_host.rx_start_at_us) {
+        pic_host.rx_receiving = 1u;
     }
 }

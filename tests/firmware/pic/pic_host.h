@@ -31,6 +31,18 @@ typedef struct {
     uint8_t iocap_at_sleep;
     uint8_t iocan_at_sleep;
     uint8_t wdtcon_at_sleep;
+    /* At the last SLEEP: whether a start bit on RX (RA1) wakes the CPU. DS40001839,
+     * "Peripheral Usage in Sleep": the low-power sleep (VREGPM = 1) is meant for BOR,
+     * WDT and interrupt-on-change wake-ups; the EUSART's auto-wake (WUE) only at
+     * normal power (VREGPM = 0). */
+    uint8_t rx_wakes_at_sleep;
+    /* BAUD1CON is traced: its read-only RCIDL reads 0 while a byte is being shifted
+     * in (rx_receiving), and wue_armed_while_receiving is set once BAUD1CON is seen
+     * with WUE armed then: the datasheet's auto-wake asks for an idle receiver. */
+    uint8_t rx_receiving;
+    uint8_t wue_armed_while_receiving;
+    /* A start bit arrives (rx_receiving set) at this many us of delay (0 = never). */
+    uint64_t rx_start_at_us;
     /* Plays what wakes the chip from the n-th (0-based) SLEEP() by setting
      * registers (STATUS.TO, BAUD1CON.WUE, PORTA, IOCAF); NULL = nothing changes. */
     void (*on_sleep)(uint32_t sleep_index);
@@ -47,10 +59,6 @@ typedef struct {
     uint64_t busy_high_at_us;
 
     uint64_t delayed_us;
-    /* Hardware model: NVMCON1.WR clears this many us after it was seen set (0 = never). */
-    uint32_t eeprom_write_us;
-    uint64_t wr_seen_at_us;
-    uint8_t wr_seen;
 } pic_host_t;
 
 extern pic_host_t pic_host;

@@ -6,6 +6,7 @@
 #include "epd.h"
 #include "hal.h"
 #include "pic_host.h"
+#include "store_layout.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,11 +215,10 @@ static void test_uart_pending_sees_the_ring_and_a_byte_coming_in(void **state) {
     uint8_t byte = 0u;
 
     (void)state;
-    BAUD1CONbits.RCIDL = 1; /* receiver idle */
-    assert_false(hal_uart_pending());
-    BAUD1CONbits.RCIDL = 0; /* a start bit seen: a byte is being shifted in */
+    assert_false(hal_uart_pending()); /* receiver idle */
+    pic_host.rx_receiving = 1u;       /* a start bit seen: a byte is being shifted in */
     assert_true(hal_uart_pending());
-    BAUD1CONbits.RCIDL = 1;
+    pic_host.rx_receiving = 0u;
     receive(0x42, 0x00);
     assert_true(hal_uart_pending()); /* taken by the interrupt, not read yet */
     assert_true(hal_uart_read(&byte));
@@ -304,21 +304,38 @@ static void test_flash_row_write_loads_latches_then_programs(void **state) {
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
         words[i] = (uint16_t)(0xC000u | (i * 0x101u)); /* bits above 14 must be dropped */
     }
-    assert_true(hal_flash_write_row(0x2000, words));
+    assert_true(hal_flash_write_row(0x2800, words));
     assert_int_equal(pic_host.nvmcon2_write_count, 2u * HAL_FLASH_ROW_WORDS);
     /* Two NOPs per unlock; check the first of each pair. */
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
         uint32_t nop = 2u * i;
 
         assert_unlocked_write(nop, 2u * (i + 1u));
-        assert_int_equal(pic_host.nops[nop].address, 0x2000 + i);
+        assert_int_equal(pic_host.nops[nop].address, 0x2800 + i);
         assert_int_equal(pic_host.nops[nop].data, (uint16_t)((i * 0x101u) & 0x3FFFu));
         /* LWLO: latch only, except the last word, which programs the row. */
         assert_int_equal(pic_host.nops[nop].nvmcon1 & 0x70,
                          i + 1u < HAL_FLASH_ROW_WORDS ? 0x20 : 0x00);
     }
-    assert_false(hal_flash_write_row(0x2010, words));
-    assert_false(hal_flash_write_row(0x2000, NULL));
+    assert_false(hal_flash_write_row(0x2810, words));
+    assert_false(hal_flash_write_row(0x2800, NULL));
+}
+
+/* The firmware's own rows: no erase or write below the frame store, whatever the caller
+ * asks (not even the unlock sequence is issued), and the store's first row still works. */
+static void test_flash_below_the_frame_store_is_never_erased_or_written(void **state) {
+    uint16_t words[HAL_FLASH_ROW_WORDS] = {0};
+    uint16_t row;
+
+    (void)state;
+    for (row = 0u; row < STORE_REGION_FIRST_ROW; row++) {
+        assert_false(hal_flash_erase_row((uint16_t)(row * HAL_FLASH_ROW_WORDS)));
+        assert_false(hal_flash_write_row((uint16_t)(row * HAL_FLASH_ROW_WORDS), words));
+    }
+    assert_int_equal(pic_host.nvmcon2_write_count, 0);
+    assert_int_equal(pic_host.nop_count, 0);
+    assert_true(hal_flash_erase_row(STORE_REGION_FIRST_ROW * HAL_FLASH_ROW_WORDS));
+    assert_int_equal(pic_host.nvmcon2_write_count, 2);
 }
 
 static void test_flash_read_returns_14_bits(void **state) {
@@ -329,37 +346,6 @@ static void test_flash_read_returns_14_bits(void **state) {
     assert_int_equal((NVMADRH << 8) | NVMADRL, 0x1234);
     assert_int_equal(NVMCON1 & 0x40, 0x00); /* program flash, not the NVM registers */
     assert_int_equal(hal_flash_read(0x4000), HAL_FLASH_ERASED);
-}
-
-static void test_eeprom_write_unlocks_and_waits_bounded(void **state) {
-    uint64_t start_us;
-
-    (void)state;
-    NVMDATL = 0x00; /* what a read of the cell returns before the write */
-    pic_host.eeprom_write_us = 4000u;
-    assert_true(hal_eeprom_write(0x10, 0x99));
-    assert_unlocked_write(0, 2);
-    assert_int_equal(pic_host.nops[0].nvmcon1 & 0x40, 0x40); /* NVMREGS: data EEPROM */
-    assert_int_equal(pic_host.nops[0].address, 0x7010);
-    assert_int_equal(pic_host.nops[0].data & 0xFF, 0x99);
-    assert_in_range(pic_host.delayed_us, 4000u, 4100u);
-
-    /* WR never clears: give up after the bound, report failure. */
-    pic_host.eeprom_write_us = 0u;
-    NVMDATL = 0x00;
-    start_us = pic_host.delayed_us;
-    assert_false(hal_eeprom_write(0x11, 0x77));
-    assert_in_range(pic_host.delayed_us - start_us, 10000u, 10100u);
-}
-
-static void test_eeprom_write_of_same_value_is_skipped(void **state) {
-    (void)state;
-    NVMDATL = 0x5A;
-    assert_true(hal_eeprom_write(0x20, 0x5A));
-    assert_int_equal(pic_host.nvmcon2_write_count, 0);
-    assert_int_equal(hal_eeprom_read(0x20), 0x5A);
-    assert_int_equal(NVMADRH, 0x70);
-    assert_int_equal(NVMADRL, 0x20);
 }
 
 static void test_sleep_arms_uart_wake_and_reenables_interrupts(void **state) {
@@ -373,6 +359,60 @@ static void test_sleep_arms_uart_wake_and_reenables_interrupts(void **state) {
     /* Nothing cleared WUE (the button woke us): it is disarmed by hand. */
     assert_int_equal(BAUD1CON & 0x02, 0x00);
     assert_int_equal(INTCON & 0x80, 0x80);
+}
+
+static void uart_always(uint32_t sleep_index);
+
+/* In the low-power sleep hal_init() selects, RX's falling edge must wake the CPU through
+ * interrupt-on-change (IOCAN1), disarmed again once awake: RX's edges while awake are
+ * the EUSART's, not interrupts. */
+static void test_a_start_bit_wakes_the_cpu_in_the_sleep_mode_in_use(void **state) {
+    (void)state;
+    TX1STA = 0x26;
+    pic_host.on_sleep = uart_always;
+    hal_irq_disable();
+    hal_sleep();
+    assert_int_equal(pic_host.sleep_count, 1);
+    assert_true(pic_host.rx_wakes_at_sleep);
+    assert_int_equal(IOCAN & 0x3F, 0x20); /* the button's edge only */
+    assert_int_equal(IOCAF & 0x02, 0x00); /* RX's flag gone: the interrupt sees the button's */
+    assert_int_equal(BAUD1CON & 0x02, 0x00);
+    assert_false(pic_host.wue_armed_while_receiving);
+}
+
+/* A start bit already seen (RCIDL = 0): no WUE, no SLEEP; the byte is received awake. */
+static void test_no_sleep_while_a_byte_is_coming_in(void **state) {
+    (void)state;
+    TX1STA = 0x26;
+    pic_host.rx_receiving = 1u;
+    hal_irq_disable();
+    hal_sleep();
+    assert_int_equal(pic_host.sleep_count, 0);
+    assert_false(pic_host.wue_armed_while_receiving);
+    assert_int_equal(IOCAN & 0x3F, 0x20);
+    assert_int_equal(INTCON & 0x80, 0x80);
+    INTCONbits.GIE = 0;
+    assert_int_equal(hal_sleep_period(), HAL_WAKE_UART); /* as a start bit that woke it */
+    assert_int_equal(pic_host.sleep_count, 0);
+    assert_false(pic_host.wue_armed_while_receiving);
+}
+
+/* The receiver is looked at again after the wait for the transmitter: a start bit during
+ * that wait keeps the CPU awake too. */
+static void test_a_start_bit_during_the_transmit_drain_keeps_the_cpu_awake(void **state) {
+    (void)state;
+    TX1STA = 0x24; /* TRMT low: the drain waits its bound */
+    pic_host.rx_start_at_us = 50u;
+    hal_irq_disable();
+    hal_sleep();
+    assert_int_equal(pic_host.sleep_count, 0);
+    assert_false(pic_host.wue_armed_while_receiving);
+    pic_host.rx_receiving = 0u;
+    pic_host.rx_start_at_us = pic_host.delayed_us + 50u;
+    INTCONbits.GIE = 0;
+    assert_int_equal(hal_sleep_period(), HAL_WAKE_UART);
+    assert_int_equal(pic_host.sleep_count, 0);
+    assert_false(pic_host.wue_armed_while_receiving);
 }
 
 static void test_sleep_waits_a_bounded_time_for_the_transmitter(void **state) {
@@ -404,9 +444,17 @@ static void wake_by_button(void) {
     PIR0bits.IOCIF = 1;
 }
 
+/* RX falls: an armed interrupt-on-change latches it; the EUSART's auto-wake clears WUE on
+ * the character's next rise only where the datasheet has it work, at VREGPM = 0. */
 static void wake_by_uart_start_bit(void) {
     STATUSbits.NOT_TO = 1;
-    BAUD1CONbits.WUE = 0; /* the EUSART clears it on the character's next rise */
+    if (IOCANbits.IOCAN1) {
+        IOCAFbits.IOCAF1 = 1;
+        PIR0bits.IOCIF = 1;
+    }
+    if (!VREGCONbits.VREGPM) {
+        BAUD1CONbits.WUE = 0;
+    }
 }
 
 static void watchdog_twice_then_busy(uint32_t sleep_index) {
@@ -449,7 +497,7 @@ static int setup_refreshing(void **state) {
 static void assert_refresh_sleep_undone(void) {
     assert_int_equal(IOCAP & 0x3F, 0x00); /* BUSY's rising edge no longer wakes */
     assert_int_equal(IOCAF & 0x10, 0x00); /* nor does a flag it left */
-    assert_int_equal(IOCAN & 0x3F, 0x20); /* the button's falling edge still does */
+    assert_int_equal(IOCAN & 0x3F, 0x20); /* the button's falling edge still does, RX's no more */
     assert_int_equal(WDTCON, 0x16);       /* the watchdog as it was: off */
     assert_int_equal(BAUD1CON & 0x02, 0x00);
     assert_int_equal(INTCON & 0x80, 0x80);
@@ -460,12 +508,14 @@ static void test_sleep_until_busy_high_wakes_on_its_rising_edge(void **state) {
     pic_host.on_sleep = watchdog_twice_then_busy;
     assert_true(epd_sleep_until_idle(30000u));
     assert_int_equal(pic_host.sleep_count, 3);
-    /* Interrupt-on-change: positive edge on RA4 (IOCAP4), the button's negative edge kept. */
+    /* Interrupt-on-change: positive edge on RA4 (IOCAP4), the button's negative edge kept,
+     * RX's negative edge (IOCAN1) for the SLEEP. */
     assert_int_equal(pic_host.iocap_at_sleep & 0x3F, 0x10);
-    assert_int_equal(pic_host.iocan_at_sleep & 0x3F, 0x20);
+    assert_int_equal(pic_host.iocan_at_sleep & 0x3F, 0x22);
     /* Watchdog on (SWDTEN) for the SLEEP, WDTPS = 00101: 1:1024 of LFINTOSC = 32 ms. */
     assert_int_equal(pic_host.wdtcon_at_sleep & 0x3F, 0x0B);
     assert_int_equal(pic_host.baud1con_at_sleep & 0x02, 0x02); /* a start bit wakes too */
+    assert_true(pic_host.rx_wakes_at_sleep);
     /* GIE off from the last look at BUSY to SLEEP: a rise in between makes SLEEP a NOP. */
     assert_int_equal(pic_host.gie_at_sleep, 0);
     /* Asleep, not polling: only the short look for a wake character after BUSY's edge. */
@@ -555,11 +605,14 @@ int main(void) {
         cmocka_unit_test_setup(test_uart_write_waits_a_bounded_time, setup),
         cmocka_unit_test_setup(test_flash_row_erase_unlock_sequence, setup),
         cmocka_unit_test_setup(test_flash_row_write_loads_latches_then_programs, setup),
+        cmocka_unit_test_setup(test_flash_below_the_frame_store_is_never_erased_or_written, setup),
         cmocka_unit_test_setup(test_flash_read_returns_14_bits, setup),
-        cmocka_unit_test_setup(test_eeprom_write_unlocks_and_waits_bounded, setup),
-        cmocka_unit_test_setup(test_eeprom_write_of_same_value_is_skipped, setup),
         cmocka_unit_test_setup(test_sleep_arms_uart_wake_and_reenables_interrupts, setup),
         cmocka_unit_test_setup(test_sleep_waits_a_bounded_time_for_the_transmitter, setup),
+        cmocka_unit_test_setup(test_a_start_bit_wakes_the_cpu_in_the_sleep_mode_in_use, setup),
+        cmocka_unit_test_setup(test_no_sleep_while_a_byte_is_coming_in, setup),
+        cmocka_unit_test_setup(test_a_start_bit_during_the_transmit_drain_keeps_the_cpu_awake,
+                               setup),
         cmocka_unit_test_setup(test_sleep_until_busy_high_wakes_on_its_rising_edge,
                                setup_refreshing),
         cmocka_unit_test_setup(test_sleep_until_busy_high_is_bounded_by_watchdog_periods,

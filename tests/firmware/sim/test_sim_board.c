@@ -11,6 +11,7 @@
 #include "hal.h"
 #include "sim.h"
 #include "sim_board.h"
+#include "sim_nvm.h"
 #include "sim_panel.h"
 #include "sim_test_pins.h"
 #include "sim_uart.h"
@@ -36,7 +37,7 @@ static unsigned boots;
 static unsigned presses;
 static uint8_t received[64];
 static unsigned received_count;
-static bool results[9];
+static bool results[10];
 
 void app_main(void) {
     hal_init();
@@ -250,12 +251,37 @@ static void test_start_bit_wakes_and_that_character_is_lost(void **state) {
     assert_memory_equal(received, "XY", 2);
 }
 
+static void sleep_after_sending_body(void) {
+    uint8_t byte;
+
+    hal_irq_enable();
+    hal_uart_write(0x11u);
+    hal_sleep(); /* waits for the byte to leave first, then looks at the receiver */
+    marks[0] = sim_board_sleep_count();
+    hal_delay_ms(2u);
+    while (hal_uart_read(&byte)) {
+        received[received_count++ & 63u] = byte;
+    }
+}
+
+/* As on the chip (RCIDL checked after the transmit drain): bytes coming in while the
+ * last byte sent leaves keep the CPU awake, and none of them is lost. */
+static void test_bytes_arriving_during_the_transmit_drain_keep_the_cpu_awake(void **state) {
+    (void)state;
+    boot_with(sleep_after_sending_body);
+    sim_uart_send((const uint8_t *)"AB", 2u);
+    sim_run_until(10u * MS);
+    assert_int_equal(marks[0], 0);
+    assert_int_equal(received_count, 2);
+    assert_memory_equal(received, "AB", 2);
+}
+
 static void flash_stall_body(void) {
     uint8_t byte;
 
     hal_irq_enable();
     hal_delay_us(10u);
-    results[0] = hal_flash_erase_row(0x2000u);
+    results[0] = hal_flash_erase_row(0x2800u);
     marks[0] = hal_uart_errors_take();
     while (hal_uart_read(&byte)) {
         received[received_count++ & 63u] = byte;
@@ -284,23 +310,26 @@ static void flash_body(void) {
     for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
         row_words[i] = (uint16_t)(0x1000u + i);
     }
-    results[0] = !hal_flash_erase_row(0x2001u);                    /* unaligned */
+    results[0] = !hal_flash_erase_row(0x2801u);                    /* unaligned */
     results[1] = !hal_flash_write_row(HAL_FLASH_WORDS, row_words); /* out of range */
     start = sim_time_ns();
-    results[2] = hal_flash_erase_row(0x2000u);
+    results[2] = hal_flash_erase_row(0x2800u);
     marks[0] = sim_time_ns() - start;
-    results[3] = hal_flash_write_row(0x2000u, row_words);
-    results[4] = hal_flash_read(0x2005u) == 0x1005u;
+    results[3] = hal_flash_write_row(0x2800u, row_words);
+    results[4] = hal_flash_read(0x2805u) == 0x1005u;
     /* Writing again without erasing can only clear bits. */
     row_words[0] = 0x0F0Fu;
-    hal_flash_write_row(0x2000u, row_words);
-    results[5] = hal_flash_read(0x2000u) == (0x1000u & 0x0F0Fu);
+    hal_flash_write_row(0x2800u, row_words);
+    results[5] = hal_flash_read(0x2800u) == (0x1000u & 0x0F0Fu);
+    /* The data EEPROM, which the board models and no HAL uses. */
     start = sim_time_ns();
-    results[6] = hal_eeprom_write(7u, 0x42u);
+    results[6] = sim_nvm_eeprom_write(7u, 0x42u);
     marks[1] = sim_time_ns() - start;
-    results[7] = hal_eeprom_read(7u) == 0x42u && hal_eeprom_read(8u) == 0xFFu;
+    results[7] = sim_nvm_eeprom_read(7u) == 0x42u && sim_nvm_eeprom_read(8u) == 0xFFu;
     /* Past the 16K words: erased, as the chip reads it, not a wrapped-around word. */
     results[8] = hal_flash_read((uint16_t)(HAL_FLASH_WORDS + 0x2005u)) == 0x3FFFu;
+    /* The HAL's own rows, below the frame store: refused like the chip's HAL does. */
+    results[9] = !hal_flash_erase_row(0x27E0u) && !hal_flash_write_row(0x0000u, row_words);
 }
 
 static void test_flash_rows_and_eeprom_bytes_behave_like_the_chip(void **state) {
@@ -309,15 +338,15 @@ static void test_flash_rows_and_eeprom_bytes_behave_like_the_chip(void **state) 
 
     (void)state;
     boot_with(flash_body);
-    assert_int_equal(sim_flash_peek(0x2000u), 0x3FFFu);
+    assert_int_equal(sim_flash_peek(0x2800u), 0x3FFFu);
     sim_run_until(100u * MS);
-    for (i = 0; i < 9u; i++) {
+    for (i = 0; i < 10u; i++) {
         assert_true(results[i]);
     }
     assert_true(marks[0] >= 2u * MS && marks[0] < 2u * MS + 10000u);
     assert_true(marks[1] >= 4u * MS && marks[1] < 4u * MS + 10000u);
     assert_int_equal(sim_flash_erase_count(), 1);
-    assert_int_equal(sim_flash_row_erase_count(0x2000u / 32u), 1);
+    assert_int_equal(sim_flash_row_erase_count(0x2800u / 32u), 1);
     assert_int_equal(sim_nvm_op_count(), 4); /* erase, write, write, EEPROM write */
     for (i = 0; i < sim_violation_count(); i++) {
         row_error_reports += strstr(sim_violation_text(i), "not erased") != NULL;
@@ -331,7 +360,7 @@ static void rewrite_body(void) {
     for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
         row_words[i] = (uint16_t)(0x0100u + i);
     }
-    hal_eeprom_write(0u, (uint8_t)(hal_eeprom_read(0u) + 1u)); /* boot counter */
+    sim_nvm_eeprom_write(0u, (uint8_t)(sim_nvm_eeprom_read(0u) + 1u)); /* boot counter */
     hal_flash_erase_row(0x3000u);
     hal_flash_write_row(0x3000u, row_words);
 }
@@ -364,7 +393,7 @@ static void test_power_cut_leaves_the_row_half_written_and_reboot_keeps_nvm(void
 }
 
 static void eeprom_cut_body(void) {
-    hal_eeprom_write(9u, 0x00u);
+    sim_nvm_eeprom_write(9u, 0x00u);
 }
 
 static void test_power_cut_during_an_eeprom_write_leaves_it_erased(void **state) {
@@ -609,6 +638,9 @@ int main(void) {
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_start_bit_wakes_and_that_character_is_lost,
                                         reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_bytes_arriving_during_the_transmit_drain_keep_the_cpu_awake, reset_observations,
+            shut_down),
         cmocka_unit_test_setup_teardown(test_bytes_during_a_flash_stall_overrun_the_fifo,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_flash_rows_and_eeprom_bytes_behave_like_the_chip,

@@ -167,7 +167,7 @@ static void nvm_unlock_and_start(void) {
 }
 
 bool hal_flash_erase_row(uint16_t row_addr) {
-    if (row_addr >= HAL_FLASH_WORDS || (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) != 0u) {
+    if (!HAL_FLASH_ROW_WRITABLE(row_addr)) {
         return false;
     }
     EEADRH = (uint8_t)(row_addr >> 8);
@@ -181,7 +181,7 @@ bool hal_flash_erase_row(uint16_t row_addr) {
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     uint8_t i;
 
-    if (row_addr >= HAL_FLASH_WORDS || (row_addr & (HAL_FLASH_ROW_WORDS - 1u)) != 0u) {
+    if (!HAL_FLASH_ROW_WRITABLE(row_addr)) {
         return false;
     }
     EECON1 = _EECON1_EEPGD_MASK | _EECON1_LWLO_MASK | _EECON1_WREN_MASK;
@@ -196,23 +196,5 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
         nvm_unlock_and_start();
     }
     EECON1 = 0x00u;
-    return true;
-}
-
-uint8_t hal_eeprom_read(uint8_t addr) {
-    EEADRL = addr;
-    EECON1 = 0x00u;
-    EECON1bits.RD = 1;
-    return EEDATL;
-}
-
-bool hal_eeprom_write(uint8_t addr, uint8_t value) {
-    EEADRL = addr;
-    EEDATL = value;
-    EECON1 = _EECON1_WREN_MASK;
-    nvm_unlock_and_start();
-    while (EECON1bits.WR) {
-    }
-    EECON1bits.WREN = 0;
     return true;
 }
