@@ -74,6 +74,8 @@ pic: venv
 # The firmware's own code on the instruction set, in gpsim (after make pic).
 pic-test: venv
 	$(PY) tests/firmware/pic/gpsim_test.py --write-doc
+	$(PY) tests/firmware/pic/p16f18326/model_test.py
+	$(PY) tests/firmware/pic/p16f18326/image_test.py --write-doc
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:
