@@ -15,7 +15,7 @@ from epdle.frames import encode
 from epdle.link import Device
 from epdle.render.planes import PLANE_BYTES
 from epdle.render.suggestions import render_suggestion
-from epdle.session.link_bench import typical_frames
+from epdle.session.link_bench import one_game_frames, typical_frames
 from epdle.sim import FLASH_ROWS, FLASH_WORDS, NETS, Board, SimError
 from epdle.solver.engine import Suggestion
 
@@ -76,18 +76,6 @@ def second_turn_frames() -> list[bytes]:
     frames = []
     for rank, word in enumerate(words):
         planes = render_suggestion(history, Suggestion(word, 3.0, 5.0, True), rank + 1, 8, 23)
-        frames.append(encode(planes.black, planes.red))
-    return frames
-
-
-def one_game_frames() -> list[bytes]:
-    """The suggestion before each guess of one game, its board growing to five rows
-    (485-723 bytes: the last is the largest suggestion frame a game draws)."""
-    history = [("salet", "bbybb"), ("crony", "bgbbb"), ("dumpy", "bbbbb"), ("bough", "bbbbb")]
-    history.append(("fight", "bbbbb"))
-    frames = []
-    for guesses in range(len(history) + 1):
-        planes = render_suggestion(history[:guesses], Suggestion("vivid", 3.0, 5.0, True), 1, 1, 23)
         frames.append(encode(planes.black, planes.red))
     return frames
 

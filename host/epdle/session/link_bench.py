@@ -55,6 +55,26 @@ def typical_frames(count: int = len(WORDS)) -> list[bytes]:
     return encode_all(typical_planes(count))
 
 
+# One game to its fifth guess: the board grows to five rows, the largest suggestion frame.
+GAME = (("salet", "bbybb"), ("crony", "bgbbb"), ("dumpy", "bbbbb"), ("bough", "bbbbb"))
+GAME_NEXT = ("fight", "bbbbb")
+
+
+def one_game_frames() -> list[bytes]:
+    """The suggestion before each guess of one game, its board growing from none to five
+    rows (485-723 bytes encoded: the last is the largest suggestion frame a game draws)."""
+    from epdle.render.suggestions import render_suggestion
+    from epdle.solver.engine import Suggestion
+
+    history = (*GAME, GAME_NEXT)
+    return encode_all(
+        [
+            render_suggestion(history[:guesses], Suggestion("vivid", 3.0, 5.0, True), 1, 1, 23)
+            for guesses in range(len(history) + 1)
+        ]
+    )
+
+
 def measure_upload(url: str = "sim://", count: int = len(WORDS)) -> UploadMeasurement:
     frames = typical_frames(count)
     with Device.open(url) as device:

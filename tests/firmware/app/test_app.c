@@ -275,7 +275,7 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
      * product's figure, with a real frame decoded: tests/sim/test_board.py. */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
     assert_true(command_ns(find_command(0x04, 0)) < 110u * MS); /* POWER_ON before the load */
-    assert_in_range(refresh_ms(), 186u, 188u);
+    assert_in_range(refresh_ms(), 178u, 180u);
 }
 
 static void test_long_hold_released_during_refresh_counts_once(void **state) {
@@ -288,7 +288,7 @@ static void test_long_hold_released_during_refresh_counts_once(void **state) {
     /* A button held on (released at 500 ms) does not hold the refresh back: it starts
      * when the load ends, and the (bounded) wait for the release runs during it. */
     assert_in_range(fake_display.show_start_ms[0], 122u, 123u);
-    assert_in_range(refresh_ms(), 186u, 188u);
+    assert_in_range(refresh_ms(), 178u, 180u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {

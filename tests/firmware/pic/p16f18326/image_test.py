@@ -15,7 +15,6 @@ unless every check passed; the timings go to docs/pic-cycles.md with --write-doc
 from __future__ import annotations
 
 import argparse
-import itertools
 import os
 import re
 import shutil
@@ -27,10 +26,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT / "host"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gpsim_test import builtin_frames  # noqa: E402
 
 from epdle.frames import decoder as host_decoder  # noqa: E402
 from epdle.frames import store as flash_layout  # noqa: E402
-from epdle.frames.encoder import encode  # noqa: E402
 from epdle.link.protocol import (  # noqa: E402
     CHUNK_MAX,
     WAKE_MS,
@@ -42,8 +43,7 @@ from epdle.link.protocol import (  # noqa: E402
     Reply,
 )
 from epdle.panel import PLANE_BYTES, ROW_BYTES  # noqa: E402
-from epdle.render.suggestions import render_suggestion  # noqa: E402
-from epdle.solver.engine import Suggestion  # noqa: E402
+from epdle.session.link_bench import one_game_frames  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 BUILD = ROOT / "build" / "pic"
@@ -65,21 +65,6 @@ GOAL_MS = 300  # button edge to DISPLAY_REFRESH
 
 def golden(name: str) -> bytes:
     return (VECTORS / f"{name}.frame").read_bytes()
-
-
-def builtin_frames() -> list[bytes]:
-    text = (ROOT / "firmware" / "app" / "builtin_frames.c").read_text()
-    body = re.search(r"builtin_frame_bytes\[\] = \{(.*?)\};", text, re.S).group(1)
-    body = re.sub(r"/\*.*?\*/", "", body, flags=re.S)
-    data = bytes(int(x, 16) for x in re.findall(r"0x([0-9A-Fa-f]{2})", body))
-    offsets = [
-        int(x)
-        for x in re.search(r"builtin_frame_offsets\[[^]]*\] = \{([^}]*)\}", text)
-        .group(1)
-        .replace("u", "")
-        .split(",")
-    ]
-    return [data[a:b] for a, b in itertools.pairwise(offsets)]
 
 
 # ---- the scenario ------------------------------------------------------------------------
@@ -320,18 +305,6 @@ def clock_within_supply(configs: dict[str, int], events: list[Event]) -> tuple[s
     state = "on" if boren in (2, 3) else "off"
     detail = f"{fastest / 1e6:g} MHz needs {need} V; BOR {state} at {vbor} V"
     return "clock within the supply's specification down to the brown-out level", ok, detail
-
-
-def one_game_frames() -> list[bytes]:
-    """The suggestion before each guess of one game, its board growing to five rows: the
-    largest suggestion frames a game draws (485-723 bytes)."""
-    history = [("salet", "bbybb"), ("crony", "bgbbb"), ("dumpy", "bbbbb"), ("bough", "bbbbb")]
-    history.append(("fight", "bbbbb"))
-    frames = []
-    for guesses in range(len(history) + 1):
-        planes = render_suggestion(history[:guesses], Suggestion("vivid", 3.0, 5.0, True), 1, 1, 23)
-        frames.append(encode(planes.black, planes.red))
-    return frames
 
 
 def shown(checks: Checks, name: str, events: list[Event], frames: list[bytes]) -> int | None:
