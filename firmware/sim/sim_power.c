@@ -10,6 +10,7 @@
 #include "sim_power.h"
 
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_board.h"
 #include "sim_bus.h"
 #include "sim_clock.h"
@@ -52,6 +53,7 @@ static void note_states(void) {
 void sim_power_reset(void) {
     memset(&stats, 0, sizeof stats);
     stats.supply_v = SUPPLY_V;
+    sim_battery_reset();
     note_states();
 }
 
@@ -65,6 +67,22 @@ static double panel_current(sim_panel_state_t state) {
         return PANEL_DEEP_SLEEP_A;
     default:
         return SWITCH_OFF_LEAK_A;
+    }
+}
+
+/* What the cell delivers in the states now in force, and the chip's supply rules on it. */
+static void check_supply(void) {
+    bool running = last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL;
+    double load = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0);
+
+    if (last_mcu == SIM_MCU_OFF) {
+        return;
+    }
+    load += running                              ? MCU_RUN_A
+            : last_mcu == SIM_MCU_SLEEP_ON_PANEL ? MCU_SLEEP_A + WATCHDOG_A
+                                                 : MCU_SLEEP_A;
+    if (sim_battery_load(load, running)) {
+        sim_board_brownout();
     }
 }
 
@@ -120,6 +138,7 @@ void sim_power_update(void) {
         }
     }
     note_states();
+    check_supply();
 }
 
 void sim_power_stats(sim_power_stats_t *out) {
