@@ -74,18 +74,11 @@ double sim_battery_vdd_min_running(void) {
     return vdd_min_running_v;
 }
 
-double sim_battery_vdd_min(const sim_supply_rules_t *design) {
-    return design->fosc_hz > 16000000u ? VDD_MIN_ABOVE_16MHZ_V : VDD_MIN_UP_TO_16MHZ_V;
-}
-
-bool sim_battery_load(double load_a, bool cpu_running) {
+bool sim_battery_load(double load_a) {
     double vdd = open_circuit_v - load_a * internal_ohm;
-    double vdd_min = sim_battery_vdd_min(&rules);
+    double vdd_min = rules.fosc_hz > 16000000u ? VDD_MIN_ABOVE_16MHZ_V : VDD_MIN_UP_TO_16MHZ_V;
     bool held_in_reset = rules.bor_while_running && vdd < rules.vbor_min_v;
 
-    if (!cpu_running) {
-        return false;
-    }
     if (vdd < vdd_min_running_v) {
         vdd_min_running_v = vdd;
     }

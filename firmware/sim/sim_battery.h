@@ -23,16 +23,14 @@ typedef struct {
 void sim_battery_reset(void);
 /* Tests: another design's rules. */
 void sim_battery_rules(const sim_supply_rules_t *rules);
-/* The lowest VDD the chip may run at with rules' clock (DS40001839, D002). */
-double sim_battery_vdd_min(const sim_supply_rules_t *rules);
 
 /*
- * From the power model, at every change of state: the load now drawn and
- * whether the CPU runs. Records the lowest VDD while running and a violation
- * when the CPU may run below its clock's minimum; true if the brown-out reset
+ * From the power model, at every change of state with the CPU running: the
+ * load now drawn. Records the lowest VDD while running and a violation when
+ * the CPU may run below its clock's minimum; true if the brown-out reset
  * trips (the board then resets the chip).
  */
-bool sim_battery_load(double load_a, bool cpu_running);
+bool sim_battery_load(double load_a);
 /* The cell can bring VDD back above the trip point (plus hysteresis) with the
  * chip in reset: the brown-out reset lets go. */
 bool sim_battery_bor_released(void);

@@ -70,19 +70,15 @@ static double panel_current(sim_panel_state_t state) {
     }
 }
 
-/* What the cell delivers in the states now in force, and the chip's supply rules on it. */
+/* With the CPU running (the supply rules bind only then): the load the cell delivers in
+ * the states now in force. */
 static void check_supply(void) {
-    bool running = last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL;
-    double load = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0);
+    if (last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL) {
+        double load = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0) + MCU_RUN_A;
 
-    if (last_mcu == SIM_MCU_OFF) {
-        return;
-    }
-    load += running                              ? MCU_RUN_A
-            : last_mcu == SIM_MCU_SLEEP_ON_PANEL ? MCU_SLEEP_A + WATCHDOG_A
-                                                 : MCU_SLEEP_A;
-    if (sim_battery_load(load, running)) {
-        sim_board_brownout();
+        if (sim_battery_load(load)) {
+            sim_board_brownout();
+        }
     }
 }
 
