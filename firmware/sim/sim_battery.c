@@ -1,6 +1,7 @@
 /*
  * sim_battery.c - VDD = open-circuit voltage - load current x internal
- * resistance, against the PIC16F18326's supply rules (DS40001839, F device).
+ * resistance, against the PIC16F18326's supply rules (F device; DS40001839, the
+ * trip-point minimums as the PIC16F184xx datasheets of the family list them).
  * What the model leaves out: docs/sim-fidelity.md, "The coin cell".
  */
 #include "sim_battery.h"
