@@ -107,6 +107,19 @@ uint8_t sim_eeprom_peek(uint8_t addr);
 void sim_power_stats(sim_power_stats_t *out);
 
 /*
+ * The coin cell (firmware/sim/sim_battery.c): VDD = open-circuit voltage - load x
+ * internal resistance. sim_boot() starts with a fresh CR2032 (3.0 V, 15 ohm); set a
+ * cold or run-down one after it. Below the brown-out trip point of the configuration
+ * words the chip resets (the supply stays: it restarts once the cell recovers);
+ * the CPU running below its clock's lowest VDD is a violation.
+ */
+void sim_battery_set(double open_circuit_v, double internal_ohm);
+/* The lowest VDD with the CPU running since boot. */
+double sim_battery_vdd_min_running(void);
+/* Brown-out resets since boot. */
+uint32_t sim_brownout_count(void);
+
+/*
  * Races at any point of the firmware: the HAL calls it has entered since
  * boot, and a received byte that completes (its start and data bits unseen,
  * the FIFO and RCIF set) just as it enters HAL call number `call`, so the

@@ -13,6 +13,7 @@
 #include "sim_board.h"
 
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_bus.h"
 #include "sim_button.h"
 #include "sim_clock.h"
@@ -29,6 +30,8 @@
 #include <ucontext.h>
 
 #define FIRMWARE_STACK_BYTES (256u * 1024u)
+/* After a brown-out the power-up timer (PWRTE = ON) holds the reset: RST04, 65 ms typ. */
+#define POWER_UP_TIMER_NS 65000000ull
 
 static ucontext_t host_context;
 static ucontext_t firmware_context;
@@ -56,6 +59,9 @@ static struct {
     uint32_t hal_calls;       /* HAL calls the firmware entered since boot */
     uint32_t byte_at_call;    /* sim_uart_byte_at_hal_call(): the call, 0 = none */
     uint8_t byte_value;
+    bool brownout_pending; /* the BOR tripped: reset at the next safe point */
+    uint64_t restart_ns;   /* end of a brown-out reset, SIM_NEVER if none */
+    uint32_t brownouts;
 } board;
 
 static const sim_net_t mcu_driven_panel_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,
@@ -130,8 +136,8 @@ void sim_cpu_spend(uint64_t ns) {
 
         sim_clock_run_to(limit);
         note_refresh();
-        if (board.stop_pending || sim_now() >= board.deadline_ns) {
-            yield_to_host();
+        if (board.stop_pending || board.brownout_pending || sim_now() >= board.deadline_ns) {
+            yield_to_host(); /* after a brown-out, never resumed: the chip restarts afresh */
         }
         if (sim_now() >= target) {
             return;
@@ -304,10 +310,38 @@ void sim_board_busy_rising_edge(void) {
 }
 
 uint64_t sim_board_next_event(void) {
-    return board.watchdog_ns;
+    return board.watchdog_ns < board.restart_ns ? board.watchdog_ns : board.restart_ns;
+}
+
+void sim_board_brownout(void) {
+    if (board.powered) {
+        board.brownout_pending = true;
+    }
+}
+
+/* Host context: the reset a brown-out trip asked for. The chip's pins let go (the
+ * panel loses its supply), and it stays in reset until the cell recovers. */
+static void brown_out(void) {
+    board.brownout_pending = false;
+    board.brownouts++;
+    go_dark();
+    board.restart_ns = sim_now() + POWER_UP_TIMER_NS;
+}
+
+uint32_t sim_brownout_count(void) {
+    return board.brownouts;
 }
 
 void sim_board_run_events(void) {
+    if (board.restart_ns <= sim_now()) {
+        board.restart_ns = SIM_NEVER;
+        if (sim_battery_bor_released()) {
+            board.powered = true;
+            start_firmware();
+        } else {
+            board.restart_ns = sim_now() + POWER_UP_TIMER_NS;
+        }
+    }
     if (board.watchdog_ns <= sim_now()) {
         board.watchdog_ns = SIM_NEVER;
         if (board.mcu == SIM_MCU_SLEEP_ON_PANEL) {
@@ -342,6 +376,9 @@ bool sim_board_uart_can_receive(void) {
 /* ---- interrupts between any two HAL calls -------------------------------------------- */
 
 void sim_board_hal_call(void) {
+    if (board.brownout_pending && board.in_firmware) {
+        yield_to_host(); /* never resumed: the host resets the chip */
+    }
     board.hal_calls++;
     if (board.byte_at_call != 0u && board.hal_calls == board.byte_at_call) {
         board.byte_at_call = 0u;
@@ -407,6 +444,9 @@ int sim_boot(const char *vcd_path) {
     board.byte_at_call = 0;
     board.sleeps = 0;
     board.sleeps_with_gie = 0;
+    board.brownout_pending = false;
+    board.restart_ns = SIM_NEVER;
+    board.brownouts = 0;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
         sim_shutdown();
@@ -436,6 +476,9 @@ sim_stop_t sim_run_until(uint64_t t_ns) {
     }
     board.deadline_ns = t_ns;
     for (;;) {
+        if (board.brownout_pending) {
+            brown_out();
+        }
         if (board.stop_pending) {
             board.stop_pending = false;
             return board.stop;
@@ -469,6 +512,8 @@ int sim_net_level(sim_net_t net) {
 }
 
 void sim_cut_power(void) {
+    board.restart_ns = SIM_NEVER;
+    board.brownout_pending = false;
     if (board.booted && board.powered) {
         go_dark();
     }
@@ -478,6 +523,7 @@ void sim_power_on(void) {
     if (!board.booted || board.powered) {
         return;
     }
+    board.restart_ns = SIM_NEVER;
     board.powered = true;
     start_firmware();
 }

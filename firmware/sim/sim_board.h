@@ -50,6 +50,12 @@ void sim_cpu_sleep(void);
  * routine runs once the caller turns interrupts on again.
  */
 sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns);
+/*
+ * The brown-out reset trips (from the power model, any context): the chip resets at
+ * the next safe point (a HAL call or the host's loop), stays in reset until the cell
+ * recovers, and restarts after the power-up timer.
+ */
+void sim_board_brownout(void);
 /* Firmware context: the supply collapses now; never returns. */
 void sim_board_power_fail(void) __attribute__((noreturn));
 /*

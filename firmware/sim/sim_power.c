@@ -10,6 +10,7 @@
 #include "sim_power.h"
 
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_board.h"
 #include "sim_bus.h"
 #include "sim_clock.h"
@@ -52,6 +53,7 @@ static void note_states(void) {
 void sim_power_reset(void) {
     memset(&stats, 0, sizeof stats);
     stats.supply_v = SUPPLY_V;
+    sim_battery_reset();
     note_states();
 }
 
@@ -65,6 +67,18 @@ static double panel_current(sim_panel_state_t state) {
         return PANEL_DEEP_SLEEP_A;
     default:
         return SWITCH_OFF_LEAK_A;
+    }
+}
+
+/* With the CPU running (the supply rules bind only then): the load the cell delivers in
+ * the states now in force. */
+static void check_supply(void) {
+    if (last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL) {
+        double load = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0) + MCU_RUN_A;
+
+        if (sim_battery_load(load)) {
+            sim_board_brownout();
+        }
     }
 }
 
@@ -120,6 +134,7 @@ void sim_power_update(void) {
         }
     }
     note_states();
+    check_supply();
 }
 
 void sim_power_stats(sim_power_stats_t *out) {

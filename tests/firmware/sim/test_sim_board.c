@@ -10,6 +10,7 @@
 #include "epd.h"
 #include "hal.h"
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_board.h"
 #include "sim_nvm.h"
 #include "sim_panel.h"
@@ -564,6 +565,61 @@ static void test_button_and_uart_during_the_refresh_sleep_are_not_lost(void **st
     assert_int_equal(sim_violation_count(), 0);
 }
 
+/* ---- the coin cell under the refresh's load ------------------------------------ */
+
+/* A CR2032 run down or cold: 2.9 V open circuit and 40 ohm (a fresh one: 10-20 ohm). */
+#define SAGGING_CELL_V 2.9
+#define SAGGING_CELL_OHM 40.0
+
+static size_t violations_naming(const char *text) {
+    size_t i;
+    size_t found = 0;
+
+    for (i = 0; i < sim_violation_count(); i++) {
+        found += strstr(sim_violation_text(i), text) != NULL;
+    }
+    return found;
+}
+
+static void test_a_fresh_cell_sags_under_the_refresh_but_stays_in_range(void **state) {
+    (void)state;
+    boot_with(refresh_sleep_body);
+    run_past_the_refresh();
+    assert_true(results[0]);
+    /* 8 mA of refresh and the CPU's 2.6 mA at each watchdog wake-up through 15 ohm. */
+    assert_true(sim_battery_vdd_min_running() < 2.9);
+    assert_true(sim_battery_vdd_min_running() > 2.7);
+    assert_int_equal(sim_brownout_count(), 0);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+/* The design before: 32 MHz with BORV = LOW. The CPU may run down to the low trip
+ * point's 2.30 V, where 32 MHz asks 2.5 V: a sagging cell takes it there. */
+static void test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification(void **state) {
+    static const sim_supply_rules_t low_trip_at_32_mhz = {32000000u, true, 2.30, 2.45};
+
+    (void)state;
+    boot_with(refresh_sleep_body);
+    sim_battery_rules(&low_trip_at_32_mhz);
+    sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
+    run_past_the_refresh();
+    assert_true(sim_battery_vdd_min_running() < 2.5);
+    assert_true(violations_naming("with the CPU running at 32 MHz") >= 1u);
+}
+
+/* The configured design (BORV = HIGH, trip point 2.55 V at least) on the same cell: the
+ * chip is held in reset instead, and restarts once the panel's load is gone. */
+static void test_the_configured_brown_out_reset_keeps_the_cpu_in_specification(void **state) {
+    (void)state;
+    boot_with(refresh_sleep_body);
+    sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
+    sim_run_until(3000u * MS);
+    assert_true(sim_brownout_count() >= 1u);
+    assert_true(boots >= 2u);
+    assert_int_equal(violations_naming("with the CPU running"), 0);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
 static void stuck_busy_body(void) {
     hal_irq_enable();
     /* The panel is unpowered, so BUSY stays low. */
@@ -652,6 +708,14 @@ int main(void) {
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_vcd_has_every_net_and_monotonic_time,
                                         reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_a_fresh_cell_sags_under_the_refresh_but_stays_in_range,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification, reset_observations,
+            shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_the_configured_brown_out_reset_keeps_the_cpu_in_specification, reset_observations,
+            shut_down),
         cmocka_unit_test_setup_teardown(test_refresh_is_slept_through_until_busy_rises,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_button_and_uart_during_the_refresh_sleep_are_not_lost,
