@@ -16,6 +16,7 @@ Usage: python tools/gen_schematic.py [--out hardware/kicad] [--check]
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import uuid
 from dataclasses import dataclass, field
@@ -300,10 +301,10 @@ PARTS: tuple[Part, ...] = (
         "100n",
         CAPACITOR,
         (109.22, 139.7),
-        "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+        "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm",
         "KEMET",
-        "C320C104K5R5TA",
-        "any 100 nF X7R ceramic, 2.54 mm lead spacing",
+        "C322C104K5R5TA",
+        "any 100 nF X7R ceramic, 5.08 mm lead spacing",
         "U1 decoupling, at pins 1 and 14",
         {"1": "VDD", "2": "GND"},
     ),
@@ -315,8 +316,8 @@ PARTS: tuple[Part, ...] = (
         "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm",
         "KEMET",
         "C322C106K3R5TA",
-        "any 10 uF X5R/X7R ceramic of 6.3 V or more (not an electrolytic: its leakage is "
-        "microamps)",
+        "any 10 uF X5R/X7R ceramic of 6.3 V or more, 5.08 mm lead spacing (not an "
+        "electrolytic: its leakage is microamps)",
         "bulk at VDD: the panel's inrush against the cell's internal resistance",
         {"1": "VDD", "2": "GND"},
     ),
@@ -328,7 +329,7 @@ PARTS: tuple[Part, ...] = (
         "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
         "KEMET",
         "C320C105K5R5TA",
-        "any 1 uF X7R ceramic",
+        "any 1 uF X7R ceramic, 2.54 mm lead spacing",
         "at U2 VOUT / panel VCC",
         {"1": "EPD_VCC", "2": "GND"},
     ),
@@ -631,6 +632,25 @@ def outputs() -> dict[str, str]:
         f"{PROJECT}.kicad_pro": project(),
         "sym-lib-table": sym_lib_table(),
     }
+
+
+def read_netlist(text: str) -> dict[tuple[str, str], tuple[str, str]]:
+    """A KiCad netlist (kicad-cli sch export netlist) as (ref, pin) -> (net, pin function).
+
+    Pins on no net get a net of their own, named by KiCad "unconnected-(...)".
+    """
+    pins: dict[tuple[str, str], tuple[str, str]] = {}
+    nets = re.finditer(
+        r'\(net \(code "\d+"\) \(name "([^"]*)"\)(.*?)(?=\(net \(code|\Z)', text, re.S
+    )
+    for net in nets:
+        name = net[1].lstrip("/")
+        nodes = re.finditer(
+            r'\(node \(ref "([^"]+)"\) \(pin "([^"]+)"\)(?: \(pinfunction "([^"]*)"\))?', net[2]
+        )
+        for node in nodes:
+            pins[(node[1], node[2])] = (name, node[3] or "")
+    return pins
 
 
 def check_nets() -> None:

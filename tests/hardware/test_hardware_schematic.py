@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from hardware_tools import PIC_DIR, ROOT, pin_rows
+from hardware_tools import PIC_DIR, ROOT, load_tool, pin_rows
 
 NETLIST = ROOT / "hardware" / "kicad" / "epdle.net"
 MCU = "U1"
@@ -20,20 +20,9 @@ MCU = "U1"
 @cache
 def netlist() -> dict[tuple[str, str], tuple[str, str]]:
     """(ref, pin number) -> (net name, pin function) of every connected pin."""
-    text = NETLIST.read_text(encoding="utf-8")
-    pins: dict[tuple[str, str], tuple[str, str]] = {}
-    for net in re.finditer(
-        r'\(net \(code "\d+"\) \(name "([^"]*)"\)(.*?)(?=\(net \(code|\Z)', text, re.S
-    ):
-        name = net[1].lstrip("/")
-        if name.startswith("unconnected-"):
-            continue
-        for node in re.finditer(
-            r'\(node \(ref "([^"]+)"\) \(pin "([^"]+)"\)(?: \(pinfunction "([^"]*)"\))?', net[2]
-        ):
-            pins[(node[1], node[2])] = (name, node[3] or "")
+    pins = load_tool("gen_schematic").read_netlist(NETLIST.read_text(encoding="utf-8"))
     assert pins, f"no nets in {NETLIST}"
-    return pins
+    return {key: value for key, value in pins.items() if not value[0].startswith("unconnected-")}
 
 
 def net_of(ref: str, pin: str) -> str:
