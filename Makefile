@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
 .PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz lint format golden bench clean \
-	hardware
+	hardware flash
 
 # tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
 # copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
@@ -81,6 +81,11 @@ pic-test: venv
 # kicad-cli (KiCad >= 7: bash tools/bootstrap.sh ci).
 hardware:
 	$(PYTHON) tools/check_hardware.py
+
+# Program a device with MPLAB IPE's ipecmd and a PICkit 4/5 or MPLAB Snap on J2 (HEX=, TOOL=,
+# POWER=: see tools/flash.sh and hardware/flashing.md).
+flash:
+	bash tools/flash.sh
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:
