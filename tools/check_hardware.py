@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import io
 import re
 import shutil
@@ -25,6 +24,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_schematic
 
 REPO = Path(__file__).resolve().parent.parent
 HARDWARE = REPO / "hardware"
@@ -46,17 +48,6 @@ BOM_FIELDS = {
 }
 BOM_BEGIN = "<!-- bom table: tools/check_hardware.py --update writes it from bom.csv -->"
 BOM_END = "<!-- end of bom table -->"
-
-
-def _gen_schematic():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location(
-        "gen_schematic", REPO / "tools" / "gen_schematic.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_schematic"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _kicad(*args: str) -> subprocess.CompletedProcess[str]:
@@ -147,8 +138,8 @@ def main() -> int:
             file=sys.stderr,
         )
         return 1
-    gen = _gen_schematic()
-    stale = [name for name, text in gen.outputs().items() if (KICAD_DIR / name).read_text() != text]
+    outputs = gen_schematic.outputs()
+    stale = [name for name, text in outputs.items() if (KICAD_DIR / name).read_text() != text]
     if stale:
         print(
             f"check_hardware: hardware/kicad/{', '.join(stale)} differ from tools/gen_schematic.py:"
