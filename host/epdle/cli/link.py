@@ -67,6 +67,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         nargs="?",
         type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"),
         metavar="N",
+        help="the frame to show, counting from 1 (not with --test-pattern)",
     )
     show.add_argument(
         "--test-pattern",
