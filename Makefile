@@ -9,7 +9,8 @@ SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
 FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
-.PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz lint format golden bench clean
+.PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz lint format golden bench clean \
+	hardware flash
 
 # tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
 # copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
@@ -76,6 +77,17 @@ pic-test: venv
 	$(PY) tests/firmware/pic/gpsim_test.py --write-doc
 	$(PY) tests/firmware/pic/p16f18326/model_test.py
 	$(PY) tests/firmware/pic/p16f18326/image_test.py --write-doc
+
+# The schematic (hardware/kicad/, written by tools/gen_schematic.py) through KiCad's ERC, and
+# the netlist, BOM and drawing exported from it compared with the committed ones. Needs
+# kicad-cli (KiCad >= 7: bash tools/bootstrap.sh ci).
+hardware:
+	$(PYTHON) tools/check_hardware.py
+
+# Program a device with MPLAB IPE's ipecmd and a PICkit 4/5 or MPLAB Snap on J2 (HEX=, TOOL=,
+# POWER=: see tools/flash.sh and hardware/flashing.md).
+flash:
+	bash tools/flash.sh
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:

@@ -7,7 +7,8 @@
 #   test  and chromium (the web page's browser tests)
 #   ci    also gputils + gpsim, gpsim-dev and glib's headers (make pic, make size, make pic-test), clang + libFuzzer (make fuzz),
 #         clang-format (make lint), hunspell with its German dictionary (the language
-#         lists' builder is tested against it)
+#         lists' builder is tested against it), KiCad >= 7 for its kicad-cli (make hardware:
+#         the schematic's ERC, netlist, BOM and drawing; Debian 12 has it in bookworm-backports)
 #
 # Whatever is missing is installed with apt-get when that is possible without asking
 # (root, or sudo without a password); otherwise this stops with one line naming the
@@ -88,6 +89,16 @@ if [ "$target" = ci ]; then
   if [ -z "$fuzzer_runtime" ] || [ ! -f "$fuzzer_runtime" ]; then
     need libclang-rt-14-dev
   fi
+  # make hardware: kicad-cli came with KiCad 7; Debian 12's own KiCad is 6.0, its backports
+  # carry 9.0 (about 100 MB to download, 450 MB installed, without the part libraries:
+  # the schematic embeds its symbols).
+  if ! have kicad-cli; then
+    if grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release 2>/dev/null; then
+      need kicad/bookworm-backports
+    else
+      need kicad
+    fi
+  fi
 fi
 
 # ---- install it, or say how ---------------------------------------------------------------
@@ -108,9 +119,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
     runner="none"
   fi
   if [ "$runner" = none ]; then
-    fail "missing ${packages// /, }; install them with: sudo apt-get install -y $packages"
+    hint=""
+    [[ " $packages " == *"/bookworm-backports "* ]] && hint=" (after adding bookworm-backports to apt's sources)"
+    fail "missing ${packages// /, }; install them with: sudo apt-get install -y $packages$hint"
   fi
   say "installing ${packages// /, } (apt-get)"
+  backports=/etc/apt/sources.list.d/bookworm-backports.sources
+  if [[ " $packages " == *"/bookworm-backports "* ]] && [ ! -f "$backports" ]; then
+    printf '%s\n' 'Types: deb' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm-backports' \
+      'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+      $runner tee "$backports" >/dev/null
+  fi
   # The settings go through env, which sudo does not reset: no questions, and no debconf
   # notice (a fresh Debian has no apt-utils) among apt-get's errors on stderr.
   apt_get=($runner env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get)

@@ -55,13 +55,25 @@ def register(commands: argparse._SubParsersAction) -> None:
 
     show = commands.add_parser(
         "show",
-        help="show frame N of the device's set (waits for the refresh)",
+        help="show frame N of the device's set, or the test pattern (waits for the refresh)",
         description="Show frame N (counting from 1, as `info` and `play` do) and wait until "
-        "the device reports it on the panel.",
+        "the device reports it on the panel. With --test-pattern, first make the bring-up "
+        "test pattern the device's frame set (3 frames: the pattern, all black, all red; "
+        "the button steps through them), then show the pattern.",
     )
     _add_device_options(show)
     show.add_argument(
-        "number", type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"), metavar="N"
+        "number",
+        nargs="?",
+        type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"),
+        metavar="N",
+        help="the frame to show, counting from 1 (not with --test-pattern)",
+    )
+    show.add_argument(
+        "--test-pattern",
+        action="store_true",
+        help="replace the stored frames with the test pattern (every pixel of both planes, "
+        "hardware/bringup.md) and show it",
     )
     show.set_defaults(func=run_show)
 
@@ -210,12 +222,34 @@ def run_push(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from epdle.cli.errors import UsageError
+
+    if args.test_pattern == (args.number is not None):
+        raise UsageError("give a frame number N or --test-pattern (one of the two)")
+    if args.test_pattern:
+        return _show_test_pattern(args)
     with open_device(args) as device:
         stored = device.info().frames
         if args.number > stored:
             raise CommandError(f"frame {args.number}: the device holds frames 1 to {stored}")
         device.show(args.number - 1)
     print(f"frame {args.number} of {stored} shown")
+    return 0
+
+
+def _show_test_pattern(args: argparse.Namespace) -> int:
+    from epdle.frames import encode
+    from epdle.render.test_pattern import pattern_frames
+
+    frames = [encode(planes.black, planes.red) for planes in pattern_frames()]
+    with open_device(args) as device:
+        # The pattern replaces the set in any case: no need to keep the old one beside it.
+        device.push(frames, replace=True)
+        device.show(0)
+    print(
+        f"test pattern shown (frame 1 of {len(frames)}); press the button for all black, "
+        "then all red"
+    )
     return 0
 
 
