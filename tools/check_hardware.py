@@ -55,9 +55,11 @@ def _kicad(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def normalise_netlist(text: str) -> str:
-    """Without the lines that name the machine: the file's path, the date, KiCad's build."""
+    """Without the lines that name the machine: the file's path, the date, KiCad's build;
+    the symbol library by its path in the repository, not the checkout's folder."""
     dropped = re.compile(r'^\s*\((source "/|date "|tool ")')
-    return "".join(line for line in text.splitlines(True) if not dropped.match(line))
+    kept = "".join(line for line in text.splitlines(True) if not dropped.match(line))
+    return re.sub(r'\(uri "[^"]*/(hardware/kicad/[^"/]+)"\)', r'(uri "\1")', kept)
 
 
 def normalise_svg(text: str, kicad: str) -> str:

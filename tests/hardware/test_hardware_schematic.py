@@ -125,8 +125,10 @@ def test_the_load_switch_is_biased_and_held_off() -> None:
     assert {net_of("R3", "1"), net_of("R3", "2")} == {net_of("U2", "6"), gnd}
 
 
-def test_interrupt_on_change_pins_are_the_button_and_busy() -> None:
-    assert ioc_pins("N") == {mcu_port_on(net_of("SW1", "1"))}, "falling edge: the button"
+def test_interrupt_on_change_pins_are_the_button_uart_rx_and_busy() -> None:
+    # Falling edges: the button, and RX's start bit, which wakes the low-power sleep.
+    falling = {mcu_port_on(net_of("SW1", "1")), mcu_port_on(net_of(MCU, "12"))}
+    assert ioc_pins("N") == falling, "falling edge: the button and UART RX"
     assert ioc_pins("P") == {mcu_port_on(net_of("J3", "8"))}, "rising edge: the panel's BUSY"
     assert net_of("SW1", "2") == net_of(MCU, "14"), "the button pulls to GND"
 
