@@ -18,6 +18,7 @@ from link_sim_support import (
     frame_of_length,
     repeat_byte,
     repeat_packet,
+    shows,
     small_planes,
     suggestion_planes,
     swap_bytes,
@@ -36,7 +37,6 @@ from epdle.link import (
     committed_set_words,
 )
 from epdle.link.protocol import CHUNK_MAX, Command, ErrorCode, Packet
-from epdle.render.planes import Planes
 from epdle.session.link_bench import power_cut_sweep
 
 IMAGES = Path(__file__).resolve().parents[2] / "images"
@@ -59,19 +59,6 @@ def device() -> Iterator[Device]:
     dev = Device.open("sim://", timeout=0.5, retries=4)
     yield dev
     dev.close()
-
-
-def shows(dev: Device, planes: list[Planes]) -> bool:
-    """The device holds exactly this set: it shows each frame as drawn."""
-    if dev.info().frames != len(planes):
-        return False
-    board = dev.serial.board
-    for index, expected in enumerate(planes):
-        dev.show(index)
-        if board.panel_planes() != (expected.black, expected.red):
-            return False
-    assert board.violations() == []
-    return True
 
 
 def store_region(dev: Device) -> list[int]:

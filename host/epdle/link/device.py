@@ -54,10 +54,12 @@ def commit_seconds(frames: Sequence[bytes]) -> float:
 
 
 class _NoReply(Enum):
-    """Why a command got no reply: it timed out, or the device asked for a resend."""
+    """Why a command got no reply: it timed out, the device asked for a resend, or it
+    was deaf for a while (a press's refresh) and may have lost the command."""
 
     TIMED_OUT = "timed out"
     RESEND_ASKED = "resend asked"
+    WAS_DEAF = "was deaf"
 
 
 class LinkError(Exception):
@@ -149,9 +151,11 @@ class Device:
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
         self._events: list[DeviceEvent] = []
-        # A button press announced, its frame not shown yet: the device is
-        # busy refreshing the panel and hears nothing until it is done.
-        self._showing_after_press = False
+        # A button press announced and nothing heard since: the device is busy
+        # refreshing the panel and hears nothing until then (at the latest).
+        self._deaf_until: float | None = None
+        # When the device was first heard after its last deaf window.
+        self._heard_again_at: float | None = None
         self._retries_used = 0
 
     @classmethod
@@ -347,27 +351,37 @@ class Device:
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
+            self._note(packet)
             event = _event_from(packet)
             if event is not None:
-                self._keep(event)
+                self._events.append(event)
 
-    def _keep(self, event: DeviceEvent) -> None:
-        if isinstance(event, ButtonPressed):
-            self._showing_after_press = True
-        elif isinstance(event, FrameShown):
-            self._showing_after_press = False
-        self._events.append(event)
+    def _note(self, packet: Packet) -> None:
+        """Follow the device's deaf window: a BUTTON event opens it (the device
+        refreshes the panel next); anything it sends after that closes it."""
+        if packet.type == EventType.BUTTON:
+            self._deaf_until = self.transport.clock() + SHOW_TIMEOUT_S
+            self._heard_again_at = None
+        elif self._deaf_until is not None:
+            self._deaf_until = None
+            self._heard_again_at = self.transport.clock()
+
+    def _deaf_left(self) -> float:
+        """Seconds the device may still be deaf for; 0 once it hears. Bounded: a lost
+        SHOWN event does not stall the host past SHOW_TIMEOUT_S."""
+        if self._deaf_until is None:
+            return 0.0
+        left = self._deaf_until - self.transport.clock()
+        if left <= CLOCK_EPSILON_S:
+            self._deaf_until = None
+            return 0.0
+        return left
 
     def _wait_out_a_press(self) -> None:
         """Let a refresh the button started finish before talking."""
         self._collect(self._receive(0.0, wait_for_any=False))
-        deadline = self.transport.clock() + SHOW_TIMEOUT_S
-        while self._showing_after_press:
-            remaining = deadline - self.transport.clock()
-            if remaining <= CLOCK_EPSILON_S:
-                self._showing_after_press = False
-                return
-            self._collect(self._receive(remaining))
+        while (left := self._deaf_left()) > 0:
+            self._collect(self._receive(left))
 
     def _request(
         self,
@@ -397,7 +411,7 @@ class Device:
                 break
             if reply is _NoReply.TIMED_OUT:
                 timeouts += 1
-            else:
+            else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
             if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
                 raise DeviceNotResponding(
@@ -416,30 +430,46 @@ class Device:
     def _await_reply(
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
     ) -> Packet | _NoReply:
-        """The reply to `packet`, else TIMED_OUT or RESEND_ASKED (the device
-        reported line trouble). Events that come along are kept."""
+        """The reply to `packet`, else TIMED_OUT, RESEND_ASKED (the device
+        reported line trouble) or WAS_DEAF (a press's refresh held the device
+        past the timeout). Events that come along are kept.
+
+        While the device is deaf the wait is stretched to the end of its refresh
+        (bounded by SHOW_TIMEOUT_S), then by the usual timeout: the command may
+        still be in the device's receive buffer and be answered then."""
         deadline = self.transport.clock() + self.timeout + extra_wait
+        deaf_seen = False
         pending = early
         while True:
             reply = None
             resend = False
             for received in pending:
+                self._note(received)
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
                     if received.seq == packet.seq and reply is None:
                         reply = received
                     continue
                 event = _event_from(received)
+                # Line trouble reported while the packet was not sent yet (during
+                # the wake pause) is about earlier bytes: no reason to resend it.
                 if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
-                    resend = True
+                    resend = resend or pending is not early
                 elif event is not None:
-                    self._keep(event)
+                    self._events.append(event)
             if reply is not None:
                 return reply
             if resend:
                 return _NoReply.RESEND_ASKED
+            deaf_left = self._deaf_left()
+            if deaf_left > 0:
+                deaf_seen = True
+                deadline = max(deadline, self.transport.clock() + deaf_left)
+            elif deaf_seen and self._heard_again_at is not None:
+                deadline = max(deadline, self._heard_again_at + self.timeout)
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:
-                return _NoReply.TIMED_OUT
+                heard_again = deaf_seen and self._heard_again_at is not None
+                return _NoReply.WAS_DEAF if heard_again else _NoReply.TIMED_OUT
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
