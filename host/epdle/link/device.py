@@ -157,6 +157,10 @@ class Device:
         # When the device was first heard after its last deaf window.
         self._heard_again_at: float | None = None
         self._retries_used = 0
+        # The device keeps its last reply across sessions; an INFO (always run
+        # afresh) opens each session, so no command is taken for a repeat of an
+        # earlier session's.
+        self._session_open = False
 
     @classmethod
     def open(cls, url: str, timeout: float = 2.0, retries: int = 3) -> Device:
@@ -303,7 +307,9 @@ class Device:
         """Show frame `index`; returns once the device reports it shown."""
         if not 0 <= index <= 255:
             raise ValueError(f"frame index {index} out of range")
-        self._request(Command.SHOW, bytes([index]))
+        # A lost ACK leaves the device refreshing, deaf to the resend until it is
+        # done: the resend waits for that, and is then answered from the copy.
+        self._request(Command.SHOW, bytes([index]), resend_wait=SHOW_TIMEOUT_S)
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while True:
             for i, event in enumerate(self._events):
@@ -389,12 +395,17 @@ class Device:
         payload: bytes = b"",
         expect: Reply = Reply.ACK,
         extra_wait: float = 0.0,
+        resend_wait: float = 0.0,
     ) -> Packet:
         """Send a command and wait for its reply, resending the very same
         packet (same seq: the device answers a repeat without redoing it).
         `retries` bounds the timeouts; a resend the device asked for (it
         reported a damaged packet) is quick and bounded on its own. `extra_wait`
-        seconds are added to each wait for a command the device works on for long."""
+        seconds are added to each wait for a command the device works on for long,
+        `resend_wait` to each wait after a timeout (a command after which the
+        device may be deaf)."""
+        if not self._session_open and command != Command.INFO:
+            self.info()
         packet = Packet(command, self._next_seq(), payload)
         self._wait_out_a_press()
         timeouts = 0
@@ -411,6 +422,7 @@ class Device:
                 break
             if reply is _NoReply.TIMED_OUT:
                 timeouts += 1
+                extra_wait = max(extra_wait, resend_wait)
             else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
             if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
@@ -420,6 +432,7 @@ class Device:
                 )
             self._retries_used += 1
             wake = True
+        self._session_open = True
         if reply.type == Reply.ERROR:
             code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
             raise DeviceRejected(command.name, code, detail)
