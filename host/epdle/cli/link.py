@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError, int_in, number_in
 from epdle.cli.options import add_port_option
+from epdle.render.options import MAX_PICTURE_PIXELS
 
 if TYPE_CHECKING:
     from epdle.link import Device
@@ -31,7 +32,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "push",
         help="upload a set of frames to the device (pictures, .frame or .hex files)",
         description="Upload FILEs as the device's frame set, in order, with a progress bar. "
-        "Pictures (e.g. the PNGs of `epdle render`) are converted to frames; .frame files "
+        "Pictures (e.g. the PNGs of `epdle render`; up to "
+        f"{MAX_PICTURE_PIXELS:,} pixels) are converted to frames; .frame files "
         "(`epdle image --out x.frame`) are checked and sent as they are; a .hex frame set "
         "(`epdle image a.png b.png --out set.hex`) adds its frames. The old set stays current "
         "until the new one is complete and checked (a set too big to fit beside it is refused, "
@@ -126,12 +128,10 @@ def _add_device_options(parser: argparse.ArgumentParser) -> None:
 def load_frames(paths: list[Path]) -> list[bytes]:
     """Encoded frames from pictures, .frame and .hex files, in order, each one checked
     against the frame format (the device would refuse a broken one only when shown)."""
-    from PIL import Image, UnidentifiedImageError
-
     from epdle.cli.paths import input_file
     from epdle.frames import FrameError, decode, encode
     from epdle.frames.store import committed_frames, words_from_hex
-    from epdle.render.images import picture_to_planes
+    from epdle.render.images import NotAPicture, open_picture, picture_to_planes
 
     frames = []
     for path in paths:
@@ -156,12 +156,14 @@ def load_frames(paths: list[Path]) -> list[bytes]:
             frames += loaded
             continue
         try:
-            with Image.open(path) as picture:
-                planes = picture_to_planes(picture)
-        except UnidentifiedImageError:
+            picture = open_picture(path)
+        except NotAPicture:
             raise CommandError(
                 f"{path}: neither a picture nor a {FRAME_SUFFIX} or {HEX_SUFFIX} file"
             ) from None
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        planes = picture_to_planes(picture)
         frames.append(encode(planes.black, planes.red))
     return frames
 
