@@ -104,8 +104,18 @@ class WebSession:
     def close(self) -> None:
         self.controller.presenter.close()
 
-    def guess(self, word: str, colours: str) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+        """Play a guess; `turn` is the number of guesses the page saw (None: not checked)."""
         game = self.controller.game
+        played = len(game.history)
+        if turn is not None and turn != played:
+            return Reply(
+                f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
+                "it shows the game as it is now",
+                409,
+            )
+        if played >= GAME_GUESSES and not game.solved:
+            return Reply(f"the game is over after {GAME_GUESSES} guesses: start a new one", 409)
         if game.solver.hard and word.strip().isalpha() and not game.solved:
             reason = hard_mode_refusal(game.history, word)
             if reason is not None:
