@@ -44,8 +44,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     push.add_argument(
         "--replace",
         action="store_true",
-        help="if the set does not fit beside the stored one, clear that first (until the "
-        "upload completes the device has only its built-in frames)",
+        help="if the set does not fit beside the stored one, make room: its first frame goes "
+        "alone first, so that a power cut at any moment leaves a whole set; only if not even "
+        "that frame fits is the stored set cleared first",
     )
     push.add_argument(
         "--show",
@@ -201,11 +202,13 @@ def run_push(args: argparse.Namespace) -> int:
         if args.show is not None:
             device.show(args.show - 1)
     erased = "" if stats.erase_cycles is None else f", {stats.erase_cycles} flash rows erased"
-    cleared = "; the old set was cleared first to make room" if stats.cleared_first else ""
+    room = "; the old set was cleared first to make room" if stats.cleared_first else ""
+    if stats.bridges:
+        room += f"; its first frame went alone first ({stats.bridges}x) to make room"
     print(
         f"pushed {stats.frames} frame(s): {stats.payload_bytes} B payload, "
         f"{stats.bytes_on_wire} B on the wire ({stats.bytes_on_wire / stats.payload_bytes:.2f}x), "
-        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}{cleared}"
+        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}{room}"
         + ("" if args.show is None else f"; showing frame {args.show}")
     )
     return 0

@@ -63,6 +63,23 @@ def rows_for_words(words: int) -> int:
     return -(-words // ROW_WORDS)
 
 
+# A set of at most this many rows whose first frame keeps the suggestion budget replaces
+# any set of at most as many without the store ever being cleared (the link's
+# Device._make_room): its first frame alone fits beside the old set, and after at most
+# two such one-frame sets the whole set fits. `play`, the daemon and the web page keep
+# their sets within it.
+REPLACEABLE_SET_ROWS = DATA_ROWS - 2 * rows_for_words(frame_words(SUGGESTION_FRAME_BUDGET_BYTES))
+
+
+def replaceable_prefix(frames: Sequence[bytes]) -> list[bytes]:
+    """The longest leading part of `frames` (at least the first) within
+    REPLACEABLE_SET_ROWS."""
+    count = len(frames)
+    while count > 1 and rows_for_words(set_words(frames[:count])) > REPLACEABLE_SET_ROWS:
+        count -= 1
+    return list(frames[:count])
+
+
 def check_set(frames: Sequence[bytes], room_words: int = DATA_WORDS) -> None:
     """The one capacity rule, the firmware's store_write_begin: at most MAX_FRAMES frames,
     each 1..FRAME_MAX_BYTES bytes, taking no more flash rows than the store has free

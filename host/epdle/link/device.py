@@ -35,6 +35,9 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
+# A set that does not fit beside the stored one is preceded by its first frame alone at
+# most this often (Device._make_room).
+MAX_BRIDGES = 2
 
 
 # What a COMMIT costs the device before it answers: it reads every frame back
@@ -126,8 +129,12 @@ class PushStats:
     seconds: float  # on the port's clock (simulated time on sim://)
     retries: int
     erase_cycles: int | None  # flash rows erased (known on the simulated board)
-    # The set did not fit beside the stored one, which was dropped first: until the
-    # upload completed, the device had only its built-in frames.
+    # The set did not fit beside the stored one: its first frame went first as a set of
+    # its own this many times (0..MAX_BRIDGES), to make room without leaving the
+    # device without a set at any moment.
+    bridges: int = 0
+    # Not even its first frame fitted beside the stored set, which was dropped first:
+    # until the upload completed, the device had only its built-in frames.
     cleared_first: bool = False
 
 
@@ -230,8 +237,7 @@ class Device:
         """Upload `frames` as the device's new set; it becomes current only
         once every frame is in flash and checked. The store writes it beside the
         current set; one that fits the store but not beside it is refused, or with
-        `replace` goes in after CLEAR (the device shows its built-in frames until
-        the upload completes)."""
+        `replace` goes in once room is made (`_make_room`)."""
         try:
             flash_layout.check_set(frames)
             stream = flash_layout.set_stream(frames)
@@ -242,19 +248,8 @@ class Device:
         retries_before = self._retries_used
         started = self.transport.clock()
         erases_before = self._erase_count()
-        restarts = 0
-        cleared = self._make_room(frames, replace)
-        while True:
-            try:
-                self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
-                self._send_stream(stream, progress)
-                self._request(Command.COMMIT, extra_wait=commit_seconds(frames))
-                break
-            except DeviceRejected as error:
-                # The device lost the upload (it slept or reset): start over.
-                if error.code != ErrorCode.NO_UPLOAD or restarts >= self.retries:
-                    raise
-                restarts += 1
+        bridges, cleared = self._make_room(frames, replace)
+        self._upload(frames, stream, words, progress)
         erases_after = self._erase_count()
         return PushStats(
             frames=len(frames),
@@ -262,28 +257,68 @@ class Device:
             bytes_on_wire=self.transport.bytes_sent + self.transport.bytes_received - sent_before,
             seconds=self.transport.clock() - started,
             retries=self._retries_used - retries_before,
+            bridges=bridges,
             cleared_first=cleared,
             erase_cycles=None
             if erases_before is None or erases_after is None
             else erases_after - erases_before,
         )
 
-    def _make_room(self, frames: list[bytes], replace: bool) -> bool:
+    def _upload(
+        self,
+        frames: list[bytes],
+        stream: bytes,
+        words: int,
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        """BEGIN, the stream, COMMIT; started over if the device lost the upload (a reset)."""
+        restarts = 0
+        while True:
+            try:
+                self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
+                self._send_stream(stream, progress)
+                self._request(Command.COMMIT, extra_wait=commit_seconds(frames))
+                return
+            except DeviceRejected as error:
+                if error.code != ErrorCode.NO_UPLOAD or restarts >= self.retries:
+                    raise
+                restarts += 1
+
+    def _make_room(self, frames: list[bytes], replace: bool) -> tuple[int, bool]:
         """Check the set against the room INFO reports (flash_layout.check_set: the rule
-        the store applies to BEGIN); with `replace`, CLEAR when that is what it takes.
-        True if the stored set was cleared."""
-        room = self.info().capacity_words
-        try:
-            flash_layout.check_set(frames, room)
-        except ValueError as error:
-            if not replace:
-                raise LinkError(
-                    f"cannot push this set: {error} beside the set it holds "
-                    "(replacing that set makes room)"
-                ) from None
-            self.clear()
-            return True
-        return False
+        the store applies to BEGIN). With `replace`, make room while keeping a whole set
+        current at every moment: the set's first frame goes first as a set of its own
+        (it fits beside the stored set, and once current frees the stored set's rows),
+        at most MAX_BRIDGES times: the second always lands at the data area's start,
+        leaving room for any set of up to DATA_ROWS less the frame's rows. Only if not
+        even that frame fits is the stored set cleared first. (bridges, cleared)."""
+        bridges = 0
+        while True:
+            room = self.info().capacity_words
+            try:
+                flash_layout.check_set(frames, room)
+                return bridges, False
+            except ValueError as error:
+                if not replace:
+                    raise LinkError(
+                        f"cannot push this set: {error} beside the set it holds "
+                        "(replacing that set makes room)"
+                    ) from None
+            first = frames[:1]
+            try:
+                flash_layout.check_set(first, room)
+            except ValueError:
+                break
+            # The first frame alone must leave room for the whole set somewhere.
+            both = sum(
+                flash_layout.rows_for_words(flash_layout.set_words(s)) for s in (first, frames)
+            )
+            if bridges == MAX_BRIDGES or len(frames) == 1 or both > flash_layout.DATA_ROWS:
+                break
+            self._upload(first, flash_layout.set_stream(first), flash_layout.set_words(first), None)
+            bridges += 1
+        self.clear()
+        return bridges, True
 
     def _send_stream(self, stream: bytes, progress: Callable[[int, int], None] | None) -> None:
         offset = 0
