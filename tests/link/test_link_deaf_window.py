@@ -78,6 +78,22 @@ def test_a_command_sent_as_a_press_begins_is_answered_after_the_refresh() -> Non
         assert dev.transport.clock() - started > REFRESH_S
 
 
+def test_show_returns_once_its_own_frame_is_shown_not_a_press_before_it() -> None:
+    """A press just before a SHOW shows the next frame (here the very one asked for)
+    first; show() waits for the SHOW's own refresh, not that of the press."""
+    random.seed(9)
+    with Device.open("sim://") as dev:
+        dev.push(encoded(OLD))
+        board = dev.serial.board
+        dev.show(0)
+        refreshes = board.refresh_count
+        board.press_button()  # next: frame 1
+        dev.show(1)
+        assert board.refresh_count == refreshes + 2
+        assert not board.panel_powered
+        assert board.panel_planes() == (OLD[1].black, OLD[1].red)
+
+
 class _PressedThenSilent:
     """A port whose device announces a press and then never speaks again; its clock
     is virtual (a read that finds nothing lets its timeout pass)."""

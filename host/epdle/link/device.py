@@ -158,6 +158,10 @@ class Device:
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
         self._events: list[DeviceEvent] = []
+        # SHOWN events of SHOW commands (not of presses: a SHOWN after a BUTTON is the
+        # press's), which show() waits for.
+        self._commanded_shown: list[FrameShown] = []
+        self._press_showing = False
         # A button press announced and nothing heard since: the device is busy
         # refreshing the panel and hears nothing until then (at the latest).
         self._deaf_until: float | None = None
@@ -342,14 +346,17 @@ class Device:
         """Show frame `index`; returns once the device reports it shown."""
         if not 0 <= index <= 255:
             raise ValueError(f"frame index {index} out of range")
+        # Only a SHOWN that comes after this SHOW went out can be its own.
+        self._commanded_shown.clear()
         # A lost ACK leaves the device refreshing, deaf to the resend until it is
         # done: the resend waits for that, and is then answered from the copy.
         self._request(Command.SHOW, bytes([index]), resend_wait=SHOW_TIMEOUT_S)
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while True:
-            for i, event in enumerate(self._events):
-                if isinstance(event, FrameShown) and event.index == index:
-                    del self._events[i]
+            for i, event in enumerate(self._commanded_shown):
+                if event.index == index:
+                    del self._commanded_shown[i]
+                    self._events = [e for e in self._events if e is not event]
                     if not event.ok:
                         reason = _show_status(event.status)
                         raise LinkError(f"device could not show frame {index}: {reason}")
@@ -395,7 +402,19 @@ class Device:
             self._note(packet)
             event = _event_from(packet)
             if event is not None:
-                self._events.append(event)
+                self._keep(event)
+
+    def _keep(self, event: DeviceEvent) -> None:
+        """Keep an event for poll_events, and a SHOW command's SHOWN for show(): the
+        SHOWN after a BUTTON event is the press's, however its index falls."""
+        if isinstance(event, ButtonPressed):
+            self._press_showing = True
+        elif isinstance(event, FrameShown):
+            if self._press_showing:
+                self._press_showing = False
+            else:
+                self._commanded_shown.append(event)
+        self._events.append(event)
 
     def _note(self, packet: Packet) -> None:
         """Follow the device's deaf window: a BUTTON event opens it (the device
@@ -503,7 +522,7 @@ class Device:
                 if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
                     resend = resend or pending is not early
                 elif event is not None:
-                    self._events.append(event)
+                    self._keep(event)
             if reply is not None:
                 return reply
             if resend:
