@@ -424,6 +424,10 @@ class Board:
         else:
             self._live().sim_schedule_power_cut(after_nvm_ops)
 
+    def cancel_power_cut(self) -> None:
+        """Forget a scheduled power cut that has not struck."""
+        self._live().sim_schedule_power_cut(0)
+
     def power_on(self) -> None:
         """Reboot a board that went dark (RAM lost, flash and EEPROM kept)."""
         self._live().sim_power_on()
