@@ -7,7 +7,6 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 import serial
 
@@ -24,9 +23,6 @@ from .protocol import (
     describe_error,
 )
 from .transport import CLOCK_EPSILON_S, Transport
-
-if TYPE_CHECKING:
-    from epdle.sim import Board
 
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
@@ -187,20 +183,6 @@ class Device:
     @property
     def serial(self) -> serial.SerialBase:
         return self.transport.port
-
-    @property
-    def simulated_board(self) -> Board | None:
-        """The simulated board behind a sim:// port; None on any other port."""
-        from .protocol_sim import Serial as SimulatedPort
-
-        port = self.serial
-        return port.board if isinstance(port, SimulatedPort) and port.is_open else None
-
-    def require_simulated_board(self) -> Board:
-        board = self.simulated_board
-        if board is None:
-            raise LinkError(f"{self.transport.name} is not the simulated board (sim://)")
-        return board
 
     def close(self) -> None:
         self.transport.close()
@@ -540,8 +522,9 @@ class Device:
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
-        board = self.simulated_board
-        return None if board is None else int(board.flash_erase_count)
+        """Flash rows erased so far, if the port can tell (sim:// can), as `now()` for time."""
+        count = getattr(self.serial, "flash_erase_count", None)
+        return None if count is None else int(count())
 
 
 def open_error_reason(error: Exception) -> str:

@@ -149,7 +149,9 @@ class DevicePresenter:
 
     def simulated_board(self) -> Board | None:
         """The board behind a sim:// port (connecting if needed), else None."""
-        return self.connect().simulated_board
+        from epdle.sim import board_behind
+
+        return board_behind(self.connect().serial)
 
     def press_and_wait(self) -> list[DeviceEvent]:
         """Press the simulated button; the events up to the frame it shows."""

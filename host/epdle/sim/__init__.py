@@ -510,3 +510,13 @@ class Board:
 def _check_range(what: str, value: int, limit: int) -> None:
     if not 0 <= value < limit:
         raise ValueError(f"{what} {value} out of range 0..{limit - 1}")
+
+
+def board_behind(port: object) -> Board | None:
+    """The simulated board behind a serial port (sim://, or any port passing through to
+    one and showing it as `board`); None behind any other port, or a closed one."""
+    try:
+        board = getattr(port, "board", None)
+    except OSError:  # pyserial's PortNotOpenError: a closed sim:// port
+        return None
+    return board if isinstance(board, Board) else None

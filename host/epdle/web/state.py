@@ -23,6 +23,7 @@ from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
 from epdle.session.game import Game
+from epdle.sim import board_behind
 from epdle.solver import STRATEGIES, HistoryError
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.web.rules import hard_mode_refusal
@@ -266,7 +267,7 @@ class WebSession:
     def _panel_image(self) -> Image.Image:
         presenter = self.controller.presenter
         device = presenter.device
-        board = device.simulated_board if device is not None else None
+        board = board_behind(device.serial) if device is not None else None
         if board is not None:
             return board.panel_image()
         if self.panel_frame is not None and self.panel_frame < presenter.frame_count:
