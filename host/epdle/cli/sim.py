@@ -91,7 +91,7 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from epdle.link.pty_server import serve_board_on_pty
+    from epdle.sim.pty_server import serve_board_on_pty
 
     if args.png_dir is not None:
         output_dir(args.png_dir, "--png-dir")

@@ -15,7 +15,7 @@ import time
 import tty
 from collections.abc import Callable
 
-from epdle.sim import Board
+from . import Board
 
 # Longest stretch of simulated time per loop turn; also the input latency.
 STEP_MS = 2.0

@@ -9,8 +9,8 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from epdle.link.pty_server import PtyServer
 from epdle.sim import Board
+from epdle.sim.pty_server import PtyServer
 
 WALL_S = 1.5
 
