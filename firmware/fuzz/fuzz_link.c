@@ -12,7 +12,9 @@
  * Bit 1 of the mode starts from a flash that holds a committed set.
  *
  * On the simulated board: its UART at 115200 Bd, its flash, and a power cut
- * that stops the CPU as a flash operation starts (byte 1 >= 200).
+ * during the (byte 1 - 199)th flash operation (byte 1 >= 200), which tears
+ * that row after (mode >> 2) % 33 words and leaves the next word with some of
+ * its bits done (sim_set_power_cut_tear).
  *
  * Checked besides the sanitizers: the link never reads past its input in
  * unbounded time, and after any of it the store boots to a set whose every
@@ -225,6 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sim_uart_send(data + 2, size - 2u > MAX_LINE_BYTES ? MAX_LINE_BYTES : size - 2u);
     }
     limit = SERVICE_CALLS_PER_BYTE * (uint32_t)(sim_uart_rx_queued() + 8u);
+    sim_set_power_cut_tear((uint8_t)((data[0] >> 2) % 33u), (uint16_t)(data[1] * 0x2A5u));
     sim_schedule_power_cut(data[1] < 200u ? 0u : (uint32_t)(data[1] - 199u));
     if (setjmp(board_cut) == 0) {
         board_catch_cuts(true);
