@@ -9,8 +9,8 @@ SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
 FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
-.PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz lint format golden bench clean \
-	hardware flash
+.PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz soak lint format golden bench \
+	clean hardware flash
 
 # tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
 # copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
@@ -92,6 +92,14 @@ flash:
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:
 	bash tools/fuzz.sh $(FUZZ_SECONDS)
+
+# The link's fault campaign at length (tests/link/link_campaign.py; make test runs 24
+# rounds): SOAK_ROUNDS rounds from seed SOAK_SEED.
+SOAK_ROUNDS ?= 1000
+SOAK_SEED ?= 1
+soak: venv native
+	EPDLE_CAMPAIGN_ROUNDS=$(SOAK_ROUNDS) EPDLE_CAMPAIGN_SEED=$(SOAK_SEED) \
+		$(PY) -m pytest -q -s tests/link/test_link_campaign.py
 
 lint: venv
 	$(VENV)/bin/ruff check host tests tools

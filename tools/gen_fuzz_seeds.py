@@ -6,6 +6,14 @@ those bytes (erased flash, 0xFF) really have. Its bytes plus the 4-byte header
 are 65,536: a 16-bit frame-word count wraps to 0, so a store that converted
 before checking the length accepted the set and read past the end of flash.
 
+fuzz_link/*.bin: packet-mode inputs (fuzz_link.c: byte 0 bit 0 set, byte 1 under 200:
+no power cut, then records [length][type][payload]) that take an upload where random
+bytes seldom get: a CHUNK accepted (chunk-accepted), a whole set committed
+(commit-accepted), a COMMIT sent again and answered from the device's copy of its
+reply (cached-resend: BEGIN's), and a frame with a right CRC that does not decode refused at
+COMMIT (commit-refused). tests/firmware/link/test_fuzz_seeds.c replays them through
+the harness and checks each gets there.
+
 Run from the repository root: python tools/gen_fuzz_seeds.py
 """
 
@@ -48,11 +56,62 @@ def long_frame_header() -> bytes:
     return b"\x01\x01" + image[2:]  # row 0: magic and CRC fixed up by the fuzzer
 
 
+# protocol.h
+CMD_BEGIN, CMD_CHUNK, CMD_COMMIT = 0x02, 0x03, 0x04
+CHUNK_MAX = 74
+RESEND = b"\x00\xff"  # fuzz_link.c: send the previous packet again
+
+
+def frame_words(length: int) -> int:
+    return -(-(length + 4) * 8 // 14)
+
+
+def valid_frame() -> bytes:
+    """A frame that decodes (docs/frame-format.md): one window of one byte column and
+    one row, every pixel coded "1"."""
+    return bytes([1, 1, 0, 0, 1, 1, 0, 0, 0xFF, 0xFF])
+
+
+def record(kind: int, payload: bytes = b"") -> bytes:
+    return bytes([1 + len(payload), kind]) + payload
+
+
+def upload(frame: bytes, commit: bool = True, resend_begin: bool = False) -> bytes:
+    """BEGIN, CHUNKs, COMMIT of a one-frame set. The harness queues every packet at
+    once, so only BEGIN (no flash written) is sent again: a packet that came during a
+    flash write would be lost to the stalled CPU, as the protocol's stop-and-wait says."""
+    stream = len(frame).to_bytes(2, "little") + crc16(frame).to_bytes(2, "little") + frame
+    records = record(CMD_BEGIN, bytes([1]) + frame_words(len(frame)).to_bytes(2, "little"))
+    if resend_begin:
+        records += RESEND
+    pieces = [stream[at : at + CHUNK_MAX] for at in range(0, len(stream), CHUNK_MAX)]
+    for number, piece in enumerate(pieces):
+        records += record(CMD_CHUNK, (number * CHUNK_MAX).to_bytes(2, "little") + piece)
+    if commit:
+        records += record(CMD_COMMIT)
+    return records
+
+
+def link_seeds() -> dict[str, bytes]:
+    mode = b"\x01\x00"  # packet records over an empty store, no power cut
+    frame = valid_frame()
+    undecodable = bytes(10)  # version 0: a right CRC, no frame
+    return {
+        "chunk-accepted.bin": mode + upload(frame, commit=False),
+        "commit-accepted.bin": mode + upload(frame),
+        "cached-resend.bin": mode + upload(frame, resend_begin=True),
+        "commit-refused.bin": mode + upload(undecodable),
+    }
+
+
 def main() -> None:
-    out = ROOT / "firmware" / "fuzz" / "seeds" / "fuzz_store" / "long-frame-header.bin"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(long_frame_header())
-    print(f"{out.relative_to(ROOT)}: {out.stat().st_size} bytes")
+    seeds = ROOT / "firmware" / "fuzz" / "seeds"
+    files = {seeds / "fuzz_store" / "long-frame-header.bin": long_frame_header()}
+    files |= {seeds / "fuzz_link" / name: data for name, data in link_seeds().items()}
+    for out, data in files.items():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(data)
+        print(f"{out.relative_to(ROOT)}: {out.stat().st_size} bytes")
 
 
 if __name__ == "__main__":

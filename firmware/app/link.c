@@ -41,7 +41,11 @@ HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
 /* The command being handled is the COBS decoder's buffer; its payload starts here. */
 #define PAYLOAD_AT LINK_HEADER_BYTES
 /* The last response, kept whole so a retransmitted command (same bytes,
- * same CRC) is answered again without being executed twice. */
+ * same CRC) is answered again without being executed twice. It outlives
+ * sleep, as the upload does: a host resends after its timeout, which may be
+ * longer than the awake window. INFO changes nothing and is always run
+ * afresh: a host opens each session with it, so a command of an earlier
+ * session is never taken for a repeat. */
 static uint8_t reply[LINK_REPLY_MAX];
 static uint8_t reply_length;
 static uint16_t reply_command_crc;
@@ -256,7 +260,8 @@ static void handle_packet(uint8_t length) {
         return;
     }
     command_crc = get_u16((uint8_t)(length - LINK_CRC_BYTES));
-    if (reply_length != 0u && command_crc == reply_command_crc && cobs_packet[1] == reply[1]) {
+    if (reply_length != 0u && command_crc == reply_command_crc && cobs_packet[1] == reply[1] &&
+        cobs_packet[0] != LINK_CMD_INFO) {
         transmit(reply, reply_length);
         return;
     }
@@ -291,12 +296,11 @@ static void handle_packet(uint8_t length) {
     }
 }
 
-/* Going to sleep: whatever was half done is abandoned; the stored set is
- * untouched and the next wake starts a fresh awake window. */
+/* Going to sleep: a half-received packet is abandoned; an upload in progress
+ * and the last reply are kept (a host may resend after the awake window); the
+ * next wake starts a fresh awake window. */
 static void settle_for_sleep(void) {
     cobs_decoder_reset();
-    store_write_abort();
-    reply_length = 0;
     quiet_polls = 0;
     heard_since_wake = false;
     sleep_requested = false;

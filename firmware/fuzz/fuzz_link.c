@@ -7,15 +7,20 @@
  *   raw line bytes (mode bit 0 clear): the COBS decoder, CRC check, garbage;
  *   or records [length][type][payload...] (bit 0 set) that the harness wraps
  *   as well-formed packets, so BEGIN/CHUNK/COMMIT/SHOW/CLEAR with arbitrary
- *   contents reach the store and the display.
+ *   contents reach the store and the display; the two bytes [any][0xFF] send
+ *   the previous packet again, byte for byte (a host's resend).
  * Bit 1 of the mode starts from a flash that holds a committed set.
  *
  * On the simulated board: its UART at 115200 Bd, its flash, and a power cut
- * that stops the CPU as a flash operation starts (byte 1 >= 200).
+ * during the (byte 1 - 199)th flash operation (byte 1 >= 200), which tears
+ * that row after (mode >> 2) % 33 words and leaves the next word with some of
+ * its bits done (sim_set_power_cut_tear).
  *
  * Checked besides the sanitizers: the link never reads past its input in
  * unbounded time, and after any of it the store boots to a set whose every
- * frame opens and reads within bounds.
+ * frame opens and reads within bounds. fuzz_link_reached tells what the
+ * input got to (the seeds' replay test, tests/firmware/link, checks that the
+ * hand-made seeds of tools/gen_fuzz_seeds.py reach what they are for).
  */
 #include <setjmp.h>
 #include <stddef.h>
@@ -25,6 +30,7 @@
 
 #include "cobs.h"
 #include "crc16.h"
+#include "fuzz_link.h"
 #include "link.h"
 #include "link_board.h"
 #include "link_packets.h"
@@ -35,6 +41,14 @@
 
 #define SERVICE_CALLS_PER_BYTE 4u
 #define MAX_LINE_BYTES 8192u
+#define RESEND_RECORD 0xFFu
+#define DRAIN_POLLS 100u
+
+fuzz_link_reach_t fuzz_link_reached;
+/* The command type of each seq of the input's packets, and the device's output. */
+static uint8_t sent_type[256];
+static uint8_t replies_wire[4096];
+static size_t replies_length;
 
 static uint16_t flash_with_set[HAL_FLASH_WORDS];
 static int have_flash_with_set;
@@ -66,7 +80,8 @@ static void build_flash_with_set(void) {
         abort();
     }
     for (at = 0; at < length; at = (uint16_t)(at + 100u)) {
-        uint16_t part = (uint16_t)(length - at < 100u ? length - at : 100u);
+        uint16_t left = (uint16_t)(length - at);
+        uint16_t part = left < 100u ? left : 100u;
         uint16_t i;
         for (i = 0; i < part; i++) {
             if (store_write_byte(stream[at + i]) != STORE_OK) {
@@ -84,6 +99,7 @@ static void build_flash_with_set(void) {
 static void queue_packets(const uint8_t *data, size_t size) {
     uint8_t body[LINK_PACKET_MAX];
     uint8_t wire[COBS_ENCODED_MAX(LINK_PACKET_MAX)];
+    uint8_t wire_length = 0;
     uint8_t seq = 1;
     size_t at = 0;
 
@@ -91,6 +107,11 @@ static void queue_packets(const uint8_t *data, size_t size) {
         uint8_t length = data[at];
         uint16_t crc;
         at++;
+        if (at < size && data[at] == RESEND_RECORD) {
+            sim_uart_send(wire, wire_length);
+            at++;
+            continue;
+        }
         if (length == 0u || length > LINK_HEADER_BYTES - 1u + LINK_PAYLOAD_MAX) {
             length = (uint8_t)(length % (LINK_PAYLOAD_MAX + 1u) + 1u);
         }
@@ -101,13 +122,16 @@ static void queue_packets(const uint8_t *data, size_t size) {
             break;
         }
         body[0] = data[at];
-        body[1] = seq++;
+        body[1] = seq;
+        sent_type[seq] = body[0];
+        seq++;
         memcpy(&body[2], &data[at + 1u], (size_t)length - 1u);
         at += length;
         crc = crc16_block(CRC16_INIT, body, (uint8_t)(length + 1u));
         body[length + 1u] = (uint8_t)(crc >> 8);
         body[length + 2u] = (uint8_t)crc;
-        sim_uart_send(wire, cobs_encode(body, (uint8_t)(length + 3u), wire));
+        wire_length = cobs_encode(body, (uint8_t)(length + 3u), wire);
+        sim_uart_send(wire, wire_length);
     }
 }
 
@@ -135,11 +159,47 @@ static void check_store_after_reboot(void) {
     }
 }
 
-/* Device -> host bytes are read and dropped, so the line's buffer stays small. */
+/* Device -> host bytes are taken, so the line's buffer stays small; the first
+ * 4 KB are kept for note_reached(). */
 static void drop_replies(void) {
     uint8_t sink[256];
+    size_t taken;
 
-    while (sim_uart_take(sink, sizeof sink) != 0u) {
+    while ((taken = sim_uart_take(sink, sizeof sink)) != 0u) {
+        size_t room = sizeof replies_wire - replies_length;
+        taken = taken < room ? taken : room;
+        memcpy(&replies_wire[replies_length], sink, taken);
+        replies_length += taken;
+    }
+}
+
+/* What the replies show the input got to. */
+static void note_reached(void) {
+    static link_packet_t packets[LINK_PACKETS_MAX];
+    uint8_t answered[256] = {0};
+    uint8_t count = link_packets_parse(replies_wire, (uint16_t)replies_length, packets);
+    uint8_t i;
+
+    for (i = 0; i < count; i++) {
+        const link_packet_t *reply = &packets[i];
+        uint8_t command = sent_type[reply->seq];
+        if (reply->type != LINK_RSP_ACK && reply->type != LINK_RSP_ERROR) {
+            continue;
+        }
+        if (answered[reply->seq]++ != 0u) {
+            fuzz_link_reached.cached_resend = true;
+        }
+        if (reply->type == LINK_RSP_ACK && command == LINK_CMD_CHUNK) {
+            fuzz_link_reached.chunk_accepted = true;
+        }
+        if (reply->type == LINK_RSP_ACK && command == LINK_CMD_COMMIT) {
+            fuzz_link_reached.commit_accepted = true;
+        }
+        if (reply->type == LINK_RSP_ERROR && command == LINK_CMD_COMMIT &&
+            (reply->payload[0] == LINK_ERR_FRAME_FORMAT ||
+             reply->payload[0] == LINK_ERR_FRAME_CRC)) {
+            fuzz_link_reached.commit_refused = true;
+        }
     }
 }
 
@@ -153,6 +213,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!have_flash_with_set) {
         build_flash_with_set();
     }
+    memset(&fuzz_link_reached, 0, sizeof fuzz_link_reached);
+    memset(sent_type, 0, sizeof sent_type);
+    replies_length = 0;
     board_fresh();
     if ((data[0] & 2u) != 0u) {
         memcpy(board_flash, flash_with_set, sizeof flash_with_set);
@@ -165,6 +228,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         sim_uart_send(data + 2, size - 2u > MAX_LINE_BYTES ? MAX_LINE_BYTES : size - 2u);
     }
     limit = SERVICE_CALLS_PER_BYTE * (uint32_t)(sim_uart_rx_queued() + 8u);
+    sim_set_power_cut_tear((uint8_t)((data[0] >> 2) % 33u), (uint16_t)(data[1] * 0x2A5u));
     sim_schedule_power_cut(data[1] < 200u ? 0u : (uint32_t)(data[1] - 199u));
     if (setjmp(board_cut) == 0) {
         board_catch_cuts(true);
@@ -173,8 +237,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             drop_replies();
             calls++;
         }
+        /* The last replies finish going out (100 us a poll). */
+        for (calls = 0; calls < DRAIN_POLLS; calls++) {
+            (void)link_service();
+            drop_replies();
+        }
     }
     board_catch_cuts(false);
+    drop_replies();
+    note_reached();
     if (board_was_cut()) {
         board_reboot();
     } else if (sim_uart_rx_queued() != 0u) {

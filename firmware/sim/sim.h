@@ -93,6 +93,13 @@ int sim_epd_transaction(size_t index, sim_epd_transaction_t *out);
 /* Power cuts and non-volatile memory. */
 /* Cut the supply as the Nth NVM write/erase from now starts (0 cancels). */
 void sim_schedule_power_cut(uint32_t after_nvm_ops);
+/*
+ * Where a cut flash row erase or write stops: `words_done` words of the row
+ * (0..32) are done, and the next word has only the bits of `partial_bits`
+ * done (erased to 1 or programmed to 0), the rest as they were. Until the
+ * next reset the default is 16 words and no partial word.
+ */
+void sim_set_power_cut_tear(uint8_t words_done, uint16_t partial_bits);
 /* Cut the supply now; the firmware stops wherever it is. */
 void sim_cut_power(void);
 /* Reboot a dark board: app_main() afresh, flash and EEPROM kept. */

@@ -3,8 +3,10 @@
  *
  * Flash programming can only clear bits, so writing a row that was not
  * erased ANDs the new words into the old ones (and is reported). A power cut
- * scheduled for the Nth operation strikes as that operation starts: the row
- * (or byte) is left half done and the board goes dark.
+ * scheduled for the Nth operation strikes during it: a row is left done up to
+ * a word (sim_set_power_cut_tear; half by default), the word after it with
+ * some of its bits done, and the board goes dark; an EEPROM byte is left
+ * erased.
  */
 #include "sim_nvm.h"
 
@@ -27,6 +29,8 @@ static uint32_t total_erases;
 static uint8_t eeprom[EEPROM_BYTES];
 static uint32_t ops_started;
 static uint32_t cut_at_op;     /* 0 = no cut scheduled */
+static uint8_t tear_words;     /* words of a cut row operation that are done */
+static uint16_t tear_bits;     /* bits of the next word that are done */
 static uint32_t reads_outside; /* flash reads past the last word */
 
 void sim_nvm_reset(void) {
@@ -41,6 +45,13 @@ void sim_nvm_reset(void) {
     total_erases = 0;
     ops_started = 0;
     cut_at_op = 0;
+    tear_words = FLASH_ROW_WORDS / 2u;
+    tear_bits = 0;
+}
+
+void sim_set_power_cut_tear(uint8_t words_done, uint16_t partial_bits) {
+    tear_words = words_done > FLASH_ROW_WORDS ? FLASH_ROW_WORDS : words_done;
+    tear_bits = partial_bits & FLASH_ERASED;
 }
 
 /* Counts the operation; true if the scheduled power cut strikes it. */
@@ -93,7 +104,10 @@ bool sim_nvm_flash_erase_row(uint16_t row_addr) {
     row_erases[row_addr / FLASH_ROW_WORDS]++;
     total_erases++;
     if (start_op()) {
-        erase_words(row_addr, FLASH_ROW_WORDS / 2u); /* interrupted half way */
+        erase_words(row_addr, tear_words);
+        if (tear_words < FLASH_ROW_WORDS) {
+            flash[row_addr + tear_words] |= tear_bits;
+        }
         sim_board_power_fail();
     }
     erase_words(row_addr, FLASH_ROW_WORDS);
@@ -122,7 +136,11 @@ bool sim_nvm_flash_write_row(uint16_t row_addr, const uint16_t *words) {
         }
     }
     if (start_op()) {
-        program_words(row_addr, words, FLASH_ROW_WORDS / 2u); /* interrupted half way */
+        program_words(row_addr, words, tear_words);
+        if (tear_words < FLASH_ROW_WORDS) {
+            flash[row_addr + tear_words] &=
+                (uint16_t)(words[tear_words] | (FLASH_ERASED & ~tear_bits));
+        }
         sim_board_power_fail();
     }
     program_words(row_addr, words, FLASH_ROW_WORDS);

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 
 from epdle.frames import decode, encode
-from epdle.link.pty_server import PtyServer
 from epdle.session.game import Game
 from epdle.session.screens import frames_for
 from epdle.sim import Board
+from epdle.sim.pty_server import PtyServer
 from epdle.solver import Solver, score
 
 STRATEGY = "entropy"

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import serial
 
 from epdle.frames import encode
+from epdle.link import Device
 from epdle.render.planes import Planes
 from epdle.render.suggestions import render_suggestion
 from epdle.solver.engine import Suggestion
@@ -69,6 +70,19 @@ def frame_of_length(length: int, seed: int = 0) -> bytes:
 
 def encoded(planes: list[Planes]) -> list[bytes]:
     return [encode(p.black, p.red) for p in planes]
+
+
+def shows(dev: Device, planes: list[Planes]) -> bool:
+    """The device holds exactly this set: it shows each frame as drawn."""
+    if dev.info().frames != len(planes):
+        return False
+    board = dev.serial.board
+    for index, expected in enumerate(planes):
+        dev.show(index)
+        if board.panel_planes() != (expected.black, expected.red):
+            return False
+    assert board.violations() == []
+    return True
 
 
 class DamagingLine:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -44,6 +46,17 @@ def test_every_protocol_h_number_has_the_same_python_value() -> None:
     for prefix, enum in ENUMS.items():
         for member in enum:
             assert defines[prefix + member.name] == member.value
+
+
+def test_the_protocol_doc_gives_the_headers_packet_sizes() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    defines = header_defines("app/protocol.h")
+    row = re.search(r"^\| 0\.\.(\d+) \| payload \(`LINK_PAYLOAD_MAX`\) \|$", doc, re.MULTILINE)
+    assert row is not None and int(row.group(1)) == defines["LINK_PAYLOAD_MAX"]
+    largest = re.search(r"The largest decoded packet is (\d+) bytes", doc)
+    assert largest is not None and int(largest.group(1)) == defines["LINK_PACKET_MAX"]
+    chunk = re.search(r"offset u16, 1\.\.(\d+) stream bytes", doc)
+    assert chunk is not None and int(chunk.group(1)) == defines["LINK_CHUNK_MAX"]
 
 
 def test_crc16_is_ccitt_false() -> None:

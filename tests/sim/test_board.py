@@ -16,7 +16,7 @@ from epdle.link import Device
 from epdle.render.planes import PLANE_BYTES
 from epdle.render.suggestions import render_suggestion
 from epdle.session.link_bench import one_game_frames, typical_frames
-from epdle.sim import FLASH_ROWS, FLASH_WORDS, NETS, Board, SimError
+from epdle.sim import FLASH_ROWS, FLASH_WORDS, NETS, Board, SimError, board_behind
 from epdle.solver.engine import Suggestion
 
 DISPLAY_REFRESH = 0x12
@@ -94,7 +94,8 @@ def test_press_on_a_stored_suggestion_set_reaches_refresh_in_bound(
 ) -> None:
     stored = frames()
     with Device.open("sim://", timeout=0.5, retries=4) as device:
-        board = device.require_simulated_board()
+        board = board_behind(device.serial)
+        assert board is not None
         device.push(stored)
         latencies = []
         for _ in stored:

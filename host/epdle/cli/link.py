@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError, int_in, number_in
 from epdle.cli.options import add_port_option
+from epdle.render.options import MAX_PICTURE_PIXELS
 
 if TYPE_CHECKING:
     from epdle.link import Device
@@ -31,7 +32,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "push",
         help="upload a set of frames to the device (pictures, .frame or .hex files)",
         description="Upload FILEs as the device's frame set, in order, with a progress bar. "
-        "Pictures (e.g. the PNGs of `epdle render`) are converted to frames; .frame files "
+        "Pictures (e.g. the PNGs of `epdle render`; up to "
+        f"{MAX_PICTURE_PIXELS:,} pixels) are converted to frames; .frame files "
         "(`epdle image --out x.frame`) are checked and sent as they are; a .hex frame set "
         "(`epdle image a.png b.png --out set.hex`) adds its frames. The old set stays current "
         "until the new one is complete and checked (a set too big to fit beside it is refused, "
@@ -42,8 +44,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     push.add_argument(
         "--replace",
         action="store_true",
-        help="if the set does not fit beside the stored one, clear that first (until the "
-        "upload completes the device has only its built-in frames)",
+        help="if the set does not fit beside the stored one, make room: its first frame goes "
+        "alone first, so that a power cut at any moment leaves a whole set; only if not even "
+        "that frame fits is the stored set cleared first",
     )
     push.add_argument(
         "--show",
@@ -138,12 +141,10 @@ def _add_device_options(parser: argparse.ArgumentParser) -> None:
 def load_frames(paths: list[Path]) -> list[bytes]:
     """Encoded frames from pictures, .frame and .hex files, in order, each one checked
     against the frame format (the device would refuse a broken one only when shown)."""
-    from PIL import Image, UnidentifiedImageError
-
     from epdle.cli.paths import input_file
     from epdle.frames import FrameError, decode, encode
     from epdle.frames.store import committed_frames, words_from_hex
-    from epdle.render.images import picture_to_planes
+    from epdle.render.images import NotAPicture, open_picture, picture_to_planes
 
     frames = []
     for path in paths:
@@ -168,12 +169,14 @@ def load_frames(paths: list[Path]) -> list[bytes]:
             frames += loaded
             continue
         try:
-            with Image.open(path) as picture:
-                planes = picture_to_planes(picture)
-        except UnidentifiedImageError:
+            picture = open_picture(path)
+        except NotAPicture:
             raise CommandError(
                 f"{path}: neither a picture nor a {FRAME_SUFFIX} or {HEX_SUFFIX} file"
             ) from None
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        planes = picture_to_planes(picture)
         frames.append(encode(planes.black, planes.red))
     return frames
 
@@ -211,11 +214,13 @@ def run_push(args: argparse.Namespace) -> int:
         if args.show is not None:
             device.show(args.show - 1)
     erased = "" if stats.erase_cycles is None else f", {stats.erase_cycles} flash rows erased"
-    cleared = "; the old set was cleared first to make room" if stats.cleared_first else ""
+    room = "; the old set was cleared first to make room" if stats.cleared_first else ""
+    if stats.bridges:
+        room += f"; its first frame went alone first ({stats.bridges}x) to make room"
     print(
         f"pushed {stats.frames} frame(s): {stats.payload_bytes} B payload, "
         f"{stats.bytes_on_wire} B on the wire ({stats.bytes_on_wire / stats.payload_bytes:.2f}x), "
-        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}{cleared}"
+        f"{stats.seconds:.2f} s, {stats.retries} retries{erased}{room}"
         + ("" if args.show is None else f"; showing frame {args.show}")
     )
     return 0

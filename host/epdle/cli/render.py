@@ -14,14 +14,14 @@ VARIANT_HELP = "the panel's third ink: red (black/white/red) or yellow; default 
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
-    from epdle.render.options import ACCENT_COLOURS, FORMATS, Fit
+    from epdle.render.options import ACCENT_COLOURS, FORMATS, MAX_PICTURE_PIXELS, Fit
 
     image = commands.add_parser(
         "image",
         help="convert pictures to a frame (.png preview, .frame, C header .h, Intel HEX .hex)",
         description="Convert pictures of any size to panel frames. The output type follows "
         f"OUT's extension ({', '.join(FORMATS)}); .h and .hex take several pictures "
-        "(a frame set, in order).",
+        f"(a frame set, in order). A picture may have up to {MAX_PICTURE_PIXELS:,} pixels.",
     )
     image.add_argument("pictures", nargs="+", type=Path, metavar="IN", help="picture file(s)")
     image.add_argument("--out", type=Path, required=True, help="output file")
@@ -66,10 +66,8 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 
 def run_image(args: argparse.Namespace) -> int:
-    from PIL import Image, UnidentifiedImageError
-
     from epdle.render.export import write_frames
-    from epdle.render.images import picture_to_planes
+    from epdle.render.images import open_picture, picture_to_planes
     from epdle.render.options import FORMATS, SINGLE_FRAME_FORMATS, Fit
 
     suffix = args.out.suffix.lower()
@@ -84,18 +82,18 @@ def run_image(args: argparse.Namespace) -> int:
     for path in args.pictures:
         input_file(path, "picture")
         try:
-            with Image.open(path) as picture:
-                frames.append(
-                    picture_to_planes(
-                        picture,
-                        Fit(args.fit),
-                        upright=args.upright,
-                        dither=args.dither,
-                        threshold=args.threshold,
-                    )
-                )
-        except UnidentifiedImageError:
-            raise CommandError(f"{path} is not a picture Pillow can read") from None
+            picture = open_picture(path)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        frames.append(
+            picture_to_planes(
+                picture,
+                Fit(args.fit),
+                upright=args.upright,
+                dither=args.dither,
+                threshold=args.threshold,
+            )
+        )
     sizes = write_frames(
         frames, args.out, variant=args.variant, name=args.name, upright=args.upright
     )

@@ -62,7 +62,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="headless helper fed one 'guess colours' line at a time",
         description="Read 'guess colours' lines (and undo/new) from a file, a FIFO or stdin "
         "(-), push the next-guess frames to the device, log what happens. Reconnects and "
-        "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM.",
+        "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM. A line that "
+        "is not UTF-8 or is over 4096 bytes is skipped with a warning.",
     )
     add_port_option(daemon)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")

@@ -69,7 +69,7 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
         "can talk to it (e.g. epdle info --port PATH). Prints the terminal's path on the "
         "first line, then logs what the device does on stderr; a line 'press' (or 'p') on "
         "stdin, or SIGUSR1, presses its button. Stops on Ctrl-C, SIGTERM or 'quit' on stdin. "
-        "Refreshes run faster than real time.",
+        "Refreshes run faster than real time, unless --real-time.",
     )
     serve.add_argument("--pty", action="store_true", required=True, help="serve on a pty")
     serve.add_argument(
@@ -81,11 +81,17 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--vcd", help="write a VCD trace of the board's nets")
     serve.add_argument("--epd-log", help="write the panel transactions (JSON lines)")
     serve.add_argument("--flash-hex", help="preload program flash (Intel HEX, e.g. a frame set)")
+    serve.add_argument(
+        "--real-time",
+        action="store_true",
+        help="panel refreshes take their ~15 s of wall time, during which the device hears "
+        "nothing, as a real one (default: they run as fast as they can)",
+    )
     serve.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from epdle.link.pty_server import serve_board_on_pty
+    from epdle.sim.pty_server import serve_board_on_pty
 
     if args.png_dir is not None:
         output_dir(args.png_dir, "--png-dir")
@@ -100,7 +106,12 @@ def run_serve(args: argparse.Namespace) -> int:
             raise CommandError(f"--link {link}: a file of that name exists")
         output_file(link, "--link")
     return serve_board_on_pty(
-        args.png_dir, args.vcd, args.epd_log, args.flash_hex, link_path=args.link
+        args.png_dir,
+        args.vcd,
+        args.epd_log,
+        args.flash_hex,
+        link_path=args.link,
+        real_time=args.real_time,
     )
 
 

@@ -63,6 +63,23 @@ def rows_for_words(words: int) -> int:
     return -(-words // ROW_WORDS)
 
 
+# A set of at most this many rows whose first frame keeps the suggestion budget replaces
+# any set of at most as many without the store ever being cleared (the link's
+# Device._make_room): its first frame alone fits beside the old set, and after at most
+# two such one-frame sets the whole set fits. `play`, the daemon and the web page keep
+# their sets within it.
+REPLACEABLE_SET_ROWS = DATA_ROWS - 2 * rows_for_words(frame_words(SUGGESTION_FRAME_BUDGET_BYTES))
+
+
+def replaceable_prefix(frames: Sequence[bytes]) -> list[bytes]:
+    """The longest leading part of `frames` (at least the first) within
+    REPLACEABLE_SET_ROWS."""
+    count = len(frames)
+    while count > 1 and rows_for_words(set_words(frames[:count])) > REPLACEABLE_SET_ROWS:
+        count -= 1
+    return list(frames[:count])
+
+
 def check_set(frames: Sequence[bytes], room_words: int = DATA_WORDS) -> None:
     """The one capacity rule, the firmware's store_write_begin: at most MAX_FRAMES frames,
     each 1..FRAME_MAX_BYTES bytes, taking no more flash rows than the store has free
@@ -114,17 +131,19 @@ def record_words(first_row: int, count: int, words: int, generation: int) -> lis
     return row + [ERASED] * (ROW_WORDS - len(row))
 
 
-def committed_set_words(frames: list[bytes]) -> dict[int, int]:
+def committed_set_words(frames: list[bytes], generation: int = 0) -> dict[int, int]:
     """Word address -> 14-bit word of a flash holding `frames` as the current
-    set (at the start of the data area, journal row 0, generation 0), exactly
+    set (at the start of the data area, journal row 0, `generation`), exactly
     as the firmware's store leaves it after a successful commit."""
+    if not 0 <= generation < GENERATION_LIMIT:
+        raise ValueError(f"generation {generation} out of range 0..{GENERATION_LIMIT - 1}")
     check_set(frames)
     words: list[int] = []
     for frame in frames:
         words += pack_words(frame_record(frame))
     words += [ERASED] * (-len(words) % ROW_WORDS)
     image = {DATA_FIRST_ROW * ROW_WORDS + i: word for i, word in enumerate(words)}
-    record = record_words(DATA_FIRST_ROW, len(frames), set_words(frames), generation=0)
+    record = record_words(DATA_FIRST_ROW, len(frames), set_words(frames), generation)
     image.update({REGION_FIRST_ROW * ROW_WORDS + i: word for i, word in enumerate(record)})
     return image
 
@@ -177,22 +196,54 @@ def unpack_words(words: Sequence[int], byte_count: int) -> bytes:
     return (value >> spare).to_bytes(byte_count, "big")
 
 
+def generation_newer(a: int, b: int) -> bool:
+    """Serial-number order of journal generations (0..GENERATION_LIMIT-1, wrapping): `a`
+    is newer than `b` if it is less than half the range ahead of it, as the firmware's
+    store tells them apart."""
+    ahead = (a - b) % GENERATION_LIMIT
+    return 0 < ahead < GENERATION_LIMIT // 2
+
+
 def committed_frames(image: dict[int, int]) -> list[bytes]:
     """The frames of the current set in flash words `image` (e.g. words_from_hex of a
-    file `epdle image --out set.hex` wrote): the journal's newest valid record, then every
-    frame's record checked. ValueError if the words hold no intact set."""
-    best: tuple[int, int, int, int] | None = None
+    file `epdle image --out set.hex` wrote), chosen as the firmware's store_init does:
+    the newest well-formed journal record (generations in serial-number order, so
+    across the counter's wrap) whose frames all check out, else the one before it.
+    ValueError if the words hold no intact set, saying why the newest one failed."""
+    records: list[tuple[int, int, int, int]] = []
     for row in range(REGION_FIRST_ROW, REGION_FIRST_ROW + JOURNAL_ROWS):
         fields = [image.get(row * ROW_WORDS + i, ERASED) for i in range(7)]
         magic, generation, first_row, count, words, crc_high, crc_low = fields
         crc = crc16(b"".join(struct.pack("<H", field) for field in fields[:5]))
-        if magic != RECORD_MAGIC or (crc_high, crc_low) != (crc >> 8, crc & 0xFF):
-            continue
-        if best is None or generation > best[0]:
-            best = (generation, first_row, count, words)
-    if best is None:
+        if (
+            magic == RECORD_MAGIC
+            and (crc_high, crc_low) == (crc >> 8, crc & 0xFF)
+            and generation < GENERATION_LIMIT
+            and count <= MAX_FRAMES
+            and DATA_FIRST_ROW <= first_row < DATA_FIRST_ROW + DATA_ROWS
+        ):
+            records.append((generation, first_row, count, words))
+    if not records:
         raise ValueError("no committed frame set (no valid journal record)")
-    _, first_row, count, total = best
+    newest_failure = None
+    while records:
+        best = records[0]
+        for record in records[1:]:
+            if generation_newer(record[0], best[0]):
+                best = record
+        records.remove(best)
+        try:
+            return _set_frames(image, *best[1:])
+        except ValueError as error:
+            newest_failure = newest_failure or error
+    assert newest_failure is not None
+    raise newest_failure
+
+
+def _set_frames(image: dict[int, int], first_row: int, count: int, total: int) -> list[bytes]:
+    """The frames of the set a record names; ValueError if they do not check out."""
+    if first_row + rows_for_words(total) > DATA_FIRST_ROW + DATA_ROWS:
+        raise ValueError(f"the set's {total} words run past the store")
     base = first_row * ROW_WORDS
     data = [image.get(base + i, ERASED) for i in range(total)]
     frames: list[bytes] = []

@@ -7,7 +7,6 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 import serial
 
@@ -25,9 +24,6 @@ from .protocol import (
 )
 from .transport import CLOCK_EPSILON_S, Transport
 
-if TYPE_CHECKING:
-    from epdle.sim import Board
-
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
 SHOW_TIMEOUT_S = 60.0
@@ -35,6 +31,9 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
+# A set that does not fit beside the stored one is preceded by its first frame alone at
+# most this often (Device._make_room).
+MAX_BRIDGES = 2
 
 
 # What a COMMIT costs the device before it answers: it reads every frame back
@@ -54,10 +53,12 @@ def commit_seconds(frames: Sequence[bytes]) -> float:
 
 
 class _NoReply(Enum):
-    """Why a command got no reply: it timed out, or the device asked for a resend."""
+    """Why a command got no reply: it timed out, the device asked for a resend, or it
+    was deaf for a while (a press's refresh) and may have lost the command."""
 
     TIMED_OUT = "timed out"
     RESEND_ASKED = "resend asked"
+    WAS_DEAF = "was deaf"
 
 
 class LinkError(Exception):
@@ -124,8 +125,12 @@ class PushStats:
     seconds: float  # on the port's clock (simulated time on sim://)
     retries: int
     erase_cycles: int | None  # flash rows erased (known on the simulated board)
-    # The set did not fit beside the stored one, which was dropped first: until the
-    # upload completed, the device had only its built-in frames.
+    # The set did not fit beside the stored one: its first frame went first as a set of
+    # its own this many times (0..MAX_BRIDGES), to make room without leaving the
+    # device without a set at any moment.
+    bridges: int = 0
+    # Not even its first frame fitted beside the stored set, which was dropped first:
+    # until the upload completed, the device had only its built-in frames.
     cleared_first: bool = False
 
 
@@ -149,10 +154,20 @@ class Device:
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
         self._events: list[DeviceEvent] = []
-        # A button press announced, its frame not shown yet: the device is
-        # busy refreshing the panel and hears nothing until it is done.
-        self._showing_after_press = False
+        # SHOWN events of SHOW commands (not of presses: a SHOWN after a BUTTON is the
+        # press's), which show() waits for.
+        self._commanded_shown: list[FrameShown] = []
+        self._press_showing = False
+        # A button press announced and nothing heard since: the device is busy
+        # refreshing the panel and hears nothing until then (at the latest).
+        self._deaf_until: float | None = None
+        # When the device was first heard after its last deaf window.
+        self._heard_again_at: float | None = None
         self._retries_used = 0
+        # The device keeps its last reply across sessions; an INFO (always run
+        # afresh) opens each session, so no command is taken for a repeat of an
+        # earlier session's.
+        self._session_open = False
 
     @classmethod
     def open(cls, url: str, timeout: float = 2.0, retries: int = 3) -> Device:
@@ -168,20 +183,6 @@ class Device:
     @property
     def serial(self) -> serial.SerialBase:
         return self.transport.port
-
-    @property
-    def simulated_board(self) -> Board | None:
-        """The simulated board behind a sim:// port; None on any other port."""
-        from .protocol_sim import Serial as SimulatedPort
-
-        port = self.serial
-        return port.board if isinstance(port, SimulatedPort) and port.is_open else None
-
-    def require_simulated_board(self) -> Board:
-        board = self.simulated_board
-        if board is None:
-            raise LinkError(f"{self.transport.name} is not the simulated board (sim://)")
-        return board
 
     def close(self) -> None:
         self.transport.close()
@@ -222,8 +223,7 @@ class Device:
         """Upload `frames` as the device's new set; it becomes current only
         once every frame is in flash and checked. The store writes it beside the
         current set; one that fits the store but not beside it is refused, or with
-        `replace` goes in after CLEAR (the device shows its built-in frames until
-        the upload completes)."""
+        `replace` goes in once room is made (`_make_room`)."""
         try:
             flash_layout.check_set(frames)
             stream = flash_layout.set_stream(frames)
@@ -234,19 +234,8 @@ class Device:
         retries_before = self._retries_used
         started = self.transport.clock()
         erases_before = self._erase_count()
-        restarts = 0
-        cleared = self._make_room(frames, replace)
-        while True:
-            try:
-                self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
-                self._send_stream(stream, progress)
-                self._request(Command.COMMIT, extra_wait=commit_seconds(frames))
-                break
-            except DeviceRejected as error:
-                # The device lost the upload (it slept or reset): start over.
-                if error.code != ErrorCode.NO_UPLOAD or restarts >= self.retries:
-                    raise
-                restarts += 1
+        bridges, cleared = self._make_room(frames, replace)
+        self._upload(frames, stream, words, progress)
         erases_after = self._erase_count()
         return PushStats(
             frames=len(frames),
@@ -254,28 +243,68 @@ class Device:
             bytes_on_wire=self.transport.bytes_sent + self.transport.bytes_received - sent_before,
             seconds=self.transport.clock() - started,
             retries=self._retries_used - retries_before,
+            bridges=bridges,
             cleared_first=cleared,
             erase_cycles=None
             if erases_before is None or erases_after is None
             else erases_after - erases_before,
         )
 
-    def _make_room(self, frames: list[bytes], replace: bool) -> bool:
+    def _upload(
+        self,
+        frames: list[bytes],
+        stream: bytes,
+        words: int,
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        """BEGIN, the stream, COMMIT; started over if the device lost the upload (a reset)."""
+        restarts = 0
+        while True:
+            try:
+                self._request(Command.BEGIN, struct.pack("<BH", len(frames), words))
+                self._send_stream(stream, progress)
+                self._request(Command.COMMIT, extra_wait=commit_seconds(frames))
+                return
+            except DeviceRejected as error:
+                if error.code != ErrorCode.NO_UPLOAD or restarts >= self.retries:
+                    raise
+                restarts += 1
+
+    def _make_room(self, frames: list[bytes], replace: bool) -> tuple[int, bool]:
         """Check the set against the room INFO reports (flash_layout.check_set: the rule
-        the store applies to BEGIN); with `replace`, CLEAR when that is what it takes.
-        True if the stored set was cleared."""
-        room = self.info().capacity_words
-        try:
-            flash_layout.check_set(frames, room)
-        except ValueError as error:
-            if not replace:
-                raise LinkError(
-                    f"cannot push this set: {error} beside the set it holds "
-                    "(replacing that set makes room)"
-                ) from None
-            self.clear()
-            return True
-        return False
+        the store applies to BEGIN). With `replace`, make room while keeping a whole set
+        current at every moment: the set's first frame goes first as a set of its own
+        (it fits beside the stored set, and once current frees the stored set's rows),
+        at most MAX_BRIDGES times: the second always lands at the data area's start,
+        leaving room for any set of up to DATA_ROWS less the frame's rows. Only if not
+        even that frame fits is the stored set cleared first. (bridges, cleared)."""
+        bridges = 0
+        while True:
+            room = self.info().capacity_words
+            try:
+                flash_layout.check_set(frames, room)
+                return bridges, False
+            except ValueError as error:
+                if not replace:
+                    raise LinkError(
+                        f"cannot push this set: {error} beside the set it holds "
+                        "(replacing that set makes room)"
+                    ) from None
+            first = frames[:1]
+            try:
+                flash_layout.check_set(first, room)
+            except ValueError:
+                break
+            # The first frame alone must leave room for the whole set somewhere.
+            both = sum(
+                flash_layout.rows_for_words(flash_layout.set_words(s)) for s in (first, frames)
+            )
+            if bridges == MAX_BRIDGES or len(frames) == 1 or both > flash_layout.DATA_ROWS:
+                break
+            self._upload(first, flash_layout.set_stream(first), flash_layout.set_words(first), None)
+            bridges += 1
+        self.clear()
+        return bridges, True
 
     def _send_stream(self, stream: bytes, progress: Callable[[int, int], None] | None) -> None:
         offset = 0
@@ -299,12 +328,17 @@ class Device:
         """Show frame `index`; returns once the device reports it shown."""
         if not 0 <= index <= 255:
             raise ValueError(f"frame index {index} out of range")
-        self._request(Command.SHOW, bytes([index]))
+        # Only a SHOWN that comes after this SHOW went out can be its own.
+        self._commanded_shown.clear()
+        # A lost ACK leaves the device refreshing, deaf to the resend until it is
+        # done: the resend waits for that, and is then answered from the copy.
+        self._request(Command.SHOW, bytes([index]), resend_wait=SHOW_TIMEOUT_S)
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while True:
-            for i, event in enumerate(self._events):
-                if isinstance(event, FrameShown) and event.index == index:
-                    del self._events[i]
+            for i, event in enumerate(self._commanded_shown):
+                if event.index == index:
+                    del self._commanded_shown[i]
+                    self._events = [e for e in self._events if e is not event]
                     if not event.ok:
                         reason = _show_status(event.status)
                         raise LinkError(f"device could not show frame {index}: {reason}")
@@ -347,27 +381,49 @@ class Device:
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
+            self._note(packet)
             event = _event_from(packet)
             if event is not None:
                 self._keep(event)
 
     def _keep(self, event: DeviceEvent) -> None:
+        """Keep an event for poll_events, and a SHOW command's SHOWN for show(): the
+        SHOWN after a BUTTON event is the press's, however its index falls."""
         if isinstance(event, ButtonPressed):
-            self._showing_after_press = True
+            self._press_showing = True
         elif isinstance(event, FrameShown):
-            self._showing_after_press = False
+            if self._press_showing:
+                self._press_showing = False
+            else:
+                self._commanded_shown.append(event)
         self._events.append(event)
+
+    def _note(self, packet: Packet) -> None:
+        """Follow the device's deaf window: a BUTTON event opens it (the device
+        refreshes the panel next); anything it sends after that closes it."""
+        if packet.type == EventType.BUTTON:
+            self._deaf_until = self.transport.clock() + SHOW_TIMEOUT_S
+            self._heard_again_at = None
+        elif self._deaf_until is not None:
+            self._deaf_until = None
+            self._heard_again_at = self.transport.clock()
+
+    def _deaf_left(self) -> float:
+        """Seconds the device may still be deaf for; 0 once it hears. Bounded: a lost
+        SHOWN event does not stall the host past SHOW_TIMEOUT_S."""
+        if self._deaf_until is None:
+            return 0.0
+        left = self._deaf_until - self.transport.clock()
+        if left <= CLOCK_EPSILON_S:
+            self._deaf_until = None
+            return 0.0
+        return left
 
     def _wait_out_a_press(self) -> None:
         """Let a refresh the button started finish before talking."""
         self._collect(self._receive(0.0, wait_for_any=False))
-        deadline = self.transport.clock() + SHOW_TIMEOUT_S
-        while self._showing_after_press:
-            remaining = deadline - self.transport.clock()
-            if remaining <= CLOCK_EPSILON_S:
-                self._showing_after_press = False
-                return
-            self._collect(self._receive(remaining))
+        while (left := self._deaf_left()) > 0:
+            self._collect(self._receive(left))
 
     def _request(
         self,
@@ -375,12 +431,17 @@ class Device:
         payload: bytes = b"",
         expect: Reply = Reply.ACK,
         extra_wait: float = 0.0,
+        resend_wait: float = 0.0,
     ) -> Packet:
         """Send a command and wait for its reply, resending the very same
         packet (same seq: the device answers a repeat without redoing it).
         `retries` bounds the timeouts; a resend the device asked for (it
         reported a damaged packet) is quick and bounded on its own. `extra_wait`
-        seconds are added to each wait for a command the device works on for long."""
+        seconds are added to each wait for a command the device works on for long,
+        `resend_wait` to each wait after a timeout (a command after which the
+        device may be deaf)."""
+        if not self._session_open and command != Command.INFO:
+            self.info()
         packet = Packet(command, self._next_seq(), payload)
         self._wait_out_a_press()
         timeouts = 0
@@ -397,7 +458,8 @@ class Device:
                 break
             if reply is _NoReply.TIMED_OUT:
                 timeouts += 1
-            else:
+                extra_wait = max(extra_wait, resend_wait)
+            else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
             if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
                 raise DeviceNotResponding(
@@ -406,6 +468,7 @@ class Device:
                 )
             self._retries_used += 1
             wake = True
+        self._session_open = True
         if reply.type == Reply.ERROR:
             code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
             raise DeviceRejected(command.name, code, detail)
@@ -416,35 +479,52 @@ class Device:
     def _await_reply(
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
     ) -> Packet | _NoReply:
-        """The reply to `packet`, else TIMED_OUT or RESEND_ASKED (the device
-        reported line trouble). Events that come along are kept."""
+        """The reply to `packet`, else TIMED_OUT, RESEND_ASKED (the device
+        reported line trouble) or WAS_DEAF (a press's refresh held the device
+        past the timeout). Events that come along are kept.
+
+        While the device is deaf the wait is stretched to the end of its refresh
+        (bounded by SHOW_TIMEOUT_S), then by the usual timeout: the command may
+        still be in the device's receive buffer and be answered then."""
         deadline = self.transport.clock() + self.timeout + extra_wait
+        deaf_seen = False
         pending = early
         while True:
             reply = None
             resend = False
             for received in pending:
+                self._note(received)
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
                     if received.seq == packet.seq and reply is None:
                         reply = received
                     continue
                 event = _event_from(received)
+                # Line trouble reported while the packet was not sent yet (during
+                # the wake pause) is about earlier bytes: no reason to resend it.
                 if isinstance(event, ErrorEvent) and event.code in RESEND_ON:
-                    resend = True
+                    resend = resend or pending is not early
                 elif event is not None:
                     self._keep(event)
             if reply is not None:
                 return reply
             if resend:
                 return _NoReply.RESEND_ASKED
+            deaf_left = self._deaf_left()
+            if deaf_left > 0:
+                deaf_seen = True
+                deadline = max(deadline, self.transport.clock() + deaf_left)
+            elif deaf_seen and self._heard_again_at is not None:
+                deadline = max(deadline, self._heard_again_at + self.timeout)
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:
-                return _NoReply.TIMED_OUT
+                heard_again = deaf_seen and self._heard_again_at is not None
+                return _NoReply.WAS_DEAF if heard_again else _NoReply.TIMED_OUT
             pending = self.transport.receive(remaining)
 
     def _erase_count(self) -> int | None:
-        board = self.simulated_board
-        return None if board is None else int(board.flash_erase_count)
+        """Flash rows erased so far, if the port can tell (sim:// can), as `now()` for time."""
+        count = getattr(self.serial, "flash_erase_count", None)
+        return None if count is None else int(count())
 
 
 def open_error_reason(error: Exception) -> str:

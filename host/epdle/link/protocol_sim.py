@@ -112,6 +112,10 @@ class Serial(SerialBase):
         """The board's clock in seconds (the link's notion of time)."""
         return self.board.time_ms / 1000
 
+    def flash_erase_count(self) -> int:
+        """Flash rows the board erased so far (the link's upload statistics)."""
+        return self.board.flash_erase_count
+
     def _collect(self) -> None:
         self._received += self.board.uart_receive()
 

@@ -2,10 +2,55 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageOps
+import os
+import struct
+import threading
+import zlib
 
-from .options import WHITE, Fit
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from .options import MAX_PICTURE_PIXELS, WHITE, Fit
 from .planes import LANDSCAPE_SIZE, Planes, flatten_to_rgb, image_to_planes
+
+# What a damaged file raises from Pillow's decoders.
+_DAMAGED = (OSError, SyntaxError, ValueError, EOFError, struct.error, zlib.error)
+# Pillow's own decompression-bomb limit is lifted while a header is read (the limit
+# here is checked instead, with the picture's size in the message): one at a time.
+_OPENING = threading.Lock()
+
+
+class NotAPicture(ValueError):
+    """The file is no picture Pillow can read."""
+
+
+def open_picture(path: str | os.PathLike[str]) -> Image.Image:
+    """The picture in `path`, decoded. ValueError naming the file if Pillow cannot read
+    it, if it has more than MAX_PICTURE_PIXELS (told from its header, before decoding),
+    or if it is damaged or cut short."""
+    name = os.fspath(path)
+    try:
+        with _OPENING:
+            limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+            try:
+                picture = Image.open(name)
+            finally:
+                Image.MAX_IMAGE_PIXELS = limit
+    except UnidentifiedImageError:
+        raise NotAPicture(f"{name} is not a picture Pillow can read") from None
+    except _DAMAGED as error:
+        raise ValueError(f"{name}: the picture is damaged or cut short ({error})") from None
+    with picture:
+        width, height = picture.size
+        if width * height > MAX_PICTURE_PIXELS:
+            raise ValueError(
+                f"{name}: {width} x {height} pixels, over the {MAX_PICTURE_PIXELS:,} a "
+                "picture may have; scale it down first"
+            )
+        try:
+            picture.load()
+        except _DAMAGED as error:
+            raise ValueError(f"{name}: the picture is damaged or cut short ({error})") from None
+    return picture
 
 
 def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN, *, upright: bool = False) -> Image.Image:

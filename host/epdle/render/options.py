@@ -15,6 +15,9 @@ YELLOW = (255, 204, 0)
 ACCENT_COLOURS = {"red": RED, "yellow": YELLOW}
 
 FORMATS = (".png", ".frame", ".h", ".hex")
+# The largest picture taken (a 6000 x 4000 camera photo): decoded, fitted and converted
+# it peaks at a few hundred MB; a larger one is refused before it is decoded.
+MAX_PICTURE_PIXELS = 24_000_000
 SINGLE_FRAME_FORMATS = (".png", ".frame")
 
 

@@ -3,7 +3,10 @@
 The feed is a file, a FIFO or stdin. A FIFO is reopened when its writer
 closes it, so other programs can keep writing to it; a file or stdin ends
 the daemon at its end. Device trouble never ends it: the presenter
-reconnects and re-pushes the current set.
+reconnects and re-pushes the current set. Nor does a bad line: one that is
+not UTF-8, or is longer than MAX_LINE_BYTES (read no further than that), is
+skipped with a warning, and a line is quoted in the log cut to a few dozen
+characters.
 """
 
 from __future__ import annotations
@@ -18,12 +21,16 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
+from typing import BinaryIO
 
 from epdle.link import LinkError
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
+from epdle.solver.scoring import MAX_QUOTED, quoted
 
 log = logging.getLogger("epdle.daemon")
+# No command or guess comes near this; a longer line is skipped unread.
+MAX_LINE_BYTES = 4096
 
 
 class _End:
@@ -33,24 +40,62 @@ class _End:
         self.error = error
 
 
-def _feed_lines(feed: str) -> Iterator[str]:
+class _Skipped:
+    """A feed line that is no line of text; `reason` says why."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+def _lines(stream: BinaryIO) -> Iterator[str | _Skipped]:
+    """The stream's lines as text, reading at most MAX_LINE_BYTES of a line; a UTF-8
+    byte order mark before the first is dropped."""
+    number = 0
+    while raw := stream.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            length = len(raw)
+            while not raw.endswith(b"\n") and (raw := stream.readline(MAX_LINE_BYTES + 1)):
+                length += len(raw)
+            yield _Skipped(
+                f"feed line {number}: {length} bytes, over the {MAX_LINE_BYTES} a line may "
+                "have: skipped"
+            )
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            yield _Skipped(
+                f"feed line {number}: not UTF-8 (byte {error.start + 1} is "
+                f"{raw[error.start]:#04x}): skipped"
+            )
+            continue
+        yield text.removeprefix("\ufeff") if number == 1 else text
+
+
+def _feed_lines(feed: str) -> Iterator[str | _Skipped]:
     if feed == "-":
-        yield from sys.stdin
+        yield from _lines(sys.stdin.buffer)
         return
     path = Path(feed)
     is_fifo = stat.S_ISFIFO(os.stat(path).st_mode)
     while True:
-        with path.open(encoding="utf-8") as stream:
-            yield from stream
+        with path.open("rb") as stream:
+            yield from _lines(stream)
         if not is_fifo:
             return
 
 
-def _reader(feed: str, lines: queue.Queue[str | _End]) -> None:
+def _shown(line: str) -> str:
+    """A feed line as the log quotes it: cut to MAX_QUOTED characters."""
+    return line if len(line) <= MAX_QUOTED else quoted(line)
+
+
+def _reader(feed: str, lines: queue.Queue[str | _Skipped | _End]) -> None:
     try:
         for line in _feed_lines(feed):
             lines.put(line)
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         lines.put(_End(f"cannot read feed {feed}: {error}"))
         return
     lines.put(_End())
@@ -70,7 +115,7 @@ class Daemon:
 
     def run(self) -> int:
         """Serve the feed; 0 at its end (or a stop), 1 if it could not be read."""
-        lines: queue.Queue[str | _End] = queue.Queue()
+        lines: queue.Queue[str | _Skipped | _End] = queue.Queue()
         threading.Thread(target=_reader, args=(self.feed, lines), daemon=True).start()
         self._report(self.controller.start(), "start")
         code = 0
@@ -87,8 +132,11 @@ class Daemon:
                 else:
                     log.info("feed ended")
                 break
+            if isinstance(line, _Skipped):
+                log.warning("%s", line.reason)
+                continue
             outcome = self.controller.handle(line)
-            self._report(outcome, line.strip())
+            self._report(outcome, _shown(line.strip()))
             if outcome.quit:
                 break
         self.controller.presenter.close()

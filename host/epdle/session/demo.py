@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
+from epdle.link import LinkError
 from epdle.session.game import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import frames_for
@@ -99,7 +100,9 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
             result.steps.append(DemoStep(guess, feedback, advice.candidates_left, len(frames)))
             game.play(guess, feedback)
         result.solved = game.solved
-        board = presenter.connect().require_simulated_board()
+        board = presenter.simulated_board()
+        if board is None:
+            raise LinkError(f"{presenter.port} is not the simulated board (sim://)")
         board.run_until(lambda b: b.asleep, max_ms=5_000)
         power = board.power_report()
         result.simulated_ms = board.time_ms

@@ -14,6 +14,7 @@ from epdle.link.device import Device, LinkError, PushStats
 
 if TYPE_CHECKING:
     from epdle.render.planes import Planes
+    from epdle.sim import Board
 
 # A game two guesses in, with eight suggestions: what `epdle play` pushes.
 HISTORY = (("crane", "bgybb"), ("sloth", "bbgyb"))
@@ -108,12 +109,12 @@ def power_cut_sweep(
 
     def board_with_old_set() -> Device:
         device = Device.open("sim://", timeout=0.5, retries=2)
-        device.require_simulated_board().flash_load(committed_set_words(old))
+        _board(device).flash_load(committed_set_words(old))
         return device
 
     # What a rebooted board answers to INFO with either set.
     with board_with_old_set() as device:
-        board = device.require_simulated_board()
+        board = _board(device)
         reference = {"old": device.info()}
         before = board.nvm_op_count
         device.push(new)
@@ -123,7 +124,7 @@ def power_cut_sweep(
         reference["new"] = device.info()
     for cut in range(1, result.operations + 1):
         with board_with_old_set() as device:
-            board = device.require_simulated_board()
+            board = _board(device)
             device.info()
             board.schedule_power_cut(cut)
             try:
@@ -149,6 +150,15 @@ def power_cut_sweep(
     return result
 
 
+def _board(device: Device) -> Board:
+    from epdle.sim import board_behind
+
+    board = board_behind(device.serial)
+    if board is None:
+        raise LinkError(f"{device.transport.name} is not the simulated board (sim://)")
+    return board
+
+
 def encode_all(planes: list[Planes]) -> list[bytes]:
     from epdle.frames import encode_set
 
@@ -156,7 +166,7 @@ def encode_all(planes: list[Planes]) -> list[bytes]:
 
 
 def _shows_each(device: Device, planes: list[Planes]) -> bool:
-    board = device.require_simulated_board()
+    board = _board(device)
     for index, expected in enumerate(planes):
         device.show(index)
         if board.panel_planes() != (expected.black, expected.red):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from epdle.frames import encode_set
+from epdle.frames.store import REPLACEABLE_SET_ROWS, replaceable_prefix
 from epdle.link import ButtonPressed, Device, DeviceEvent, FrameShown, LinkError, protocol
 from epdle.render.planes import Planes
 
@@ -120,8 +121,17 @@ class DevicePresenter:
     def publish(
         self, planes: list[Planes], progress: ProgressCallback | None = None
     ) -> PublishResult:
-        """Make `planes` the device's frame set and show the first one."""
-        self._frames = encode_set(planes)
+        """Make `planes` the device's frame set and show the first one. A set too large
+        to replace the stored one without clearing it first loses its last frames."""
+        frames = encode_set(planes)
+        self._frames = replaceable_prefix(frames)
+        if len(self._frames) < len(frames):
+            log.warning(
+                "%d of %d frames kept: the store replaces sets of up to %d flash rows safely",
+                len(self._frames),
+                len(frames),
+                REPLACEABLE_SET_ROWS,
+            )
         self._dirty = True
         return self._sync(progress)
 
@@ -139,7 +149,9 @@ class DevicePresenter:
 
     def simulated_board(self) -> Board | None:
         """The board behind a sim:// port (connecting if needed), else None."""
-        return self.connect().simulated_board
+        from epdle.sim import board_behind
+
+        return board_behind(self.connect().serial)
 
     def press_and_wait(self) -> list[DeviceEvent]:
         """Press the simulated button; the events up to the frame it shows."""

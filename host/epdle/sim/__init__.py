@@ -156,6 +156,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_epd_transaction_count": (ctypes.c_size_t, []),
     "sim_epd_transaction": (ctypes.c_int, [ctypes.c_size_t, ctypes.POINTER(_Transaction)]),
     "sim_schedule_power_cut": (None, [ctypes.c_uint32]),
+    "sim_set_power_cut_tear": (None, [ctypes.c_uint8, ctypes.c_uint16]),
     "sim_cut_power": (None, []),
     "sim_power_on": (None, []),
     "sim_nvm_op_count": (ctypes.c_uint32, []),
@@ -407,14 +408,25 @@ class Board:
 
     # ---- power and non-volatile memory --------------------------------------------
 
-    def schedule_power_cut(self, after_nvm_ops: int) -> None:
-        """Cut the supply as the Nth flash/EEPROM write or erase from now starts; 0 = now."""
+    def schedule_power_cut(
+        self, after_nvm_ops: int, words_done: int = FLASH_ROW_WORDS // 2, partial_bits: int = 0
+    ) -> None:
+        """Cut the supply during the Nth flash/EEPROM write or erase from now; 0 = now. A cut
+        row erase or write has `words_done` of its words done and the bits `partial_bits`
+        of the word after them (half a row and no more by default)."""
         if after_nvm_ops < 0:
             raise ValueError(f"after_nvm_ops must be >= 0, got {after_nvm_ops}")
+        _check_range("words done", words_done, FLASH_ROW_WORDS + 1)
+        _check_range("partial bits", partial_bits, 1 << 14)
+        self._live().sim_set_power_cut_tear(words_done, partial_bits)
         if after_nvm_ops == 0:
             self._live().sim_cut_power()
         else:
             self._live().sim_schedule_power_cut(after_nvm_ops)
+
+    def cancel_power_cut(self) -> None:
+        """Forget a scheduled power cut that has not struck."""
+        self._live().sim_schedule_power_cut(0)
 
     def power_on(self) -> None:
         """Reboot a board that went dark (RAM lost, flash and EEPROM kept)."""
@@ -498,3 +510,13 @@ class Board:
 def _check_range(what: str, value: int, limit: int) -> None:
     if not 0 <= value < limit:
         raise ValueError(f"{what} {value} out of range 0..{limit - 1}")
+
+
+def board_behind(port: object) -> Board | None:
+    """The simulated board behind a serial port (sim://, or any port passing through to
+    one and showing it as `board`); None behind any other port, or a closed one."""
+    try:
+        board = getattr(port, "board", None)
+    except OSError:  # pyserial's PortNotOpenError: a closed sim:// port
+        return None
+    return board if isinstance(board, Board) else None

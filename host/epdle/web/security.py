@@ -4,14 +4,18 @@
 - Origin: a state change (any method but GET/HEAD) from a foreign page is refused;
 - token: when listening on another address than loopback, every request carries the
   random token printed with the URL (once in the URL, then in a same-site cookie);
-- bodies: bounded (`MAX_BODY_BYTES`), read by `read_body`.
+- bodies: bounded (`MAX_BODY_BYTES`) and timed (`BODY_TIMEOUT_S`), read by `read_body`;
+- refusals: logged and the last `REFUSALS_KEPT` kept, each line cut short, so a flood of
+  refused requests costs no memory.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import secrets
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -22,6 +26,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 log = logging.getLogger("epdle.web")
 
 MAX_BODY_BYTES = 4096
+# A request's body must be all in this long after its headers.
+BODY_TIMEOUT_S = 10.0
+REFUSALS_KEPT = 100
+# How much of a refused request's path or header a log line or a kept refusal quotes.
+SHOWN_CHARACTERS = 80
 TOKEN_COOKIE = "epdle_token"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 SAFE_METHODS = {"GET", "HEAD"}
@@ -62,7 +71,9 @@ WILDCARD_HOSTS = ("0.0.0.0", "::")
 class Guard:
     hosts: set[str] | None  # None: any (listening on every address: the token guards)
     token: str | None = None
-    refused: list[str] = field(default_factory=list)  # one line per refused request
+    # One line per refused request, the last REFUSALS_KEPT of them; `refusals` counts all.
+    refused: deque[str] = field(default_factory=lambda: deque(maxlen=REFUSALS_KEPT))
+    refusals: int = 0
 
     @classmethod
     def for_address(cls, host: str, port: int, extra_hosts: Iterable[str] = ()) -> Guard:
@@ -76,11 +87,23 @@ class RequestTooLarge(Exception):
     pass
 
 
-async def read_body(receive: Receive, limit: int = MAX_BODY_BYTES) -> bytes:
+class RequestTimedOut(Exception):
+    pass
+
+
+async def read_body(
+    receive: Receive, limit: int = MAX_BODY_BYTES, timeout: float = BODY_TIMEOUT_S
+) -> bytes:
+    """The request's body, at most `limit` bytes, all in within `timeout` seconds."""
     chunks: list[bytes] = []
     size = 0
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while True:
-        message = await receive()
+        try:
+            message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.0))
+        except TimeoutError:
+            raise RequestTimedOut(f"request body not complete within {timeout:g} s") from None
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
@@ -108,8 +131,10 @@ class GuardMiddleware:
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             status, message = refusal
-            self.guard.refused.append(f"{method} {path}: {message}")
-            log.warning("refused %s %s: %s", method, path, message)
+            shown = _cut(path)
+            self.guard.refused.append(f"{method} {shown}: {message}")
+            self.guard.refusals += 1
+            log.warning("refused %s %s: %s", method, shown, message)
             await _send_json(send, status, {"error": message})
             return
         token = self.guard.token
@@ -133,14 +158,14 @@ class GuardMiddleware:
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if self.guard.hosts is not None and host not in self.guard.hosts:
-            return 421, f"unexpected Host header {host!r}: open the address epdle web printed"
+            return 421, f"unexpected Host header {_cut(host)!r}: open the address epdle web printed"
         if self.guard.token is not None and not self._has_token(scope, headers):
             return 401, "missing or wrong token: open the address epdle web printed"
         if scope["method"] not in SAFE_METHODS:
             origin = headers.get("origin")
             # The page's own requests come from the address it was loaded from.
             if origin is not None and origin != f"http://{host}":
-                return 403, f"request from a foreign page ({origin}) refused"
+                return 403, f"request from a foreign page ({_cut(origin)}) refused"
             if headers.get("sec-fetch-site") == "cross-site":
                 return 403, "cross-site request refused"
         return None
@@ -160,6 +185,13 @@ class GuardMiddleware:
         if TOKEN_COOKIE in cookie:
             candidates.append(cookie[TOKEN_COOKIE].value)
         return any(c is not None and secrets.compare_digest(c, token) for c in candidates)
+
+
+def _cut(text: str) -> str:
+    """A client's text as a message quotes it: at most SHOWN_CHARACTERS of it."""
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}... ({len(text)} characters)"
 
 
 def _query_token(scope: Scope) -> str | None:

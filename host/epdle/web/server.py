@@ -2,13 +2,17 @@
 
     GET  /              the page (static/index.html; its scripts and styles beside it)
     GET  /api/state     the game, the advice, the settings and the device
-    POST /api/guess     {"word": "salet", "colours": "BBYBB"}
+    POST /api/guess     {"word": "salet", "colours": "BBYBB", "turn": 0}: "turn" (optional
+                        for scripts, the page sends it) is the number of guesses the page
+                        saw; if the game has moved on since, 409 and nothing is played
     POST /api/undo | /api/new | /api/press
     POST /api/settings  {"strategy": "best", "hard": true, "blind": false} (any of them)
     GET  /api/events    server-sent events: "state" with the same body as /api/state
     GET  /panel.png     what the e-paper panel shows now
 
-Errors are {"error": "one line"} with a 4xx status.
+Errors are {"error": "one line"} with a 4xx status. A request's headers must be all in
+within HEADER_TIMEOUT_S of its connection (or of the last response on it), its body
+within BODY_TIMEOUT_S after them.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from importlib import resources
 from types import FrameType
 from typing import Any, TypeVar
 
+import h11
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -33,13 +38,23 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from epdle.web.security import Guard, GuardMiddleware, RequestTooLarge, read_body
+from epdle.web.security import (
+    BODY_TIMEOUT_S,
+    Guard,
+    GuardMiddleware,
+    RequestTimedOut,
+    RequestTooLarge,
+    read_body,
+)
 from epdle.web.state import Reply, WebSession
 
 log = logging.getLogger("epdle.web")
 
 T = TypeVar("T")
+
+HEADER_TIMEOUT_S = 10.0
 
 # The page's files, by the only names a request can ask for.
 STATIC_FILES = {
@@ -59,6 +74,7 @@ class ServerOptions:
     poll_interval: float = 0.5  # how often the device is asked for events
     keepalive: float = 15.0  # an SSE comment this often keeps proxies and browsers happy
     max_events: int | None = None  # end each event stream after this many (tests)
+    body_timeout: float = BODY_TIMEOUT_S
 
 
 class Hub:
@@ -168,8 +184,11 @@ def create_app(
         spawn(catch_up())
         return JSONResponse({**state, "notes": list(reply.notes)})
 
+    async def body_of(request: Request) -> bytes:
+        return await read_body(request.receive, timeout=options.body_timeout)
+
     async def json_body(request: Request) -> dict[str, Any]:
-        body = await read_body(request.receive)
+        body = await body_of(request)
         content_type = request.headers.get("content-type", "").split(";")[0].strip()
         if content_type != "application/json":
             raise HTTPException(415, "send the body as application/json")
@@ -177,6 +196,8 @@ def create_app(
             value = json.loads(body or b"{}")
         except ValueError:
             raise HTTPException(400, "the body is not JSON") from None
+        except RecursionError:
+            raise HTTPException(400, "the body's JSON is nested too deeply") from None
         if not isinstance(value, dict):
             raise HTTPException(400, "the body must be a JSON object")
         return value
@@ -196,13 +217,15 @@ def create_app(
 
     async def post_guess(request: Request) -> Response:
         body = await json_body(request)
-        word, colours = body.get("word"), body.get("colours")
+        word, colours, turn = body.get("word"), body.get("colours"), body.get("turn")
         if not isinstance(word, str) or not isinstance(colours, str):
             return error(400, 'send {"word": "salet", "colours": "BBYBB"}')
-        return await act(session.guess, word, colours)
+        if turn is not None and (type(turn) is not int or turn < 0):
+            return error(400, "turn must be the number of guesses the page saw (0 or more)")
+        return await act(session.guess, word, colours, turn)
 
     async def post_plain(request: Request) -> Response:
-        await read_body(request.receive)  # bounded, and ignored
+        await body_of(request)  # bounded, and ignored
         action = {
             "/api/undo": session.undo,
             "/api/new": session.new,
@@ -280,6 +303,9 @@ def create_app(
     async def too_large(request: Request, exc: Exception) -> Response:
         return error(413, str(exc))
 
+    async def too_slow(request: Request, exc: Exception) -> Response:
+        return error(408, str(exc))
+
     async def internal_error(request: Request, exc: Exception) -> Response:
         log.exception("request %s %s failed", request.method, request.url.path)
         return error(500, f"internal error: {type(exc).__name__}")
@@ -301,6 +327,7 @@ def create_app(
         exception_handlers={
             HTTPException: http_error,
             RequestTooLarge: too_large,
+            RequestTimedOut: too_slow,
             Exception: internal_error,
         },
         lifespan=lifespan,
@@ -328,9 +355,45 @@ class _Server(uvicorn.Server):
             loop.call_soon_threadsafe(self.app.state.hub.publish, None)
 
 
+def _timed_http(header_timeout: float) -> type[H11Protocol]:
+    """uvicorn's HTTP/1.1 protocol, closing a connection whose request headers are not
+    all in within `header_timeout` seconds of the connection or of the last response
+    (uvicorn bounds their size, not their time: a client could hold one open forever)."""
+
+    class TimedH11Protocol(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm_header_timer()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm_header_timer()
+
+        def _arm_header_timer(self) -> None:
+            self.loop.call_later(header_timeout, self._headers_due)
+
+        def _headers_due(self) -> None:
+            # IDLE: the client has not finished a request's headers since the timer began.
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                log.warning(
+                    "closed a connection whose request headers took over %g s", header_timeout
+                )
+                self.transport.close()
+
+    return TimedH11Protocol
+
+
+def server_config(app: Starlette, header_timeout: float = HEADER_TIMEOUT_S) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        http=_timed_http(header_timeout),
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=2,
+    )
+
+
 def serve(app: Starlette, sock: socket.socket) -> None:
     """Serve `app` on a bound, listening socket until SIGINT/SIGTERM."""
-    config = uvicorn.Config(
-        app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
-    )
-    _Server(config, app).run(sockets=[sock])
+    _Server(server_config(app), app).run(sockets=[sock])

@@ -23,6 +23,7 @@ from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
 from epdle.session.game import Game
+from epdle.sim import board_behind
 from epdle.solver import STRATEGIES, HistoryError
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.web.rules import hard_mode_refusal
@@ -104,8 +105,18 @@ class WebSession:
     def close(self) -> None:
         self.controller.presenter.close()
 
-    def guess(self, word: str, colours: str) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+        """Play a guess; `turn` is the number of guesses the page saw (None: not checked)."""
         game = self.controller.game
+        played = len(game.history)
+        if turn is not None and turn != played:
+            return Reply(
+                f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
+                "it shows the game as it is now",
+                409,
+            )
+        if played >= GAME_GUESSES and not game.solved:
+            return Reply(f"the game is over after {GAME_GUESSES} guesses: start a new one", 409)
         if game.solver.hard and word.strip().isalpha() and not game.solved:
             reason = hard_mode_refusal(game.history, word)
             if reason is not None:
@@ -256,7 +267,7 @@ class WebSession:
     def _panel_image(self) -> Image.Image:
         presenter = self.controller.presenter
         device = presenter.device
-        board = device.simulated_board if device is not None else None
+        board = board_behind(device.serial) if device is not None else None
         if board is not None:
             return board.panel_image()
         if self.panel_frame is not None and self.panel_frame < presenter.frame_count:

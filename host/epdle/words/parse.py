@@ -56,11 +56,19 @@ def read_word_file(
     length: int | None = None,
     fold: Callable[[str], str] | None = None,
 ) -> list[str]:
-    """A plain one-word-a-line file (the --answers / --guesses format)."""
+    """A plain one-word-a-line file (the --answers / --guesses format), UTF-8 with or
+    without a byte order mark."""
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(name, "rb") as handle:
+            data = handle.read()
     except OSError as error:
         raise ValueError(f"cannot read word list {name}: {error.strerror}") from error
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ValueError(
+            f"word list {name}: not UTF-8 text (line {line}: byte {data[error.start]:#04x})"
+        ) from None
     return parse_word_lines(text, name, length, fold)

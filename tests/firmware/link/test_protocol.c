@@ -214,21 +214,42 @@ static void clear_empties_the_set(void **state) {
     assert_int_equal(store_frame_count(), 0);
 }
 
-static void the_link_sleeps_after_a_quiet_spell_and_drops_the_upload(void **state) {
+static void the_link_sleeps_after_a_quiet_spell_and_keeps_the_upload(void **state) {
     uint32_t started;
     uint32_t calls = 0;
+    uint16_t after_first;
     (void)state;
     begin_upload(1);
     expect_ack(send_chunk(2, 0), 2);
+    after_first = u16_at(replies[0].payload);
     started = board_now_us();
     while (link_service() && calls < 100000u) {
         calls++;
     }
     assert_true(board_now_us() - started >= LINK_AWAKE_MS * 1000u);
     assert_true(board_now_us() - started < (LINK_AWAKE_MS + 100u) * 1000u);
-    assert_false(store_write_active());
-    /* The next wake starts a fresh awake window. */
+    /* The next wake starts a fresh awake window; a host that resends the chunk
+     * whose ACK it lost gets that ACK from the copy, and the upload goes on. */
     assert_true(link_service());
+    expect_ack(send_chunk(2, 0), 2);
+    assert_int_equal(u16_at(replies[0].payload), after_first);
+    assert_int_equal(store_write_offset(), after_first);
+    expect_ack(send_chunk(3, after_first), 3);
+}
+
+static void info_is_never_answered_from_the_copy(void **state) {
+    (void)state;
+    /* payload[6]: frames. The same INFO (seq 5) before and after the state changed. */
+    assert_int_equal(command(LINK_CMD_INFO, 5, NULL, 0), 1);
+    assert_int_equal(replies[0].payload[6], 0);
+    upload_all(6);
+    fake_display.current = 2;
+    assert_int_equal(command(LINK_CMD_INFO, 5, NULL, 0), 1);
+    assert_int_equal(replies[0].payload[6], 3);
+    assert_int_equal(replies[0].payload[7], 2);
+    fake_display.current = 1;
+    assert_int_equal(command(LINK_CMD_INFO, 5, NULL, 0), 1);
+    assert_int_equal(replies[0].payload[7], 1);
 }
 
 static void a_wake_without_a_byte_listens_only_briefly(void **state) {
@@ -299,7 +320,8 @@ int main(void) {
         cmocka_unit_test_setup(unknown_and_misused_commands_get_clear_errors, fresh),
         cmocka_unit_test_setup(commit_before_the_last_chunk_is_incomplete, fresh),
         cmocka_unit_test_setup(clear_empties_the_set, fresh),
-        cmocka_unit_test_setup(the_link_sleeps_after_a_quiet_spell_and_drops_the_upload, fresh),
+        cmocka_unit_test_setup(the_link_sleeps_after_a_quiet_spell_and_keeps_the_upload, fresh),
+        cmocka_unit_test_setup(info_is_never_answered_from_the_copy, fresh),
         cmocka_unit_test_setup(a_wake_without_a_byte_listens_only_briefly, fresh),
         cmocka_unit_test_setup(sleep_command_acks_then_sleeps, fresh),
         cmocka_unit_test_setup(garbage_never_changes_the_set, fresh),

@@ -393,6 +393,44 @@ static void test_power_cut_leaves_the_row_half_written_and_reboot_keeps_nvm(void
     assert_int_equal(sim_flash_row_erase_count(0x3000u / 32u), 2);
 }
 
+static void test_a_cut_tears_a_row_at_any_word_and_half_programs_the_next(void **state) {
+    uint8_t done;
+    unsigned i;
+
+    (void)state;
+    for (done = 0u; done <= HAL_FLASH_ROW_WORDS; done = (uint8_t)(done + 7u)) {
+        if (done != 0u) {
+            sim_shutdown();
+        }
+        /* The write: words before `done` programmed, the next with bits 0x00F0 only. */
+        boot_with(rewrite_body);
+        sim_set_power_cut_tear(done, 0x00F0u);
+        sim_schedule_power_cut(3u);
+        assert_int_equal(sim_run_until(100u * MS), SIM_STOP_POWER_CUT);
+        for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
+            uint16_t written = (uint16_t)(0x0100u + i);
+            uint16_t expected = i < done    ? written
+                                : i == done ? (uint16_t)(0x3FFFu & (written | ~0x00F0u))
+                                            : 0x3FFFu;
+            assert_int_equal(sim_flash_peek((uint16_t)(0x3000u + i)), expected);
+        }
+        /* The erase of that row, once written whole (the next boot's second operation):
+         * words before `done` erased, the next with bits 0x0003 set again. */
+        sim_power_on();
+        assert_int_equal(sim_run_until(200u * MS), SIM_STOP_DEADLINE);
+        sim_cut_power();
+        sim_set_power_cut_tear(done, 0x0003u);
+        sim_schedule_power_cut(2u);
+        sim_power_on();
+        assert_int_equal(sim_run_until(300u * MS), SIM_STOP_POWER_CUT);
+        for (i = 0; i < HAL_FLASH_ROW_WORDS; i++) {
+            uint16_t written = (uint16_t)(0x0100u + i);
+            uint16_t expected = i < done ? 0x3FFFu : i == done ? (uint16_t)(written | 3u) : written;
+            assert_int_equal(sim_flash_peek((uint16_t)(0x3000u + i)), expected);
+        }
+    }
+}
+
 static void eeprom_cut_body(void) {
     sim_nvm_eeprom_write(9u, 0x00u);
 }
@@ -703,6 +741,9 @@ int main(void) {
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(
             test_power_cut_leaves_the_row_half_written_and_reboot_keeps_nvm, reset_observations,
+            shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_a_cut_tears_a_row_at_any_word_and_half_programs_the_next, reset_observations,
             shut_down),
         cmocka_unit_test_setup_teardown(test_power_cut_during_an_eeprom_write_leaves_it_erased,
                                         reset_observations, shut_down),

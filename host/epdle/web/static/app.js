@@ -87,7 +87,7 @@ function submit() {
   pendingEnter = performance.now();
   pendingPanel = { start: pendingEnter, version: state.device.panel_version };
   const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
-  api("/api/guess", { word: guess, colours: colours.join("") }).then((data) => {
+  api("/api/guess", { word: guess, colours: colours.join(""), turn: state.history.length }).then((data) => {
     if (data) {
       if (word() === guess) input.value = ""; // not if the next word is typed already
       resetColours();

@@ -2,7 +2,8 @@
 
 The board's clock follows the wall clock, except while the panel is powered
 (a refresh takes ~15 s of simulated time): then it runs as fast as it can,
-so showing a frame costs no wall time.
+so showing a frame costs no wall time. With `real_time` it follows the wall
+clock then too: the device is deaf for the refresh's whole time, as a real one.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 import tty
 from collections.abc import Callable
 
-from epdle.sim import Board
+from . import Board
 
 # Longest stretch of simulated time per loop turn; also the input latency.
 STEP_MS = 2.0
@@ -41,9 +42,11 @@ class PtyServer:
         announce: Callable[[str], None] | None = None,
         log: Callable[[str], None] | None = None,
         press: threading.Event | None = None,
+        real_time: bool = False,
     ) -> None:
         """Run until `stop` is set; `announce` gets the terminal's path first, `log` a line
-        for each thing the device does; setting `press` presses the button."""
+        for each thing the device does; setting `press` presses the button. Refreshes
+        take their simulated time in wall time only with `real_time`."""
         if announce is not None:
             announce(self.path)
         wall_start = time.monotonic()
@@ -54,8 +57,9 @@ class PtyServer:
                 press.clear()
                 self.board.press_button()
                 watcher.say("button pressed")
-            self._take_input(timeout=0.0 if self.board.panel_powered else STEP_MS / 1000)
-            if self.board.panel_powered:
+            hurry = self.board.panel_powered and not real_time
+            self._take_input(timeout=0.0 if hurry else STEP_MS / 1000)
+            if hurry:
                 self.board.run_ms(BUSY_STEP_MS)
                 # Time spent refreshing is skipped, not caught up on.
                 board_start += BUSY_STEP_MS
@@ -136,6 +140,7 @@ def serve_board_on_pty(
     flash_hex: str | None = None,
     link_path: str | None = None,
     log: bool = True,
+    real_time: bool = False,
 ) -> int:
     """`epdle sim serve --pty`: print the terminal's path (first line), serve until
     SIGINT, SIGTERM or 'quit' on stdin, logging what the device does on stderr; then
@@ -175,6 +180,7 @@ def serve_board_on_pty(
                 announce=lambda path: print(path, flush=True),
                 log=say if log else None,
                 press=press,
+                real_time=real_time,
             )
         finally:
             for signum, handler in previous.items():
