@@ -197,12 +197,6 @@ void Bench::next_step() {
             std::snprintf(text, sizeof text, "%03x=%02x", address,
                           chip->registers[address & 0xfffu]->get_value());
             log("peek", text);
-        } else if (s.op == "state") {
-            char text[96];
-            std::snprintf(text, sizeof text, "pc=%04x baud1con=%02x rc1sta=%02x pir1=%02x",
-                          chip->pc->value, chip->registers[0x19f]->get_value(),
-                          chip->registers[0x19d]->get_value(), chip->registers[0x11]->get_value());
-            log("state", text);
         } else if (s.op == "end") {
             break;
         } else {
@@ -267,7 +261,6 @@ void Bench::latch_changed(int port) {
                 drive(0, BUSY_PIN, powered);
             }
         }
-        last_lata = lat;
         return;
     }
     unsigned int out = lat & ~tris;
@@ -310,8 +303,6 @@ void Bench::latch_changed(int port) {
         }
     }
 }
-
-void Bench::pin_changed(int, int, bool) {}
 
 void Bench::sleep_changed(bool asleep) {
     log("sleep", asleep ? (chip->low_power_sleep() ? "enter low-power" : "enter normal") : "exit");

@@ -3,8 +3,9 @@
  * replies read from the EUSART), the button on RA5, MCLR on RA3, and the panel on port C
  * and RA2/RA4: its SPI decoded from the latch writes (SDA at each SCL rise while CS is
  * low, D/C at the eighth bit) and BUSY held low for the controller's published times.
- * It runs a scenario (one step a line, tests/firmware/pic/p16f18326/README.md) and logs
- * every event with its cycle to EPDLE_BENCH_LOG.
+ * It runs a scenario (EPDLE_BENCH_SCENARIO: one step a line: wait MS, send HEX, reply MS,
+ * press MS, mclr, peek ADDR, mark NAME, end) and logs every event with its cycle to
+ * EPDLE_BENCH_LOG (firmware/toolchain/README.md).
  */
 #ifndef EPDLE_BENCH_H
 #define EPDLE_BENCH_H
@@ -27,7 +28,6 @@ class Bench : public TriggerObject {
     void callback_print() override {}
 
     /* From the chip. */
-    void pin_changed(int port, int bit, bool level);
     void latch_changed(int port);
     void tx_byte(unsigned int byte);
     void sleep_changed(bool asleep);
@@ -70,7 +70,7 @@ class Bench : public TriggerObject {
     size_t replies_at_step = 0;
 
     /* panel */
-    unsigned int last_latc = 0, last_lata = 0;
+    unsigned int last_latc = 0;
     uint8_t shift = 0;
     int bits = 0;
     bool busy = false;

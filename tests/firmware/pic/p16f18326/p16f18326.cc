@@ -713,9 +713,6 @@ bool P16F18326::tx_routed() {
 }
 
 void P16F18326::pin_changed(int port_index, int bit, bool level) {
-    if (bench) {
-        bench->pin_changed(port_index, bit, level);
-    }
     PinModule *rx = rx_pin();
     if (rx && rx == pin(port_index, bit)) {
         rx_edge(level);
