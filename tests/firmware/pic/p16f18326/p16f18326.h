@@ -195,23 +195,14 @@ class P16F18326 : public _14bit_e_processor {
     unsigned int tris(int port_index) {
         return port_index ? m_trisc->value.get() : m_trisa->value.get();
     }
-    double fosc_hz() const {
-        return fosc;
-    }
     bool low_power_sleep() const {
         return sleeping_low_power;
-    }
-    unsigned int config(int n) const {
-        return config_words[n];
     }
     uint16_t flash_word(unsigned int address);
     unsigned int highest_pc() const {
         return tracking_pc->highest;
     }
     Bench *bench = nullptr;
-    unsigned int reg_value(unsigned int id) {
-        return regs[id]->value.get();
-    }
     uint64_t sleep_count = 0;
 
   private:
