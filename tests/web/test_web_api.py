@@ -16,7 +16,7 @@ from web_support import settle
 from epdle.frames import decode, encode
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.screens import frames_for
-from epdle.solver import Solver
+from epdle.solver import Solver, score
 from epdle.web.security import TOKEN_COOKIE, Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
@@ -383,3 +383,17 @@ def test_every_address_takes_any_host_name_but_wants_the_token(session: WebSessi
         assert client.post("/api/press", headers=ours).status_code == 200
         theirs = {"origin": "http://evil.example"}
         assert client.post("/api/new", headers=theirs).status_code == 403
+
+
+def test_the_server_ends_the_game_at_six_guesses(client: TestClient) -> None:
+    # ?A??T after SALET; five wrong ?AUNT words leave JAUNT alone.
+    for word in ("salet", "daunt", "gaunt", "haunt", "taunt", "vaunt"):
+        response = guess(client, word, score(word, "jaunt"))
+        assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["lost"] and not state["solved"]
+    assert state["candidates"] == ["jaunt"]
+    refused = guess(client, "jaunt", "GGGGG")
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith("this game is over: all 6 guesses are played")
+    assert len(client.get("/api/state").json()["history"]) == 6

@@ -143,6 +143,9 @@ def test_a_whole_game_with_the_mouse_alone(context: BrowserContext, live_server)
         if colours == "GGGGG":
             break
     expect(page.locator("#left")).to_contain_text(f"Solved in {turn}")
+    # Nothing left to type or to choose: no empty row, no empty table header.
+    expect(page.locator("#current")).to_be_hidden()
+    expect(page.get_by_role("table", name="Suggestions")).to_be_hidden()
     assert history(page)[-1] == f"Guess {turn}: S green, L green, O green, S green, H green"
     state = json.loads(page.evaluate("fetch('/api/state').then(r => r.text())"))
     assert state["solved"] and state["history"][-1]["word"] == answer
@@ -230,6 +233,24 @@ def test_hard_mode_refuses_a_guess_and_says_why(context: BrowserContext, live_se
     guess.press("Enter")
     expect(page.locator("#board li")).to_have_count(2)
     expect(page.get_by_role("alert")).to_have_text("")
+
+
+def test_a_lost_game_ends_at_six_with_the_words_left(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    for turn, word in enumerate(("salet", "daunt", "gaunt", "haunt", "taunt", "vaunt"), 1):
+        guess.fill(word)
+        paste(page, score(word, "jaunt").translate(str.maketrans("GYB", "🟩🟨⬛")))
+        guess.press("Enter")
+        expect(page.locator("#board li")).to_have_count(turn)
+    expect(page.locator("#left")).to_have_text(
+        "Not solved in 6: the answer was JAUNT. Press “New game” for another."
+    )
+    expect(page.locator("#current")).to_be_hidden()
+    expect(page.get_by_role("table", name="Suggestions")).to_be_hidden()
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board li")).to_have_count(0)
+    expect(page.get_by_role("table", name="Suggestions")).to_be_visible()
 
 
 def test_unknown_word_is_an_error_on_the_page(context: BrowserContext, live_server) -> None:

@@ -62,6 +62,7 @@ class StatusKind(Enum):
     WAITING = "waiting"  # no host talking to the device
     SOLVED = "solved"
     NO_MATCH = "no_match"  # no word fits the feedback given
+    LOST = "lost"  # every guess played, none solved it: the words that were left
 
 
 def word_box(has_board: bool) -> Box:
@@ -165,12 +166,17 @@ def suggestion_image(
     return canvas.image
 
 
-def render_status(kind: StatusKind, history: History = ()) -> Planes:
-    """A status frame: waiting for a host, solved in N, or no word fits the feedback."""
-    return image_to_planes(status_image(kind, history))
+def render_status(
+    kind: StatusKind, history: History = (), candidates: Sequence[str] = ()
+) -> Planes:
+    """A status frame: waiting for a host, solved in N, no word fits the feedback, or the
+    game lost (with the ``candidates`` that were left, likeliest first)."""
+    return image_to_planes(status_image(kind, history, candidates))
 
 
-def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
+def status_image(
+    kind: StatusKind, history: History = (), candidates: Sequence[str] = ()
+) -> Image.Image:
     """render_status() as the landscape picture drawn (panel colours only).
 
     The waiting frame is the logo alone: it ignores ``history``.
@@ -185,6 +191,9 @@ def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
         guesses = len(rows)
         title, colour = "SOLVED", RED
         caption = f"in {guesses} guess" + ("" if guesses == 1 else "es")
+    elif kind is StatusKind.LOST:
+        title, colour = "NOT SOLVED", BLACK
+        caption = _left_caption(candidates, (WIDTH - 2 * MARGIN, BOARD_TOP - 3 - 35))
     else:
         title, colour, caption = "NO WORD", BLACK, "fits the colours"
     if not rows:
@@ -197,6 +206,20 @@ def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
     canvas.stamp_centred(_largest_bold(title, title_box, 40), title_box, colour)
     _draw_caption(canvas, (MARGIN, 35, WIDTH - MARGIN, BOARD_TOP - 3), caption)
     return canvas.image
+
+
+def _left_caption(candidates: Sequence[str], size: tuple[int, int]) -> str:
+    """As many of the words left as fit ``size`` at 9 px or more: "it was one of: ..."."""
+    words = [display_word(word) for word in candidates]
+    box: Box = (0, 0, *size)
+    styles = [(Face.BOLD, points, 0) for points in range(15, 8, -1)]
+    for shown in range(min(len(words), 4), 0, -1):
+        more = len(words) - shown
+        caption = ("was " if len(words) == 1 else "left: ") + " ".join(words[:shown])
+        caption += f" +{more}" if more else ""
+        if _first_fitting(caption, styles, box) is not None:
+            return caption
+    return f"{len(words)} words left"
 
 
 def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:

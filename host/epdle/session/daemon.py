@@ -22,6 +22,7 @@ from types import FrameType
 from epdle.link import LinkError
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
+from epdle.session.terminal import lost_text
 
 log = logging.getLogger("epdle.daemon")
 
@@ -110,6 +111,8 @@ class Daemon:
             game = self.controller.game
             if game.solved:
                 log.info("solved in %d", len(game.history))
+            elif game.lost:
+                log.info("%s", lost_text(game))
             else:
                 advice = game.advice
                 words = ", ".join(s.word for s in advice.suggestions)

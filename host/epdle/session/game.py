@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from epdle.solver import Advice, HistoryError, Solver
-from epdle.solver.scoring import is_solved
+from epdle.solver.scoring import GAME_GUESSES, is_solved
 
 
 class GameError(ValueError):
@@ -29,10 +29,24 @@ class Game:
     def solved(self) -> bool:
         return bool(self.history) and is_solved(self.history[-1][1])
 
+    @property
+    def lost(self) -> bool:
+        """Every guess the game allows played, and none solved it: the game is over."""
+        return len(self.history) >= GAME_GUESSES and not self.solved
+
+    @property
+    def over(self) -> bool:
+        return self.solved or self.lost
+
     def play(self, guess: str, feedback: str) -> Advice:
         """Add a played guess; raises GameError (game unchanged) if it cannot be."""
         if self.solved:
             raise GameError("this game is solved: type 'new' to start another")
+        if self.lost:
+            raise GameError(
+                f"this game is over: all {GAME_GUESSES} guesses are played; "
+                "type 'new' to start another"
+            )
         # As the game's language spells it (French drops accents): the board shows that.
         guess = self.solver.universe.lang.fold(guess)
         candidate = [*self.history, (guess, feedback)]

@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from epdle.render.planes import Planes
-from epdle.render.suggestions import render_advice
+from epdle.render.suggestions import StatusKind, render_advice, render_status
 
 if TYPE_CHECKING:
     from epdle.session.game import Game
 
 
 def frames_for(game: Game) -> list[Planes]:
+    if game.lost:
+        return [render_status(StatusKind.LOST, game.history, game.advice.candidates)]
     return render_advice(game.history, game.advice, game.top)

@@ -11,6 +11,7 @@ from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
     # Only a type here: at run time it would load the numpy engine on the cold path.
+    from epdle.session.game import Game
     from epdle.solver.advice import Advice
 
 _TILE_STYLES = {
@@ -70,3 +71,15 @@ def candidates_text(advice: Advice, limit: int | None = None) -> str:
     more = advice.candidates_left - len(words)
     text = "candidates: " + " ".join(word.upper() for word in words)
     return text + (f" ... and {more} more" if more > 0 else "")
+
+
+def lost_text(game: Game) -> str:
+    """A game played out without the answer: what was still possible."""
+    advice = game.advice
+    if advice.candidates_left == 1:
+        return f"Not solved in {len(game.history)}: the answer was {advice.candidates[0].upper()}."
+    return (
+        f"Not solved in {len(game.history)}: {advice.candidates_left} words were left; "
+        + candidates_text(advice, 10)
+        + "."
+    )

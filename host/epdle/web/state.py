@@ -106,7 +106,7 @@ class WebSession:
 
     def guess(self, word: str, colours: str) -> Reply:
         game = self.controller.game
-        if game.solver.hard and word.strip().isalpha() and not game.solved:
+        if game.solver.hard and word.strip().isalpha() and not game.over:
             reason = hard_mode_refusal(game.history, word)
             if reason is not None:
                 return Reply(f"hard mode: {reason}", 422)
@@ -212,6 +212,7 @@ class WebSession:
             "revision": self.revision,
             "history": [{"word": w, "colours": f} for w, f in game.history],
             "solved": game.solved,
+            "lost": game.lost,  # every guess played without the answer: the game is over
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,

@@ -151,7 +151,7 @@ function renderCurrentRow() {
 function drawCurrentRow() {
   const row = $("#current");
   const letters = Array.from(word());
-  const done = state && (state.solved || state.history.length >= state.max_guesses);
+  const done = state && (state.solved || state.lost);
   row.hidden = Boolean(done);
   row.replaceChildren();
   for (let i = 0; i < length(); i += 1) {
@@ -193,11 +193,18 @@ function drawAdvice() {
   body.replaceChildren();
   if (state.solved) {
     $("#left").textContent = `Solved in ${state.history.length}! Press “New game” for another.`;
+  } else if (state.lost) {
+    const left = state.candidates_left;
+    const words = state.candidates.slice(0, 10).map(displayWord).join(", ");
+    $("#left").textContent = `Not solved in ${state.history.length}: ${left === 1
+      ? `the answer was ${words}` : `${left} words were left (${words})`}. Press “New game” for another.`;
   } else {
     const left = state.candidates_left;
     $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
   }
-  state.suggestions.forEach((s, rank) => {
+  const suggestions = state.lost ? [] : state.suggestions;
+  $("#suggestions").hidden = suggestions.length === 0;
+  suggestions.forEach((s, rank) => {
     const tr = document.createElement("tr");
     const use = document.createElement("button");
     use.type = "button";
