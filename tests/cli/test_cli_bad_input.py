@@ -115,7 +115,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["daemon", "--port", "sim://", "--feed", MISSING, *FAST], FAILURE, "does not exist"),
     (["daemon", "--port", "sim://", "--feed", "-", "--top", "0"], USAGE, "--top"),
     (["daemon", "--feed", "-"], FAILURE, "no USB serial adapter found"),
-    (["demo", "--answer", "qqqqq", "--out", "{tmp}/d", *FAST], FAILURE, "not in the answer list"),
+    (["demo", "--answer", "qqqqq", "--out", "{tmp}/d", *FAST], FAILURE, "not an accepted word"),
     (["demo", "--answer", "crane", "--out", "{file}", *FAST], FAILURE, "is a file"),
     (["demo", "--answer", "crane", "--out", "{tmp}/d", "--top", "0"], USAGE, "--top"),
     # no command at all, an unknown one

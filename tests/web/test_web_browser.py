@@ -253,6 +253,39 @@ def test_a_lost_game_ends_at_six_with_the_words_left(context: BrowserContext, li
     expect(page.get_by_role("table", name="Suggestions")).to_be_visible()
 
 
+def test_todays_answer_outside_the_list_and_hard_mode_midgame(
+    context: BrowserContext, live_server
+) -> None:
+    page = open_page(context, live_server.url)
+    mode = page.locator("#mode")
+    expect(mode).to_have_text(
+        "Words: the original game's answers (every accepted word if today's is not one)"
+    )
+    guess = page.get_by_role("textbox", name="Guess")
+    for turn, word in enumerate(("salet", "courd", "pinky"), 1):
+        guess.fill(word)
+        paste(page, score(word, "guano").translate(str.maketrans("GYB", "🟩🟨⬛")))
+        guess.press("Enter")
+        expect(page.locator("#board li")).to_have_count(turn)
+    expect(mode).to_have_text(
+        "Words: every accepted word, the common ones first: the answer is not in the original list"
+    )
+    expect(page.locator("#left")).to_have_text("1 candidate left")
+    # COURD left SALET's yellow A out: hard mode cannot take this game, and says why.
+    page.get_by_role("checkbox", name="Hard mode").click()
+    expect(page.get_by_role("alert")).to_contain_text("cannot switch to hard mode: guess 2")
+    expect(page.get_by_role("checkbox", name="Hard mode")).not_to_be_checked()
+    page.get_by_role("checkbox", name="Every accepted word from the start").check()
+    expect(mode).to_have_text("Words: every accepted word, the common ones first")
+    game = live_server.session.controller.game
+    assert game.solver.blind and len(game.history) == 3
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("checkbox", name="Hard mode").check()
+    expect(mode).to_have_text("Words: every accepted word, the common ones first · hard mode")
+    assert live_server.session.controller.game.solver.hard
+
+
 def test_unknown_word_is_an_error_on_the_page(context: BrowserContext, live_server) -> None:
     page = open_page(context, live_server.url)
     guess = page.get_by_role("textbox", name="Guess")

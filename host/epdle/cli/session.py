@@ -15,6 +15,7 @@ from epdle.cli.options import (
     add_port_option,
     add_solver_options,
     add_top_option,
+    is_dictionary_game,
     progress_bar,
     resolve_port,
     solver_from_args,
@@ -23,6 +24,7 @@ from epdle.cli.paths import input_file, output_dir
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
+    from epdle.session.game import SolverFor
     from epdle.solver import Solver
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
@@ -93,7 +95,9 @@ def _controller(args: argparse.Namespace, port: str) -> Controller:
     from epdle.session.game import Game
     from epdle.session.presenter import DevicePresenter
 
-    return Controller(Game(_ready_solver(args), top=args.top), DevicePresenter(port))
+    solver = _ready_solver(args)
+    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
+    return Controller(game, DevicePresenter(port))
 
 
 def _ready_solver(args: argparse.Namespace) -> Solver:
@@ -103,6 +107,24 @@ def _ready_solver(args: argparse.Namespace) -> Solver:
         solver = solver_from_args(args, progress=progress)
         solver.advise([], top=1)
     return solver
+
+
+def _mode_solvers(args: argparse.Namespace, first: Solver) -> SolverFor:
+    """The game's solvers by (hard, blind), made on first use from the same options: the
+    blind one when the feedback leaves the answer list, others when the mode is switched."""
+    # Another language or length is blind whatever is asked: one solver per hard mode.
+    always_blind = is_dictionary_game(args) and not args.answers
+    made = {(first.hard, first.blind): first}
+
+    def solver_for(hard: bool, blind: bool) -> Solver:
+        key = (hard, blind or always_blind)
+        if key not in made:
+            options = argparse.Namespace(**{**vars(args), "hard": hard, "blind": key[1]})
+            with progress_bar("preparing the solver") as progress:
+                made[key] = solver_from_args(options, progress=progress)
+        return made[key]
+
+    return solver_for
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -155,11 +177,12 @@ def _demo(args: argparse.Namespace) -> int:
     output_dir(args.out)
     solver = _ready_solver(args)
     answer = solver.universe.lang.fold(args.answer)
-    if answer not in solver.universe.answers:
-        raise CommandError(f"{shorten(args.answer)!r} is not in the answer list")
+    if answer not in solver.universe.guess_index:
+        raise CommandError(f"{shorten(args.answer)!r} is not an accepted word")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
-    result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
+    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
+    result = play_demo(game, answer, args.out, cycle=not args.no_cycle)
     console = Console()
     guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"

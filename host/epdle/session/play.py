@@ -19,7 +19,7 @@ from epdle.link import LinkError
 from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
-from epdle.session.terminal import advice_table, board_text, lost_text
+from epdle.session.terminal import advice_table, board_text, lost_text, mode_text
 
 # How often the prompt looks for button presses while it waits for a line.
 WATCH_INTERVAL_S = 0.2
@@ -129,7 +129,7 @@ def show_outcome(
         elif game.lost:
             console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
         else:
-            console.print(advice_table(game.advice, game.solver.strategy))
+            console.print(advice_table(game.advice, game.solver.strategy, mode_text(game)))
     for note in outcome.notes:
         console.print(f"[dim]{note}[/dim]", highlight=False)
 

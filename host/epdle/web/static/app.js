@@ -234,6 +234,15 @@ function drawAdvice() {
     ? `the ${state.candidates.length} likeliest of ${state.candidates_left}` : "";
 }
 
+// Which words the advice weighs and under which rule, in one line.
+function modeText() {
+  const { settings } = state;
+  let words = "the original game's answers (every accepted word if today's is not one)";
+  if (state.widened) words = "every accepted word, the common ones first: the answer is not in the original list";
+  else if (settings.blind) words = "every accepted word, the common ones first";
+  return `Words: ${words}${settings.hard ? " · hard mode" : ""}`;
+}
+
 function renderDevice() {
   const { device } = state;
   const panel = $("#panel");
@@ -290,6 +299,7 @@ function render(next) {
   renderAdvice();
   renderDevice();
   renderSettings();
+  $("#mode").textContent = modeText();
   $("#undo").disabled = state.history.length === 0;
   noteAdvice();
   if (first) {
