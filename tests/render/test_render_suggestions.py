@@ -12,6 +12,7 @@ from epdle.render.canvas import InkText, ink_parts
 from epdle.render.options import BLACK, RED, WHITE
 from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes, planes_to_image
 from epdle.render.suggestions import (
+    BOARD_TOP,
     MIN_WORD_CAP_HEIGHT,
     StatusKind,
     board_box,
@@ -298,3 +299,25 @@ def test_accented_capitals_keep_the_word_size(word: str) -> None:
     box = word_box(True)
     assert ink.width <= box[2] - box[0] and ink.height <= box[3] - box[1]
     assert ink.height >= MIN_WORD_CAP_HEIGHT + 3  # the marks stand above the capitals
+
+
+def test_board_rows_read_left_to_right_then_down() -> None:
+    # Four guesses take two columns of rows. Guess k has k green tiles: the red in each
+    # quarter of the board says which guess is drawn there.
+    history = [("crane", "G" * k + "B" * (5 - k)) for k in range(1, 5)]
+    image = np.asarray(status_image(StatusKind.NO_MATCH, history))
+    red = (image == RED).all(axis=2)
+    board = red[BOARD_TOP:, :]
+    rows = np.flatnonzero(board.any(axis=1))
+    columns = np.flatnonzero(board.any(axis=0))
+    middle_y = (rows[0] + rows[-1]) // 2
+    middle_x = (columns[0] + columns[-1]) // 2
+    quarters = [
+        board[:middle_y, :middle_x],  # top left
+        board[:middle_y, middle_x:],  # top right
+        board[middle_y:, :middle_x],  # bottom left
+        board[middle_y:, middle_x:],  # bottom right
+    ]
+    one_tile = red[BOARD_TOP:].sum() / sum(range(1, 5))
+    greens = [round(quarter.sum() / one_tile) for quarter in quarters]
+    assert greens == [1, 2, 3, 4]  # in the order they were played, as the page lists them
