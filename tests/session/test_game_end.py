@@ -90,3 +90,35 @@ def test_the_daemon_says_the_game_is_lost(solver: Solver, tmp_path: Path, caplog
     assert "Not solved in 6: the answer was JAUNT." in messages
     assert any("this game is over" in message for message in messages)
     assert len(controller.game.history) == GAME_GUESSES
+
+
+def test_daemon_errors_do_not_offer_a_help_it_has_not(solver: Solver, tmp_path, caplog) -> None:
+    from epdle.session.controller import Controller
+    from epdle.session.presenter import DevicePresenter
+
+    feed = tmp_path / "feed"
+    feed.write_text("what is this\n")
+    controller = Controller(Game(solver), DevicePresenter("sim://"))
+    with caplog.at_level(logging.INFO, logger="epdle.daemon"):
+        Daemon(controller, str(feed), poll_interval=0.01).run()
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert errors == [
+        "what is this: expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, "
+        "got 'what is this'"
+    ]
+
+
+def test_play_on_a_missing_device_fails(capsys) -> None:
+    assert main(["play", "--port", "/dev/nonexistent"]) == 1
+    assert capsys.readouterr().err == (
+        "epdle play: error: no serial device at /dev/nonexistent: plug the device in, "
+        "or --port sim:// for the simulated board\n"
+    )
+
+
+def test_merge_help_names_the_firmware_make_pic_builds(capsys) -> None:
+    assert main(["merge", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "build/pic/epdle.hex, made by make pic" in text
+    build = (Path(__file__).resolve().parents[2] / "tools/pic/build.sh").read_text()
+    assert "build/pic/epdle.hex" in build

@@ -143,4 +143,6 @@ def test_play_goes_on_past_the_list_in_one_line(tmp_path: Path, monkeypatch, cap
     assert capsys.readouterr().err == ""
     text = output.getvalue()
     assert text.count(WIDENED_NOTE) == 1
-    assert "left of every accepted word (the answer is not in the original list)" in text
+    assert "1 candidate left of every accepted word (not in the original list)\n" in text
+    assert "\nranked by best: fewest guesses to win (decision tree)\n" in text
+    assert [line for line in text.splitlines() if line.endswith(" ")] == []

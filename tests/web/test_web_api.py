@@ -410,3 +410,21 @@ def test_the_default_goes_on_past_the_original_list(client: TestClient) -> None:
     while state["widened"]:
         state = client.post("/api/undo").json()
     assert state["history"] and state["candidates_left"] > 0  # the original list fits again
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        ("dron", "has 4 letters, this game uses 5"),
+        ("zzzzz", "not in the accepted word list"),
+    ],
+)
+def test_hard_mode_says_what_is_wrong_with_a_word_first(
+    client: TestClient, word: str, message: str
+) -> None:
+    client.post("/api/settings", json={"hard": True})
+    assert guess(client, "salet", "BBBGB").status_code == 200
+    response = guess(client, word, "B" * len(word))
+    assert response.status_code == 422
+    assert message in response.json()["error"]
+    assert "hard mode" not in response.json()["error"]

@@ -45,11 +45,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line.",
     )
-    play.add_argument(
-        "--port",
-        help="serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
-        "or auto (default: the one USB serial adapter present, else sim://)",
-    )
+    play.add_argument("--port", help=PORT_HELP)
     play.add_argument(
         "--panel-dir",
         type=Path,
@@ -88,6 +84,28 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     _add_game_options(demo)
     demo.set_defaults(func=_demo)
+
+
+PORT_HELP = (
+    "serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+    "or auto (default: the one USB serial adapter present, else sim://)"
+)
+
+
+def device_port(port: str | None) -> str:
+    """--port as given, or (None) the one USB serial adapter present, else the simulated
+    board. A device path that does not exist is an error, not a game without a device."""
+    if port is None:
+        from epdle.link.ports import one_adapter_present
+
+        port = AUTO_PORT if one_adapter_present() else "sim://"
+    port = resolve_port(port)
+    if "://" not in port and sys.platform != "win32" and not Path(port).exists():
+        raise CommandError(
+            f"no serial device at {shorten(port)}: plug the device in, or --port sim:// "
+            "for the simulated board"
+        )
+    return port
 
 
 def _controller(args: argparse.Namespace, port: str) -> Controller:
@@ -133,12 +151,7 @@ def _play(args: argparse.Namespace) -> int:
     from epdle.session import play
 
     console = Console()
-    port = args.port
-    if port is None:
-        from epdle.link.ports import one_adapter_present
-
-        port = AUTO_PORT if one_adapter_present() else "sim://"
-    port = resolve_port(port)
+    port = device_port(args.port)
     panel_dir = None
     if port == "sim://":
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")

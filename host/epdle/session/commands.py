@@ -14,6 +14,10 @@ class InputError(ValueError):
     """A line that is neither a played guess nor a known command (one-line message)."""
 
 
+class UnknownLine(InputError):
+    """A line that looks like no guess and no command at all."""
+
+
 class Control(Enum):
     UNDO = "undo"
     NEW = "new"
@@ -101,9 +105,8 @@ def parse_line(line: str) -> Played | Command | None:
             return Command(control, _SWITCH[parts[1].lower()])
         return Command(control)
     if len(parts) != 2:
-        raise InputError(
-            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}; "
-            "type 'help' for more"
+        raise UnknownLine(
+            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}"
         )
     return parse_played(parts[0], parts[1])
 

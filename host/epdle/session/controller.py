@@ -14,6 +14,7 @@ from epdle.session.commands import (
     Control,
     InputError,
     Played,
+    UnknownLine,
     parse_line,
     parse_played,
 )
@@ -33,6 +34,7 @@ class Outcome:
     quit: bool = False
     help: bool = False
     notes: list[str] = field(default_factory=list)
+    unknown: bool = False  # the line was neither a guess nor a command (a prompt offers help)
 
 
 class Controller:
@@ -54,7 +56,7 @@ class Controller:
         try:
             item = parse_line(line)
         except InputError as error:
-            return Outcome(error=str(error))
+            return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if item is None:
             return Outcome()
         if isinstance(item, Played):

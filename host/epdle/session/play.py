@@ -114,16 +114,19 @@ def show_outcome(
     console: Console, controller: Controller, outcome: Outcome, errors: TextIO | None = None
 ) -> None:
     """What a line did; with `errors` (scripted), an error goes there as one plain line."""
-    if outcome.error and errors is not None:
-        print(f"epdle play: error: {outcome.error}", file=errors, flush=True)
-    elif outcome.error:
-        console.print(f"[red]error:[/red] {outcome.error}", highlight=False)
+    error = outcome.error
+    if error and outcome.unknown:
+        error += "; type 'help' for the commands"
+    if error and errors is not None:
+        print(f"epdle play: error: {error}", file=errors, flush=True)
+    elif error:
+        console.print(f"[red]error:[/red] {error}", highlight=False)
     if outcome.help:
         console.print(HELP_TEXT, markup=False)
     if outcome.changed:
         game = controller.game
         if game.history:
-            console.print(board_text(game.history))
+            console.print(board_text(game.history, console.color_system is not None))
         if game.solved:
             console.print(f"[green]Solved in {len(game.history)}![/green] 'new' for another game.")
         elif game.lost:

@@ -22,9 +22,14 @@ _TILE_STYLES = {
 }
 
 
-def board_text(history: list[tuple[str, str]]) -> Text:
+def board_text(history: list[tuple[str, str]], coloured: bool = True) -> Text:
+    """The board: coloured tiles, or (no colours, e.g. piped) each word beside its
+    colours as letters, G/Y/B."""
     text = Text()
     for guess, feedback in history:
+        if not coloured:
+            text.append(f"{display_word(guess)} {feedback}\n")
+            continue
         for column, (letter, colour) in enumerate(zip(display_word(guess), feedback, strict=True)):
             text.append(" " if column else "")
             text.append(f" {letter} ", style=_TILE_STYLES[colour])
@@ -39,7 +44,7 @@ def plural(count: int, noun: str) -> str:
 def mode_text(game: Game) -> str:
     """Which words the advice weighs, and hard mode: the game's mode in a few words."""
     if game.widened:
-        words = "every accepted word (the answer is not in the original list)"
+        words = "every accepted word (not in the original list)"
     elif game.solver.blind:
         words = "every accepted word"
     else:
@@ -61,8 +66,8 @@ def advice_table(advice: Advice, strategy: str | None = None, mode: str | None =
     heading = f"{plural(advice.candidates_left, 'candidate')} left"
     if mode is not None:
         heading += f" of {mode}"
-    if strategy is not None:
-        heading += f"; ranked by {strategy}: {REGISTRY[strategy].ranked_by}"
+    if strategy is not None:  # on a line of its own: neither wraps on a terminal
+        heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
     table = Table(box=None, pad_edge=False)
     for column in COLUMNS:
         table.add_column(

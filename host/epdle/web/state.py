@@ -108,7 +108,10 @@ class WebSession:
 
     def guess(self, word: str, colours: str) -> Reply:
         game = self.controller.game
-        if game.solver.hard and word.strip().isalpha() and not game.over:
+        universe = game.solver.universe
+        # A word of the wrong length or one the game does not accept gets that error first.
+        known = universe.lang.fold(word.strip().lower()) in universe.guess_index
+        if game.solver.hard and known and not game.over:
             reason = hard_mode_refusal(game.history, word)
             if reason is not None:
                 return Reply(f"hard mode: {reason}", 422)
