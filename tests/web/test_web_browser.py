@@ -286,6 +286,24 @@ def test_todays_answer_outside_the_list_and_hard_mode_midgame(
     assert live_server.session.controller.game.solver.hard
 
 
+def test_a_line_typed_in_the_box_keeps_its_colours(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    guess.press_sequentially("salet bbbgb")
+    expect(guess).to_have_value("salet bbbgb")
+    assert [name.rsplit(", ", 1)[1] for name in tile_names(page)] == [
+        "grey",
+        "grey",
+        "grey",
+        "green",
+        "grey",
+    ]
+    guess.press("Enter")
+    expect(page.locator("#board li")).to_have_count(1)
+    assert live_server.session.controller.game.history == [("salet", "BBBGB")]
+    expect(guess).to_have_value("")
+
+
 def test_unknown_word_is_an_error_on_the_page(context: BrowserContext, live_server) -> None:
     page = open_page(context, live_server.url)
     guess = page.get_by_role("textbox", name="Guess")
@@ -616,6 +634,9 @@ def test_phone_width_dark_mode_and_screenshots(
         board_box = small.locator("#board").bounding_box()
         table_box = small.get_by_role("table", name="Suggestions").bounding_box()
         assert board_box and table_box and table_box["y"] > board_box["y"] + board_box["height"]
+        # The suggestions come before the keyboard: read without scrolling past it.
+        keys_box = small.get_by_role("group", name="Keyboard").bounding_box()
+        assert keys_box and table_box["y"] + table_box["height"] <= keys_box["y"]
         small.get_by_role("textbox", name="Guess").fill("cru")
         save(small, "web-phone.png", tmp_path)
 

@@ -1,7 +1,7 @@
 // The page: renders the server's state, sends what the player does.
 import {
-  COLOUR_NAMES, displayLetter, displayWord, letterStates, nextColour, parsePaste, refusal,
-  speller, tileName,
+  COLOUR_NAMES, anyColours, displayLetter, displayWord, letterStates, nextColour, parsePaste,
+  refusal, speller, tileName,
 } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -55,7 +55,28 @@ async function api(path, body) {
 // -- the row being typed ------------------------------------------------------------------
 
 function word() {
-  return Array.from(spell(input.value).word).slice(0, length()).join("");
+  const line = typedLine(input.value);
+  return Array.from(spell(line ? line.word : input.value).word).slice(0, length()).join("");
+}
+
+// The box typed as a line, "salet bbbgb" (or "crane 21000", "crane 🟩🟨⬛⬛⬛"): the word
+// and its colours, or null (colours: null until they are whole). The box keeps the line as
+// typed, so the colours can be typed after the word.
+function typedLine(text) {
+  const match = text.match(/^\s*(\S+)[\s:=,]+(\S*)\s*$/u);
+  if (!match) return null;
+  const marks = match[2] ? anyColours(match[2]) : null;
+  return { word: match[1], colours: marks };
+}
+
+function typeLine(line) {
+  const { refused } = spell(line.word);
+  if (refused !== null) refuse(refused);
+  else if (refusing) setError("");
+  if (line.colours !== null && Array.from(line.colours).length === length()) {
+    colours = Array.from(line.colours);
+  }
+  renderCurrentRow();
 }
 
 // The row becomes `text` as the game's language spells it; a letter it does not have is
@@ -292,7 +313,6 @@ function render(next) {
   state = next;
   if (first || colours.length !== state.length) resetColours();
   setLanguage(state.language);
-  input.maxLength = state.length;
   renderBoard();
   renderCurrentRow();
   renderKeyboard();
@@ -336,7 +356,8 @@ function buildKeyboard(extra = "") {
       const button = document.createElement("button");
       button.dataset.key = key;
       if (key === "enter") {
-        button.type = "submit";
+        button.type = "button";
+        button.addEventListener("click", () => press("enter"));
         button.textContent = "Enter";
         button.className = "wide";
         delete button.dataset.key;
@@ -382,7 +403,11 @@ function wire() {
     event.preventDefault();
     submit();
   });
-  input.addEventListener("input", () => setWord(input.value));
+  input.addEventListener("input", () => {
+    const line = typedLine(input.value);
+    if (line === null) setWord(input.value);
+    else typeLine(line);
+  });
   document.addEventListener("paste", handlePaste);
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
