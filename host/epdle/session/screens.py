@@ -11,7 +11,16 @@ if TYPE_CHECKING:
     from epdle.session.game import Game
 
 
+def panel_mode(game: Game) -> str:
+    """The game's rules as the panel's header says them: "hard", "all words" (every
+    accepted word, not the original list), both, or nothing."""
+    parts = ["hard"] if game.solver.hard else []
+    if game.widened or game.solver.blind:
+        parts.append("all words")
+    return ", ".join(parts)
+
+
 def frames_for(game: Game) -> list[Planes]:
     if game.lost:
         return [render_status(StatusKind.LOST, game.history, game.advice.candidates)]
-    return render_advice(game.history, game.advice, game.top)
+    return render_advice(game.history, game.advice, game.top, panel_mode(game))
