@@ -25,6 +25,7 @@ from epdle.cli.paths import input_file, output_dir
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
     from epdle.session.game import SolverFor
+    from epdle.session.review import Review
     from epdle.solver import Solver
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
@@ -84,6 +85,23 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     _add_game_options(demo)
     demo.set_defaults(func=_demo)
+
+    review = commands.add_parser(
+        "review",
+        help="score a finished game turn by turn against the best move",
+        description="How a finished game went: each guess against the helper's best move, "
+        "with the candidates left, the guesses expected from there (best move / the guess "
+        "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
+        "game as --history, or the shared grid with --grid and the words with --words. "
+        "Played with default settings, the original list is used while it fits.",
+        epilog="example: epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG",
+    )
+    review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
+    review.add_argument("--grid", help="the game's shared grid (- reads it from stdin)")
+    review.add_argument("--words", help="with --grid: the words played, in order, comma-separated")
+    review.add_argument("--json", action="store_true", help="print JSON")
+    add_solver_options(review, other_lengths=False)
+    review.set_defaults(func=_review)
 
 
 PORT_HELP = (
@@ -212,3 +230,66 @@ def _demo(args: argparse.Namespace) -> int:
     if not result.solved:
         raise CommandError(f"the solver did not find {display_word(answer)}")
     return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    import json
+
+    from epdle.cli.errors import UsageError
+    from epdle.session.review import Reviewer, ReviewError, grid_history
+    from epdle.solver import HistoryError
+    from epdle.solver.scoring import parse_history
+
+    if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
+        raise UsageError("give the game as --history, or as --grid with --words")
+    try:
+        if args.history is not None:
+            history = parse_history(args.history)
+        else:
+            grid = sys.stdin.read() if args.grid == "-" else args.grid
+            history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    if not history:
+        raise CommandError("the game has no guesses")
+    solver = _ready_solver(args)
+    try:
+        solver.state_after(history)
+    except HistoryError:  # left the original list: every accepted word, as the game does
+        solver = _mode_solvers(args, solver)(args.hard, True)
+    try:
+        review = Reviewer(solver).review(history)
+    except ReviewError as error:
+        raise CommandError(str(error)) from None
+    if args.json:
+        print(json.dumps(review.as_json()))
+        return 0
+    _print_review(review)
+    return 0
+
+
+def _print_review(review: Review) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for column in ("#", "guess", "colours", "left", "best", "expected: best", "played",
+                   "after", "skill", "luck"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("guess", "best") else "right")
+    for number, turn in enumerate(review.turns, start=1):
+        table.add_row(
+            str(number),
+            turn.guess.upper(),
+            turn.colours,
+            f"{turn.left_before} -> {turn.left_after}",
+            turn.best.upper(),
+            f"{turn.expected_best:.2f}",
+            f"{turn.expected_played:.2f}",
+            f"{turn.expected_after:.2f}",
+            str(turn.skill),
+            str(turn.luck),
+        )
+    console = Console(emoji=False)
+    console.print(table)
+    ending = f"solved in {len(review.turns)}" if review.solved else "not solved"
+    console.print(f"Skill {review.skill}/99, luck {review.luck}/99; {ending}.", highlight=False)
