@@ -146,3 +146,16 @@ def test_play_goes_on_past_the_list_in_one_line(tmp_path: Path, monkeypatch, cap
     assert "1 candidate left of every accepted word (not in the original list)\n" in text
     assert "\nranked by best: fewest guesses to win (decision tree)\n" in text
     assert [line for line in text.splitlines() if line.endswith(" ")] == []
+
+
+def test_suggest_goes_on_past_the_list_too(capsys) -> None:
+    import json
+
+    history = ",".join(f"{g}:{score(g, 'guano')}" for g in ("crane", "stout"))
+    assert main(["suggest", "--history", history, "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["candidates"] == ["guano"] and report["blind"] is True
+    assert captured.err == f"epdle suggest: note: {WIDENED_NOTE}\n"
+    assert main(["suggest", "--history", "crane:BBGGB,zzzzz:BBBBB"]) == 1
+    assert "not in the accepted word list" in capsys.readouterr().err

@@ -51,7 +51,7 @@ def test_suggest_table(capsys, list_files):
 @pytest.mark.parametrize(
     ("history", "message"),
     [
-        ("salet:BBYBB,crony:21000", "guess 2 'crony': feedback GYBBB: no word of the answer"),
+        ("salet:BBBBB,sonic:GBBBB", "guess 2 'sonic': feedback GBBBB: no accepted word fits"),
         ("salet:BBYBB,xyzzy:00000", "guess 2 'xyzzy': not in the accepted word list"),
         ("salet:BBQBB", "'Q' at position 3 is not a mark"),
     ],
