@@ -45,13 +45,6 @@ class Game:
         return self._advice
 
     @property
-    def active(self) -> Solver:
-        """The solver giving the advice now (the blind one once the game widened)."""
-        if self.widened and self.solvers is not None:
-            return self.solvers(self.solver.hard, True)
-        return self.solver
-
-    @property
     def solved(self) -> bool:
         return bool(self.history) and is_solved(self.history[-1][1])
 
