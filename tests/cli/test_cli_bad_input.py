@@ -53,7 +53,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["suggest", "--strategy", "nope"], USAGE, "invalid choice"),
     (["suggest", "--answers", MISSING], FAILURE, "cannot read word list"),
     (["suggest", "--history", "crane:ggggg,salet:bbbbb", *FAST], FAILURE, "already solved"),
-    (["suggest", "--history", "squid:ggggg", *FAST], FAILURE, "use --blind"),
+    (["suggest", "--history", "salet:bbbbb,sonic:gbbbb", *FAST], FAILURE, "no accepted word"),
     (["suggest", "--hard", "--history", "salet:bbbgb,crony:bbbbb", *FAST], FAILURE, "hard mode"),
     # bench
     (["bench", "--limit", "0"], USAGE, "--limit: must be at least 1"),
