@@ -30,7 +30,8 @@ test: test-c test-py
 bootstrap:
 	@bash tools/bootstrap.sh $(BOOTSTRAP_FOR)
 
-# `make run` (or `make`) alone installs the package and its runtime dependencies; any
+# `make run` (or `make`) alone installs the package, its runtime dependencies and the web
+# page's (`epdle web`); any
 # other goal the dev tools as well (a superset, so it stamps both). Chosen from the goals:
 # a target-specific value would not reach a prerequisite list.
 VENV_FOR := $(if $(filter-out run,$(MAKECMDGOALS)),test,run)
@@ -39,7 +40,7 @@ venv: bootstrap $(VENV)/.stamp-$(VENV_FOR)
 $(VENV)/.stamp-run: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[web]'
 	touch $@
 
 $(VENV)/.stamp-test: pyproject.toml

@@ -53,7 +53,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["suggest", "--strategy", "nope"], USAGE, "invalid choice"),
     (["suggest", "--answers", MISSING], FAILURE, "cannot read word list"),
     (["suggest", "--history", "crane:ggggg,salet:bbbbb", *FAST], FAILURE, "already solved"),
-    (["suggest", "--history", "squid:ggggg", *FAST], FAILURE, "use --blind"),
+    (["suggest", "--history", "salet:bbbbb,sonic:gbbbb", *FAST], FAILURE, "no accepted word"),
     (["suggest", "--hard", "--history", "salet:bbbgb,crony:bbbbb", *FAST], FAILURE, "hard mode"),
     # bench
     (["bench", "--limit", "0"], USAGE, "--limit: must be at least 1"),
@@ -115,7 +115,7 @@ CASES: list[tuple[list[str], int, str]] = [
     (["daemon", "--port", "sim://", "--feed", MISSING, *FAST], FAILURE, "does not exist"),
     (["daemon", "--port", "sim://", "--feed", "-", "--top", "0"], USAGE, "--top"),
     (["daemon", "--feed", "-"], FAILURE, "no USB serial adapter found"),
-    (["demo", "--answer", "qqqqq", "--out", "{tmp}/d", *FAST], FAILURE, "not in the answer list"),
+    (["demo", "--answer", "qqqqq", "--out", "{tmp}/d", *FAST], FAILURE, "not an accepted word"),
     (["demo", "--answer", "crane", "--out", "{file}", *FAST], FAILURE, "is a file"),
     (["demo", "--answer", "crane", "--out", "{tmp}/d", "--top", "0"], USAGE, "--top"),
     # no command at all, an unknown one

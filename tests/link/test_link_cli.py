@@ -76,8 +76,9 @@ def test_a_silent_port_names_itself_and_the_tries() -> None:
 def test_the_upload_of_eight_suggestion_frames_meets_its_budget() -> None:
     result = measure_upload("sim://")
     assert len(result.frame_sizes) == 8
-    # Real rendered suggestion frames: not trivially small, within the 1 KB budget.
-    assert all(500 <= size <= 1024 for size in result.frame_sizes)
+    # Real rendered suggestion frames: not trivially small (a word that cannot win has no
+    # verdict in its header: about 480 bytes), within the 1 KB budget.
+    assert all(400 <= size <= 1024 for size in result.frame_sizes)
     assert result.stats.payload_bytes == sum(result.frame_sizes)
     # Each 74-byte chunk costs 8 bytes of framing and an 8-byte ACK: a decoded
     # packet must fit one 80-byte RAM bank of the PIC (protocol.h).

@@ -109,3 +109,40 @@ def test_render_errors_are_one_clear_line(tmp_path: Path, capsys, arguments, mes
     error = capsys.readouterr().err
     assert error.startswith("epdle render: error:") and message in error
     assert not (tmp_path / "o").exists()
+
+
+def test_a_line_drawing_keeps_its_lines(tmp_path, capsys) -> None:
+    from PIL import Image, ImageDraw
+
+    from epdle.cli import main
+
+    drawing = Image.new("RGB", (2120, 1040), "white")
+    pen = ImageDraw.Draw(drawing)
+    pen.rectangle((100, 100, 2020, 940), outline="black", width=3)
+    pen.line((100, 100, 2020, 940), fill="black", width=3)
+    pen.ellipse((700, 200, 1400, 800), outline="black", width=3)
+    source = tmp_path / "drawing.png"
+    drawing.save(source)
+    out = tmp_path / "drawing-frame.png"
+    assert main(["image", str(source), "--out", str(out)]) == 0
+    frame = Image.open(out).convert("L")
+    black = sum(1 for value in frame.tobytes() if value < 128)
+    # The rectangle alone is about 590 pixels round at the panel's size.
+    assert black > 600
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_a_picture_that_loses_its_ink_says_so(tmp_path, capsys) -> None:
+    from PIL import Image, ImageDraw
+
+    from epdle.cli import main
+
+    wide = Image.new("RGB", (424, 104), "white")
+    ImageDraw.Draw(wide).rectangle((0, 0, 59, 103), fill="black")  # cut off by --fit cover
+    source = tmp_path / "edge.png"
+    wide.save(source)
+    assert main(["image", str(source), "--out", str(tmp_path / "f.png")]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["image", str(source), "--out", str(tmp_path / "f.png"), "--fit", "cover"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith(f"epdle image: warning: {source}: the frame keeps 0 pixel(s) of ink")

@@ -12,9 +12,11 @@ from epdle.render.canvas import InkText, ink_parts
 from epdle.render.options import BLACK, RED, WHITE
 from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes, planes_to_image
 from epdle.render.suggestions import (
+    BOARD_TOP,
     MIN_WORD_CAP_HEIGHT,
     StatusKind,
     board_box,
+    header_texts,
     min_cap_height,
     render_advice,
     render_status,
@@ -59,7 +61,8 @@ def test_one_distinct_frame_per_suggestion_up_to_top(top: int, frames: int) -> N
 
 def test_rank_is_the_only_difference_between_identical_suggestions() -> None:
     same = HandSuggestion("crane", 4.0, 3.0, True)
-    first, second = render_advice(MIDGAME, HandAdvice(40, False, [same, same]), top=5)
+    # (The first frame of a turn also names the next two: the second and third compared.)
+    _, first, second = render_advice(MIDGAME, HandAdvice(40, False, [same] * 3), top=5)
     black_first, red_first = first.masks()
     black_second, red_second = second.masks()
     assert (black_first == black_second).all()
@@ -298,3 +301,52 @@ def test_accented_capitals_keep_the_word_size(word: str) -> None:
     box = word_box(True)
     assert ink.width <= box[2] - box[0] and ink.height <= box[3] - box[1]
     assert ink.height >= MIN_WORD_CAP_HEIGHT + 3  # the marks stand above the capitals
+
+
+def test_board_rows_read_left_to_right_then_down() -> None:
+    # Four guesses take two columns of rows. Guess k has k green tiles: the red in each
+    # quarter of the board says which guess is drawn there.
+    history = [("crane", "G" * k + "B" * (5 - k)) for k in range(1, 5)]
+    image = np.asarray(status_image(StatusKind.NO_MATCH, history))
+    red = (image == RED).all(axis=2)
+    board = red[BOARD_TOP:, :]
+    rows = np.flatnonzero(board.any(axis=1))
+    columns = np.flatnonzero(board.any(axis=0))
+    middle_y = (rows[0] + rows[-1]) // 2
+    middle_x = (columns[0] + columns[-1]) // 2
+    quarters = [
+        board[:middle_y, :middle_x],  # top left
+        board[:middle_y, middle_x:],  # top right
+        board[middle_y:, :middle_x],  # bottom left
+        board[middle_y:, middle_x:],  # bottom right
+    ]
+    one_tile = red[BOARD_TOP:].sum() / sum(range(1, 5))
+    greens = [round(quarter.sum() / one_tile) for quarter in quarters]
+    assert greens == [1, 2, 3, 4]  # in the order they were played, as the page lists them
+
+
+def test_the_first_frame_names_the_next_two_words() -> None:
+    advice = HandAdvice(23, False, SEVEN[:5])
+    frames = render_advice(MIDGAME, advice, top=5)
+    first = SEVEN[0]
+    assert frames[0] == render_suggestion(MIDGAME, first, 1, 5, 23, ["crane", "trace"])
+    assert frames[0] != render_suggestion(MIDGAME, first, 1, 5, 23)
+    assert header_texts(first, 23, ["crane", "trace"])[0] == "23 left  or CRANE TRACE"
+    # The others say what they leave on average, and none speaks of bits.
+    assert header_texts(SEVEN[1], 23)[0] == "23 left  ~3.0 after"
+    texts = header_texts(first, 23, ["crane"], "hard") + header_texts(SEVEN[1], 1500)
+    assert not any("bits" in text for text in texts)
+    opening = render_advice([], advice, top=5)[0]
+    assert opening == render_suggestion([], first, 1, 5, 23, ["crane", "trace"])
+    assert opening != render_suggestion([], first, 1, 5, 23)
+
+
+def test_the_panel_says_the_mode() -> None:
+    advice = HandAdvice(23, False, SEVEN[:3])
+    plain = render_advice(MIDGAME, advice, top=3)
+    hard = render_advice(MIDGAME, advice, top=3, mode="hard")
+    assert all(a != b for a, b in zip(plain, hard, strict=True))
+    assert header_texts(SEVEN[1], 23, (), "hard, all words")[-2:] == [
+        "23 left (hard, all words)",
+        "23 left",
+    ]

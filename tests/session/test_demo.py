@@ -44,6 +44,6 @@ def _history(summary: dict) -> list[tuple[str, str]]:
     return list(zip(summary["guesses"], summary["feedback"], strict=True))
 
 
-def test_demo_refuses_a_word_outside_the_answer_list(tmp_path: Path, capsys) -> None:
+def test_demo_refuses_a_word_the_game_does_not_accept(tmp_path: Path, capsys) -> None:
     assert main(["demo", "--answer", "qqqqq", "--out", str(tmp_path)]) == 1
-    assert "not in the answer list" in capsys.readouterr().err
+    assert "'qqqqq' is not an accepted word" in capsys.readouterr().err

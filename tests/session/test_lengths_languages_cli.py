@@ -84,7 +84,7 @@ def test_play_takes_length_and_language(tmp_path: Path, monkeypatch, capsys) -> 
                  "--panel-dir", str(panel_dir), *STRATEGY])  # fmt: skip
     text = output.getvalue()
     assert code == 1  # a scripted line failed
-    assert " ẞ " in text  # the board's tiles, one capital per letter
+    assert "STRAẞE BBBBBB" in text  # the board, piped: one capital per letter, its colours
     assert "guess 2 'säule': has 5 letters, this game uses 6" in capsys.readouterr().err
     assert len(list(panel_dir.glob("panel-*.png"))) == 2  # opening, after straße
 

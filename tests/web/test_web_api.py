@@ -16,7 +16,7 @@ from web_support import settle
 from epdle.frames import decode, encode
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.screens import frames_for
-from epdle.solver import Solver
+from epdle.solver import Solver, score
 from epdle.web.security import TOKEN_COOKIE, Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
@@ -109,7 +109,7 @@ def test_impossible_feedback_is_refused(client: TestClient) -> None:
     assert guess(client, "salet", "BBBBB").status_code == 200
     response = guess(client, "sonic", "GBBBB")  # S was grey
     assert response.status_code == 422
-    assert "no word of the answer list fits" in response.json()["error"]
+    assert "no accepted word fits it and the feedback before" in response.json()["error"]
     assert len(client.get("/api/state").json()["history"]) == 1
 
 
@@ -383,3 +383,48 @@ def test_every_address_takes_any_host_name_but_wants_the_token(session: WebSessi
         assert client.post("/api/press", headers=ours).status_code == 200
         theirs = {"origin": "http://evil.example"}
         assert client.post("/api/new", headers=theirs).status_code == 403
+
+
+def test_the_server_ends_the_game_at_six_guesses(client: TestClient) -> None:
+    # ?A??T after SALET; five wrong ?AUNT words leave JAUNT alone.
+    for word in ("salet", "daunt", "gaunt", "haunt", "taunt", "vaunt"):
+        response = guess(client, word, score(word, "jaunt"))
+        assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["lost"] and not state["solved"]
+    assert state["candidates"] == ["jaunt"]
+    refused = guess(client, "jaunt", "GGGGG")
+    assert refused.status_code == 422
+    assert refused.json()["error"].startswith("this game is over: all 6 guesses are played")
+    assert len(client.get("/api/state").json()["history"]) == 6
+
+
+def test_the_default_goes_on_past_the_original_list(client: TestClient) -> None:
+    # GUANO, an answer of 2023 the original list lacks: no dead end, no restart.
+    for word in ("salet", "courd", "pinky"):
+        response = guess(client, word, score(word, "guano"))
+        assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["widened"] and state["settings"]["blind"] is False
+    assert state["candidates"] == ["guano"]
+    while state["widened"]:
+        state = client.post("/api/undo").json()
+    assert state["history"] and state["candidates_left"] > 0  # the original list fits again
+
+
+@pytest.mark.parametrize(
+    ("word", "message"),
+    [
+        ("dron", "has 4 letters, this game uses 5"),
+        ("zzzzz", "not in the accepted word list"),
+    ],
+)
+def test_hard_mode_says_what_is_wrong_with_a_word_first(
+    client: TestClient, word: str, message: str
+) -> None:
+    client.post("/api/settings", json={"hard": True})
+    assert guess(client, "salet", "BBBGB").status_code == 200
+    response = guess(client, word, "B" * len(word))
+    assert response.status_code == 422
+    assert message in response.json()["error"]
+    assert "hard mode" not in response.json()["error"]

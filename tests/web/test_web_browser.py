@@ -143,6 +143,9 @@ def test_a_whole_game_with_the_mouse_alone(context: BrowserContext, live_server)
         if colours == "GGGGG":
             break
     expect(page.locator("#left")).to_contain_text(f"Solved in {turn}")
+    # Nothing left to type or to choose: no empty row, no empty table header.
+    expect(page.locator("#current")).to_be_hidden()
+    expect(page.get_by_role("table", name="Suggestions")).to_be_hidden()
     assert history(page)[-1] == f"Guess {turn}: S green, L green, O green, S green, H green"
     state = json.loads(page.evaluate("fetch('/api/state').then(r => r.text())"))
     assert state["solved"] and state["history"][-1]["word"] == answer
@@ -230,6 +233,75 @@ def test_hard_mode_refuses_a_guess_and_says_why(context: BrowserContext, live_se
     guess.press("Enter")
     expect(page.locator("#board li")).to_have_count(2)
     expect(page.get_by_role("alert")).to_have_text("")
+
+
+def test_a_lost_game_ends_at_six_with_the_words_left(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    for turn, word in enumerate(("salet", "daunt", "gaunt", "haunt", "taunt", "vaunt"), 1):
+        guess.fill(word)
+        paste(page, score(word, "jaunt").translate(str.maketrans("GYB", "🟩🟨⬛")))
+        guess.press("Enter")
+        expect(page.locator("#board li")).to_have_count(turn)
+    expect(page.locator("#left")).to_have_text(
+        "Not solved in 6: the answer was JAUNT. Press “New game” for another."
+    )
+    expect(page.locator("#current")).to_be_hidden()
+    expect(page.get_by_role("table", name="Suggestions")).to_be_hidden()
+    page.get_by_role("button", name="New game").click()
+    expect(page.locator("#board li")).to_have_count(0)
+    expect(page.get_by_role("table", name="Suggestions")).to_be_visible()
+
+
+def test_todays_answer_outside_the_list_and_hard_mode_midgame(
+    context: BrowserContext, live_server
+) -> None:
+    page = open_page(context, live_server.url)
+    mode = page.locator("#mode")
+    expect(mode).to_have_text(
+        "Words: the original game's answers (every accepted word if today's is not one)"
+    )
+    guess = page.get_by_role("textbox", name="Guess")
+    for turn, word in enumerate(("salet", "courd", "pinky"), 1):
+        guess.fill(word)
+        paste(page, score(word, "guano").translate(str.maketrans("GYB", "🟩🟨⬛")))
+        guess.press("Enter")
+        expect(page.locator("#board li")).to_have_count(turn)
+    expect(mode).to_have_text(
+        "Words: every accepted word, the common ones first: the answer is not in the original list"
+    )
+    expect(page.locator("#left")).to_have_text("1 candidate left")
+    # COURD left SALET's yellow A out: hard mode cannot take this game, and says why.
+    page.get_by_role("checkbox", name="Hard mode").click()
+    expect(page.get_by_role("alert")).to_contain_text("cannot switch to hard mode: guess 2")
+    expect(page.get_by_role("checkbox", name="Hard mode")).not_to_be_checked()
+    page.get_by_role("checkbox", name="Every accepted word from the start").check()
+    expect(mode).to_have_text("Words: every accepted word, the common ones first")
+    game = live_server.session.controller.game
+    assert game.solver.blind and len(game.history) == 3
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("button", name="Undo").click()
+    page.get_by_role("checkbox", name="Hard mode").check()
+    expect(mode).to_have_text("Words: every accepted word, the common ones first · hard mode")
+    assert live_server.session.controller.game.solver.hard
+
+
+def test_a_line_typed_in_the_box_keeps_its_colours(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    guess.press_sequentially("salet bbbgb")
+    expect(guess).to_have_value("salet bbbgb")
+    assert [name.rsplit(", ", 1)[1] for name in tile_names(page)] == [
+        "grey",
+        "grey",
+        "grey",
+        "green",
+        "grey",
+    ]
+    guess.press("Enter")
+    expect(page.locator("#board li")).to_have_count(1)
+    assert live_server.session.controller.game.history == [("salet", "BBBGB")]
+    expect(guess).to_have_value("")
 
 
 def test_unknown_word_is_an_error_on_the_page(context: BrowserContext, live_server) -> None:
@@ -562,6 +634,9 @@ def test_phone_width_dark_mode_and_screenshots(
         board_box = small.locator("#board").bounding_box()
         table_box = small.get_by_role("table", name="Suggestions").bounding_box()
         assert board_box and table_box and table_box["y"] > board_box["y"] + board_box["height"]
+        # The suggestions come before the keyboard: read without scrolling past it.
+        keys_box = small.get_by_role("group", name="Keyboard").bounding_box()
+        assert keys_box and table_box["y"] + table_box["height"] <= keys_box["y"]
         small.get_by_role("textbox", name="Guess").fill("cru")
         save(small, "web-phone.png", tmp_path)
 

@@ -144,3 +144,84 @@ def test_without_a_desktop_no_browser_is_started(monkeypatch: pytest.MonkeyPatch
     while not opened and time.monotonic() < deadline:
         time.sleep(0.05)
     assert opened == ["http://127.0.0.1:8001/"]
+
+
+def _web_without_serving(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:
+    """Run `epdle web` up to serving; what it would serve and print."""
+    served: dict = {}
+
+    def serve(app, sock) -> None:
+        served["session"] = app.state.session if hasattr(app.state, "session") else None
+        sock.close()
+
+    import epdle.web.server
+    import epdle.web.state
+
+    original = epdle.web.state.WebSession.__init__
+
+    def keep(self, controller, factory) -> None:
+        served["port"] = controller.presenter.port
+        original(self, controller, factory)
+
+    monkeypatch.setattr(epdle.web.server, "serve", serve)
+    monkeypatch.setattr(epdle.web.state.WebSession, "__init__", keep)
+    served["code"] = main(["web", "--no-browser", "--strategy", "entropy", *args])
+    return served
+
+
+def test_the_page_drives_a_plugged_in_device_by_default(monkeypatch, capsys) -> None:
+    import epdle.link.ports
+
+    class Found:
+        device = "/dev/null"  # a path that exists, standing for the adapter's
+
+    monkeypatch.setattr(epdle.link.ports, "one_adapter_present", lambda: True)
+    monkeypatch.setattr(epdle.link.ports, "find_device_port", lambda: Found())
+    served = _web_without_serving(monkeypatch, "--listen", "127.0.0.1:0")
+    assert served["code"] == 0 and served["port"] == "/dev/null"
+    monkeypatch.setattr(epdle.link.ports, "one_adapter_present", lambda: False)
+    assert _web_without_serving(monkeypatch, "--listen", "127.0.0.1:0")["port"] == "sim://"
+
+
+def test_every_address_prints_an_address_a_phone_can_open(monkeypatch, capsys) -> None:
+    import ipaddress
+
+    served = _web_without_serving(monkeypatch, "--listen", "0.0.0.0:0", "--port", "sim://")
+    assert served["code"] == 0
+    url = capsys.readouterr().out.splitlines()[0]
+    host = url.split("//")[1].split(":")[0]
+    address = ipaddress.ip_address(host)  # a number, not a name a phone may not resolve
+    assert not address.is_unspecified
+
+
+def test_a_missing_device_is_an_error(capsys) -> None:
+    assert main(["web", "--no-browser", "--port", "/dev/nonexistent"]) == 1
+    assert capsys.readouterr().err == (
+        "epdle web: error: no serial device at /dev/nonexistent: plug the device in, "
+        "or --port sim:// for the simulated board\n"
+    )
+
+
+def test_without_starlette_the_error_names_what_to_install(monkeypatch, capsys) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_starlette(name, *args, **kwargs):
+        if name.startswith("epdle.web.server"):
+            raise ImportError("No module named 'starlette'", name="starlette")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_starlette)
+    assert main(["web", "--no-browser"]) == 1
+    error = capsys.readouterr().err
+    assert "epdle[web]" not in error  # a package that is not published
+    assert "the page needs starlette: " in error and "'starlette==" in error
+
+
+def test_make_run_installs_what_the_page_needs() -> None:
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
+    recipe = makefile.split("$(VENV)/.stamp-run:")[1].split("\n\n")[0]
+    assert "-e '.[web]'" in recipe

@@ -62,8 +62,8 @@ def test_no_seventh_guess(client: TestClient) -> None:
     assert len(WRONG) == GAME_GUESSES
     for word in (ANSWER, "jazzy"):
         refused = guess(client, word, score(word, ANSWER))
-        assert refused.status_code == 409
-        assert f"over after {GAME_GUESSES} guesses" in refused.json()["error"]
+        assert refused.status_code == 422
+        assert f"all {GAME_GUESSES} guesses are played" in refused.json()["error"]
     assert len(client.get("/api/state").json()["history"]) == GAME_GUESSES
     # A new game takes guesses again.
     assert client.post("/api/new").status_code == 200

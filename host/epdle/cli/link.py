@@ -93,9 +93,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "merge",
         help="merge the firmware's Intel HEX with a frame set, to program a device that "
         "ships with it",
-        description="Write OUT.hex: the firmware's .hex (e.g. build/xc8/epdle.hex) plus FILEs "
-        "(pictures, .frame files or a .hex set from `epdle image`, as `push` takes them) as "
-        "the committed frame set in the store's flash region. Refused if the firmware "
+        description="Write OUT.hex: the firmware's .hex (build/pic/epdle.hex, made by make pic) "
+        "plus FILEs (pictures, .frame files or a .hex set from `epdle image`, as `push` takes "
+        "them) as the committed frame set in the store's flash region. Refused if the firmware "
         "reaches into that region.",
     )
     merge.add_argument("firmware", type=Path, metavar="FIRMWARE.hex")

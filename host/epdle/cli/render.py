@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError, UsageError, int_in
 from epdle.cli.options import add_solver_options, add_top_option, solver_from_args
 from epdle.cli.paths import input_file, output_dir, output_file
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+    from epdle.render.planes import Planes
 
 VARIANT_HELP = "the panel's third ink: red (black/white/red) or yellow; default red"
 
@@ -65,6 +72,24 @@ def register(commands: argparse._SubParsersAction) -> None:
     render.set_defaults(func=run_render)
 
 
+# A frame with less ink than this share of its pixels, from a picture with more, says so.
+LOST_INK = 0.002
+
+
+def _warn_if_lost(path: Path, picture: Image.Image, planes: Planes, threshold: int) -> None:
+    from epdle.render.images import ink_share
+    from epdle.render.planes import flatten_to_rgb, planes_to_image
+
+    kept = ink_share(planes_to_image(planes))
+    if kept < LOST_INK <= ink_share(flatten_to_rgb(picture), threshold):
+        pixels = round(kept * 212 * 104)
+        print(
+            f"epdle image: warning: {path}: the frame keeps {pixels} pixel(s) of ink of a "
+            f"picture with more; try a higher --threshold (now {threshold}) or --dither",
+            file=sys.stderr,
+        )
+
+
 def run_image(args: argparse.Namespace) -> int:
     from epdle.render.export import write_frames
     from epdle.render.images import open_picture, picture_to_planes
@@ -94,6 +119,7 @@ def run_image(args: argparse.Namespace) -> int:
                 threshold=args.threshold,
             )
         )
+        _warn_if_lost(path, picture, frames[-1], args.threshold)
     sizes = write_frames(
         frames, args.out, variant=args.variant, name=args.name, upright=args.upright
     )

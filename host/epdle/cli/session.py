@@ -15,6 +15,7 @@ from epdle.cli.options import (
     add_port_option,
     add_solver_options,
     add_top_option,
+    is_dictionary_game,
     progress_bar,
     resolve_port,
     solver_from_args,
@@ -23,6 +24,8 @@ from epdle.cli.paths import input_file, output_dir
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
+    from epdle.session.game import SolverFor
+    from epdle.session.review import Review
     from epdle.solver import Solver
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
@@ -43,11 +46,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line.",
     )
-    play.add_argument(
-        "--port",
-        help="serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
-        "or auto (default: the one USB serial adapter present, else sim://)",
-    )
+    play.add_argument("--port", help=PORT_HELP)
     play.add_argument(
         "--panel-dir",
         type=Path,
@@ -88,13 +87,54 @@ def register(commands: argparse._SubParsersAction) -> None:
     _add_game_options(demo)
     demo.set_defaults(func=_demo)
 
+    review = commands.add_parser(
+        "review",
+        help="score a finished game turn by turn against the best move",
+        description="How a finished game went: each guess against the helper's best move, "
+        "with the candidates left, the guesses expected from there (best move / the guess "
+        "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
+        "game as --history, or the shared grid with --grid and the words with --words. "
+        "Played with default settings, the original list is used while it fits.",
+        epilog="example: epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG",
+    )
+    review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
+    review.add_argument("--grid", help="the game's shared grid (- reads it from stdin)")
+    review.add_argument("--words", help="with --grid: the words played, in order, comma-separated")
+    review.add_argument("--json", action="store_true", help="print JSON")
+    add_solver_options(review, other_lengths=False)
+    review.set_defaults(func=_review)
+
+
+PORT_HELP = (
+    "serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+    "or auto (default: the one USB serial adapter present, else sim://)"
+)
+
+
+def device_port(port: str | None) -> str:
+    """--port as given, or (None) the one USB serial adapter present, else the simulated
+    board. A device path that does not exist is an error, not a game without a device."""
+    if port is None:
+        from epdle.link.ports import one_adapter_present
+
+        port = AUTO_PORT if one_adapter_present() else "sim://"
+    port = resolve_port(port)
+    if "://" not in port and sys.platform != "win32" and not Path(port).exists():
+        raise CommandError(
+            f"no serial device at {shorten(port)}: plug the device in, or --port sim:// "
+            "for the simulated board"
+        )
+    return port
+
 
 def _controller(args: argparse.Namespace, port: str) -> Controller:
     from epdle.session.controller import Controller
     from epdle.session.game import Game
     from epdle.session.presenter import DevicePresenter
 
-    return Controller(Game(_ready_solver(args), top=args.top), DevicePresenter(port))
+    solver = _ready_solver(args)
+    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
+    return Controller(game, DevicePresenter(port))
 
 
 def _ready_solver(args: argparse.Namespace) -> Solver:
@@ -106,18 +146,31 @@ def _ready_solver(args: argparse.Namespace) -> Solver:
     return solver
 
 
+def _mode_solvers(args: argparse.Namespace, first: Solver) -> SolverFor:
+    """The game's solvers by (hard, blind), made on first use from the same options: the
+    blind one when the feedback leaves the answer list, others when the mode is switched."""
+    # Another language or length is blind whatever is asked: one solver per hard mode.
+    always_blind = is_dictionary_game(args) and not args.answers
+    made = {(first.hard, first.blind): first}
+
+    def solver_for(hard: bool, blind: bool) -> Solver:
+        key = (hard, blind or always_blind)
+        if key not in made:
+            options = argparse.Namespace(**{**vars(args), "hard": hard, "blind": key[1]})
+            with progress_bar("preparing the solver") as progress:
+                made[key] = solver_from_args(options, progress=progress)
+        return made[key]
+
+    return solver_for
+
+
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from epdle.session import play
 
     console = Console()
-    port = args.port
-    if port is None:
-        from epdle.link.ports import one_adapter_present
-
-        port = AUTO_PORT if one_adapter_present() else "sim://"
-    port = resolve_port(port)
+    port = device_port(args.port)
     panel_dir = None
     if port == "sim://":
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
@@ -156,11 +209,12 @@ def _demo(args: argparse.Namespace) -> int:
     output_dir(args.out)
     solver = _ready_solver(args)
     answer = solver.universe.lang.fold(args.answer)
-    if answer not in solver.universe.answers:
-        raise CommandError(f"{shorten(args.answer)!r} is not in the answer list")
+    if answer not in solver.universe.guess_index:
+        raise CommandError(f"{shorten(args.answer)!r} is not an accepted word")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
-    result = play_demo(Game(solver, top=args.top), answer, args.out, cycle=not args.no_cycle)
+    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
+    result = play_demo(game, answer, args.out, cycle=not args.no_cycle)
     console = Console()
     guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
@@ -177,3 +231,66 @@ def _demo(args: argparse.Namespace) -> int:
     if not result.solved:
         raise CommandError(f"the solver did not find {display_word(answer)}")
     return 0
+
+
+def _review(args: argparse.Namespace) -> int:
+    import json
+
+    from epdle.cli.errors import UsageError
+    from epdle.session.review import Reviewer, ReviewError, grid_history
+    from epdle.solver import HistoryError
+    from epdle.solver.scoring import parse_history
+
+    if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
+        raise UsageError("give the game as --history, or as --grid with --words")
+    try:
+        if args.history is not None:
+            history = parse_history(args.history)
+        else:
+            grid = sys.stdin.read() if args.grid == "-" else args.grid
+            history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    if not history:
+        raise CommandError("the game has no guesses")
+    solver = _ready_solver(args)
+    try:
+        solver.state_after(history)
+    except HistoryError:  # left the original list: every accepted word, as the game does
+        solver = _mode_solvers(args, solver)(args.hard, True)
+    try:
+        review = Reviewer(solver).review(history)
+    except ReviewError as error:
+        raise CommandError(str(error)) from None
+    if args.json:
+        print(json.dumps(review.as_json()))
+        return 0
+    _print_review(review)
+    return 0
+
+
+def _print_review(review: Review) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False)
+    for column in ("#", "guess", "colours", "left", "best", "expected: best", "played",
+                   "after", "skill", "luck"):  # fmt: skip
+        table.add_column(column, justify="left" if column in ("guess", "best") else "right")
+    for number, turn in enumerate(review.turns, start=1):
+        table.add_row(
+            str(number),
+            turn.guess.upper(),
+            turn.colours,
+            f"{turn.left_before} -> {turn.left_after}",
+            turn.best.upper(),
+            f"{turn.expected_best:.2f}",
+            f"{turn.expected_played:.2f}",
+            f"{turn.expected_after:.2f}",
+            str(turn.skill),
+            str(turn.luck),
+        )
+    console = Console(emoji=False)
+    console.print(table)
+    ending = f"solved in {len(review.turns)}" if review.solved else "not solved"
+    console.print(f"Skill {review.skill}/99, luck {review.luck}/99; {ending}.", highlight=False)

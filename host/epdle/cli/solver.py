@@ -106,13 +106,19 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 def run_suggest(args: argparse.Namespace) -> int:
     history = parse_history(args.history)
-    advice = _quick_advice(args, history)
-    hard, blind = args.hard, False  # the shipped tree's game: the original lists
-    if advice is None:
-        with progress_bar("building the best tree") as progress:
-            solver = solver_from_args(args, progress=progress)
-            advice = solver.advise(history, top=args.top)
-        hard, blind = solver.hard, solver.blind
+    try:
+        advice, hard, blind = _advice(args, history)
+    except ValueError as error:
+        from epdle.solver.engine import HistoryError
+
+        custom = args.answers or args.guesses or is_dictionary_game(args)
+        if not isinstance(error, HistoryError) or args.blind or custom:
+            raise
+        # Today's answer may be outside the original list: every accepted word, as `play`.
+        advice, hard, blind = _advice(argparse.Namespace(**{**vars(args), "blind": True}), history)
+        from epdle.session.game import WIDENED_NOTE
+
+        print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
@@ -185,6 +191,16 @@ def even_sample(words: list[str], count: int | None, seed: int | None) -> list[s
         words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
         for i in range(count)
     ]
+
+
+def _advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
+    """The advice for ``history`` with (hard, blind) as played."""
+    advice = _quick_advice(args, history)
+    if advice is not None:
+        return advice, args.hard, False  # the shipped tree's game: the original lists
+    with progress_bar("building the best tree") as progress:
+        solver = solver_from_args(args, progress=progress)
+        return solver.advise(history, top=args.top), solver.hard, solver.blind
 
 
 def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:

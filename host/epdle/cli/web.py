@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError
-from epdle.cli.options import add_port_option, solver_from_args
-from epdle.cli.session import _add_game_options, _ready_solver
+from epdle.cli.options import solver_from_args
+from epdle.cli.session import PORT_HELP, _add_game_options, _ready_solver, device_port
 
 if TYPE_CHECKING:
     from epdle.solver import Solver
@@ -43,7 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "127.0.0.1 unless told otherwise; on another address every request needs the random "
         "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM.",
     )
-    add_port_option(web, "sim://")
+    web.add_argument("--port", help=PORT_HELP)
     web.add_argument(
         "--listen",
         type=parse_listen,
@@ -69,6 +69,33 @@ def _solver_factory(args: argparse.Namespace) -> Callable[[Settings], Solver]:
         return solver
 
     return make
+
+
+def web_requirements() -> list[str]:
+    """The `web` extra's packages as pinned in the package's metadata (quoted for a shell)."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        wanted = requires("epdle") or []
+    except PackageNotFoundError:
+        wanted = []
+    pinned = [r.split(";")[0].strip() for r in wanted if 'extra == "web"' in r]
+    return [f"'{r}'" for r in pinned] or ["starlette", "uvicorn"]
+
+
+def lan_address() -> str:
+    """The address other machines reach this one at: the one its outgoing traffic leaves
+    from (a UDP socket's connect sends nothing), else the host name's, else loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the route
+            return str(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        return socket.gethostbyname(socket.gethostname())
+    except OSError:
+        return "127.0.0.1"
 
 
 def _open_browser(url: str) -> None:
@@ -107,7 +134,11 @@ def _web(args: argparse.Namespace) -> int:
         from epdle.web.server import create_app, serve
         from epdle.web.state import WebSession
     except ImportError as error:
-        raise CommandError(f"{error.name or error} is missing: pip install 'epdle[web]'") from None
+        raise CommandError(
+            f"the page needs {error.name or error}: {sys.executable} -m pip install "
+            + " ".join(web_requirements())
+        ) from None
+    device = device_port(args.port)
     host, port = args.listen
     try:
         sock = _listen(host, port)
@@ -121,14 +152,14 @@ def _web(args: argparse.Namespace) -> int:
         sock.close()
         print(f"epdle web: {error}", file=sys.stderr)
         return 1
-    controller = Controller(Game(solver, top=args.top), DevicePresenter(args.port))
+    controller = Controller(Game(solver, top=args.top), DevicePresenter(device))
     app = create_app(WebSession(controller, _solver_factory(args)), guard)
-    shown = socket.gethostname() if host in WILDCARD_HOSTS else host  # an address to open
+    shown = lan_address() if host in WILDCARD_HOSTS else host  # an address to open
     url = f"http://{host_with_port(shown, port)}/"
     if guard.token is not None:
         url += f"?token={guard.token}"
     print(url, flush=True)
-    print(f"device: {args.port}; Ctrl-C to stop", file=sys.stderr, flush=True)
+    print(f"device: {device}; Ctrl-C to stop", file=sys.stderr, flush=True)
     if not args.no_browser:
         _open_browser(url)
     serve(app, sock)

@@ -7,7 +7,8 @@ six-row board inside the 1 KB frame budget.
 
 Words of any length 4..9 and any language's letters (the font has them all);
 `fit_board` picks the largest tiles that fit an area, in one or two columns of
-rows, dropping the oldest rows only when even the smallest tiles would not fit.
+rows (read across, then down, as the game lists them), dropping the oldest rows only
+when even the smallest tiles would not fit.
 """
 
 from __future__ import annotations
@@ -102,8 +103,7 @@ class BoardLayout:
 
     def tile_box(self, left: int, top: int, row: int, column: int) -> Box:
         """Where tile ``column`` of shown row ``row`` goes with the board at (left, top)."""
-        per_column = -(-self.rows // self.columns)
-        block, line = divmod(row, per_column)
+        line, block = divmod(row, self.columns)  # reading order: across, then down
         x = (
             left
             + block * (self.row_width + COLUMN_GAP)

@@ -7,7 +7,8 @@ import struct
 import threading
 import zlib
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+import numpy as np
+from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
 
 from .options import MAX_PICTURE_PIXELS, WHITE, Fit
 from .planes import LANDSCAPE_SIZE, Planes, flatten_to_rgb, image_to_planes
@@ -83,6 +84,22 @@ def picture_to_planes(
     dither: bool = False,
     threshold: int = 128,
 ) -> Planes:
-    """Any picture -> the panel's planes (fit, then palette-map or dither)."""
+    """Any picture -> the panel's planes (fit, then palette-map or dither).
+
+    Lines thinner than the scaling's step (a line drawing shrunk tenfold) fade to light
+    grey and would vanish at the threshold: when the fitted picture keeps under a quarter
+    of the picture's ink, its dark lines are thickened by that step before the scaling.
+    """
     fitted = fit_to_panel(img, fit, upright=upright)
+    if not dither:
+        source = flatten_to_rgb(ImageOps.exif_transpose(img))
+        scale = max(source.width / LANDSCAPE_SIZE[0], source.height / LANDSCAPE_SIZE[1])
+        if scale >= 2 and ink_share(fitted, threshold) < ink_share(source, threshold) / 4:
+            step = int(scale) | 1  # odd: the filter is centred
+            fitted = fit_to_panel(source.filter(ImageFilter.MinFilter(step)), fit, upright=upright)
     return image_to_planes(fitted, dither=dither, threshold=threshold)
+
+
+def ink_share(img: Image.Image, threshold: int = 128) -> float:
+    """The share of ``img``'s pixels darker than ``threshold`` (black or red ink)."""
+    return float((np.asarray(img.convert("L")) < threshold).mean())

@@ -2,10 +2,12 @@
 
 Landscape 212 x 104. Before the first guess the suggestion takes the whole
 frame: rank badge and verdict, the word in large capitals, then candidates left
-and expected information. With guesses played, the frame stacks the next move
-over the past: a header line (badge, the figures, the verdict), the word across
-the whole width (nine letters fit), and the board below in tiles as large as
-fit, one or two columns of rows. Any length 4..9 and any language's letters.
+and the next best words (the first frame) or the words it leaves on average. With
+guesses played, the frame stacks the next move over the past: a header line (badge,
+candidates left and the next two words on the first frame, the verdict), the word
+across the whole width (nine letters fit), and the board below in tiles as large as
+fit, one or two columns of rows. One refresh serves a decision: the first frame names
+the runners-up; the button still cycles them. Any length 4..9, any language's letters.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class StatusKind(Enum):
     WAITING = "waiting"  # no host talking to the device
     SOLVED = "solved"
     NO_MATCH = "no_match"  # no word fits the feedback given
+    LOST = "lost"  # every guess played, none solved it: the words that were left
 
 
 def word_box(has_board: bool) -> Box:
@@ -138,14 +141,30 @@ def _first_fitting(text: str, styles: Sequence[tuple[Face, int, int]], box: Box)
 
 
 def render_suggestion(
-    history: History, suggestion: Suggestion, rank: int, of: int, candidates_left: int
+    history: History,
+    suggestion: Suggestion,
+    rank: int,
+    of: int,
+    candidates_left: int,
+    also: Sequence[str] = (),
+    mode: str = "",
 ) -> Planes:
-    """One suggestion frame: rank ``rank`` of ``of``, with the board so far."""
-    return image_to_planes(suggestion_image(history, suggestion, rank, of, candidates_left))
+    """One suggestion frame: rank ``rank`` of ``of``, with the board so far; ``also``, the
+    next best words (the first frame names them, so one refresh serves the decision);
+    ``mode``, the game's rules in a word or two ("hard", "all words")."""
+    return image_to_planes(
+        suggestion_image(history, suggestion, rank, of, candidates_left, also, mode)
+    )
 
 
 def suggestion_image(
-    history: History, suggestion: Suggestion, rank: int, of: int, candidates_left: int
+    history: History,
+    suggestion: Suggestion,
+    rank: int,
+    of: int,
+    candidates_left: int,
+    also: Sequence[str] = (),
+    mode: str = "",
 ) -> Image.Image:
     """render_suggestion() as the landscape picture drawn (panel colours only)."""
     if not 1 <= rank <= of:
@@ -157,20 +176,56 @@ def suggestion_image(
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     if rows:
         _draw_board(canvas, rows)
-        figures = f"{candidates_left} left  {_bits(suggestion.bits)} bits"
-        _draw_board_header(canvas, f"{rank}/{of}", figures, *verdict)
+        _draw_board_header(
+            canvas, f"{rank}/{of}", header_texts(suggestion, candidates_left, also, mode), *verdict
+        )
         return canvas.image
     _draw_header(canvas, f"{rank}/{of}", *verdict)
-    _draw_stats(canvas, [(str(candidates_left), "words left"), (_bits(suggestion.bits), "bits")])
+    left_labels = [f"left ({mode})", "words left"] if mode else ["words left"]
+    if also:
+        words = [display_word(word) for word in also]
+        nexts = [" ".join(words[:count]) for count in range(len(words), 0, -1)]
+        second = (nexts, ["next best"])
+    else:
+        second = ([_left_after(suggestion)], ["left after, avg"])
+    _draw_stats(canvas, [([str(candidates_left)], left_labels), second])
     return canvas.image
 
 
-def render_status(kind: StatusKind, history: History = ()) -> Planes:
-    """A status frame: waiting for a host, solved in N, or no word fits the feedback."""
-    return image_to_planes(status_image(kind, history))
+def header_texts(
+    suggestion: Suggestion, candidates_left: int, also: Sequence[str] = (), mode: str = ""
+) -> list[str]:
+    """What the header beside the badge may say, fullest first (the first that fits is
+    drawn): the candidates left and the mode, then the next best words (the first frame)
+    or how many words the guess leaves on average."""
+    left = f"{candidates_left} left" + (f" ({mode})" if mode else "")
+    words = [display_word(word) for word in also]
+    if words:
+        fuller = [f"{left}  or {' '.join(words[:count])}" for count in range(len(words), 0, -1)]
+    else:
+        fuller = [f"{left}  ~{_left_after(suggestion)} after"]
+    return [*fuller, left, f"{candidates_left} left"] if mode else [*fuller, left]
 
 
-def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
+def _left_after(suggestion: Suggestion) -> str:
+    return (
+        f"{suggestion.expected_left:.1f}"
+        if suggestion.expected_left < 10
+        else (f"{suggestion.expected_left:.0f}")
+    )
+
+
+def render_status(
+    kind: StatusKind, history: History = (), candidates: Sequence[str] = ()
+) -> Planes:
+    """A status frame: waiting for a host, solved in N, no word fits the feedback, or the
+    game lost (with the ``candidates`` that were left, likeliest first)."""
+    return image_to_planes(status_image(kind, history, candidates))
+
+
+def status_image(
+    kind: StatusKind, history: History = (), candidates: Sequence[str] = ()
+) -> Image.Image:
     """render_status() as the landscape picture drawn (panel colours only).
 
     The waiting frame is the logo alone: it ignores ``history``.
@@ -185,6 +240,9 @@ def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
         guesses = len(rows)
         title, colour = "SOLVED", RED
         caption = f"in {guesses} guess" + ("" if guesses == 1 else "es")
+    elif kind is StatusKind.LOST:
+        title, colour = "NOT SOLVED", BLACK
+        caption = _left_caption(candidates, (WIDTH - 2 * MARGIN, BOARD_TOP - 3 - 35))
     else:
         title, colour, caption = "NO WORD", BLACK, "fits the colours"
     if not rows:
@@ -199,8 +257,23 @@ def status_image(kind: StatusKind, history: History = ()) -> Image.Image:
     return canvas.image
 
 
-def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
-    """The frames for one turn: a frame per suggestion (at most ``top``), or a status."""
+def _left_caption(candidates: Sequence[str], size: tuple[int, int]) -> str:
+    """As many of the words left as fit ``size`` at 9 px or more: "it was one of: ..."."""
+    words = [display_word(word) for word in candidates]
+    box: Box = (0, 0, *size)
+    styles = [(Face.BOLD, points, 0) for points in range(15, 8, -1)]
+    for shown in range(min(len(words), 4), 0, -1):
+        more = len(words) - shown
+        caption = ("was " if len(words) == 1 else "left: ") + " ".join(words[:shown])
+        caption += f" +{more}" if more else ""
+        if _first_fitting(caption, styles, box) is not None:
+            return caption
+    return f"{len(words)} words left"
+
+
+def render_advice(history: History, advice: Advice, top: int, mode: str = "") -> list[Planes]:
+    """The frames for one turn: a frame per suggestion (at most ``top``), the first also
+    naming the next two; or a status."""
     if top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
     if advice.solved:
@@ -208,21 +281,26 @@ def render_advice(history: History, advice: Advice, top: int) -> list[Planes]:
     suggestions: Sequence[Suggestion] = advice.suggestions[:top]
     if advice.candidates_left == 0 or not suggestions:
         return [render_status(StatusKind.NO_MATCH, history)]
+    next_two = [suggestion.word for suggestion in suggestions[1:3]]
     return [
-        render_suggestion(history, suggestion, rank, len(suggestions), advice.candidates_left)
+        render_suggestion(
+            history,
+            suggestion,
+            rank,
+            len(suggestions),
+            advice.candidates_left,
+            next_two if rank == 1 else (),
+            mode,
+        )
         for rank, suggestion in enumerate(suggestions, start=1)
     ]
 
 
-def _bits(bits: float) -> str:
-    """Expected information, never "-0.00" (a sure answer's float noise)."""
-    return f"{bits if bits > 0 else 0.0:.2f}"
-
-
 def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:
-    """Whether playing the word can end the game, as the header's label."""
+    """Whether playing the word can end the game, as the header's label (none for a word
+    that cannot be the answer)."""
     if not suggestion.is_candidate:
-        return "can't win", BLACK
+        return "", BLACK  # a word played to learn: no verdict, the room goes to the figures
     return ("the answer" if candidates_left == 1 else "could win"), RED
 
 
@@ -238,15 +316,26 @@ def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:
 
 
 def _draw_board_header(
-    canvas: Canvas, badge: str, figures: str, label: str, colour: Colour
+    canvas: Canvas, badge: str, texts: Sequence[str], label: str, colour: Colour
 ) -> None:
     top, bottom = BOARD_HEADER
     badge_box = _draw_badge(canvas, badge, top, bottom)
     label_ink = ink_text(label, font(Face.BOLD, 12))
     label_left = WIDTH - MARGIN - label_ink.width
     canvas.stamp_centred(label_ink, (label_left, top, WIDTH - MARGIN, bottom), colour)
-    figures_box: Box = (badge_box[2] + 4, top, label_left - 4, bottom)
-    canvas.stamp_centred(_largest_bold(figures, figures_box, 12), figures_box, BLACK)
+    _draw_first_fitting(canvas, texts, (badge_box[2] + 4, top, label_left - 4, bottom), 12)
+
+
+def _draw_first_fitting(canvas: Canvas, texts: Sequence[str], box: Box, largest: int) -> None:
+    """The first of ``texts`` that fits ``box`` in bold of 9 px or more (the last one in
+    whatever size fits)."""
+    readable = [(Face.BOLD, size, 0) for size in range(largest, 8, -1)]
+    for text in texts[:-1]:
+        ink = _first_fitting(text, readable, box)
+        if ink is not None:
+            canvas.stamp_centred(ink, box, BLACK)
+            return
+    canvas.stamp_centred(_largest_bold(texts[-1], box, largest), box, BLACK)
 
 
 def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int) -> Box:
@@ -264,14 +353,15 @@ def _draw_header(canvas: Canvas, badge: str, label: str, colour: Colour) -> None
     canvas.stamp_centred(label_ink, label_box, colour)
 
 
-def _draw_stats(canvas: Canvas, stats: list[tuple[str, str]]) -> None:
+def _draw_stats(canvas: Canvas, stats: list[tuple[list[str], list[str]]]) -> None:
+    """Figures side by side, each over its label (of each, the first text that fits)."""
     column_width = (WIDTH - 2 * MARGIN) // len(stats)
-    for index, (value, label) in enumerate(stats):
+    for index, (values, labels) in enumerate(stats):
         x = MARGIN + index * column_width
         value_box: Box = (x, STATS_TOP, x + column_width, STATS_TOP + 16)
         label_box: Box = (x, STATS_TOP + 20, x + column_width, STATS_BOTTOM)
-        canvas.stamp_centred(ink_text(value, font(Face.BOLD, 20)), value_box, BLACK)
-        canvas.stamp_centred(ink_text(label, font(Face.BOLD, 11)), label_box, BLACK)
+        _draw_first_fitting(canvas, values, value_box, 20)
+        _draw_first_fitting(canvas, labels, label_box, 11)
 
 
 def _draw_caption(canvas: Canvas, box: Box, caption: str) -> None:

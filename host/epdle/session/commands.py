@@ -14,6 +14,10 @@ class InputError(ValueError):
     """A line that is neither a played guess nor a known command (one-line message)."""
 
 
+class UnknownLine(InputError):
+    """A line that looks like no guess and no command at all."""
+
+
 class Control(Enum):
     UNDO = "undo"
     NEW = "new"
@@ -22,6 +26,8 @@ class Control(Enum):
     PRESS = "press"
     SHOW = "show"
     CANDIDATES = "candidates"
+    HARD = "hard"
+    BLIND = "blind"
 
 
 # Short forms people type at a prompt.
@@ -43,7 +49,12 @@ _CONTROL_ALIASES = {
     "c": Control.CANDIDATES,
     "candidates": Control.CANDIDATES,
     "left": Control.CANDIDATES,
+    "hard": Control.HARD,
+    "blind": Control.BLIND,
 }
+# Controls that take a word after them: `show N`, `hard on`, `blind off`.
+_WITH_ARGUMENT = {"show", "hard", "blind"}
+_SWITCH = {"on": 1, "off": 0}
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,8 @@ HELP_TEXT = """\
   press (p)           press the device's button (next suggestion)
   show N              show suggestion N on the device
   candidates (c)      list the words still possible, likeliest first
+  hard [on|off]       switch hard mode (the guesses so far must keep its rule)
+  blind [on|off]      every accepted word from now on, not the original list first
   help (?)            this text
   quit (q)            leave"""
 
@@ -80,17 +93,20 @@ def parse_line(line: str) -> Played | Command | None:
         return None
     parts = [p for p in _SPLIT.split(text) if p]
     head = parts[0].lower()
-    if head in _CONTROL_ALIASES and (len(parts) == 1 or head == "show"):
+    if head in _CONTROL_ALIASES and (len(parts) == 1 or head in _WITH_ARGUMENT):
         control = _CONTROL_ALIASES[head]
         if control is Control.SHOW:
             if len(parts) != 2 or not parts[1].isdigit():
                 raise InputError("show needs a suggestion number, e.g. 'show 2'")
             return Command(control, int(parts[1]))
+        if control in (Control.HARD, Control.BLIND) and len(parts) > 1:
+            if len(parts) != 2 or parts[1].lower() not in _SWITCH:
+                raise InputError(f"{head} takes on or off, e.g. '{head} on' ('{head}' switches)")
+            return Command(control, _SWITCH[parts[1].lower()])
         return Command(control)
     if len(parts) != 2:
-        raise InputError(
-            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}; "
-            "type 'help' for more"
+        raise UnknownLine(
+            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}"
         )
     return parse_played(parts[0], parts[1])
 

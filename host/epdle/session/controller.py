@@ -14,10 +14,11 @@ from epdle.session.commands import (
     Control,
     InputError,
     Played,
+    UnknownLine,
     parse_line,
     parse_played,
 )
-from epdle.session.game import Game, GameError
+from epdle.session.game import WIDENED_NOTE, Game, GameError
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
 
@@ -33,6 +34,7 @@ class Outcome:
     quit: bool = False
     help: bool = False
     notes: list[str] = field(default_factory=list)
+    unknown: bool = False  # the line was neither a guess nor a command (a prompt offers help)
 
 
 class Controller:
@@ -54,7 +56,7 @@ class Controller:
         try:
             item = parse_line(line)
         except InputError as error:
-            return Outcome(error=str(error))
+            return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if item is None:
             return Outcome()
         if isinstance(item, Played):
@@ -75,11 +77,14 @@ class Controller:
 
     def _played(self, played: Played) -> Outcome:
         repeated = any(guess == played.guess for guess, _ in self.game.history)
+        widened = self.game.widened
         try:
             self.game.play(played.guess, played.feedback)
         except GameError as error:
             return Outcome(error=str(error))
         outcome = Outcome(changed=True)
+        if self.game.widened and not widened:
+            outcome.notes.append(WIDENED_NOTE)
         if repeated:
             outcome.notes.append(
                 f"warning: {played.guess.upper()} was already played: it tells nothing new"
@@ -101,11 +106,29 @@ class Controller:
             outcome = Outcome(changed=True)
             self._publish(outcome)
             return outcome
+        if control in (Control.HARD, Control.BLIND):
+            return self._switch(control, command.argument)
         if control is Control.SHOW:
             return self._show(command.argument or 0)
         if control is Control.CANDIDATES:
             return self._candidates()
         return self._press()
+
+    def _switch(self, control: Control, argument: int | None) -> Outcome:
+        """Hard mode or blind play on, off, or (no argument) the other way round."""
+        solver = self.game.solver
+        now = solver.hard if control is Control.HARD else solver.blind
+        wanted = not now if argument is None else bool(argument)
+        try:
+            if control is Control.HARD:
+                self.game.switch(hard=wanted)
+            else:
+                self.game.switch(blind=wanted)
+        except GameError as error:
+            return Outcome(error=str(error))
+        outcome = Outcome(changed=True, notes=[f"{control.value} mode {'on' if wanted else 'off'}"])
+        self._publish(outcome)
+        return outcome
 
     def _candidates(self) -> Outcome:
         from epdle.session.terminal import candidates_text

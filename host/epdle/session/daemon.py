@@ -26,6 +26,7 @@ from typing import BinaryIO
 from epdle.link import LinkError
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
+from epdle.session.terminal import lost_text
 from epdle.solver.scoring import MAX_QUOTED, quoted
 
 log = logging.getLogger("epdle.daemon")
@@ -158,6 +159,8 @@ class Daemon:
             game = self.controller.game
             if game.solved:
                 log.info("solved in %d", len(game.history))
+            elif game.lost:
+                log.info("%s", lost_text(game))
             else:
                 advice = game.advice
                 words = ", ".join(s.word for s in advice.suggestions)

@@ -18,9 +18,6 @@ from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import frames_for
 from epdle.solver import score
 
-# A game the solver has not won by then is reported as failed, not looped on.
-GUESS_LIMIT = 10
-
 
 @dataclass
 class DemoStep:
@@ -90,7 +87,7 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
             result.frames_pushed += published.frames
             result.payload_bytes += published.payload_bytes
             result.bytes_sent += published.bytes_on_wire
-            if game.solved or len(game.history) >= GUESS_LIMIT:
+            if game.over:
                 break
             if cycle:
                 _cycle_frames(presenter, published.frames)

@@ -46,6 +46,7 @@ def typical_planes(count: int = len(WORDS)) -> list[Planes]:
             rank + 1,
             count,
             CANDIDATES_LEFT,
+            WORDS[1:3] if rank == 0 else (),  # the first frame names the next two
         )
         for rank, word in enumerate(WORDS[:count])
     ]

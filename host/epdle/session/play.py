@@ -19,7 +19,7 @@ from epdle.link import LinkError
 from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
-from epdle.session.terminal import advice_table, board_text
+from epdle.session.terminal import advice_table, board_text, lost_text, mode_text
 
 # How often the prompt looks for button presses while it waits for a line.
 WATCH_INTERVAL_S = 0.2
@@ -114,20 +114,25 @@ def show_outcome(
     console: Console, controller: Controller, outcome: Outcome, errors: TextIO | None = None
 ) -> None:
     """What a line did; with `errors` (scripted), an error goes there as one plain line."""
-    if outcome.error and errors is not None:
-        print(f"epdle play: error: {outcome.error}", file=errors, flush=True)
-    elif outcome.error:
-        console.print(f"[red]error:[/red] {outcome.error}", highlight=False)
+    error = outcome.error
+    if error and outcome.unknown:
+        error += "; type 'help' for the commands"
+    if error and errors is not None:
+        print(f"epdle play: error: {error}", file=errors, flush=True)
+    elif error:
+        console.print(f"[red]error:[/red] {error}", highlight=False)
     if outcome.help:
         console.print(HELP_TEXT, markup=False)
     if outcome.changed:
         game = controller.game
         if game.history:
-            console.print(board_text(game.history))
+            console.print(board_text(game.history, console.color_system is not None))
         if game.solved:
             console.print(f"[green]Solved in {len(game.history)}![/green] 'new' for another game.")
+        elif game.lost:
+            console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
         else:
-            console.print(advice_table(game.advice, game.solver.strategy))
+            console.print(advice_table(game.advice, game.solver.strategy, mode_text(game)))
     for note in outcome.notes:
         console.print(f"[dim]{note}[/dim]", highlight=False)
 

@@ -5,11 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from epdle.render.planes import Planes
-from epdle.render.suggestions import render_advice
+from epdle.render.suggestions import StatusKind, render_advice, render_status
 
 if TYPE_CHECKING:
     from epdle.session.game import Game
 
 
+def panel_mode(game: Game) -> str:
+    """The game's rules as the panel's header says them: "hard", "all words" (every
+    accepted word, not the original list), both, or nothing."""
+    parts = ["hard"] if game.solver.hard else []
+    if game.widened or game.solver.blind:
+        parts.append("all words")
+    return ", ".join(parts)
+
+
 def frames_for(game: Game) -> list[Planes]:
-    return render_advice(game.history, game.advice, game.top)
+    if game.lost:
+        return [render_status(StatusKind.LOST, game.history, game.advice.candidates)]
+    return render_advice(game.history, game.advice, game.top, panel_mode(game))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -11,6 +12,7 @@ from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
     # Only a type here: at run time it would load the numpy engine on the cold path.
+    from epdle.session.game import Game
     from epdle.solver.advice import Advice
 
 _TILE_STYLES = {
@@ -20,12 +22,17 @@ _TILE_STYLES = {
 }
 
 
-def board_text(history: list[tuple[str, str]]) -> Text:
+def board_text(history: list[tuple[str, str]], coloured: bool = True) -> Text:
+    """The board: coloured tiles, or (no colours, e.g. piped) each word beside its
+    colours as letters, G/Y/B."""
     text = Text()
     for guess, feedback in history:
-        for letter, colour in zip(display_word(guess), feedback, strict=True):
+        if not coloured:
+            text.append(f"{display_word(guess)} {feedback}\n")
+            continue
+        for column, (letter, colour) in enumerate(zip(display_word(guess), feedback, strict=True)):
+            text.append(" " if column else "")
             text.append(f" {letter} ", style=_TILE_STYLES[colour])
-            text.append(" ")
         text.append("\n")
     return text
 
@@ -34,19 +41,34 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-# The suggestion table's columns, the same in `play` and `suggest`.
-COLUMNS = ("#", "guess", "info (bits)", "left after (avg)", "could win")
+def mode_text(game: Game) -> str:
+    """Which words the advice weighs, and hard mode: the game's mode in a few words."""
+    if game.widened:
+        words = "every accepted word (not in the original list)"
+    elif game.solver.blind:
+        words = "every accepted word"
+    else:
+        words = "the original list"
+    return words + (", hard mode" if game.solver.hard else "")
 
 
-def advice_table(advice: Advice, strategy: str | None = None) -> Table:
-    """The ranked suggestions; the title says how many candidates are left and what the
-    ranking is by (the strategy's own measure, not always the columns shown)."""
+# The suggestion table's columns, the same in `play` and `suggest`. The last one is
+# right-aligned and nothing pads the edges: no line ends in spaces when piped.
+COLUMNS = ("#", "guess", "could win", "info (bits)", "left after (avg)")
+
+
+def advice_table(advice: Advice, strategy: str | None = None, mode: str | None = None) -> Group:
+    """The ranked suggestions under a line that says how many candidates are left (and of
+    which words: ``mode``) and what the ranking is by (the strategy's own measure, not
+    always the columns shown)."""
     from epdle.solver.names import REGISTRY
 
-    title = f"{plural(advice.candidates_left, 'candidate')} left"
-    if strategy is not None:
-        title += f"; ranked by {strategy}: {REGISTRY[strategy].ranked_by}"
-    table = Table(title=title, title_justify="left", box=None)
+    heading = f"{plural(advice.candidates_left, 'candidate')} left"
+    if mode is not None:
+        heading += f" of {mode}"
+    if strategy is not None:  # on a line of its own: neither wraps on a terminal
+        heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
+    table = Table(box=None, pad_edge=False)
     for column in COLUMNS:
         table.add_column(
             column,
@@ -57,11 +79,11 @@ def advice_table(advice: Advice, strategy: str | None = None) -> Table:
         table.add_row(
             str(rank),
             display_word(suggestion.word),
-            f"{suggestion.bits:.2f}",
-            f"{suggestion.expected_left:.1f}",
             "yes" if suggestion.is_candidate else "",
+            f"{suggestion.bits if suggestion.bits > 0 else 0.0:.2f}",  # never -0.00
+            f"{suggestion.expected_left:.1f}",
         )
-    return table
+    return Group(Text(heading), table)
 
 
 def candidates_text(advice: Advice, limit: int | None = None) -> str:
@@ -70,3 +92,15 @@ def candidates_text(advice: Advice, limit: int | None = None) -> str:
     more = advice.candidates_left - len(words)
     text = "candidates: " + " ".join(word.upper() for word in words)
     return text + (f" ... and {more} more" if more > 0 else "")
+
+
+def lost_text(game: Game) -> str:
+    """A game played out without the answer: what was still possible."""
+    advice = game.advice
+    if advice.candidates_left == 1:
+        return f"Not solved in {len(game.history)}: the answer was {advice.candidates[0].upper()}."
+    return (
+        f"Not solved in {len(game.history)}: {advice.candidates_left} words were left; "
+        + candidates_text(advice, 10)
+        + "."
+    )

@@ -22,9 +22,9 @@ from epdle.link import LinkError
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
-from epdle.session.game import Game
+from epdle.session.game import Game, GameError, SolverFor
 from epdle.sim import board_behind
-from epdle.solver import STRATEGIES, HistoryError
+from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.web.rules import hard_mode_refusal
 
@@ -79,6 +79,8 @@ class WebSession:
         self._solvers: dict[Settings, Solver] = {
             settings_of(controller.game.solver): controller.game.solver
         }
+        if controller.game.solvers is None:  # the other modes' solvers come from here
+            controller.game.solvers = self._modes(controller.game.solver.strategy)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="epdle-web")
         self.server_id = secrets.token_hex(4)  # a page tells a restarted server apart
         self.revision = 0  # bumped on every change a page should see
@@ -115,9 +117,10 @@ class WebSession:
                 "it shows the game as it is now",
                 409,
             )
-        if played >= GAME_GUESSES and not game.solved:
-            return Reply(f"the game is over after {GAME_GUESSES} guesses: start a new one", 409)
-        if game.solver.hard and word.strip().isalpha() and not game.solved:
+        universe = game.solver.universe
+        # A word of the wrong length or one the game does not accept gets that error first.
+        known = universe.lang.fold(word.strip().lower()) in universe.guess_index
+        if game.solver.hard and known and not game.over:
             reason = hard_mode_refusal(game.history, word)
             if reason is not None:
                 return Reply(f"hard mode: {reason}", 422)
@@ -170,14 +173,31 @@ class WebSession:
                         409,
                     )
         try:
-            solver = self._solvers.get(wanted) or self._solver_factory(wanted)
-            replay = Game(solver, top=game.top, history=list(game.history))
-            replay.advice  # noqa: B018 - replays the history: raises if it cannot be
-        except (HistoryError, ValueError, OSError) as error:
+            if wanted.strategy == now.strategy:
+                game.switch(hard=wanted.hard, blind=wanted.blind)
+            else:
+                solvers = self._modes(wanted.strategy)
+                replay = Game(
+                    solvers(wanted.hard, wanted.blind), game.top, list(game.history), solvers
+                )
+                replay.advice  # noqa: B018 - replays the history: raises if it cannot be
+                self.controller.game = replay
+        except GameError as error:
+            return Reply(str(error), 409)
+        except (ValueError, OSError) as error:
             return Reply(f"cannot switch: {error}", 409)
-        self._solvers[wanted] = solver
-        self.controller.game = replay
         return self._finish(self.controller.start())
+
+    def _modes(self, strategy: str) -> SolverFor:
+        """The game's solvers by (hard, blind) for one strategy, each made once."""
+
+        def solver_for(hard: bool, blind: bool) -> Solver:
+            settings = Settings(strategy, hard, blind)
+            if settings not in self._solvers:
+                self._solvers[settings] = self._solver_factory(settings)
+            return self._solvers[settings]
+
+        return solver_for
 
     def poll(self) -> bool:
         """Look for device events (a button pressed on the real device, a reconnection);
@@ -223,6 +243,8 @@ class WebSession:
             "revision": self.revision,
             "history": [{"word": w, "colours": f} for w, f in game.history],
             "solved": game.solved,
+            "lost": game.lost,  # every guess played without the answer: the game is over
+            "widened": game.widened,  # the feedback left the answer list: every word counts
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,

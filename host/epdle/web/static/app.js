@@ -1,7 +1,7 @@
 // The page: renders the server's state, sends what the player does.
 import {
-  COLOUR_NAMES, displayLetter, displayWord, letterStates, nextColour, parsePaste, refusal,
-  speller, tileName,
+  COLOUR_NAMES, anyColours, displayLetter, displayWord, letterStates, nextColour, parsePaste,
+  refusal, speller, tileName,
 } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -55,7 +55,28 @@ async function api(path, body) {
 // -- the row being typed ------------------------------------------------------------------
 
 function word() {
-  return Array.from(spell(input.value).word).slice(0, length()).join("");
+  const line = typedLine(input.value);
+  return Array.from(spell(line ? line.word : input.value).word).slice(0, length()).join("");
+}
+
+// The box typed as a line, "salet bbbgb" (or "crane 21000", "crane 🟩🟨⬛⬛⬛"): the word
+// and its colours, or null (colours: null until they are whole). The box keeps the line as
+// typed, so the colours can be typed after the word.
+function typedLine(text) {
+  const match = text.match(/^\s*(\S+)[\s:=,]+(\S*)\s*$/u);
+  if (!match) return null;
+  const marks = match[2] ? anyColours(match[2]) : null;
+  return { word: match[1], colours: marks };
+}
+
+function typeLine(line) {
+  const { refused } = spell(line.word);
+  if (refused !== null) refuse(refused);
+  else if (refusing) setError("");
+  if (line.colours !== null && Array.from(line.colours).length === length()) {
+    colours = Array.from(line.colours);
+  }
+  renderCurrentRow();
 }
 
 // The row becomes `text` as the game's language spells it; a letter it does not have is
@@ -151,7 +172,7 @@ function renderCurrentRow() {
 function drawCurrentRow() {
   const row = $("#current");
   const letters = Array.from(word());
-  const done = state && (state.solved || state.history.length >= state.max_guesses);
+  const done = state && (state.solved || state.lost);
   row.hidden = Boolean(done);
   row.replaceChildren();
   for (let i = 0; i < length(); i += 1) {
@@ -193,11 +214,18 @@ function drawAdvice() {
   body.replaceChildren();
   if (state.solved) {
     $("#left").textContent = `Solved in ${state.history.length}! Press “New game” for another.`;
+  } else if (state.lost) {
+    const left = state.candidates_left;
+    const words = state.candidates.slice(0, 10).map(displayWord).join(", ");
+    $("#left").textContent = `Not solved in ${state.history.length}: ${left === 1
+      ? `the answer was ${words}` : `${left} words were left (${words})`}. Press “New game” for another.`;
   } else {
     const left = state.candidates_left;
     $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
   }
-  state.suggestions.forEach((s, rank) => {
+  const suggestions = state.lost ? [] : state.suggestions;
+  $("#suggestions").hidden = suggestions.length === 0;
+  suggestions.forEach((s, rank) => {
     const tr = document.createElement("tr");
     const use = document.createElement("button");
     use.type = "button";
@@ -225,6 +253,15 @@ function drawAdvice() {
   }));
   $("#candidates-note").textContent = state.candidates_left > state.candidates.length
     ? `the ${state.candidates.length} likeliest of ${state.candidates_left}` : "";
+}
+
+// Which words the advice weighs and under which rule, in one line.
+function modeText() {
+  const { settings } = state;
+  let words = "the original game's answers (every accepted word if today's is not one)";
+  if (state.widened) words = "every accepted word, the common ones first: the answer is not in the original list";
+  else if (settings.blind) words = "every accepted word, the common ones first";
+  return `Words: ${words}${settings.hard ? " · hard mode" : ""}`;
 }
 
 function renderDevice() {
@@ -276,13 +313,13 @@ function render(next) {
   state = next;
   if (first || colours.length !== state.length) resetColours();
   setLanguage(state.language);
-  input.maxLength = state.length;
   renderBoard();
   renderCurrentRow();
   renderKeyboard();
   renderAdvice();
   renderDevice();
   renderSettings();
+  $("#mode").textContent = modeText();
   $("#undo").disabled = state.history.length === 0;
   noteAdvice();
   if (first) {
@@ -319,7 +356,8 @@ function buildKeyboard(extra = "") {
       const button = document.createElement("button");
       button.dataset.key = key;
       if (key === "enter") {
-        button.type = "submit";
+        button.type = "button";
+        button.addEventListener("click", () => press("enter"));
         button.textContent = "Enter";
         button.className = "wide";
         delete button.dataset.key;
@@ -365,7 +403,11 @@ function wire() {
     event.preventDefault();
     submit();
   });
-  input.addEventListener("input", () => setWord(input.value));
+  input.addEventListener("input", () => {
+    const line = typedLine(input.value);
+    if (line === null) setWord(input.value);
+    else typeLine(line);
+  });
   document.addEventListener("paste", handlePaste);
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;

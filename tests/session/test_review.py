@@ -1,0 +1,86 @@
+"""`epdle review`: a finished game scored turn by turn against the best move."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from epdle.cli import main
+from epdle.session.review import Reviewer, ReviewError, grid_history
+from epdle.solver import Solver, score
+
+
+@pytest.fixture(scope="module")
+def reviewer() -> Reviewer:
+    return Reviewer(Solver("best"))
+
+
+def own_game(solver: Solver, answer: str) -> list[tuple[str, str]]:
+    history: list[tuple[str, str]] = []
+    state = solver.initial_state()
+    while not history or history[-1][1] != "GGGGG":
+        guess = solver.next_guess(state)
+        history.append((guess, score(guess, answer)))
+        state = solver.apply(state, guess, history[-1][1])
+    return history
+
+
+def test_the_helpers_own_guesses_score_full_skill(reviewer: Reviewer) -> None:
+    review = reviewer.review(own_game(reviewer.solver, "slosh"))
+    assert review.solved and review.skill == 99
+    assert all(turn.skill == 99 and turn.best == turn.guess for turn in review.turns)
+    first = review.turns[0]
+    assert first.left_before == 2315 and first.expected_played == first.expected_best
+    for turn, following in zip(review.turns, review.turns[1:], strict=False):
+        assert turn.left_after == following.left_before
+        assert turn.expected_after == following.expected_best
+
+
+def test_a_wasted_guess_costs_skill(reviewer: Reviewer) -> None:
+    answer = "slosh"
+    history = [(w, score(w, answer)) for w in ("salet", "salet", "slosh")]
+    review = reviewer.review(history)
+    again = review.turns[1]
+    assert again.left_before == again.left_after  # it told nothing new
+    assert again.expected_played > again.expected_best and again.skill < 99
+    assert review.skill < 99
+
+
+def test_luck_is_higher_for_the_outcome_that_leaves_less(reviewer: Reviewer) -> None:
+    lucky = reviewer.review([("crane", "GGGGG")]).turns[0]
+    unlucky = reviewer.review([("crane", "BBBBB")]).turns[0]
+    assert lucky.luck == 99 and lucky.expected_after == 0
+    assert unlucky.luck < lucky.luck
+
+
+def test_a_shared_grid_with_its_words() -> None:
+    grid = "Wordle 1,234 3/6\n\n🟩⬛🟨⬛⬛\n⬛⬛🟩⬛⬛\n🟩🟩🟩🟩🟩\n"
+    assert grid_history(grid, ["salet", "crony", "slosh"]) == [
+        ("salet", "GBYBB"),
+        ("crony", "BBGBB"),
+        ("slosh", "GGGGG"),
+    ]
+    with pytest.raises(ReviewError, match="3 rows of squares but 2 words"):
+        grid_history(grid, ["salet", "crony"])
+
+
+def test_review_command_json_and_text(capsys) -> None:
+    history = "salet:GBYBB,crony:BBGBB,slosh:GGGGG"
+    assert main(["review", "--history", history, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["solved"] is True
+    assert [turn["guess"] for turn in report["turns"]] == ["salet", "crony", "slosh"]
+    assert report["turns"][0]["left_before"] == 2315
+    assert 0 <= report["skill"] <= 99 and 0 <= report["luck"] <= 99
+    assert main(["review", "--history", history]) == 0
+    text = capsys.readouterr().out
+    assert f"Skill {report['skill']}/99, luck {report['luck']}/99; solved in 3." in text
+    assert "2315 -> 24" in text
+
+
+def test_review_command_usage(capsys) -> None:
+    assert main(["review"]) == 2
+    assert "give the game as --history, or as --grid with --words" in capsys.readouterr().err
+    assert main(["review", "--history", "salet:GGGGG,qqqqq:BBBBB"]) == 1
+    assert capsys.readouterr().err.count("\n") == 1

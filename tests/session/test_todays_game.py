@@ -1,0 +1,161 @@
+"""The default serves today's game: the original list while the feedback fits it, then
+every accepted word by frequency, said in one line, without a restart; hard mode and
+blind play switched during a game."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from epdle import words
+from epdle.cli import main
+from epdle.session.controller import Controller
+from epdle.session.game import WIDENED_NOTE, Game, GameError
+from epdle.session.presenter import DevicePresenter
+from epdle.solver import Solver, score
+from epdle.solver.scoring import GAME_GUESSES
+
+# Answers the NYT has set that the original list lacks (27 March and 9 June 2023).
+NYT_ADDED = ["guano", "balsa"]
+
+
+@pytest.fixture(scope="module")
+def solvers():
+    made: dict[tuple[bool, bool], Solver] = {}
+
+    def solver_for(hard: bool, blind: bool) -> Solver:
+        if (hard, blind) not in made:
+            made[hard, blind] = Solver("best", hard, blind)
+        return made[hard, blind]
+
+    return solver_for
+
+
+def default_game(solvers) -> Game:
+    return Game(solvers(False, False), top=1, solvers=solvers)
+
+
+def play_out(game: Game, answer: str) -> Game:
+    """The helper's first suggestion played every turn until the game is over."""
+    while not game.over:
+        guess = game.advice.suggestions[0].word
+        game.play(guess, score(guess, answer))
+    return game
+
+
+def dictionary_words_outside_the_list() -> list[str]:
+    """Everyday words the original answer list lacks (in the English dictionary list,
+    Zipf 3 or more, not a plural or past tense): the kind the NYT adds. Every 8th."""
+    original = set(words.answers())
+    table, dictionary = words.frequency_table(), words.language_table("en")
+    chosen = [
+        word
+        for word in words.guesses()
+        if word not in original
+        and word in dictionary
+        and table[word].zipf >= 3.0
+        and not (table[word].plural or table[word].past_tense)
+    ]
+    return chosen[::8]
+
+
+@pytest.mark.parametrize("answer", NYT_ADDED + dictionary_words_outside_the_list())
+def test_default_settings_solve_answers_outside_the_original_list(solvers, answer) -> None:
+    assert answer not in words.answers()
+    game = play_out(default_game(solvers), answer)
+    assert game.solved and len(game.history) <= GAME_GUESSES, game.history
+    assert game.widened
+
+
+def test_on_the_original_list_the_default_plays_as_the_original_solver(solvers) -> None:
+    game = play_out(default_game(solvers), "slosh")
+    alone = Game(solvers(False, False), top=1)
+    play_out(alone, "slosh")
+    assert game.history == alone.history and not game.widened
+
+
+def test_without_other_solvers_the_game_still_stops_at_the_list(solvers) -> None:
+    game = Game(solvers(False, False))
+    with pytest.raises(GameError, match="no word of the answer list"):
+        for guess in ("salet", "courd", "pinky"):
+            game.play(guess, score(guess, "guano"))
+
+
+def test_feedback_no_word_fits_is_still_an_error(solvers) -> None:
+    game = default_game(solvers)
+    with pytest.raises(GameError, match="no accepted word gets this feedback"):
+        game.play("xylyl", "GGGGY")
+    assert game.history == [] and not game.widened
+
+
+def test_widening_is_said_once_and_undo_goes_back(solvers) -> None:
+    controller = Controller(default_game(solvers), DevicePresenter("sim://"))
+    try:
+        notes = []
+        for guess in ("salet", "courd", "pinky", "gnome"):
+            outcome = controller.handle(f"{guess} {score(guess, 'guano')}")
+            assert outcome.error is None, outcome.error
+            notes += [note for note in outcome.notes if note == WIDENED_NOTE]
+        assert notes == [WIDENED_NOTE] and controller.game.widened
+        while controller.game.widened:
+            controller.handle("undo")
+        assert len(controller.game.history) >= 1
+    finally:
+        controller.presenter.close()
+
+
+def test_hard_and_blind_switch_during_a_game(solvers) -> None:
+    controller = Controller(default_game(solvers), DevicePresenter("sim://"))
+    try:
+        controller.handle("salet bbbgb")
+        outcome = controller.handle("hard")
+        assert outcome.error is None and outcome.notes[0] == "hard mode on"
+        assert controller.game.solver.hard
+        refused = controller.handle("crony bbbbb")
+        assert refused.error == "guess 2 'crony': hard mode: letter 4 must be E (green in SALET)"
+        assert controller.handle("blind on").notes[0] == "blind mode on"
+        assert controller.game.solver.blind and controller.game.solver.hard
+        assert controller.game.advice.candidates_left > 0
+        assert controller.handle("hard off").notes[0] == "hard mode off"
+        controller.handle("crony bbbbb")
+        assert controller.handle("hard on").error == (
+            "cannot switch: guess 2 'crony': hard mode: letter 4 must be E (green in SALET)"
+        )
+        assert not controller.game.solver.hard and len(controller.game.history) == 2
+        assert controller.handle("hard maybe").error == (
+            "hard takes on or off, e.g. 'hard on' ('hard' switches)"
+        )
+    finally:
+        controller.presenter.close()
+
+
+def test_play_goes_on_past_the_list_in_one_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    lines = [f"{guess} {score(guess, 'guano')}" for guess in ("salet", "courd", "pinky")]
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    output = io.StringIO()
+    monkeypatch.setattr(
+        "rich.console.Console", lambda: Console(file=output, width=200, color_system=None)
+    )
+    assert main(["play", "--panel-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ""
+    text = output.getvalue()
+    assert text.count(WIDENED_NOTE) == 1
+    assert "1 candidate left of every accepted word (not in the original list)\n" in text
+    assert "\nranked by best: fewest guesses to win (decision tree)\n" in text
+    assert [line for line in text.splitlines() if line.endswith(" ")] == []
+
+
+def test_suggest_goes_on_past_the_list_too(capsys) -> None:
+    import json
+
+    history = ",".join(f"{g}:{score(g, 'guano')}" for g in ("crane", "stout"))
+    assert main(["suggest", "--history", history, "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["candidates"] == ["guano"] and report["blind"] is True
+    assert captured.err == f"epdle suggest: note: {WIDENED_NOTE}\n"
+    assert main(["suggest", "--history", "crane:BBGGB,zzzzz:BBBBB"]) == 1
+    assert "not in the accepted word list" in capsys.readouterr().err
