@@ -20,7 +20,7 @@ import numpy as np
 
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
-from epdle.solver.scoring import pattern_string
+from epdle.solver.scoring import GAME_GUESSES, pattern_string
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
@@ -31,13 +31,18 @@ log = logging.getLogger(__name__)
 
 INFINITE = math.inf
 TREE_FORMAT = 1
-# The known best opener for the original lists (SALET: 3.4212 by exhaustive search over
-# 12,972 guesses, README's Bench); for other lists openers are ranked by estimate.
-PREFERRED_OPENERS = ("salet",)
-# Guesses solved exactly at each depth below the root (more near the root, where
-# choices matter most); deeper levels reuse the last width.
-NORMAL_WIDTHS = (1, 20, 6, 3)
-HARD_WIDTHS = (1, 20, 6, 3)
+# The tree builder's search: guesses solved exactly at each depth below the opener (more
+# near the root, where choices matter most); deeper levels reuse the last width. Wide
+# near the root because there the estimate ranks the best guess late: in hard mode on
+# the original lists (2,315 / 12,972), after SALET all grey the best guess, CRUMP, is its
+# 126th, and after SALET BBBGB the third guess needs 40. Widths 20 / 6 / 3 gave 8,125
+# there, these 8,122, the published optimum (docs/bench.md, "The best tree").
+BUILD_WIDTHS = (1, 150, 40, 10)
+# The opener is searched: the OPENER_POOL first guesses the estimate ranks first are
+# screened by a narrow search, and the OPENER_FINALISTS best of those searched in full.
+OPENER_POOL = 12
+SCREEN_WIDTHS = (1, 5, 2, 1)
+OPENER_FINALISTS = 3
 # Narrower widths for the per-turn search off the tree (must answer within a second).
 FALLBACK_WIDTHS = (1, 8, 4, 2)
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
@@ -49,7 +54,10 @@ WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
 # meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
 BLIND_HARD_RESCUE_WIDTH = 10
-MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
+# The tree builder first asks for every game within the game's guesses; only lists where
+# no tree is found so get more (each game's count is the total's part, so a six-guess
+# game is played wherever it lowers the total).
+EXTRA_GUESSES_TRIED = 3
 # Extra guesses tried at a node where the whole beam breaks the guess limit.
 _RESCUE_WIDTH = 200
 
@@ -219,8 +227,10 @@ class TreeSearch:
         guesses_left: int,
         level: int,
         bound: float,
+        progress: Progress | None = None,
     ) -> float:
-        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`."""
+        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`
+        (`progress`: told after each feedback's part is solved)."""
         parts = [
             (code, part) for code, part in self.split(candidates, guess) if code != self.solved
         ]
@@ -228,7 +238,7 @@ class TreeSearch:
         # Every word costs this guess; below, each costs one more except the first found.
         floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
         lower = float(self.weights[candidates].sum() + sum(floors))
-        for (code, part), floor in zip(parts, floors, strict=True):
+        for done, ((code, part), floor) in enumerate(zip(parts, floors, strict=True), start=1):
             if lower >= bound:
                 return INFINITE
             child_allowed = self.allowed_after(allowed, guess, code)
@@ -236,38 +246,20 @@ class TreeSearch:
             if cost >= INFINITE:
                 return INFINITE
             lower += cost - floor
+            if progress is not None:
+                progress(done, len(parts))
         return lower
 
-    def build(self, openers: list[int], progress: Progress | None) -> tuple[float, dict[str, str]]:
-        """Solve the whole game; returns (total guesses over all answers, tree)."""
-        for limit in range(MAX_GUESSES[self.hard], MAX_GUESSES[self.hard] + 4):
-            found = self._build_within(openers, limit, progress)
-            if found is not None:
-                return found
-            log.warning("no tree within %d guesses; allowing one more", limit)
-        raise RuntimeError("no decision tree found")
+    def root_allowed(self) -> np.ndarray | None:
+        return np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
 
-    def _build_within(
-        self, openers: list[int], limit: int, progress: Progress | None
-    ) -> tuple[float, dict[str, str]] | None:
+    def opener_cost(
+        self, opener: int, limit: int, bound: float = INFINITE, progress: Progress | None = None
+    ) -> float:
+        """The total over all answers when `opener` starts (inf: not within `limit`
+        guesses, or not under `bound`)."""
         everything = np.arange(len(self.universe.answers))
-        allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
-        best_cost, best_opener = INFINITE, -1
-        for opener in openers:
-            parts = [(c, p) for c, p in self.split(everything, opener) if c != self.solved]
-            total = float(self.weights.sum())
-            for done, (code, part) in enumerate(parts, start=1):
-                child_allowed = self.allowed_after(allowed, opener, code)
-                cost, _ = self.solve(part, child_allowed, limit - 1, 1)
-                total += cost
-                if progress is not None:
-                    progress(done, len(parts))
-            log.info("opener %s: %d", self.universe.guesses[opener], total)
-            if total < best_cost:
-                best_cost, best_opener = total, opener
-        if best_cost >= INFINITE:
-            return None
-        return best_cost, self.extract(best_opener, allowed, limit)
+        return self._cost_of(everything, self.root_allowed(), opener, limit, 0, bound, progress)
 
     def extract(self, opener: int, allowed: np.ndarray | None, limit: int) -> dict[str, str]:
         """The chosen guess at every node reachable with the memoised choices."""
@@ -417,11 +409,47 @@ def _estimated_openers(universe: Universe, count: int) -> list[int]:
 def build_tree(
     universe: Universe, hard: bool, progress: Progress | None = None
 ) -> tuple[float, dict[str, str]]:
-    """Search the decision tree for a universe; returns (total guesses, tree)."""
-    preferred = [universe.guess_index[w] for w in PREFERRED_OPENERS if w in universe.guess_index]
-    openers = preferred or _estimated_openers(universe, 1)
-    search = TreeSearch(universe, hard, HARD_WIDTHS if hard else NORMAL_WIDTHS)
-    return search.build(openers, progress)
+    """Search the decision tree for a universe; returns (total guesses, tree).
+
+    `progress` counts the screened openers, then each finalist's feedbacks (in hundredths).
+    """
+    pool = _estimated_openers(universe, OPENER_POOL)
+    for limit in range(GAME_GUESSES, GAME_GUESSES + EXTRA_GUESSES_TRIED + 1):
+        found = _build_within(universe, hard, pool, limit, progress)
+        if found is not None:
+            return found
+        log.warning("no tree within %d guesses; allowing one more", limit)
+    raise RuntimeError("no decision tree found")
+
+
+def _build_within(
+    universe: Universe, hard: bool, pool: list[int], limit: int, progress: Progress | None
+) -> tuple[float, dict[str, str]] | None:
+    steps = len(pool) + 100 * OPENER_FINALISTS
+    screen = TreeSearch(universe, hard, SCREEN_WIDTHS)
+    screened = []
+    for rank, opener in enumerate(pool):
+        screened.append((screen.opener_cost(opener, limit), rank, opener))
+        if progress is not None:
+            progress(rank + 1, steps)
+    finalists = [opener for _, _, opener in sorted(screened)[:OPENER_FINALISTS]]
+    search = TreeSearch(universe, hard, BUILD_WIDTHS)
+    best_cost, best_opener = INFINITE, -1
+    for number, opener in enumerate(finalists):
+
+        def tick(done: int, parts: int, start: int = len(pool) + 100 * number) -> None:
+            if progress is not None:
+                progress(start + 100 * done // parts, steps)
+
+        cost = search.opener_cost(opener, limit, best_cost, tick)
+        log.info("opener %s: %s", universe.guesses[opener], cost)
+        if cost < best_cost:
+            best_cost, best_opener = cost, opener
+    if progress is not None:
+        progress(steps, steps)
+    if best_cost >= INFINITE:
+        return None
+    return best_cost, search.extract(best_opener, search.root_allowed(), limit)
 
 
 def _tree_name(universe: Universe, hard: bool) -> str:
