@@ -256,6 +256,9 @@ def run_bench(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     console.print(histogram)
+    published = result.against_published()
+    if published is not None:
+        console.print(published)
     return 0
 
 

@@ -39,9 +39,11 @@ TREE_FORMAT = 1
 # there, these 8,122, the published optimum (docs/bench.md, "The best tree").
 BUILD_WIDTHS = (1, 150, 40, 10)
 # The opener is searched: the OPENER_POOL first guesses the estimate ranks first are
-# screened by a narrow search, and the OPENER_FINALISTS best of those searched in full.
+# screened by a narrow search with few rescue guesses, and the OPENER_FINALISTS best of
+# those searched in full.
 OPENER_POOL = 12
 SCREEN_WIDTHS = (1, 5, 2, 1)
+SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
 # Narrower widths for the per-turn search off the tree (must answer within a second).
 FALLBACK_WIDTHS = (1, 8, 4, 2)
@@ -426,7 +428,7 @@ def _build_within(
     universe: Universe, hard: bool, pool: list[int], limit: int, progress: Progress | None
 ) -> tuple[float, dict[str, str]] | None:
     steps = len(pool) + 100 * OPENER_FINALISTS
-    screen = TreeSearch(universe, hard, SCREEN_WIDTHS)
+    screen = TreeSearch(universe, hard, SCREEN_WIDTHS, rescue_width=SCREEN_RESCUE_WIDTH)
     screened = []
     for rank, opener in enumerate(pool):
         screened.append((screen.opener_cost(opener, limit), rank, opener))
