@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,8 +93,7 @@ def test_a_half_without_plurals_still_leaves_chaos_findable_held_out():
     # Half B of the answers holds no plural. Fitted on it by maximum likelihood, the plural
     # factor falls to the grid floor and CHAOS (the one answer flagged plural, in half A)
     # took 8 guesses held out; half a pseudo-answer per kind keeps it within six.
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-    from blind_holdout import HALF_SHARE_PSEUDO_ANSWERS, fit_on
+    from epdle.solver.prior import HALF_SHARE_PSEUDO_ANSWERS, fit_on
 
     half_b = list(words.answers())[1::2]
     bare, _ = fit_on(half_b, 0.5)

@@ -171,22 +171,6 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
     return warnings
 
 
-def even_sample(words: list[str], count: int | None, seed: int | None) -> list[str]:
-    """`count` words spread over the whole list: one from each of `count` equal stretches,
-    picked by a seeded generator (the first N alphabetically would be a biased sample);
-    with no seed, the first word of each stretch."""
-    if count is None or count >= len(words):
-        return list(words)
-    import random
-
-    generator = random.Random(seed) if seed is not None else None
-    stretch = len(words) / count
-    return [
-        words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
-        for i in range(count)
-    ]
-
-
 def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
     """`best` on the shipped lists: answered without numpy from the shipped tree, or off it
     (normal mode) from the cached pattern matrix; None when the Solver must answer."""
@@ -205,6 +189,7 @@ def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> A
 
 def run_bench(args: argparse.Namespace) -> int:
     from epdle import words
+    from epdle.solver.bench import even_sample
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
