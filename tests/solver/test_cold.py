@@ -74,7 +74,7 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
             continue
         answered += 1
         solver.forget_rankings()  # a fresh search, as a process starts with
-        assert_same_advice(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.engine_advice(history, top=top))
         kinds.add(_size_class(fast.candidates_left))
     # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
     assert answered >= 0.9 * len(histories)
@@ -93,7 +93,7 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    assert_same_advice(fast, solver.advise(history))
+    assert_same_advice(fast, solver.engine_advice(history))
 
 
 @pytest.mark.parametrize(
@@ -106,7 +106,7 @@ def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    assert_same_advice(fast, solver.advise(history))
+    assert_same_advice(fast, solver.engine_advice(history))
 
 
 def test_it_mirrors_the_solvers_settings():
@@ -158,7 +158,7 @@ def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     path = shipped[1] / f"cold-shapes-{cold.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(xylyl, False), solver.advise(xylyl))
+    assert_same_advice(cold.cold_advice(xylyl, False), solver.engine_advice(xylyl))
     assert json.loads(path.read_text())["lists"] == cold.shipped_key()
 
 
@@ -187,7 +187,7 @@ def test_a_cold_suggest_off_the_tree_loads_no_numpy(solver, shipped):
     advice_line, loaded = run.stdout.strip().splitlines()
     assert loaded == "[]"
     advice = json.loads(advice_line)
-    slow = solver.advise([("xylyl", score("xylyl", "cloud"))])
+    slow = solver.engine_advice([("xylyl", score("xylyl", "cloud"))])
     assert [s["word"] for s in advice["suggestions"]] == [s.word for s in slow.suggestions]
     assert advice["candidates"] == slow.candidates
 
@@ -207,7 +207,7 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     assert run.returncode == 0, run.stderr
     assert run.stderr.strip() == "[]"
     ranked = [line.split()[1] for line in run.stdout.splitlines() if line.split()[:1] == ["1"]]
-    assert ranked == [solver.advise(history).suggestions[0].word.upper()]
+    assert ranked == [solver.engine_advice(history).suggestions[0].word.upper()]
 
 
 @pytest.mark.parametrize(
@@ -353,7 +353,7 @@ def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
     path = shipped[1] / f"cold-shapes-{key}-answers.json"
     path.write_text(json.dumps(document))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
+    assert_same_advice(cold.cold_advice(crane, False), solver.engine_advice(crane))
     rebuilt = json.loads(path.read_text())
     answers = solver.universe.answers
     assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)

@@ -45,6 +45,15 @@ def _tree_histories(hard: bool, count: int, seed: int) -> list[list[tuple[str, s
     return histories
 
 
+def test_the_solver_itself_answers_on_the_tree_from_the_book(solver):
+    """play, the daemon and the web page hold a Solver: on the tree it ranks nothing."""
+    for history in _tree_histories(solver.hard, 5, seed=11):
+        solver.forget_rankings()
+        advice = solver.advise(history)
+        assert len(solver._ranked) == 0, history
+        assert_same_advice(advice, solver.engine_advice(history))
+
+
 @pytest.mark.parametrize("top", [1, 5, quick.BOOK_DEPTH])
 def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     histories = _tree_histories(solver.hard, 40, seed=top)
@@ -53,7 +62,7 @@ def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     for history in histories:
         fast = quick.tree_advice(history, solver.hard, top)
         assert fast is not None, history
-        assert_same_advice(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.engine_advice(history, top=top))
         sizes.add(min(fast.candidates_left, 3))
     assert sizes == {1, 2, 3}
 

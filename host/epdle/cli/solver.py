@@ -177,14 +177,9 @@ def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> A
     custom = args.answers or args.guesses or is_dictionary_game(args)
     if args.strategy != "best" or args.blind or custom:
         return None
-    from epdle.solver.quick import tree_advice
+    from epdle.solver.fast import shipped_advice
 
-    advice = tree_advice(history, args.hard, args.top)
-    if advice is None:
-        from epdle.solver.cold import cold_advice
-
-        advice = cold_advice(history, args.hard, args.top)
-    return advice
+    return shipped_advice(history, args.hard, args.top)
 
 
 def run_bench(args: argparse.Namespace) -> int:

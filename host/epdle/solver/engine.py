@@ -230,7 +230,26 @@ class Solver:
     # -- advice ---------------------------------------------------------------------------
 
     def advise(self, history: History, top: int = 5) -> Advice:
-        """Ranked next guesses for a history of (guess, feedback) pairs."""
+        """Ranked next guesses for a history of (guess, feedback) pairs.
+
+        `best` on the shipped lists answers from epdle.solver.fast where it can (the same
+        advice, without ranking here); everything else as engine_advice."""
+        state = self.state_after(history)
+        if self._shipped_best() and not state.solved:
+            from epdle.solver.fast import shipped_advice
+
+            advice = shipped_advice(state.history, self.hard, top)
+            if advice is not None:
+                return advice
+        return self.engine_advice(state.history, top)
+
+    def _shipped_best(self) -> bool:
+        from epdle.solver.quick import shipped_key
+
+        return self.kind is Kind.TREE and not self.blind and self.universe.key == shipped_key()
+
+    def engine_advice(self, history: History, top: int = 5) -> Advice:
+        """advise, worked out here: the tree's guess or the ranking and search."""
         state = self.state_after(history)
         order = np.argsort(-self.universe.weights[state.candidates], kind="stable")
         likely = [self.universe.answers[state.candidates[i]] for i in order[:100]]
