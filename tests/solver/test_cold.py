@@ -15,7 +15,7 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, best, cache, cold, engine, names, score
+from epdle.solver import Solver, cache, cold, names, score, settings
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.strategies import guess_stats
 
@@ -59,9 +59,9 @@ def _off_tree_histories(solver: Solver, count: int, seed: int) -> list[list[tupl
 def _size_class(left: int) -> str:
     if left <= 2:
         return "two or fewer"
-    if left <= cold.SEARCH_MAX_CANDIDATES:
+    if left <= settings.SEARCH_MAX_CANDIDATES[False]:
         return "searched"
-    return "looked ahead" if left <= cold.LOOKAHEAD_MAX_CANDIDATES else "ranked only"
+    return "looked ahead" if left <= settings.LOOKAHEAD_MAX_CANDIDATES[False] else "ranked only"
 
 
 @pytest.mark.parametrize(("top", "seed"), [(5, 1), (1, 2), (12, 3)])
@@ -87,7 +87,7 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
 )
 def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     state = solver.state_after(history)
-    assert 2 < len(state.candidates) <= cold.SEARCH_MAX_CANDIDATES
+    assert 2 < len(state.candidates) <= settings.SEARCH_MAX_CANDIDATES[False]
     stats = guess_stats(solver.universe, state.candidates)
     assert not (stats.buckets == len(state.candidates)).any()  # no guess splits them apart
     fast = cold.cold_advice(history, False)
@@ -102,25 +102,18 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
 def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     # More candidates than the pool takes words from: some buckets' words are not in it.
     left = len(solver.state_after(history).candidates)
-    assert cold.LOOKAHEAD_POOL < left <= cold.LOOKAHEAD_MAX_CANDIDATES
+    assert settings.LOOKAHEAD_POOL < left <= settings.LOOKAHEAD_MAX_CANDIDATES[False]
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history))
 
 
-def test_it_mirrors_the_solvers_settings():
-    assert cold.RANKED_KEPT == names.MAX_SUGGESTIONS
-    assert engine.SEARCH_MAX_CANDIDATES[False] == cold.SEARCH_MAX_CANDIDATES
-    assert cold.LOOKAHEAD_TURNS == engine.LOOKAHEAD_TURNS
-    assert engine.LOOKAHEAD_WIDTH[False] == cold.LOOKAHEAD_WIDTH
-    assert cold.LOOKAHEAD_POOL == engine.LOOKAHEAD_POOL
-    assert engine.LOOKAHEAD_MAX_CANDIDATES[False] == cold.LOOKAHEAD_MAX_CANDIDATES
-    assert cold._COPIED_ROWS >= cold.LOOKAHEAD_MAX_CANDIDATES  # the look reads the rows
-    assert best.FALLBACK_WIDTHS == cold.FALLBACK_WIDTHS
-    curve = best._cost_curve(np.arange(30))
-    assert cold._cost_curve(29) == pytest.approx(list(curve), abs=1e-12)
-    assert (curve[: cold._EXACT_CURVE + 1] == np.round(curve[: cold._EXACT_CURVE + 1])).all()
+def test_the_cost_curve_is_exact_and_whole_for_small_buckets():
+    curve = settings.cost_curve(30)
+    assert curve[:5] == [0.0, 1.0, 3.0, 5.0, 7.0]  # 2 n - 1: each but the first costs two
+    assert curve[5] > 9.0  # past the exact part, more than two guesses a word
+    assert settings.LOOKAHEAD_MAX_CANDIDATES[False] <= cold._COPIED_ROWS  # the look's rows
 
 
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):

@@ -21,6 +21,7 @@ import numpy as np
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
+from epdle.solver.settings import cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
@@ -45,8 +46,6 @@ OPENER_POOL = 12
 SCREEN_WIDTHS = (1, 5, 2, 1)
 SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
-# Narrower widths for the per-turn search off the tree (must answer within a second).
-FALLBACK_WIDTHS = (1, 8, 4, 2)
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
@@ -66,18 +65,10 @@ _RESCUE_WIDTH = 200
 Progress = Callable[[int, int], None]
 
 
-def _cost_curve(size: np.ndarray) -> np.ndarray:
-    size = size.astype(float)
-    small = 2.0 * size - 1.0
-    large = size * (1.75 + 0.2 * np.log2(np.maximum(size, 1.0) / 4.0))
-    return np.where(size <= 4, np.maximum(small, 0.0), large)
-
-
 def _estimated_cost(size: np.ndarray) -> np.ndarray:
     """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
     # A table lookup: the curve's logarithm over every bucket would dominate small nodes.
-    table = _cost_curve(np.arange(int(size.max(initial=0)) + 1))
-    return table[size]
+    return np.array(cost_curve(int(size.max(initial=0))))[size]
 
 
 class TreeSearch:

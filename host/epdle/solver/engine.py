@@ -12,7 +12,6 @@ from epdle.solver import openers
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.names import (
     DEFAULT_STRATEGY,
-    MAX_SUGGESTIONS,
     ONE_PLY_STRATEGIES,
     Kind,
 )
@@ -27,6 +26,15 @@ from epdle.solver.scoring import (
     pattern_code,
     quoted,
     solved_code,
+)
+from epdle.solver.settings import (
+    FALLBACK_WIDTHS,
+    LOOKAHEAD_MAX_CANDIDATES,
+    LOOKAHEAD_POOL,
+    LOOKAHEAD_TURNS,
+    LOOKAHEAD_WIDTH,
+    RANKED_KEPT,
+    SEARCH_MAX_CANDIDATES,
 )
 from epdle.solver.strategies import (
     GuessStats,
@@ -44,10 +52,6 @@ if TYPE_CHECKING:
     from epdle.solver.best import FinishCheck, TreeSearch
 
 # The measurements behind each value below: docs/bench.md, "The Solver's settings".
-# How many ranked guesses a turn keeps (what --top may ask for at most).
-_RANKED_KEPT = MAX_SUGGESTIONS
-# Off the tree, `best` searches (bounded) once at most this many candidates are left.
-SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
 # narrower best.WIDE_WIDTHS and best.BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
@@ -62,16 +66,8 @@ BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
 # in time, and plays for the plausible ones only if there is none (0: off).
 RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
 RARE_GUARD_MAX = 30
-# Off the tree, `best` looks one guess further ahead after this many guesses (large sets
-# only: small ones are searched exactly), over its leading guesses.
-LOOKAHEAD_TURNS = (1, 2)
-LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
 # Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
 BLIND_HARD_LOOKAHEAD_WIDTH = 24
-LOOKAHEAD_POOL = 300
-# The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
-# this counts the plausible candidates.
-LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 # freq in hard mode keeps the letter rule's first guess only if every candidate can still
 # be found in the guesses left after it (sets of at most GUARD_CANDIDATES), else plays the
 # ranked guess (of the first GUARD_TRIES) that leaves the least weight where it cannot.
@@ -372,7 +368,7 @@ class Solver:
             if turn_to_look and not searched and affordable:
                 guesses_left = GAME_GUESSES - len(state.history)
                 order = self._look_ahead(candidates, stats, order, guesses_left, state.allowed)
-        return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
+        return [int(stats.guesses[i]) for i in order[:RANKED_KEPT]]
 
     def _pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
         """Hard mode: the share (by weight) of the candidates that `guess` leaves in a
@@ -575,7 +571,7 @@ class Solver:
             if wide:
                 widths = best.WIDE_WIDTHS
             else:
-                widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
+                widths = best.BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
             rescue = best.BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
             search = best.TreeSearch(self.universe, self.hard, widths, weights, rescue)
             self._searches[wide] = search
