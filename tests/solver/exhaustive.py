@@ -1,6 +1,6 @@
 """The optimal decision tree's total for tiny lists, by trying every guess at every node.
 
-Written apart from epdle.solver.best (plain scoring, no pattern matrix, no estimate, no
+Written apart from epdle.solver.search (plain scoring, no pattern matrix, no estimate, no
 beam), so that the search's totals can be checked against the true optimum.
 """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from exhaustive import optimal_total
 
-from epdle.solver import best, score
+from epdle.solver import quick, score, search
 from epdle.solver.universe import Universe
 
 # ?ATCH and a few others: in hard mode the hints soon pin the family down.
@@ -28,7 +28,7 @@ def _replayed_total(tree: dict[str, str], answers: list[str]) -> tuple[int, int]
     for answer in answers:
         history: list[tuple[str, str]] = []
         while not history or history[-1][0] != answer:
-            guess = tree[best.path_key(history)]
+            guess = tree[quick.path_key(history)]
             history.append((guess, score(guess, answer)))
         turns.append(len(history))
     return sum(turns), max(turns)
@@ -49,17 +49,17 @@ def test_the_checker_on_a_family_only_one_guess_at_a_time_can_split():
 @pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
 def test_the_tree_reaches_the_optimum(answers, guesses, hard):
     universe = Universe(guesses, answers)
-    total, tree = best.build_tree(universe, hard)
+    total, tree = search.build_tree(universe, hard)
     assert total == optimal_total(guesses, answers, hard)
     assert _replayed_total(tree, answers)[0] == total
 
 
 def test_the_opener_is_searched_not_the_estimates_first():
     universe = Universe(ATCH_GUESSES, ATCH)
-    first = universe.guesses[best._estimated_openers(universe, 1)[0]]
+    first = universe.guesses[search._estimated_openers(universe, 1)[0]]
     optimum = optimal_total(ATCH_GUESSES, ATCH, hard=True)
     assert optimal_total(ATCH_GUESSES, ATCH, hard=True, opener=first) > optimum
-    total, tree = best.build_tree(universe, hard=True)
+    total, tree = search.build_tree(universe, hard=True)
     assert total == optimum
     assert tree[""] != first
 
@@ -70,6 +70,6 @@ def test_a_wide_beam_is_exact():
     universe = Universe(guesses, answers)
     width = len(universe.guesses)
     for hard in (False, True):
-        search = best.TreeSearch(universe, hard, (width,))
-        costs = [search.opener_cost(opener, 6) for opener in range(width)]
+        exhaustive = search.TreeSearch(universe, hard, (width,))
+        costs = [exhaustive.opener_cost(opener, 6) for opener in range(width)]
         assert min(costs) == optimal_total(guesses, answers, hard)

@@ -9,7 +9,7 @@ import pytest
 from solver_hints import obeys_hints
 
 from epdle import words
-from epdle.solver import Solver, best, score
+from epdle.solver import Solver, score, search
 from epdle.solver.bench import play
 from epdle.solver.universe import Universe
 
@@ -47,7 +47,7 @@ def _brute_force(candidates, guesses, left, history=None) -> bool:
 
 def _check(guesses, answers):
     universe = Universe(guesses, answers)
-    return universe, best.FinishCheck(universe)
+    return universe, search.FinishCheck(universe)
 
 
 def test_a_family_the_hints_pin_down_takes_a_guess_per_word():

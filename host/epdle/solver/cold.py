@@ -64,7 +64,6 @@ from epdle.solver.settings import (
     cost_curve,
 )
 
-# The Solver's settings this mirrors (engine.py, best.py; a test checks they agree).
 # A guess whose floor is this far above the last kept cost cannot round into the list.
 _TIE = 2e-9
 # A cost this close (in units of 1e-9) to half a unit may round either way in numpy: its
@@ -639,7 +638,7 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
 
 
 class _Search:
-    """best.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
+    """search.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
     every candidate counting once, FALLBACK_WIDTHS), from the same memo-less start a
     one-shot process has. Costs are whole numbers of guesses, so they compare exactly; the
     beam's order by estimate is exact too unless two guesses' estimates are sums of the

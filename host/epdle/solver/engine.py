@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from epdle.solver.names import (
     strategy as registered,
 )
 from epdle.solver.patterns import letter_index, patterns_against
+from epdle.solver.quick import path_key
 from epdle.solver.scoring import (
     GAME_GUESSES,
     hard_mode_violation,
@@ -26,6 +26,14 @@ from epdle.solver.scoring import (
     pattern_code,
     quoted,
     solved_code,
+)
+from epdle.solver.search import (
+    BLIND_HARD_RESCUE_WIDTH,
+    BLIND_WIDTHS,
+    INFINITE,
+    WIDE_WIDTHS,
+    FinishCheck,
+    TreeSearch,
 )
 from epdle.solver.settings import (
     FALLBACK_WIDTHS,
@@ -46,14 +54,12 @@ from epdle.solver.strategies import (
     rank_one_ply,
     two_ply_costs,
 )
+from epdle.solver.trees import load_or_build_tree
 from epdle.solver.universe import Universe
-
-if TYPE_CHECKING:
-    from epdle.solver.best import FinishCheck, TreeSearch
 
 # The measurements behind each value below: docs/bench.md, "The Solver's settings".
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
-# narrower best.WIDE_WIDTHS and best.BLIND_HARD_RESCUE_WIDTH rescue guesses.
+# narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
 # Blind, the search plays for the likeliest candidates holding all but this share of the
 # prior mass: the long tail of rare words would only slow it.
@@ -84,7 +90,7 @@ TRAP_PENALTY_NEXT = 3.0
 NARROW_LEFT = 4
 NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
 # Blind hard mode, on sets too large for the search: the cheapest look-ahead leader after
-# which best.FinishCheck can find every candidate in time is played first if it costs at
+# which FinishCheck can find every candidate in time is played first if it costs at
 # most SAFE_MARGIN guesses more than the first leader.
 SAFE_MARGIN = 0.01
 # Blind hard mode, with at most HEDGE_LEFT guesses left: when the plausible play leaves a
@@ -326,10 +332,8 @@ class Solver:
         return [chosen, *(g for g in ranked if g != chosen)]
 
     def _finish_check(self) -> FinishCheck:
-        from epdle.solver import best
-
         if self._guard is None:
-            self._guard = best.FinishCheck(self.universe)
+            self._guard = FinishCheck(self.universe)
         elif len(self._guard.memo) > FINISH_MEMO_LIMIT:
             self._guard.memo.clear()
             self._guard.found.clear()
@@ -433,7 +437,7 @@ class Solver:
         guesses_left: int,
     ) -> np.ndarray:
         """Blind hard mode: the leaders (indexes into `guesses`, cheapest first, with their
-        costs), the cheapest one after which best.FinishCheck can find every candidate in
+        costs), the cheapest one after which FinishCheck can find every candidate in
         time moved first if it costs at most SAFE_MARGIN more than the first."""
         check = self._finish_check()
         for rank, leader in enumerate(leaders):
@@ -458,11 +462,9 @@ class Solver:
         """The decision tree's guess for this history, if the game is still on the tree."""
         if self.blind:
             return None
-        from epdle.solver import best
-
         if self._tree is None:
-            self._tree = best.load_or_build_tree(self.universe, self.hard, self._progress)
-        return self._tree.get(best.path_key(state.history))
+            self._tree = load_or_build_tree(self.universe, self.hard, self._progress)
+        return self._tree.get(path_key(state.history))
 
     def _best_ranked(self, state: GameState) -> list[int]:
         tree_guess = self._tree_guess(state)
@@ -520,15 +522,13 @@ class Solver:
         """Blind hard mode: a guess that finds every word of a wider set than the plausible
         `candidates` in time, when the plausible play's guess would leave one of them in a
         pinned family that cannot be (HEDGE_MASS_LEFT and the rest above); else None."""
-        from epdle.solver import best
-
         wider = self._plausible(state.candidates, HEDGE_MASS_LEFT)
         if not len(candidates) < len(wider) <= HEDGE_MAX:
             return None
         # If the plausible words cannot all be found in time, the wider set cannot either (the
         # narrowing below plays for fewer words then): no hedge, and no costly search.
         plain, plain_guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if plain >= best.INFINITE:
+        if plain >= INFINITE:
             return None
         check = self._finish_check()
         pinned = pinned_codes(self.universe.length)
@@ -543,7 +543,7 @@ class Solver:
         if not at_risk:
             return None
         cost, guess = search.solve(wider, state.allowed, guesses_left, 1)
-        if cost >= best.INFINITE:
+        if cost >= INFINITE:
             return None
         weights = self.universe.weights
         extra = cost / float(weights[wider].sum()) - plain / float(weights[candidates].sum())
@@ -557,8 +557,6 @@ class Solver:
 
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
-        from epdle.solver import best
-
         if len(state.candidates) <= 2:
             return None
         candidates = self._plausible(state.candidates)
@@ -568,12 +566,10 @@ class Solver:
         search = self._searches.get(wide)
         if search is None:
             weights = self.universe.weights if self.blind else None
-            if wide:
-                widths = best.WIDE_WIDTHS
-            else:
-                widths = best.BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
-            rescue = best.BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
-            search = best.TreeSearch(self.universe, self.hard, widths, weights, rescue)
+            fallback = BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
+            widths = WIDE_WIDTHS if wide else fallback
+            rescue = BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
+            search = TreeSearch(self.universe, self.hard, widths, weights, rescue)
             self._searches[wide] = search
         elif len(search.memo) > SEARCH_MEMO_LIMIT:
             search.memo.clear()
@@ -582,27 +578,27 @@ class Solver:
             every = state.candidates
             if len(candidates) < len(every) <= RARE_GUARD_MAX:
                 cost, guess = search.solve(every, state.allowed, guesses_left, 1)
-                if cost < best.INFINITE:
+                if cost < INFINITE:
                     return guess
         if self.blind and self.hard and guesses_left <= HEDGE_LEFT:
             hedged = self._hedged_guess(search, state, candidates, guesses_left)
             if hedged is not None:
                 return hedged
         cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if cost < best.INFINITE:
+        if cost < INFINITE:
             return guess
         if self.blind and self.hard and guesses_left <= NARROW_LEFT:
             for mass_left in NARROW_MASS_LEFT:
                 fewer = self._plausible(state.candidates, mass_left)
                 if 2 < len(fewer) < len(candidates):
                     cost, guess = search.solve(fewer, state.allowed, guesses_left, 1)
-                    if cost < best.INFINITE:
+                    if cost < INFINITE:
                         return guess
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.
         relaxed = 2 if self.blind else 1
         for limit in (guesses_left + relaxed, guesses_left + 3):
             cost, guess = search.solve(candidates, state.allowed, limit, 1)
-            if cost < best.INFINITE:
+            if cost < INFINITE:
                 return guess
         return None

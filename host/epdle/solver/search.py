@@ -1,4 +1,4 @@
-"""`best`: a decision tree found by depth-limited search over the most promising guesses.
+"""`best`'s search: a decision tree by depth-limited search over the most promising guesses.
 
 At each node the guesses are ranked by a cheap estimate of the total guesses they
 lead to; the top few (more near the root) are solved exactly below, and the
@@ -8,30 +8,21 @@ singletons is optimal). The tree maps a history path to the guess to play.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from epdle.solver.cache import cache_dir, write_atomically
-from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
+from epdle.solver.quick import path_key
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
 from epdle.solver.settings import cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
-if TYPE_CHECKING:
-    from epdle.solver.engine import Solver
-
 log = logging.getLogger(__name__)
 
 INFINITE = math.inf
-TREE_FORMAT = 1
 # The tree builder's search: guesses solved exactly at each depth below the opener (more
 # near the root, where choices matter most); deeper levels reuse the last width. Wide
 # near the root because there the estimate ranks the best guess late: in hard mode on
@@ -443,87 +434,3 @@ def _build_within(
     if best_cost >= INFINITE:
         return None
     return best_cost, search.extract(best_opener, search.root_allowed(), limit)
-
-
-def _tree_name(universe: Universe, hard: bool) -> str:
-    return tree_file_name(universe.key, hard)
-
-
-def _read_tree(path: Path | resources.abc.Traversable, universe: Universe) -> dict[str, str] | None:
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as error:
-        log.warning("best tree %s unreadable (%s); rebuilding", path, error)
-        return None
-    if data.get("format") != TREE_FORMAT or data.get("lists") != universe.key:
-        return None
-    tree = data.get("tree")
-    if not isinstance(tree, dict) or "" not in tree:
-        return None
-    return tree
-
-
-def shipped_tree_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
-    return resources.files("epdle.solver").joinpath("data", _tree_name(universe, hard))
-
-
-def save_tree(
-    path: Path, universe: Universe, hard: bool, total: float, tree: dict[str, str]
-) -> None:
-    document = {
-        "format": TREE_FORMAT,
-        "lists": universe.key,
-        "hard": hard,
-        "total_guesses": round(total),
-        "games": len(universe.answers),
-        "tree": dict(sorted(tree.items())),
-    }
-    write_atomically(path, lambda temporary: temporary.write_text(json.dumps(document, indent=0)))
-
-
-def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
-    """Per tree node with more than two candidates, the guesses the Solver ranks first there.
-
-    The book lets a one-shot `suggest` show the runners-up without the pattern engine
-    (epdle.solver.quick); nodes with two candidates or fewer need none.
-    """
-    book: dict[str, list[str]] = {}
-    for key in sorted(tree):
-        history: list[tuple[str, str]] = []
-        for step in key.split("/") if key else []:
-            guess, feedback = step.split(":", 1)
-            history.append((guess, feedback))
-        state = solver.state_after(history)
-        if len(state.candidates) <= 2:
-            continue
-        ranked = solver.ranked_guesses(state)[:BOOK_DEPTH]
-        book[key] = [solver.universe.guesses[guess] for guess in ranked]
-    return book
-
-
-def shipped_book_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
-    return resources.files("epdle.solver").joinpath("data", book_file_name(universe.key, hard))
-
-
-def save_book(path: Path, universe: Universe, hard: bool, book: dict[str, list[str]]) -> None:
-    document = {"format": BOOK_FORMAT, "lists": universe.key, "hard": hard, "book": book}
-    text = json.dumps(document, separators=(",", ":"))
-    write_atomically(path, lambda temporary: temporary.write_text(text))
-
-
-def load_or_build_tree(
-    universe: Universe, hard: bool, progress: Progress | None = None
-) -> dict[str, str]:
-    """The tree for these lists: shipped with the package, cached, or built now and cached."""
-    for path in (shipped_tree_path(universe, hard), cache_dir() / _tree_name(universe, hard)):
-        tree = _read_tree(path, universe)
-        if tree is not None:
-            return tree
-    total, tree = build_tree(universe, hard, progress)
-    try:
-        save_tree(cache_dir() / _tree_name(universe, hard), universe, hard, total, tree)
-    except OSError as error:
-        log.warning("cannot cache the best tree: %s", error)
-    return tree
