@@ -28,15 +28,18 @@ INFINITE = math.inf
 # near the root because there the estimate ranks the best guess late: in hard mode on
 # the original lists (2,315 / 12,972), after SALET all grey the best guess, CRUMP, is its
 # 126th, and after SALET BBBGB the third guess needs 40. Widths 20 / 6 / 3 gave 8,125
-# there, these 8,122, the published optimum (docs/bench.md, "The best tree").
+# there, these 8,122, the published optimum (docs/bench.md, "How `best` works").
 BUILD_WIDTHS = (1, 150, 40, 10)
 # The opener is searched: the OPENER_POOL first guesses the estimate ranks first are
-# screened by a narrow search with few rescue guesses, and the OPENER_FINALISTS best of
-# those searched in full.
+# screened by a narrow search with few rescue guesses, and the best of those (at most
+# OPENER_FINALISTS, within FINALIST_GAP of the best screened total) searched in full.
+# A finalist costs about a full search: where the screen tells them far apart (hard
+# mode, original lists: SALET 8,145, REAST 8,153, IRATE 8,238) the last is not tried.
 OPENER_POOL = 12
 SCREEN_WIDTHS = (1, 5, 2, 1)
 SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
+FINALIST_GAP = 0.005
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
@@ -416,7 +419,10 @@ def _build_within(
         screened.append((screen.opener_cost(opener, limit), rank, opener))
         if progress is not None:
             progress(rank + 1, steps)
-    finalists = [opener for _, _, opener in sorted(screened)[:OPENER_FINALISTS]]
+    ranked = sorted(screened)[:OPENER_FINALISTS]
+    cutoff = ranked[0][0] * (1 + FINALIST_GAP)
+    finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
+    steps = len(pool) + 100 * len(finalists)
     search = TreeSearch(universe, hard, BUILD_WIDTHS)
     best_cost, best_opener = INFINITE, -1
     for number, opener in enumerate(finalists):
