@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice
-from epdle.solver.cold import cold_advice
 from epdle.solver.quick import tree_advice
 
 
@@ -20,4 +19,8 @@ def shipped_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5)
     """`best` advice on the shipped lists (not blind), or None. `history` is normalised
     (lower-case guesses, G/Y/B feedback), as parse_history gives."""
     advice = tree_advice(history, hard, top)
-    return advice if advice is not None else cold_advice(history, hard, top)
+    if advice is not None:
+        return advice
+    from epdle.solver.cold import cold_advice  # only off the tree: its import costs a turn
+
+    return cold_advice(history, hard, top)
