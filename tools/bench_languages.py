@@ -19,9 +19,8 @@ import json
 import time
 from pathlib import Path
 
-from epdle.cli.solver import even_sample
 from epdle.solver import Solver
-from epdle.solver.bench import run_bench
+from epdle.solver.bench import even_sample, run_bench
 from epdle.solver.universe import Universe
 from epdle.words.languages import LANGUAGES, LENGTHS
 

@@ -31,12 +31,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from epdle import words
 from epdle.solver.bench import BenchResult, run_bench
 from epdle.solver.engine import Solver
-from epdle.solver.prior import BLIND_PRIOR, BLIND_UNLISTED_FACTOR, fit_blind_prior
+from epdle.solver.prior import (
+    BLIND_PRIOR,
+    BLIND_UNLISTED_FACTOR,
+    HALF_SHARE_PSEUDO_ANSWERS,
+    Fit,
+    fit_on,
+)
 from epdle.solver.universe import Universe
-from epdle.words.prior_fit import fit_prior
-
-# A prior and the factor of the words the dictionary list lacks (1: none).
-Fit = tuple[words.Prior, float]
 
 
 @dataclass
@@ -86,27 +88,6 @@ class Row:
         cells = (self.prior, self.fitted_on, self.benched_on, str(self.games), f"{mean:.4f}",
                  str(self.max), str(self.over_six), f"{self.seconds:.0f}")  # fmt: skip
         return "| " + " | ".join(cells) + " |"
-
-
-# Half share fits count half an answer more of each demoted kind (plural, past tense):
-# half B holds no plural answer, and without it the plural factor fell to the grid floor
-# (1e-4) and CHAOS, the one answer flagged plural, took 8 guesses held out.
-HALF_SHARE_PSEUDO_ANSWERS = 0.5
-
-
-def fit_on(
-    answers: Sequence[str],
-    answer_share: float = 1.0,
-    pseudo_answers: float = 0.0,
-    unlisted: bool = True,
-) -> Fit:
-    """The prior fitted when `answers` (that share of all answers) are marked."""
-    guesses = list(words.guesses())
-    positives = set(answers)
-    flags = [word in positives for word in guesses]
-    if unlisted:
-        return fit_blind_prior(guesses, flags, answer_share, pseudo_answers)
-    return fit_prior(words.word_info(guesses), flags, answer_share, pseudo_answers), 1.0
 
 
 def bench(fit: Fit, hidden: Sequence[str], label: str, hard: bool = False) -> BenchResult:

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-from epdle.solver import Solver, best
+from epdle.solver import Solver, search, trees
+from epdle.solver.quick import BOOK_DEPTH
 from epdle.solver.universe import Universe
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "host" / "epdle" / "solver" / "data"
@@ -40,7 +41,7 @@ def main() -> None:
         mode = "hard" if hard else "normal"
         started = time.perf_counter()
         if args.books_only:
-            tree_path = DATA_DIR / best.shipped_tree_path(universe, hard).name
+            tree_path = DATA_DIR / trees.shipped_tree_path(universe, hard).name
             write_book(universe, hard, json.loads(tree_path.read_text())["tree"])
             continue
         with Progress(
@@ -51,9 +52,9 @@ def main() -> None:
             def advance(done: int, count: int, task: int = task) -> None:
                 bar.update(task, completed=done, total=count)
 
-            total, tree = best.build_tree(universe, hard, advance)
-        path = DATA_DIR / best.shipped_tree_path(universe, hard).name
-        best.save_tree(path, universe, hard, total, tree)
+            total, tree = search.build_tree(universe, hard, advance)
+        path = DATA_DIR / trees.shipped_tree_path(universe, hard).name
+        trees.save_tree(path, universe, hard, total, tree)
         games = len(universe.answers)
         print(
             f"{mode}: {total:.0f} guesses over {games} answers (mean {total / games:.4f}), "
@@ -64,12 +65,32 @@ def main() -> None:
 
 def write_book(universe: Universe, hard: bool, tree: dict[str, str]) -> None:
     started = time.perf_counter()
-    book = best.build_book(Solver("best", hard, universe=universe), tree)
-    path = DATA_DIR / best.shipped_book_path(universe, hard).name
-    best.save_book(path, universe, hard, book)
+    book = build_book(Solver("best", hard, universe=universe), tree)
+    path = DATA_DIR / trees.shipped_book_path(universe, hard).name
+    trees.save_book(path, universe, hard, book)
     mode = "hard" if hard else "normal"
     seconds = time.perf_counter() - started
     print(f"{mode}: book of {len(book)} nodes, {seconds:.0f} s -> {path.name}")
+
+
+def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
+    """Per tree node with more than two candidates, the guesses the Solver ranks first there.
+
+    The book lets a one-shot `suggest` show the runners-up without the pattern engine
+    (epdle.solver.quick); nodes with two candidates or fewer need none.
+    """
+    book: dict[str, list[str]] = {}
+    for key in sorted(tree):
+        history: list[tuple[str, str]] = []
+        for step in key.split("/") if key else []:
+            guess, feedback = step.split(":", 1)
+            history.append((guess, feedback))
+        state = solver.state_after(history)
+        if len(state.candidates) <= 2:
+            continue
+        ranked = solver.ranked_guesses(state)[:BOOK_DEPTH]
+        book[key] = [solver.universe.guesses[guess] for guess in ranked]
+    return book
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import serial
 
-from epdle.cli.solver import even_sample
 from epdle.link import register_url_handler
 from epdle.session.commands import InputError, parse_line
 from epdle.session.presenter import RECONNECT_MAX_INTERVAL_S, DevicePresenter
+from epdle.solver.bench import even_sample
 
 
 def test_the_sim_port_opens_and_closes_as_pyserial_ports_do() -> None:

@@ -108,7 +108,7 @@ def test_demo_plays_a_six_letter_german_game(tmp_path: Path, capsys) -> None:
 
 
 def test_even_samples_spread_over_the_list() -> None:
-    from epdle.cli.solver import even_sample
+    from epdle.solver.bench import even_sample
 
     items = [f"w{i:03d}" for i in range(100)]
     assert even_sample(items, 4, None) == ["w000", "w025", "w050", "w075"]

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from advice_checks import guesses_to_find
 
@@ -53,8 +50,7 @@ def test_before_the_safe_leader_and_the_narrowing_those_words_took_seven(old_pla
 def half_a_solver() -> Solver:
     """Blind hard mode under the prior fitted on half A of the answers (held out: VAUNT is in
     half B), as tools/blind_holdout.py --held-out fits it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-    from blind_holdout import HALF_SHARE_PSEUDO_ANSWERS, fit_on
+    from epdle.solver.prior import HALF_SHARE_PSEUDO_ANSWERS, fit_on
 
     prior, factor = fit_on(list(words.answers())[0::2], 0.5, HALF_SHARE_PSEUDO_ANSWERS)
     universe = Universe(words.guesses(), None, prior=prior, unlisted_factor=factor)

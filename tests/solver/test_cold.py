@@ -15,7 +15,7 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, best, cache, cold, engine, names, score
+from epdle.solver import Solver, cache, cold, names, score, settings
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.strategies import guess_stats
 
@@ -59,9 +59,9 @@ def _off_tree_histories(solver: Solver, count: int, seed: int) -> list[list[tupl
 def _size_class(left: int) -> str:
     if left <= 2:
         return "two or fewer"
-    if left <= cold.SEARCH_MAX_CANDIDATES:
+    if left <= settings.SEARCH_MAX_CANDIDATES[False]:
         return "searched"
-    return "looked ahead" if left <= cold.LOOKAHEAD_MAX_CANDIDATES else "ranked only"
+    return "looked ahead" if left <= settings.LOOKAHEAD_MAX_CANDIDATES[False] else "ranked only"
 
 
 @pytest.mark.parametrize(("top", "seed"), [(5, 1), (1, 2), (12, 3)])
@@ -74,7 +74,7 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
             continue
         answered += 1
         solver.forget_rankings()  # a fresh search, as a process starts with
-        assert_same_advice(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.engine_advice(history, top=top))
         kinds.add(_size_class(fast.candidates_left))
     # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
     assert answered >= 0.9 * len(histories)
@@ -87,13 +87,13 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
 )
 def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     state = solver.state_after(history)
-    assert 2 < len(state.candidates) <= cold.SEARCH_MAX_CANDIDATES
+    assert 2 < len(state.candidates) <= settings.SEARCH_MAX_CANDIDATES[False]
     stats = guess_stats(solver.universe, state.candidates)
     assert not (stats.buckets == len(state.candidates)).any()  # no guess splits them apart
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    assert_same_advice(fast, solver.advise(history))
+    assert_same_advice(fast, solver.engine_advice(history))
 
 
 @pytest.mark.parametrize(
@@ -102,25 +102,18 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
 def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     # More candidates than the pool takes words from: some buckets' words are not in it.
     left = len(solver.state_after(history).candidates)
-    assert cold.LOOKAHEAD_POOL < left <= cold.LOOKAHEAD_MAX_CANDIDATES
+    assert settings.LOOKAHEAD_POOL < left <= settings.LOOKAHEAD_MAX_CANDIDATES[False]
     fast = cold.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
-    assert_same_advice(fast, solver.advise(history))
+    assert_same_advice(fast, solver.engine_advice(history))
 
 
-def test_it_mirrors_the_solvers_settings():
-    assert cold.RANKED_KEPT == names.MAX_SUGGESTIONS
-    assert engine.SEARCH_MAX_CANDIDATES[False] == cold.SEARCH_MAX_CANDIDATES
-    assert cold.LOOKAHEAD_TURNS == engine.LOOKAHEAD_TURNS
-    assert engine.LOOKAHEAD_WIDTH[False] == cold.LOOKAHEAD_WIDTH
-    assert cold.LOOKAHEAD_POOL == engine.LOOKAHEAD_POOL
-    assert engine.LOOKAHEAD_MAX_CANDIDATES[False] == cold.LOOKAHEAD_MAX_CANDIDATES
-    assert cold._COPIED_ROWS >= cold.LOOKAHEAD_MAX_CANDIDATES  # the look reads the rows
-    assert best.FALLBACK_WIDTHS == cold.FALLBACK_WIDTHS
-    curve = best._cost_curve(np.arange(30))
-    assert cold._cost_curve(29) == pytest.approx(list(curve), abs=1e-12)
-    assert (curve[: cold._EXACT_CURVE + 1] == np.round(curve[: cold._EXACT_CURVE + 1])).all()
+def test_the_cost_curve_is_exact_and_whole_for_small_buckets():
+    curve = settings.cost_curve(30)
+    assert curve[:5] == [0.0, 1.0, 3.0, 5.0, 7.0]  # 2 n - 1: each but the first costs two
+    assert curve[5] > 9.0  # past the exact part, more than two guesses a word
+    assert settings.LOOKAHEAD_MAX_CANDIDATES[False] <= cold._COPIED_ROWS  # the look's rows
 
 
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):
@@ -158,7 +151,7 @@ def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     path = shipped[1] / f"cold-shapes-{cold.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(xylyl, False), solver.advise(xylyl))
+    assert_same_advice(cold.cold_advice(xylyl, False), solver.engine_advice(xylyl))
     assert json.loads(path.read_text())["lists"] == cold.shipped_key()
 
 
@@ -187,7 +180,7 @@ def test_a_cold_suggest_off_the_tree_loads_no_numpy(solver, shipped):
     advice_line, loaded = run.stdout.strip().splitlines()
     assert loaded == "[]"
     advice = json.loads(advice_line)
-    slow = solver.advise([("xylyl", score("xylyl", "cloud"))])
+    slow = solver.engine_advice([("xylyl", score("xylyl", "cloud"))])
     assert [s["word"] for s in advice["suggestions"]] == [s.word for s in slow.suggestions]
     assert advice["candidates"] == slow.candidates
 
@@ -207,7 +200,7 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     assert run.returncode == 0, run.stderr
     assert run.stderr.strip() == "[]"
     ranked = [line.split()[1] for line in run.stdout.splitlines() if line.split()[:1] == ["1"]]
-    assert ranked == [solver.advise(history).suggestions[0].word.upper()]
+    assert ranked == [solver.engine_advice(history).suggestions[0].word.upper()]
 
 
 @pytest.mark.parametrize(
@@ -353,7 +346,7 @@ def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
     path = shipped[1] / f"cold-shapes-{key}-answers.json"
     path.write_text(json.dumps(document))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(crane, False), solver.advise(crane))
+    assert_same_advice(cold.cold_advice(crane, False), solver.engine_advice(crane))
     rebuilt = json.loads(path.read_text())
     answers = solver.universe.answers
     assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)

@@ -120,14 +120,14 @@ def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch
 
 
 def test_hard_mode_guard_keeps_the_letter_rules_pick_while_it_is_safe(monkeypatch):
-    from epdle.solver import best, engine
+    from epdle.solver import engine, search
 
     limits = engine.GUARD_CANDIDATES
     monkeypatch.setattr(engine, "GUARD_CANDIDATES", 0)
     unguarded = _solver(OUND + ATCH, hard=True)
     monkeypatch.setattr(engine, "GUARD_CANDIDATES", limits)
     guarded = _solver(OUND + ATCH, hard=True)
-    check = best.FinishCheck(guarded.universe)
+    check = search.FinishCheck(guarded.universe)
     index = guarded.universe.guess_index
     kept = 0
     for answer in OUND + ATCH:

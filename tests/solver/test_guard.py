@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from solver_hints import obeys_hints
 
 from epdle import words
-from epdle.solver import Solver, best, score
+from epdle.solver import Solver, score, search
 from epdle.solver.bench import play
 from epdle.solver.universe import Universe
 
@@ -49,7 +47,7 @@ def _brute_force(candidates, guesses, left, history=None) -> bool:
 
 def _check(guesses, answers):
     universe = Universe(guesses, answers)
-    return universe, best.FinishCheck(universe)
+    return universe, search.FinishCheck(universe)
 
 
 def test_a_family_the_hints_pin_down_takes_a_guess_per_word():
@@ -95,8 +93,7 @@ def test_a_half_without_plurals_still_leaves_chaos_findable_held_out():
     # Half B of the answers holds no plural. Fitted on it by maximum likelihood, the plural
     # factor falls to the grid floor and CHAOS (the one answer flagged plural, in half A)
     # took 8 guesses held out; half a pseudo-answer per kind keeps it within six.
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
-    from blind_holdout import HALF_SHARE_PSEUDO_ANSWERS, fit_on
+    from epdle.solver.prior import HALF_SHARE_PSEUDO_ANSWERS, fit_on
 
     half_b = list(words.answers())[1::2]
     bare, _ = fit_on(half_b, 0.5)

@@ -132,14 +132,14 @@ def test_leaders_of_equal_cost_keep_the_estimates_order(
 ):
     """Costs equal but for their last digits (float noise) do not reorder the leaders in
     normal mode; blind, the raw costs still decide."""
-    from epdle.solver import engine
+    from epdle.solver import engine, settings
 
     universe = Universe(small_guesses, None if blind else small_answers)
     solver = Solver("best", universe=universe)
     candidates = solver.state_after([("amaze", score("amaze", small_answers[40]))]).candidates
     stats = guess_stats(universe, candidates)
     order = np.arange(len(stats.guesses))
-    width = engine.LOOKAHEAD_WIDTH[solver.blind]
+    width = settings.LOOKAHEAD_WIDTH[solver.blind]
     noise = np.random.default_rng(3).uniform(-1e-12, 1e-12, width)
     monkeypatch.setattr(engine, "two_ply_costs", lambda *_args, **_kw: 2.5 + noise)
     leaders = solver._look_ahead(candidates, stats, order)[:width]

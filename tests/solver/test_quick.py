@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from epdle import words
-from epdle.solver import Solver, best, quick, score
+from epdle.solver import Solver, quick, score, trees
 from epdle.solver.universe import Universe
 
 
@@ -29,20 +29,29 @@ def solver(request, tmp_path_factory) -> Solver:
 
 def _tree_histories(hard: bool, count: int, seed: int) -> list[list[tuple[str, str]]]:
     """Histories reached by the shipped tree: a random answer's game cut at a random turn."""
-    tree = best.load_or_build_tree(Universe.shipped(), hard)
+    tree = trees.load_or_build_tree(Universe.shipped(), hard)
     sample = random.Random(seed)
     histories = []
     for answer in sample.sample(list(words.answers()), count):
         history: list[tuple[str, str]] = []
         game = []
         while True:
-            guess = tree[best.path_key(history)]
+            guess = tree[quick.path_key(history)]
             if guess == answer:
                 break
             history = [*history, (guess, score(guess, answer))]
             game.append(history)
         histories.append([] if not game else sample.choice([[], *game]))
     return histories
+
+
+def test_the_solver_itself_answers_on_the_tree_from_the_book(solver):
+    """play, the daemon and the web page hold a Solver: on the tree it ranks nothing."""
+    for history in _tree_histories(solver.hard, 5, seed=11):
+        solver.forget_rankings()
+        advice = solver.advise(history)
+        assert len(solver._ranked) == 0, history
+        assert_same_advice(advice, solver.engine_advice(history))
 
 
 @pytest.mark.parametrize("top", [1, 5, quick.BOOK_DEPTH])
@@ -53,7 +62,7 @@ def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     for history in histories:
         fast = quick.tree_advice(history, solver.hard, top)
         assert fast is not None, history
-        assert_same_advice(fast, solver.advise(history, top=top))
+        assert_same_advice(fast, solver.engine_advice(history, top=top))
         sizes.add(min(fast.candidates_left, 3))
     assert sizes == {1, 2, 3}
 
@@ -68,10 +77,10 @@ def test_off_the_tree_it_leaves_the_answer_to_the_solver(solver):
 
 def test_the_book_covers_every_node_the_solver_ranks(solver):
     universe = solver.universe
-    path = best.shipped_book_path(universe, solver.hard)
+    path = trees.shipped_book_path(universe, solver.hard)
     document = json.loads(path.read_text())
     assert document["lists"] == universe.key == quick.shipped_key()
-    tree = best.load_or_build_tree(universe, solver.hard)
+    tree = trees.load_or_build_tree(universe, solver.hard)
     book = document["book"]
     for key, ranked in book.items():
         assert ranked[0] == tree[key]
@@ -105,5 +114,5 @@ def test_a_cold_suggest_on_the_tree_loads_no_numpy(tmp_path, hard):
     advice = json.loads(advice_line)
     left = [a for a in words.answers() if score("salet", a) == score("salet", "cloud")]
     assert advice["candidates_left"] == len(left)
-    tree = best.load_or_build_tree(Universe.shipped(), hard)
+    tree = trees.load_or_build_tree(Universe.shipped(), hard)
     assert advice["suggestions"][0]["word"] == tree[f"salet:{score('salet', 'cloud')}"]

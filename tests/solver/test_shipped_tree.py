@@ -8,14 +8,14 @@ import pytest
 from solver_hints import obeys_hints
 
 from epdle import words
-from epdle.solver import best, score
+from epdle.solver import quick, score, trees
 from epdle.solver.universe import Universe
 
 
 def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
     history: list[tuple[str, str]] = []
     while True:
-        guess = tree[best.path_key(history)]
+        guess = tree[quick.path_key(history)]
         if hard:
             assert obeys_hints(guess, history), (answer, history, guess)
         history.append((guess, score(guess, answer)))
@@ -27,11 +27,11 @@ def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
 @pytest.mark.parametrize(("hard", "mean_goal", "max_goal"), [(False, 3.422, 5), (True, 3.52, 6)])
 def test_shipped_tree_matches_lists_and_meets_goals(hard, mean_goal, max_goal):
     universe = Universe.shipped()
-    path = best.shipped_tree_path(universe, hard)
+    path = trees.shipped_tree_path(universe, hard)
     assert path.is_file(), "rebuild with tools/build_best_tree.py"
     document = json.loads(path.read_text())
     assert document["lists"] == universe.key
-    tree = best.load_or_build_tree(universe, hard)
+    tree = trees.load_or_build_tree(universe, hard)
     turns = [_replay(tree, answer, hard) for answer in words.answers()]
     assert sum(turns) == document["total_guesses"]
     assert sum(turns) / len(turns) <= mean_goal

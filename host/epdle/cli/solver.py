@@ -177,22 +177,6 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
     return warnings
 
 
-def even_sample(words: list[str], count: int | None, seed: int | None) -> list[str]:
-    """`count` words spread over the whole list: one from each of `count` equal stretches,
-    picked by a seeded generator (the first N alphabetically would be a biased sample);
-    with no seed, the first word of each stretch."""
-    if count is None or count >= len(words):
-        return list(words)
-    import random
-
-    generator = random.Random(seed) if seed is not None else None
-    stretch = len(words) / count
-    return [
-        words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
-        for i in range(count)
-    ]
-
-
 def _advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
     """The advice for ``history`` with (hard, blind) as played."""
     advice = _quick_advice(args, history)
@@ -209,18 +193,14 @@ def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> A
     custom = args.answers or args.guesses or is_dictionary_game(args)
     if args.strategy != "best" or args.blind or custom:
         return None
-    from epdle.solver.quick import tree_advice
+    from epdle.solver.fast import shipped_advice
 
-    advice = tree_advice(history, args.hard, args.top)
-    if advice is None:
-        from epdle.solver.cold import cold_advice
-
-        advice = cold_advice(history, args.hard, args.top)
-    return advice
+    return shipped_advice(history, args.hard, args.top)
 
 
 def run_bench(args: argparse.Namespace) -> int:
     from epdle import words
+    from epdle.solver.bench import even_sample
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
@@ -272,6 +252,9 @@ def run_bench(args: argparse.Namespace) -> int:
     console = Console()
     console.print(table)
     console.print(histogram)
+    published = result.against_published()
+    if published is not None:
+        console.print(published)
     return 0
 
 

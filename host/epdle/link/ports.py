@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 from .device import LinkError
 
-AUTO = "auto"
-
 # (vendor id, product id) -> the bridge: the common USB-UART adapters.
 KNOWN_BRIDGES = {
     (0x10C4, 0xEA60): "Silicon Labs CP210x",

@@ -304,12 +304,6 @@ def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]
     return ("the answer" if candidates_left == 1 else "could win"), RED
 
 
-def board_origin(guesses: int, length: int = 5) -> tuple[int, int]:
-    """Top-left corner of the board for ``guesses`` played."""
-    left, top, _ = board_box(length, guesses)
-    return left, top
-
-
 def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:
     left, top, layout = board_box(len(rows[0][0]), len(rows))
     draw_board(canvas, rows, left, top, layout)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from epdle.solver.engine import Solver
+from epdle.solver.records import Record, published_optimum
 from epdle.solver.scoring import GAME_GUESSES, score
 
 # A game still unsolved after this many guesses is stopped and counted as a failure.
@@ -29,6 +30,25 @@ class BenchResult:
     seconds: float
     first_guess: str
     worst_words: list[str] = field(default_factory=list)
+    # The published optimum for these lists and mode, when every answer was played.
+    published: Record | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(turns * count for turns, count in self.histogram.items())
+
+    def against_published(self) -> str | None:
+        """What the total is next to the published optimum, in words (None: none known)."""
+        if self.published is None:
+            return None
+        record = self.published
+        over = self.total - record.total
+        side = "over" if over > 0 else "under"
+        relation = "equals it" if over == 0 else f"is {abs(over):,} {side} it"
+        return (
+            f"published optimum for {record.lists}: {record.total:,} "
+            f"({record.opener.upper()} first); this total, {self.total:,}, {relation}"
+        )
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -43,7 +63,23 @@ class BenchResult:
             "seconds": round(self.seconds, 2),
             "first_guess": self.first_guess,
             "worst_words": self.worst_words,
+            "total": self.total,
+            "published_optimum": None if self.published is None else self.published.total,
         }
+
+
+def even_sample(words: list[str], count: int | None, seed: int | None) -> list[str]:
+    """`count` words spread over the whole list: one from each of `count` equal stretches,
+    picked by a seeded generator (the first N alphabetically would be a biased sample);
+    with no seed, the first word of each stretch."""
+    if count is None or count >= len(words):
+        return list(words)
+    generator = random.Random(seed) if seed is not None else None
+    stretch = len(words) / count
+    return [
+        words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
+        for i in range(count)
+    ]
 
 
 def play(solver: Solver, answer: str) -> list[str]:
@@ -87,6 +123,9 @@ def run_bench(
             progress(done, len(hidden_words))
     histogram = Counter(turns.values())
     worst = max(turns.values(), default=0)
+    universe = solver.universe
+    every_answer = not solver.blind and sorted(turns) == sorted(universe.answers)
+    published = published_optimum(universe.guesses, universe.answers, solver.hard)
     return BenchResult(
         strategy=solver.strategy,
         hard=solver.hard,
@@ -99,6 +138,7 @@ def run_bench(
         seconds=time.perf_counter() - started,
         first_guess=first_guess,
         worst_words=sorted(word for word, t in turns.items() if t == worst)[:10],
+        published=published if every_answer else None,
     )
 
 

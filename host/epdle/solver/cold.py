@@ -2,7 +2,7 @@
 
 After a first guess that is not the tree's, the Solver ranks every guess by
 `rank_expected_guesses`, looks one guess further ahead over its leaders
-(`two_ply_costs`) and, with at most SEARCH_MAX_CANDIDATES left, plays the bounded
+(`two_ply_costs`) and, with at most settings.SEARCH_MAX_CANDIDATES left, plays the bounded
 search's guess. Importing numpy alone costs a cold process more than its whole budget,
 so this module answers the same from the cached pattern matrix read without numpy:
 
@@ -17,7 +17,7 @@ so this module answers the same from the cached pattern matrix read without nump
   buckets have: a tighter bound, and it finds the guesses that split them apart.
 - In the look, a bucket's finishing guess is sought in the pool the same way, by its
   feedbacks over the bucket.
-- The search (at most SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
+- The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
   whole numbers, its beam found by the same feedback counts.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
@@ -52,15 +52,18 @@ from epdle.solver.quick import (
     tree_and_book,
 )
 from epdle.solver.scoring import GAME_GUESSES, pattern_code
+from epdle.solver.settings import (
+    EXACT_CURVE,
+    FALLBACK_WIDTHS,
+    LOOKAHEAD_MAX_CANDIDATES,
+    LOOKAHEAD_POOL,
+    LOOKAHEAD_TURNS,
+    LOOKAHEAD_WIDTH,
+    RANKED_KEPT,
+    SEARCH_MAX_CANDIDATES,
+    cost_curve,
+)
 
-# The Solver's settings this mirrors (engine.py, best.py; a test checks they agree).
-RANKED_KEPT = 50
-FALLBACK_WIDTHS = (1, 8, 4, 2)
-SEARCH_MAX_CANDIDATES = 24
-LOOKAHEAD_TURNS = (1, 2)
-LOOKAHEAD_WIDTH = 6
-LOOKAHEAD_POOL = 300
-LOOKAHEAD_MAX_CANDIDATES = 500
 # A guess whose floor is this far above the last kept cost cannot round into the list.
 _TIE = 2e-9
 # A cost this close (in units of 1e-9) to half a unit may round either way in numpy: its
@@ -70,7 +73,7 @@ _TIE = 2e-9
 _EDGE = 0.05
 _NEAR_EDGE = 1e-4
 # Up to this many candidates, their rows are copied out of the matrix (faster to read;
-# the look-ahead reads them, so at least LOOKAHEAD_MAX_CANDIDATES).
+# the look-ahead reads them, so at least settings.LOOKAHEAD_MAX_CANDIDATES).
 _COPIED_ROWS = 600
 # Rows copied into an anonymous map from this many bytes (a few hundred rows) on.
 _MAPPED_ROWS = 1 << 20
@@ -607,7 +610,7 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     values = [int.from_bytes(codes, "little") for codes in pooled]
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3 ** len(_lists()[0][0]) - 1
-    leaders = order[:LOOKAHEAD_WIDTH]
+    leaders = order[: LOOKAHEAD_WIDTH[False]]
     costs = []
     for codes in rows.columns([r.key[2] for r in leaders]):
         parts: dict[int, list[int]] = {}
@@ -632,11 +635,10 @@ def _look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
 
 
 # Bucket sizes up to this cost a whole number in the cost curve (2s - 1): exact sums.
-_EXACT_CURVE = 4
 
 
 class _Search:
-    """best.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
+    """search.TreeSearch as the Solver's per-turn search runs it off the tree (normal mode,
     every candidate counting once, FALLBACK_WIDTHS), from the same memo-less start a
     one-shot process has. Costs are whole numbers of guesses, so they compare exactly; the
     beam's order by estimate is exact too unless two guesses' estimates are sums of the
@@ -713,7 +715,7 @@ class _Search:
         order; only guesses that split the candidates at all), and the pairs of them whose
         order numpy's rounding may decide."""
         n = rows.n
-        curve = _cost_curve(n)
+        curve = cost_curve(n)
         # A bucket of s words costs at least 2s - 1, and at least s (1 + slope * log2 s):
         # so a guess at least 2n less its feedbacks, and n (1 + slope * (log2 n less its
         # entropy)).
@@ -746,7 +748,7 @@ class _Search:
         unsure = []
         for i, (estimate, _, _, sizes) in enumerate(found):
             for j in range(i + 1, len(found)):
-                whole = max(sizes) <= _EXACT_CURVE and max(found[j][3]) <= _EXACT_CURVE
+                whole = max(sizes) <= EXACT_CURVE and max(found[j][3]) <= EXACT_CURVE
                 if abs(found[j][0] - estimate) < 1e-9 and not whole:
                     if j >= width:
                         raise Undecided("estimates equal but for numpy's rounding")
@@ -776,15 +778,6 @@ class _Search:
                 return math.inf
             lower += cost - floor
         return lower
-
-
-@cache
-def _cost_curve(size: int) -> list[float]:
-    """best._cost_curve for sizes 0 .. size."""
-    return [
-        max(2.0 * s - 1.0, 0.0) if s <= _EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
-        for s in range(size + 1)
-    ]
 
 
 def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
@@ -847,8 +840,8 @@ def _ranked(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
     guess_of = _lists()[2]
     left, n = rows.members, rows.n
     own = {guess_of[a] for a in left}
-    searched = n <= SEARCH_MAX_CANDIDATES
-    look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES and turns in LOOKAHEAD_TURNS
+    searched = n <= SEARCH_MAX_CANDIDATES[False]
+    look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES[False] and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
     order = top_guesses(rows, _ranking_floors(rows, own), own, count)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -12,7 +11,6 @@ from epdle.solver import openers
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.names import (
     DEFAULT_STRATEGY,
-    MAX_SUGGESTIONS,
     ONE_PLY_STRATEGIES,
     Kind,
 )
@@ -20,6 +18,7 @@ from epdle.solver.names import (
     strategy as registered,
 )
 from epdle.solver.patterns import letter_index, patterns_against
+from epdle.solver.quick import path_key
 from epdle.solver.scoring import (
     GAME_GUESSES,
     hard_mode_violation,
@@ -27,6 +26,23 @@ from epdle.solver.scoring import (
     pattern_code,
     quoted,
     solved_code,
+)
+from epdle.solver.search import (
+    BLIND_HARD_RESCUE_WIDTH,
+    BLIND_WIDTHS,
+    INFINITE,
+    WIDE_WIDTHS,
+    FinishCheck,
+    TreeSearch,
+)
+from epdle.solver.settings import (
+    FALLBACK_WIDTHS,
+    LOOKAHEAD_MAX_CANDIDATES,
+    LOOKAHEAD_POOL,
+    LOOKAHEAD_TURNS,
+    LOOKAHEAD_WIDTH,
+    RANKED_KEPT,
+    SEARCH_MAX_CANDIDATES,
 )
 from epdle.solver.strategies import (
     GuessStats,
@@ -38,109 +54,50 @@ from epdle.solver.strategies import (
     rank_one_ply,
     two_ply_costs,
 )
+from epdle.solver.trees import load_or_build_tree
 from epdle.solver.universe import Universe
 
-if TYPE_CHECKING:
-    from epdle.solver.best import FinishCheck, TreeSearch
-
-# How many ranked guesses a turn keeps (what --top may ask for at most).
-_RANKED_KEPT = MAX_SUGGESTIONS
-# Off the tree, `best` searches (bounded) once at most this many candidates are left:
-# fewer in normal mode, where an interactive answer must stay under 200 ms (off-tree
-# bench from TARSE: 3.4207 with 24, 3.4203 with 60).
-SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
+# The measurements behind each value below: docs/bench.md, "The Solver's settings".
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
-# narrower best.WIDE_WIDTHS (the second guess after many SALET feedbacks): there the hints
-# bind every later guess, and a family they trap (_ATCH after CANTY) is what the search
-# sees coming and the estimate does not. Every blind hard search tries few rescue
-# guesses (best.BLIND_HARD_RESCUE_WIDTH). Full blind hard bench, with the dictionary-list
-# factor: 3.6056 / 7 / 4 over six; with this and TRAP_PENALTY_NEXT 3.6130 / 7 / 2; with
-# the few rescue guesses as well 3.6112 / 7 / 2 (bench 65 s -> 31 s). The only values tried.
+# narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
 # Blind, the search plays for the likeliest candidates holding all but this share of the
-# prior mass: the long tail of rare words would only slow it, at almost no expected cost.
+# prior mass: the long tail of rare words would only slow it.
 PLAUSIBLE_MASS_LEFT = 0.015
-# Blind hard mode opens with SALET, the hard tree's opener, rather than the estimate's
-# TARSE: the estimate ranks one guess alone, but in hard mode the first guess's hints bind
-# every later guess (TARSE then DINER leaves families such as _O_ER that only one guess at
-# a time can split). Full blind hard bench, 2,315 answers: TARSE 3.6648, max 9, 12 games
-# over 6; SALET 3.6592, max 8, 9 over 6 (measured on the answers the bench hides: the only
-# opener tried). Blind normal keeps TARSE (SALET: 3.5784).
+# Blind openers ahead of the ranking: hard mode opens with the hard tree's SALET, whose
+# hints bind every later guess less badly than the estimate's TARSE.
 BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
-# Blind, the search plays for the plausible candidates only; but with at most
-# RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates left (rare ones
-# included), it first looks for a way to find every one of them in time, and plays for
-# the plausible ones only if there is none. Held out (tools/blind_holdout.py --held-out):
-# without it VAUNT (Zipf 1.4) took 7 (3.5119, max 7); with it 3.5235, max 6 both ways.
-# The only values tried; hard mode (0: off) not measured.
+# Blind, with at most RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates
+# left (rare ones included), the search first looks for a way to find every one of them
+# in time, and plays for the plausible ones only if there is none (0: off).
 RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
 RARE_GUARD_MAX = 30
-# Off the tree, `best` looks one guess further ahead after this many guesses (large sets
-# only: small ones are searched exactly), over its leading guesses.
-LOOKAHEAD_TURNS = (1, 2)
-LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
 # Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
-# Full blind hard bench: 3.6190 -> 3.6173 / 6 / 0, one state changed (SALET all grey, 221
-# games: BRONC instead of CORNO); 32: the same play.
 BLIND_HARD_LOOKAHEAD_WIDTH = 24
-LOOKAHEAD_POOL = 300
-# The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
-# this counts the plausible candidates (TARSE leaves at most 490 of them).
-LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
-# freq in hard mode guards its pick: it keeps the letter rule's first guess only if every
-# candidate can still be found in the guesses left after it, else plays the ranked guess
-# (of the first GUARD_TRIES) that leaves the least weight where it cannot. The hints bind
-# every later guess, so a family such as _O_ER, once its letters are forced, costs a guess
-# per member. Full hard bench: without 3.6665 / 8 / 16 over six; guarding sets of at most
-# 30 / 60 / 120 candidates (the search's guess when unsafe) 4 / 4 / 3 over six (ALERT,
-# OSIER leaves 160 for FOYER); at most 200 or 1,200 from the second guess 3.6462 / 6 / 0
-# (from the third only: 3.6600 / 8 / 6). 200 keeps turns faster (latency bench, in
-# process: p90 204 ms, max 0.9 s; 1,200: 486 ms, 1.5 s; unguarded 6 ms, 8 ms).
+# freq in hard mode keeps the letter rule's first guess only if every candidate can still
+# be found in the guesses left after it (sets of at most GUARD_CANDIDATES), else plays the
+# ranked guess (of the first GUARD_TRIES) that leaves the least weight where it cannot.
 GUARD_CANDIDATES = 200
 GUARD_TRIES = 12
 # Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
-# leader leaves in a family its greens pin down, larger than the guesses left (after
-# SALET all grey, ROUND leaves ?OUND: six words for four guesses). Blind hard bench:
-# 3.6592 / 8 / 9 over six -> 3.6587 / 7 / 8; held out (tools/blind_holdout.py --hard
-# --held-out) 3.6510 / 8 / 12 -> 3.6544 / 7 / 12. The only value tried.
+# leader leaves in a family its greens pin down, larger than the guesses left.
 TRAP_PENALTY = 3.0
-# The same charge one guess further on: inside the look-ahead, each next guess that leaves a
-# pinned family larger than the guesses left after it (TRICE: RONTE instead of TORTE).
+# The same charge one guess further on, inside the look-ahead.
 TRAP_PENALTY_NEXT = 3.0
 # Blind hard mode: where the search cannot find every plausible word within the guesses
 # left and at most NARROW_LEFT are left, it plays for fewer words before it relaxes the
-# limit: the likeliest ones holding all but each of NARROW_MASS_LEFT of the mass in turn,
-# found within the limit (FOYER after SALET, DINER: RYPER, BUYER, FOYER). Relaxing at
-# once plays for the plausible words' expected cost, and any of them, likely ones too,
-# may then take a guess too many. Full blind hard bench: 3.6112 / 7 / 2 (FOYER, HOUND)
-# -> 3.6112 / 7 / 1 (HOUND); from five guesses left (SANER then took 7) or at most three
-# (FOYER still 7) 3.6134 / 7 / 2 and 3.6112 / 7 / 2.
+# limit: the likeliest ones holding all but each of NARROW_MASS_LEFT of the mass in turn.
 NARROW_LEFT = 4
 NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
-# Blind hard mode, the second and third guess on sets too large for the search: when the
-# look-ahead's first leader leaves some plausible words where best.FinishCheck cannot find
-# every one in the guesses left, the cheapest leader after which it can is played instead,
-# if its look-ahead cost is at most SAFE_MARGIN guesses more (HOUND: SALET all grey, CORNO,
-# 2.918, instead of DRONY, 2.910, which left ?OUND). Full blind hard bench, with the
-# narrowing above: 3.6112 / 7 / 1 -> 3.6190 / 6 / 0; 0.02: 3.6216 / 6 / 0. Charging the
-# share of the weight so left (0.03-3 guesses per unit) instead: 3.6134-3.6380, 2 over six.
-# Held out (tools/blind_holdout.py --held-out --hard), both changes: 3.6082 / 7 / 3 ->
-# 3.6130 / 7 / 1 (VAUNT).
+# Blind hard mode, on sets too large for the search: the cheapest look-ahead leader after
+# which FinishCheck can find every candidate in time is played first if it costs at
+# most SAFE_MARGIN guesses more than the first leader.
 SAFE_MARGIN = 0.01
-# Blind hard mode, from the third guess (at most HEDGE_LEFT guesses left), on sets the
-# search takes: the search plays for the plausible words only, and a rare word beside them
-# in a family the hints pin down (all letters but one green) may then be lost: held out
-# (prior fitted on half A), after SALET, TACIT the plausible play HAUNT, GAUNT, JAUNT,
-# DAUNT left VAUNT (0.19 % of the weight) at 7. So when the plausible play's guess leaves
-# a word of the likeliest ones holding all but HEDGE_MASS_LEFT of the mass (at most
-# HEDGE_MAX words) in such a family that best.FinishCheck cannot finish in time, and the
-# search can find every one of those words within the limit for at most HEDGE_COST_MAX
-# guesses a game more (by its own costs), that is played instead (VAUNT: HADST, 0.57
-# more). Full blind hard bench: 3.6164 / 6 / 0 -> 3.6181 / 6 / 0 (8 states hedged, 4
-# guesses); hedging any rare word so left, not only in a pinned family: 3.6276; from the
-# second guess too: 3.6216; the only values tried for the mass and the cap. Held out
-# (tools/blind_holdout.py --held-out --hard), with BLIND_HARD_LOOKAHEAD_WIDTH and the wide
-# widths 30 / 8 / 3: 3.6130 / 7 / 1 (VAUNT) -> 3.6160 / 6 / 0.
+# Blind hard mode, with at most HEDGE_LEFT guesses left: when the plausible play leaves a
+# word of the likeliest ones holding all but HEDGE_MASS_LEFT of the mass (at most
+# HEDGE_MAX words) in a pinned family that cannot be finished in time, and the search can
+# find all of them within the limit for at most HEDGE_COST_MAX guesses a game more, that
+# is played instead.
 HEDGE_LEFT = 4
 HEDGE_MASS_LEFT = 0.001
 HEDGE_MAX = 100
@@ -275,7 +232,26 @@ class Solver:
     # -- advice ---------------------------------------------------------------------------
 
     def advise(self, history: History, top: int = 5) -> Advice:
-        """Ranked next guesses for a history of (guess, feedback) pairs."""
+        """Ranked next guesses for a history of (guess, feedback) pairs.
+
+        `best` on the shipped lists answers from epdle.solver.fast where it can (the same
+        advice, without ranking here); everything else as engine_advice."""
+        state = self.state_after(history)
+        if self._shipped_best() and not state.solved:
+            from epdle.solver.fast import shipped_advice
+
+            advice = shipped_advice(state.history, self.hard, top)
+            if advice is not None:
+                return advice
+        return self.engine_advice(state.history, top)
+
+    def _shipped_best(self) -> bool:
+        from epdle.solver.quick import shipped_key
+
+        return self.kind is Kind.TREE and not self.blind and self.universe.key == shipped_key()
+
+    def engine_advice(self, history: History, top: int = 5) -> Advice:
+        """advise, worked out here: the tree's guess or the ranking and search."""
         state = self.state_after(history)
         order = np.argsort(-self.universe.weights[state.candidates], kind="stable")
         likely = [self.universe.answers[state.candidates[i]] for i in order[:100]]
@@ -356,10 +332,8 @@ class Solver:
         return [chosen, *(g for g in ranked if g != chosen)]
 
     def _finish_check(self) -> FinishCheck:
-        from epdle.solver import best
-
         if self._guard is None:
-            self._guard = best.FinishCheck(self.universe)
+            self._guard = FinishCheck(self.universe)
         elif len(self._guard.memo) > FINISH_MEMO_LIMIT:
             self._guard.memo.clear()
             self._guard.found.clear()
@@ -398,7 +372,7 @@ class Solver:
             if turn_to_look and not searched and affordable:
                 guesses_left = GAME_GUESSES - len(state.history)
                 order = self._look_ahead(candidates, stats, order, guesses_left, state.allowed)
-        return [int(stats.guesses[i]) for i in order[:_RANKED_KEPT]]
+        return [int(stats.guesses[i]) for i in order[:RANKED_KEPT]]
 
     def _pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
         """Hard mode: the share (by weight) of the candidates that `guess` leaves in a
@@ -463,7 +437,7 @@ class Solver:
         guesses_left: int,
     ) -> np.ndarray:
         """Blind hard mode: the leaders (indexes into `guesses`, cheapest first, with their
-        costs), the cheapest one after which best.FinishCheck can find every candidate in
+        costs), the cheapest one after which FinishCheck can find every candidate in
         time moved first if it costs at most SAFE_MARGIN more than the first."""
         check = self._finish_check()
         for rank, leader in enumerate(leaders):
@@ -488,11 +462,9 @@ class Solver:
         """The decision tree's guess for this history, if the game is still on the tree."""
         if self.blind:
             return None
-        from epdle.solver import best
-
         if self._tree is None:
-            self._tree = best.load_or_build_tree(self.universe, self.hard, self._progress)
-        return self._tree.get(best.path_key(state.history))
+            self._tree = load_or_build_tree(self.universe, self.hard, self._progress)
+        return self._tree.get(path_key(state.history))
 
     def _best_ranked(self, state: GameState) -> list[int]:
         tree_guess = self._tree_guess(state)
@@ -550,15 +522,13 @@ class Solver:
         """Blind hard mode: a guess that finds every word of a wider set than the plausible
         `candidates` in time, when the plausible play's guess would leave one of them in a
         pinned family that cannot be (HEDGE_MASS_LEFT and the rest above); else None."""
-        from epdle.solver import best
-
         wider = self._plausible(state.candidates, HEDGE_MASS_LEFT)
         if not len(candidates) < len(wider) <= HEDGE_MAX:
             return None
         # If the plausible words cannot all be found in time, the wider set cannot either (the
         # narrowing below plays for fewer words then): no hedge, and no costly search.
         plain, plain_guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if plain >= best.INFINITE:
+        if plain >= INFINITE:
             return None
         check = self._finish_check()
         pinned = pinned_codes(self.universe.length)
@@ -573,7 +543,7 @@ class Solver:
         if not at_risk:
             return None
         cost, guess = search.solve(wider, state.allowed, guesses_left, 1)
-        if cost >= best.INFINITE:
+        if cost >= INFINITE:
             return None
         weights = self.universe.weights
         extra = cost / float(weights[wider].sum()) - plain / float(weights[candidates].sum())
@@ -587,8 +557,6 @@ class Solver:
 
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
-        from epdle.solver import best
-
         if len(state.candidates) <= 2:
             return None
         candidates = self._plausible(state.candidates)
@@ -598,12 +566,10 @@ class Solver:
         search = self._searches.get(wide)
         if search is None:
             weights = self.universe.weights if self.blind else None
-            if wide:
-                widths = best.WIDE_WIDTHS
-            else:
-                widths = best.BLIND_WIDTHS if self.blind else best.FALLBACK_WIDTHS
-            rescue = best.BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
-            search = best.TreeSearch(self.universe, self.hard, widths, weights, rescue)
+            fallback = BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
+            widths = WIDE_WIDTHS if wide else fallback
+            rescue = BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
+            search = TreeSearch(self.universe, self.hard, widths, weights, rescue)
             self._searches[wide] = search
         elif len(search.memo) > SEARCH_MEMO_LIMIT:
             search.memo.clear()
@@ -612,27 +578,27 @@ class Solver:
             every = state.candidates
             if len(candidates) < len(every) <= RARE_GUARD_MAX:
                 cost, guess = search.solve(every, state.allowed, guesses_left, 1)
-                if cost < best.INFINITE:
+                if cost < INFINITE:
                     return guess
         if self.blind and self.hard and guesses_left <= HEDGE_LEFT:
             hedged = self._hedged_guess(search, state, candidates, guesses_left)
             if hedged is not None:
                 return hedged
         cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if cost < best.INFINITE:
+        if cost < INFINITE:
             return guess
         if self.blind and self.hard and guesses_left <= NARROW_LEFT:
             for mass_left in NARROW_MASS_LEFT:
                 fewer = self._plausible(state.candidates, mass_left)
                 if 2 < len(fewer) < len(candidates):
                     cost, guess = search.solve(fewer, state.allowed, guesses_left, 1)
-                    if cost < best.INFINITE:
+                    if cost < INFINITE:
                         return guess
         # Blind, once not every candidate can be found in time, a limit just one over would
         # still hedge for the rarest words: two over lets the search play for the likely ones.
         relaxed = 2 if self.blind else 1
         for limit in (guesses_left + relaxed, guesses_left + 3):
             cost, guess = search.solve(candidates, state.allowed, limit, 1)
-            if cost < best.INFINITE:
+            if cost < INFINITE:
                 return guess
         return None

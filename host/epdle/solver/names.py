@@ -10,7 +10,7 @@ from enum import Enum
 class Kind(Enum):
     FREQUENCY = "frequency"  # letter-frequency ranking (strategies.freq_choice)
     ONE_PLY = "one-ply"  # one guess ahead over the pattern matrix (strategies.rank_one_ply)
-    TREE = "tree"  # decision tree with a bounded search off it (best.py)
+    TREE = "tree"  # decision tree with a bounded search off it (search.py, trees.py)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""`best`: a decision tree found by depth-limited search over the most promising guesses.
+"""`best`'s search: a decision tree by depth-limited search over the most promising guesses.
 
 At each node the guesses are ranked by a cheap estimate of the total guesses they
 lead to; the top few (more near the root) are solved exactly below, and the
@@ -8,38 +8,38 @@ singletons is optimal). The tree maps a history path to the guess to play.
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 from collections.abc import Callable
-from importlib import resources
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from epdle.solver.cache import cache_dir, write_atomically
-from epdle.solver.quick import BOOK_DEPTH, BOOK_FORMAT, book_file_name, path_key, tree_file_name
-from epdle.solver.scoring import pattern_string
+from epdle.solver.quick import path_key
+from epdle.solver.scoring import GAME_GUESSES, pattern_string
+from epdle.solver.settings import cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
-
-if TYPE_CHECKING:
-    from epdle.solver.engine import Solver
 
 log = logging.getLogger(__name__)
 
 INFINITE = math.inf
-TREE_FORMAT = 1
-# The known best opener for the original lists (SALET: 3.4212 by exhaustive search over
-# 12,972 guesses, README's Bench); for other lists openers are ranked by estimate.
-PREFERRED_OPENERS = ("salet",)
-# Guesses solved exactly at each depth below the root (more near the root, where
-# choices matter most); deeper levels reuse the last width.
-NORMAL_WIDTHS = (1, 20, 6, 3)
-HARD_WIDTHS = (1, 20, 6, 3)
-# Narrower widths for the per-turn search off the tree (must answer within a second).
-FALLBACK_WIDTHS = (1, 8, 4, 2)
+# The tree builder's search: guesses solved exactly at each depth below the opener (more
+# near the root, where choices matter most); deeper levels reuse the last width. Wide
+# near the root because there the estimate ranks the best guess late: in hard mode on
+# the original lists (2,315 / 12,972), after SALET all grey the best guess, CRUMP, is its
+# 126th, and after SALET BBBGB the third guess needs 40. Widths 20 / 6 / 3 gave 8,125
+# there, these 8,122, the published optimum (docs/bench.md, "How `best` works").
+BUILD_WIDTHS = (1, 150, 40, 10)
+# The opener is searched: the OPENER_POOL first guesses the estimate ranks first are
+# screened by a narrow search with few rescue guesses, and the best of those (at most
+# OPENER_FINALISTS, within FINALIST_GAP of the best screened total) searched in full.
+# A finalist costs about a full search: where the screen tells them far apart (hard
+# mode, original lists: SALET 8,145, REAST 8,153, IRATE 8,238) the last is not tried.
+OPENER_POOL = 12
+SCREEN_WIDTHS = (1, 5, 2, 1)
+SCREEN_RESCUE_WIDTH = 10
+OPENER_FINALISTS = 3
+FINALIST_GAP = 0.005
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
@@ -49,25 +49,20 @@ WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
 # meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
 BLIND_HARD_RESCUE_WIDTH = 10
-MAX_GUESSES = {False: 5, True: 6}  # a game must end within this many guesses
+# The tree builder first asks for every game within the game's guesses; only lists where
+# no tree is found so get more (each game's count is the total's part, so a six-guess
+# game is played wherever it lowers the total).
+EXTRA_GUESSES_TRIED = 3
 # Extra guesses tried at a node where the whole beam breaks the guess limit.
 _RESCUE_WIDTH = 200
 
 Progress = Callable[[int, int], None]
 
 
-def _cost_curve(size: np.ndarray) -> np.ndarray:
-    size = size.astype(float)
-    small = 2.0 * size - 1.0
-    large = size * (1.75 + 0.2 * np.log2(np.maximum(size, 1.0) / 4.0))
-    return np.where(size <= 4, np.maximum(small, 0.0), large)
-
-
 def _estimated_cost(size: np.ndarray) -> np.ndarray:
     """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
     # A table lookup: the curve's logarithm over every bucket would dominate small nodes.
-    table = _cost_curve(np.arange(int(size.max(initial=0)) + 1))
-    return table[size]
+    return np.array(cost_curve(int(size.max(initial=0))))[size]
 
 
 class TreeSearch:
@@ -219,8 +214,10 @@ class TreeSearch:
         guesses_left: int,
         level: int,
         bound: float,
+        progress: Progress | None = None,
     ) -> float:
-        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`."""
+        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`
+        (`progress`: told after each feedback's part is solved)."""
         parts = [
             (code, part) for code, part in self.split(candidates, guess) if code != self.solved
         ]
@@ -228,7 +225,7 @@ class TreeSearch:
         # Every word costs this guess; below, each costs one more except the first found.
         floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
         lower = float(self.weights[candidates].sum() + sum(floors))
-        for (code, part), floor in zip(parts, floors, strict=True):
+        for done, ((code, part), floor) in enumerate(zip(parts, floors, strict=True), start=1):
             if lower >= bound:
                 return INFINITE
             child_allowed = self.allowed_after(allowed, guess, code)
@@ -236,38 +233,20 @@ class TreeSearch:
             if cost >= INFINITE:
                 return INFINITE
             lower += cost - floor
+            if progress is not None:
+                progress(done, len(parts))
         return lower
 
-    def build(self, openers: list[int], progress: Progress | None) -> tuple[float, dict[str, str]]:
-        """Solve the whole game; returns (total guesses over all answers, tree)."""
-        for limit in range(MAX_GUESSES[self.hard], MAX_GUESSES[self.hard] + 4):
-            found = self._build_within(openers, limit, progress)
-            if found is not None:
-                return found
-            log.warning("no tree within %d guesses; allowing one more", limit)
-        raise RuntimeError("no decision tree found")
+    def root_allowed(self) -> np.ndarray | None:
+        return np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
 
-    def _build_within(
-        self, openers: list[int], limit: int, progress: Progress | None
-    ) -> tuple[float, dict[str, str]] | None:
+    def opener_cost(
+        self, opener: int, limit: int, bound: float = INFINITE, progress: Progress | None = None
+    ) -> float:
+        """The total over all answers when `opener` starts (inf: not within `limit`
+        guesses, or not under `bound`)."""
         everything = np.arange(len(self.universe.answers))
-        allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
-        best_cost, best_opener = INFINITE, -1
-        for opener in openers:
-            parts = [(c, p) for c, p in self.split(everything, opener) if c != self.solved]
-            total = float(self.weights.sum())
-            for done, (code, part) in enumerate(parts, start=1):
-                child_allowed = self.allowed_after(allowed, opener, code)
-                cost, _ = self.solve(part, child_allowed, limit - 1, 1)
-                total += cost
-                if progress is not None:
-                    progress(done, len(parts))
-            log.info("opener %s: %d", self.universe.guesses[opener], total)
-            if total < best_cost:
-                best_cost, best_opener = total, opener
-        if best_cost >= INFINITE:
-            return None
-        return best_cost, self.extract(best_opener, allowed, limit)
+        return self._cost_of(everything, self.root_allowed(), opener, limit, 0, bound, progress)
 
     def extract(self, opener: int, allowed: np.ndarray | None, limit: int) -> dict[str, str]:
         """The chosen guess at every node reachable with the memoised choices."""
@@ -417,92 +396,47 @@ def _estimated_openers(universe: Universe, count: int) -> list[int]:
 def build_tree(
     universe: Universe, hard: bool, progress: Progress | None = None
 ) -> tuple[float, dict[str, str]]:
-    """Search the decision tree for a universe; returns (total guesses, tree)."""
-    preferred = [universe.guess_index[w] for w in PREFERRED_OPENERS if w in universe.guess_index]
-    openers = preferred or _estimated_openers(universe, 1)
-    search = TreeSearch(universe, hard, HARD_WIDTHS if hard else NORMAL_WIDTHS)
-    return search.build(openers, progress)
+    """Search the decision tree for a universe; returns (total guesses, tree).
 
-
-def _tree_name(universe: Universe, hard: bool) -> str:
-    return tree_file_name(universe.key, hard)
-
-
-def _read_tree(path: Path | resources.abc.Traversable, universe: Universe) -> dict[str, str] | None:
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as error:
-        log.warning("best tree %s unreadable (%s); rebuilding", path, error)
-        return None
-    if data.get("format") != TREE_FORMAT or data.get("lists") != universe.key:
-        return None
-    tree = data.get("tree")
-    if not isinstance(tree, dict) or "" not in tree:
-        return None
-    return tree
-
-
-def shipped_tree_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
-    return resources.files("epdle.solver").joinpath("data", _tree_name(universe, hard))
-
-
-def save_tree(
-    path: Path, universe: Universe, hard: bool, total: float, tree: dict[str, str]
-) -> None:
-    document = {
-        "format": TREE_FORMAT,
-        "lists": universe.key,
-        "hard": hard,
-        "total_guesses": round(total),
-        "games": len(universe.answers),
-        "tree": dict(sorted(tree.items())),
-    }
-    write_atomically(path, lambda temporary: temporary.write_text(json.dumps(document, indent=0)))
-
-
-def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
-    """Per tree node with more than two candidates, the guesses the Solver ranks first there.
-
-    The book lets a one-shot `suggest` show the runners-up without the pattern engine
-    (epdle.solver.quick); nodes with two candidates or fewer need none.
+    `progress` counts the screened openers, then each finalist's feedbacks (in hundredths).
     """
-    book: dict[str, list[str]] = {}
-    for key in sorted(tree):
-        history: list[tuple[str, str]] = []
-        for step in key.split("/") if key else []:
-            guess, feedback = step.split(":", 1)
-            history.append((guess, feedback))
-        state = solver.state_after(history)
-        if len(state.candidates) <= 2:
-            continue
-        ranked = solver.ranked_guesses(state)[:BOOK_DEPTH]
-        book[key] = [solver.universe.guesses[guess] for guess in ranked]
-    return book
+    pool = _estimated_openers(universe, OPENER_POOL)
+    for limit in range(GAME_GUESSES, GAME_GUESSES + EXTRA_GUESSES_TRIED + 1):
+        found = _build_within(universe, hard, pool, limit, progress)
+        if found is not None:
+            return found
+        log.warning("no tree within %d guesses; allowing one more", limit)
+    raise RuntimeError("no decision tree found")
 
 
-def shipped_book_path(universe: Universe, hard: bool) -> resources.abc.Traversable:
-    return resources.files("epdle.solver").joinpath("data", book_file_name(universe.key, hard))
+def _build_within(
+    universe: Universe, hard: bool, pool: list[int], limit: int, progress: Progress | None
+) -> tuple[float, dict[str, str]] | None:
+    steps = len(pool) + 100 * OPENER_FINALISTS
+    screen = TreeSearch(universe, hard, SCREEN_WIDTHS, rescue_width=SCREEN_RESCUE_WIDTH)
+    screened = []
+    for rank, opener in enumerate(pool):
+        screened.append((screen.opener_cost(opener, limit), rank, opener))
+        if progress is not None:
+            progress(rank + 1, steps)
+    ranked = sorted(screened)[:OPENER_FINALISTS]
+    cutoff = ranked[0][0] * (1 + FINALIST_GAP)
+    finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
+    steps = len(pool) + 100 * len(finalists)
+    search = TreeSearch(universe, hard, BUILD_WIDTHS)
+    best_cost, best_opener = INFINITE, -1
+    for number, opener in enumerate(finalists):
 
+        def tick(done: int, parts: int, start: int = len(pool) + 100 * number) -> None:
+            if progress is not None:
+                progress(start + 100 * done // parts, steps)
 
-def save_book(path: Path, universe: Universe, hard: bool, book: dict[str, list[str]]) -> None:
-    document = {"format": BOOK_FORMAT, "lists": universe.key, "hard": hard, "book": book}
-    text = json.dumps(document, separators=(",", ":"))
-    write_atomically(path, lambda temporary: temporary.write_text(text))
-
-
-def load_or_build_tree(
-    universe: Universe, hard: bool, progress: Progress | None = None
-) -> dict[str, str]:
-    """The tree for these lists: shipped with the package, cached, or built now and cached."""
-    for path in (shipped_tree_path(universe, hard), cache_dir() / _tree_name(universe, hard)):
-        tree = _read_tree(path, universe)
-        if tree is not None:
-            return tree
-    total, tree = build_tree(universe, hard, progress)
-    try:
-        save_tree(cache_dir() / _tree_name(universe, hard), universe, hard, total, tree)
-    except OSError as error:
-        log.warning("cannot cache the best tree: %s", error)
-    return tree
+        cost = search.opener_cost(opener, limit, best_cost, tick)
+        log.info("opener %s: %s", universe.guesses[opener], cost)
+        if cost < best_cost:
+            best_cost, best_opener = cost, opener
+    if progress is not None:
+        progress(steps, steps)
+    if best_cost >= INFINITE:
+        return None
+    return best_cost, search.extract(best_opener, search.root_allowed(), limit)

@@ -1,0 +1,26 @@
+"""`best` on the shipped lists without the pattern engine, in the order every front end uses.
+
+First the shipped tree and its book (epdle.solver.quick), then, off the tree in normal
+mode, the numpy-free ranking over the cached pattern matrix (epdle.solver.cold); None
+when neither answers and the Solver must. Numpy-free: a one-shot `suggest` imports this
+alone, and the Solver tries it first too (Solver.advise), so `play`, the daemon and the
+web page answer as fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from epdle.solver.advice import Advice
+from epdle.solver.quick import tree_advice
+
+
+def shipped_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
+    """`best` advice on the shipped lists (not blind), or None. `history` is normalised
+    (lower-case guesses, G/Y/B feedback), as parse_history gives."""
+    advice = tree_advice(history, hard, top)
+    if advice is not None:
+        return advice
+    from epdle.solver.cold import cold_advice  # only off the tree: its import costs a turn
+
+    return cold_advice(history, hard, top)

@@ -1,0 +1,44 @@
+"""The settings and the cost curve that the Solver and its numpy-free answer share.
+
+epdle.solver.engine and epdle.solver.search rank and search with these, and
+epdle.solver.cold answers the same without numpy: one home, imported by both (this
+module imports neither numpy nor the engine).
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+
+from epdle.solver.names import MAX_SUGGESTIONS
+
+# How many ranked guesses a turn keeps (what --top may ask for at most).
+RANKED_KEPT = MAX_SUGGESTIONS
+# Off the tree, `best` searches (bounded) once at most this many candidates are left:
+# fewer in normal mode, where an interactive answer must stay under 200 ms.
+SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
+# The widths of that per-turn search off the tree (it must answer within a second).
+FALLBACK_WIDTHS = (1, 8, 4, 2)
+# Off the tree, `best` looks one guess further ahead after this many guesses (large sets
+# only: small ones are searched exactly), over its leading guesses, each feedback bucket
+# finished by its best next guess among a pool of the leading guesses and the likeliest
+# candidates' own words.
+LOOKAHEAD_TURNS = (1, 2)
+LOOKAHEAD_WIDTH = {False: 6, True: 16}  # by blind
+LOOKAHEAD_POOL = 300
+# The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
+# this counts the plausible candidates.
+LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
+# Up to this bucket size the cost curve is exact (2 n - 1: each word but the first found
+# costs two guesses), and whole.
+EXACT_CURVE = 4
+
+
+@cache
+def cost_curve(size: int) -> list[float]:
+    """Rough total guesses to finish a bucket of each size 0 .. size (the search's
+    estimate, used only to rank guesses; shared: not to be changed)."""
+    return [
+        max(2.0 * s - 1.0, 0.0) if s <= EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
+        for s in range(size + 1)
+    ]
