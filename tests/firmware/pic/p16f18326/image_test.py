@@ -9,7 +9,7 @@ the middle of an upload, and the panel's controller behind port C, whose SPI byt
 the host decoder's planes of the frame shown.
 
 Prints `18326 image: P/T checks passed, highest address executed 0xHHHH` and exits 1
-unless every check passed; the timings go to docs/pic-cycles.md with --write-doc.
+unless every check passed; the timings go to docs/pic-image.md with --write-doc.
 """
 
 from __future__ import annotations
@@ -277,10 +277,6 @@ class Checks:
     @property
     def passed(self) -> int:
         return sum(ok for _, ok, _ in self.results)
-
-
-def planes_of(frame: bytes) -> tuple[bytes, bytes]:
-    return host_decoder.decode(frame)
 
 
 # The lowest VDD at which each clock runs (the family's electrical specification):
