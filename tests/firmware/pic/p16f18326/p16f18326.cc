@@ -341,17 +341,22 @@ PinModule *P16F18326::pin(int port_index, int bit) {
     return &(*(port_index ? m_portc : m_porta))[bit];
 }
 
-uint16_t P16F18326::flash_word(unsigned int address) {
-    if (!flash_loaded) {
-        flash.assign(0x4000, 0x3fff);
-        for (unsigned int a = 0; a < 0x4000; a++) {
-            instruction *i = program_memory[a];
-            if (i && i->isa() != instruction::INVALID_INSTRUCTION) {
-                flash[a] = i->get_opcode() & 0x3fff;
-            }
-        }
-        flash_loaded = true;
+/* The flash as the loaded image left it, copied once, at the first NVM access. */
+void P16F18326::load_flash() {
+    if (!flash.empty()) {
+        return;
     }
+    flash.assign(0x4000, 0x3fff);
+    for (unsigned int a = 0; a < 0x4000; a++) {
+        instruction *i = program_memory[a];
+        if (i && i->isa() != instruction::INVALID_INSTRUCTION) {
+            flash[a] = i->get_opcode() & 0x3fff;
+        }
+    }
+}
+
+uint16_t P16F18326::flash_word(unsigned int address) {
+    load_flash();
     return address < 0x4000 ? flash[address] : 0x3fff;
 }
 
@@ -454,11 +459,8 @@ unsigned int P16F18326::reg_get(unsigned int id) {
             rx_count--;
             r->value.put(v);
         }
-        if (rx_count == 0) {
-            regs[R_PIR1]->value.put(regs[R_PIR1]->value.get() & ~RCIF);
-        }
-        /* A pending wake-up (WUE) flag is cleared by the read, too. */
-        if (regs[R_BAUD1CON]->value.get() & WUE) {
+        /* RCIF stays while the FIFO holds a byte; a wake-up's RCIF (WUE) goes with the read. */
+        if (rx_count == 0 || (regs[R_BAUD1CON]->value.get() & WUE)) {
             regs[R_PIR1]->value.put(regs[R_PIR1]->value.get() & ~RCIF);
         }
         return v;
@@ -637,7 +639,7 @@ void P16F18326::nvm_start() {
         }
         return;
     }
-    flash_word(0);
+    load_flash();
     if (!(con & FREE) && (con & LWLO)) {
         latches[a & 31u] = data & 0x3fff; /* a latch load: one cycle, no stall */
         regs[R_NVMCON1]->value.put(con & ~WR);

@@ -207,6 +207,7 @@ class P16F18326 : public _14bit_e_processor {
 
   private:
     void nvm_start();
+    void load_flash();
     void nvm_finish();
     void rx_edge(bool level);
     void rx_sample();
@@ -238,7 +239,6 @@ class P16F18326 : public _14bit_e_processor {
 
     /* NVM */
     std::vector<uint16_t> flash;
-    bool flash_loaded = false;
     uint16_t latches[32];
     uint8_t eeprom[256];
     int unlock_state = 0;
