@@ -51,7 +51,6 @@ def test_links_to_the_docs_lead_somewhere() -> None:
 def test_no_word_of_the_environment() -> None:
     texts = {"README.md": README}
     for doc in sorted((ROOT / "docs").glob("*.md")):
-        if doc.name != "bench.md":  # its history of measurements still names them
-            texts[f"docs/{doc.name}"] = doc.read_text(encoding="utf-8")
+        texts[f"docs/{doc.name}"] = doc.read_text(encoding="utf-8")
     found = {name: ENVIRONMENT.findall(text) for name, text in texts.items()}
     assert {name: words for name, words in found.items() if words} == {}
