@@ -34,7 +34,9 @@ def test_the_helpers_own_guesses_score_full_skill(reviewer: Reviewer) -> None:
     assert first.left_before == 2315 and first.expected_played == first.expected_best
     for turn, following in zip(review.turns, review.turns[1:], strict=False):
         assert turn.left_after == following.left_before
-        assert turn.expected_after == following.expected_best
+        # The estimate left after a guess, against the next turn's one guess deeper.
+        assert turn.expected_after == pytest.approx(following.expected_best, abs=0.25)
+    assert review.turns[-1].expected_after == 0
 
 
 def test_a_wasted_guess_costs_skill(reviewer: Reviewer) -> None:
@@ -77,6 +79,16 @@ def test_review_command_json_and_text(capsys) -> None:
     text = capsys.readouterr().out
     assert f"Skill {report['skill']}/99, luck {report['luck']}/99; solved in 3." in text
     assert "2315 -> 24" in text
+
+
+def test_a_game_that_left_the_answer_list_is_reviewed_over_every_word(capsys) -> None:
+    words = ("crane", "pious", "guano")  # GUANO is not one of the original answers
+    history = ",".join(f"{word}:{score(word, 'guano')}" for word in words)
+    assert main(["review", "--history", history, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    first, last = report["turns"][0], report["turns"][-1]
+    assert first["left_before"] > 10_000  # every accepted word, weighted by frequency
+    assert last["guess"] == "guano" and last["left_before"] == 1 and report["solved"]
 
 
 def test_review_command_usage(capsys) -> None:

@@ -7,27 +7,30 @@ by the expected guesses it gave away (a whole guess lost is 0). Luck: where the 
 that came fall among the ones that could have, weighted by how likely each was (99: no
 outcome would have left fewer guesses to go; 0: none more).
 
-Expected guesses are the helper's own play from a state, averaged over its candidates
-by their weight; a state with more than SAMPLE candidates is averaged over SAMPLE of
-them spread evenly through the likeliest-first order (an estimate).
+A guess's expected guesses are 1 plus, over the colours it can get (weighted by how
+likely each is), an estimate of the guesses still to come from the candidates those
+colours leave: exact for one or two; 2 less the likeliest share that a candidate telling
+all the others apart has; else the search's rough cost of a set that size (its effective
+size, where the candidates are weighted), at least 2 for a small set unless its likeliest
+word is that likely. The helper is asked only for each turn's best move, so a review
+takes a few of its moves however far the game strayed from its lists.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import math
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from epdle.solver import HistoryError, Solver, parse_feedback, score
-from epdle.solver.scoring import is_solved
+from epdle.solver import HistoryError, Solver, parse_feedback
+from epdle.solver.scoring import is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
     from epdle.solver.engine import GameState
 
-SAMPLE = 24  # candidates played out to estimate a state's expected guesses
-MAX_PLAY = 10  # guesses a played-out game may take (a bound, never reached in practice)
+SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
 
 
 class ReviewError(ValueError):
@@ -62,7 +65,6 @@ class Review:
 class Reviewer:
     def __init__(self, solver: Solver) -> None:
         self.solver = solver
-        self._expected: dict[bytes, float] = {}
 
     def review(self, history: list[tuple[str, str]]) -> Review:
         try:
@@ -108,44 +110,49 @@ class Reviewer:
 
     def _outcomes(self, state: GameState, guess: str) -> dict[str, tuple[float, float]]:
         """Per colours the guess can get: (their probability, guesses still to come)."""
-        weights = self.solver.universe.weights[state.candidates]
-        shares: dict[str, float] = defaultdict(float)
-        for index, weight in zip(state.candidates, weights / weights.sum(), strict=True):
-            shares[score(guess, self.solver.universe.answers[index])] += float(weight)
-        return {
-            colours: (share, self.expected(self.solver.apply(state, guess, colours)))
-            for colours, share in shares.items()
-        }
-
-    def expected(self, state: GameState) -> float:
-        """Guesses the helper takes to finish from ``state`` (0 when it is solved)."""
-        if state.solved:
-            return 0.0
-        key = state.key()
-        if key not in self._expected:
-            self._expected[key] = self._play_out(state)
-        return self._expected[key]
-
-    def _play_out(self, state: GameState) -> float:
         universe = self.solver.universe
-        weights = universe.weights[state.candidates]
-        order = np.argsort(-weights, kind="stable")
-        if len(order) > SAMPLE:
-            order = order[np.linspace(0, len(order) - 1, SAMPLE).round().astype(int)]
-        total = taken = 0.0
-        for position in order:
-            answer = universe.answers[state.candidates[position]]
-            now, guesses = state, 0
-            while guesses < MAX_PLAY:
-                guess = self.solver.next_guess(now)
-                guesses += 1
-                colours = score(guess, answer)
-                if is_solved(colours):
-                    break
-                now = self.solver.apply(now, guess, colours)
-            total += float(weights[position]) * guesses
-            taken += float(weights[position])
-        return total / taken
+        candidates = state.candidates
+        codes = np.asarray(universe.patterns[candidates, universe.guess_index[guess]])
+        order = np.argsort(codes, kind="stable")
+        edges = np.flatnonzero(np.diff(codes[order])) + 1
+        weights = universe.weights[candidates]
+        total = float(weights.sum())
+        solved = solved_code(universe.length)
+        outcomes = {}
+        for part in np.split(order, edges):
+            code = int(codes[part[0]])
+            share = float(weights[part].sum()) / total
+            after = 0.0 if code == solved else self.expected(candidates[part])
+            outcomes[pattern_string(code, universe.length)] = (share, after)
+        return outcomes
+
+    def expected(self, candidates: np.ndarray) -> float:
+        """Guesses still to come to find the answer among ``candidates`` (the estimate the
+        module's docstring gives)."""
+        universe = self.solver.universe
+        weights = universe.weights[candidates]
+        shares = weights / weights.sum()
+        if len(candidates) <= 2:
+            return 1.0 + float(shares.min()) if len(candidates) == 2 else 1.0
+        nonzero = shares[shares > 0]
+        size = math.exp(-float((nonzero * np.log(nonzero)).sum()))  # the effective size
+        rough = 2.0 - 1.0 / size if size <= 4 else 1.75 + 0.2 * math.log2(size / 4.0)
+        if len(candidates) > SPLIT_MAX:
+            return rough
+        as_guesses = universe.guess_index_of_answers[candidates]
+        codes = np.sort(np.asarray(universe.patterns[np.ix_(candidates, as_guesses)]), axis=0)
+        told_apart = (np.diff(codes, axis=0) != 0).sum(axis=0) == len(candidates) - 1
+        if told_apart.any():
+            return 2.0 - float(shares[told_apart].max())
+        # No candidate tells the others apart: at least two guesses for most of them, or
+        # the likeliest one first and then the others, where it is likely enough.
+        cap = max(2.0, rough)
+        likeliest = int(np.argmax(shares))
+        share = float(shares[likeliest])
+        if 2.0 - share >= cap:
+            return cap
+        rest = self.expected(np.delete(candidates, likeliest))
+        return min(cap, share + (1.0 - share) * (1.0 + rest))
 
 
 def grid_history(grid: str, words: list[str]) -> list[tuple[str, str]]:
