@@ -237,8 +237,7 @@ def _review(args: argparse.Namespace) -> int:
     import json
 
     from epdle.cli.errors import UsageError
-    from epdle.session.review import Reviewer, ReviewError, grid_history
-    from epdle.solver import HistoryError
+    from epdle.session.review import ReviewError, grid_history, review_game
     from epdle.solver.scoring import parse_history
 
     if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
@@ -251,15 +250,9 @@ def _review(args: argparse.Namespace) -> int:
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
     except ValueError as error:
         raise CommandError(str(error)) from None
-    if not history:
-        raise CommandError("the game has no guesses")
     solver = _ready_solver(args)
     try:
-        solver.state_after(history)
-    except HistoryError:  # left the original list: every accepted word, as the game does
-        solver = _mode_solvers(args, solver)(args.hard, True)
-    try:
-        review = Reviewer(solver).review(history)
+        review = review_game(history, solver, lambda: _mode_solvers(args, solver)(args.hard, True))
     except ReviewError as error:
         raise CommandError(str(error)) from None
     if args.json:

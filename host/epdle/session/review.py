@@ -19,6 +19,7 @@ takes a few of its moves however far the game strayed from its lists.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -101,9 +102,9 @@ class Reviewer:
             best=best,
             left_before=len(state.candidates),
             left_after=len(self.solver.apply(state, guess, colours).candidates),
-            expected_best=round(expected_best, 3),
-            expected_played=round(expected_played, 3),
-            expected_after=round(after, 3),
+            expected_best=round(expected_best, 2),
+            expected_played=round(expected_played, 2),
+            expected_after=round(after, 2),
             skill=round(99 * max(0.0, 1.0 - lost)),
             luck=round(99 * (worse + same / 2)),
         )
@@ -153,6 +154,21 @@ class Reviewer:
             return cap
         rest = self.expected(np.delete(candidates, likeliest))
         return min(cap, share + (1.0 - share) * (1.0 + rest))
+
+
+def review_game(
+    history: list[tuple[str, str]], solver: Solver, every_word: Callable[[], Solver]
+) -> Review:
+    """The game's review by `solver`; a game whose colours left its answer list is
+    reviewed over every accepted word (`every_word()`), as the game itself went on."""
+    if not history:
+        raise ReviewError("the game has no guesses")
+    try:
+        solver.state_after(history)
+    except HistoryError:
+        if not solver.blind:
+            solver = every_word()
+    return Reviewer(solver).review(history)
 
 
 def grid_history(grid: str, words: list[str]) -> list[tuple[str, str]]:

@@ -7,6 +7,10 @@
                         saw; if the game has moved on since, 409 and nothing is played
     POST /api/undo | /api/new | /api/press
     POST /api/settings  {"strategy": "best", "hard": true, "blind": false} (any of them)
+    POST /api/review    {"history": [{"word": "salet", "colours": "BBYBB"}, ...]} (or the
+                        history as `epdle review --history` takes it), or {"grid": the
+                        shared grid, "words": "salet,crony,slosh"}: the game's review,
+                        the JSON of `epdle review --json`
     GET  /api/events    server-sent events: "state" with the same body as /api/state
     GET  /panel.png     what the e-paper panel shows now
 
@@ -40,6 +44,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from epdle.web.review import review_request
 from epdle.web.security import (
     BODY_TIMEOUT_S,
     Guard,
@@ -61,7 +66,9 @@ STATIC_FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
+    "/review.js": ("review.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/review.css": ("review.css", "text/css; charset=utf-8"),
 }
 
 
@@ -247,6 +254,17 @@ def create_app(
                 return error(400, f"{name} must be true or false")
         return await act(session.change_settings, strategy, hard, blind)
 
+    async def post_review(request: Request) -> Response:
+        body = await json_body(request)
+        try:
+            run = review_request(body, session.controller.game)
+        except ValueError as problem:
+            return error(400, str(problem))
+        reply = await on_session(run)  # the game's solvers, one caller at a time
+        if reply.error is not None:
+            return error(reply.status, reply.error)
+        return JSONResponse(reply.value)
+
     async def events(request: Request) -> Response:
         first = await current_state()
         stream = event_stream(hub, first, options.max_events, options.keepalive)
@@ -318,6 +336,7 @@ def create_app(
         Route("/api/new", post_plain, methods=["POST"]),
         Route("/api/press", post_plain, methods=["POST"]),
         Route("/api/settings", post_settings, methods=["POST"]),
+        Route("/api/review", post_review, methods=["POST"]),
         Route("/api/events", events, methods=["GET"]),
         Route("/panel.png", panel, methods=["GET"]),
     ]

@@ -322,6 +322,7 @@ function render(next) {
   $("#mode").textContent = modeText();
   $("#undo").disabled = state.history.length === 0;
   noteAdvice();
+  document.dispatchEvent(new CustomEvent("epdle-state", { detail: state })); // review.js
   if (first) {
     timings.firstState = performance.now();
     document.body.dataset.ready = "true";

@@ -1,0 +1,136 @@
+// The Review panel: a finished game scored turn by turn (POST /api/review, the JSON of
+// `epdle review --json`), shown when the page's game ends; any other game from its shared
+// grid and words, or its words and colours.
+import { COLOUR_NAMES, displayLetter, displayWord } from "./board.js";
+
+const $ = (selector) => document.querySelector(selector);
+const section = $("#review");
+const table = $("#review-table");
+const form = $("#review-form");
+
+let reviewed = null; // the key of the game on show: its server and history
+let automatic = false; // it is the page's own game (cleared with a new game)
+
+async function fetchReview(body) {
+  let response;
+  try {
+    response = await fetch("/api/review", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    return { error: "cannot reach epdle: is `epdle web` still running?" };
+  }
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  return response.ok ? { review: data } : { error: data.error };
+}
+
+function guessCell(turn) {
+  const cell = document.createElement("td");
+  cell.className = "review-guess";
+  const said = Array.from(turn.guess)
+    .map((letter, i) => `${displayLetter(letter)} ${COLOUR_NAMES[turn.colours[i]]}`)
+    .join(", ");
+  cell.setAttribute("aria-label", said);
+  Array.from(turn.guess).forEach((letter, i) => {
+    const tile = document.createElement("span");
+    tile.className = `tile c-${turn.colours[i]}`;
+    tile.textContent = displayLetter(letter);
+    tile.setAttribute("aria-hidden", "true");
+    cell.append(tile);
+  });
+  return cell;
+}
+
+function cell(text) {
+  const element = document.createElement("td");
+  element.textContent = text;
+  return element;
+}
+
+function show(review, title) {
+  const body = table.querySelector("tbody");
+  body.replaceChildren();
+  review.turns.forEach((turn, index) => {
+    const row = document.createElement("tr");
+    const number = document.createElement("th");
+    number.scope = "row";
+    number.textContent = String(index + 1);
+    row.append(
+      number,
+      guessCell(turn),
+      cell(`${turn.left_before} → ${turn.left_after}`),
+      cell(displayWord(turn.best)),
+      cell(turn.expected_best.toFixed(2)),
+      cell(turn.expected_played.toFixed(2)),
+      cell(turn.expected_after.toFixed(2)),
+      cell(String(turn.skill)),
+      cell(String(turn.luck)),
+    );
+    body.append(row);
+  });
+  const ending = review.solved ? `solved in ${review.turns.length}` : "not solved";
+  $("#review-total").textContent = `Skill ${review.skill}/99, luck ${review.luck}/99; ${ending}.`;
+  $("#review-status").textContent = title;
+  table.hidden = false;
+}
+
+function clear(message) {
+  table.hidden = true;
+  table.querySelector("tbody").replaceChildren();
+  $("#review-total").textContent = "";
+  $("#review-status").textContent = message;
+}
+
+const WAITING = "When a game ends, its review shows here: each guess against the best move.";
+
+async function onState(state) {
+  const over = state.solved || state.lost;
+  if (!over) {
+    if (automatic || reviewed === null) clear(WAITING);
+    if (automatic) reviewed = null;
+    automatic = false;
+    return;
+  }
+  const key = JSON.stringify([state.server, state.history]);
+  if (key === reviewed) return;
+  reviewed = key;
+  automatic = true;
+  $("#review-status").textContent = "Reviewing the game…";
+  const { review, error } = await fetchReview({ history: state.history });
+  if (reviewed !== key) return; // another game came meanwhile
+  if (error) clear(`No review: ${error}`);
+  else show(review, "This game, turn by turn:");
+}
+
+async function reviewPasted(event) {
+  event.preventDefault();
+  const game = $("#review-game").value;
+  const words = $("#review-words").value.trim();
+  const body = words ? { grid: game, words } : { history: game };
+  const button = form.querySelector("button");
+  $("#review-error").textContent = "";
+  button.disabled = true;
+  $("#review-status").textContent = "Reviewing the game…";
+  const { review, error } = await fetchReview(body);
+  button.disabled = false;
+  if (error) {
+    $("#review-error").textContent = error;
+    $("#review-status").textContent = "";
+    return;
+  }
+  reviewed = `pasted ${JSON.stringify(body)}`;
+  automatic = false;
+  show(review, "The game pasted, turn by turn:");
+}
+
+clear(WAITING);
+form.addEventListener("submit", reviewPasted);
+// What is typed or pasted here is the review's, not the guess row's (the page's own
+// keyboard and paste handlers sit on the document).
+for (const name of ["keydown", "paste"]) {
+  form.addEventListener(name, (event) => event.stopPropagation());
+}
+document.addEventListener("epdle-state", (event) => onState(event.detail));
+section.dataset.ready = "true";
