@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import Image
 
 from epdle.render.planes import planes_to_image
+from epdle.render.review import TurnFigures, render_review
 from epdle.render.suggestions import StatusKind, render_advice, render_status
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -37,6 +38,23 @@ MIDGAME = [("salet", "BBYBB"), ("crony", "BGYBB")]
 # Six letters in German (umlauts on the board and in the word), nine letters in English.
 SIX_GERMAN = [("säulen", "BYBBGB"), ("straße", "YBYBBG"), ("führen", "BBYBYG")]
 NINE_LETTERS = [("sheltered", "YBBBYBBYB"), ("mammogram", "GGBBYBBYB")]
+# Reviews: a game of three (CIGAR) and a lost game of six, each guess's skill and luck.
+REVIEW_THREE = [
+    TurnFigures("crane", "GYYBB", 97, 89),
+    TurnFigures("chart", "GBYYB", 37, 31),
+    TurnFigures("cigar", "GGGGG", 99, 89),
+]
+REVIEW_SIX = [
+    TurnFigures(word, colours, skill, luck)
+    for word, colours, skill, luck in [
+        ("salet", "BYBBY", 99, 61),
+        ("daunt", "BGGGG", 84, 12),
+        ("gaunt", "BGGGG", 71, 30),
+        ("haunt", "BGGGG", 71, 33),
+        ("taunt", "BGGGG", 70, 40),
+        ("vaunt", "BGGGG", 50, 0),
+    ]
+]
 SOLVED_IN_FOUR = [("salet", "BYBBB"), ("croak", "BBYBB"), ("humid", "GYBBB"), ("hippo", "GGGGG")]
 
 
@@ -77,4 +95,6 @@ GOLDEN_CASES: dict[str, Callable[[], Image.Image]] = {
     "nine_letters_solved": lambda: planes_to_image(
         render_status(StatusKind.SOLVED, [*NINE_LETTERS, ("marigolds", "GGGGGGGGG")])
     ),
+    "review": lambda: planes_to_image(render_review(REVIEW_THREE, 78, 70)),
+    "review_six_rows": lambda: planes_to_image(render_review(REVIEW_SIX, 74, 29)),
 }

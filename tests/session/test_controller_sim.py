@@ -10,10 +10,12 @@ import pytest
 from rich.console import Console
 
 from epdle.frames import decode, encode
+from epdle.render.review import TurnFigures, render_review
 from epdle.session.controller import Controller
 from epdle.session.game import Game
 from epdle.session.play import read_while_watching
 from epdle.session.presenter import DevicePresenter
+from epdle.session.review import Reviewer
 from epdle.session.screens import frames_for
 from epdle.solver import Solver
 
@@ -117,14 +119,21 @@ def test_press_cycles_to_the_next_frame(controller: Controller) -> None:
     )
 
 
-def test_solved_game_shows_the_solved_card(controller: Controller) -> None:
+def test_solved_game_shows_the_solved_card_then_its_review(controller: Controller) -> None:
     controller.start()
     outcome = controller.handle("crane ggggg")
     assert outcome.error is None
     assert controller.game.solved
     frames = frames_for(controller.game)
-    assert len(frames) == 1
+    review = Reviewer(controller.game.solver).review([("crane", "GGGGG")])
+    turns = [TurnFigures(t.guess, t.colours, t.skill, t.luck) for t in review.turns]
+    assert frames[1:] == [render_review(turns, review.skill, review.luck)]
     _assert_shows_first_frame_and_sleeps(controller)
+    # The button brings the review up on the panel.
+    assert controller.handle("press").notes == ["button pressed", "frame 2 shown"]
+    shown = decode(encode(frames[1].black, frames[1].red))
+    board = _board(controller)
+    assert board.run_until(lambda b: b.asleep and b.panel_planes() == shown, max_ms=40_000)
     assert controller.handle("salet bbbbb").error is not None
 
 

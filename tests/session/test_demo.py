@@ -27,8 +27,9 @@ def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
     assert summary["guesses"][-1] == "slosh"
     assert set(summary["feedback"][-1]) == {"G"}
     assert summary["violations"] == []
-    # Before each guess --top frames are pushed, and after the last one the solved card.
-    assert summary["frames_pushed"] == 2 * len(summary["guesses"]) + 1
+    # Before each guess --top frames are pushed, and after the last one the solved card
+    # and the game's review.
+    assert summary["frames_pushed"] == 2 * len(summary["guesses"]) + 2
     assert summary["bytes_sent"] >= summary["payload_bytes"] > 0
     assert summary["refreshes"] == len(list(out.glob("panel-*.png")))
     assert summary["energy_per_refresh_mJ"] > 0

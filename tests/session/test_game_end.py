@@ -13,6 +13,7 @@ from epdle.cli import main
 from epdle.render.suggestions import StatusKind, render_status
 from epdle.session.daemon import Daemon
 from epdle.session.game import Game, GameError
+from epdle.session.review import review_frame
 from epdle.session.screens import frames_for
 from epdle.solver import Solver, score
 from epdle.solver.scoring import GAME_GUESSES
@@ -52,7 +53,8 @@ def test_the_sixth_wrong_guess_ends_the_game(solver: Solver) -> None:
 def test_a_lost_game_shows_the_words_left_on_the_device(solver: Solver) -> None:
     game = Game(solver, history=played(LOSING))
     frames = frames_for(game)
-    assert frames == [render_status(StatusKind.LOST, game.history, [ANSWER])]
+    assert frames[0] == render_status(StatusKind.LOST, game.history, [ANSWER])
+    assert frames[1] == review_frame(game) and len(frames) == 2  # then the game's review
     assert frames[0] != render_status(StatusKind.LOST, game.history, ["daunt"])
     assert frames[0] != render_status(StatusKind.NO_MATCH, game.history)
 

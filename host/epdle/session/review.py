@@ -21,14 +21,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from epdle.render.board import ROWS_SHOWN
+from epdle.render.planes import Planes
+from epdle.render.review import TurnFigures, render_review
 from epdle.solver import HistoryError, Solver, parse_feedback
 from epdle.solver.scoring import is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
+    from epdle.session.game import Game, SolverFor
     from epdle.solver.engine import GameState
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
@@ -169,6 +174,31 @@ def review_game(
         if not solver.blind:
             solver = every_word()
     return Reviewer(solver).review(history)
+
+
+@lru_cache(maxsize=8)
+def game_review(
+    history: tuple[tuple[str, str], ...], solver: Solver, solvers: SolverFor | None
+) -> Review:
+    """review_game() for a game's solvers (`solvers`: the other modes', as the game has
+    them), once per game: the device's frame and the page's panel share it."""
+
+    def every_word() -> Solver:
+        return solver if solvers is None else solvers(solver.hard, True)
+
+    return review_game(list(history), solver, every_word)
+
+
+def review_frame(game: Game) -> Planes | None:
+    """The device's frame of a finished game's review (None if it has none)."""
+    if not game.over or len(game.history) > ROWS_SHOWN:
+        return None
+    try:
+        review = game_review(tuple(game.history), game.solver, game.solvers)
+    except ReviewError:
+        return None
+    turns = [TurnFigures(t.guess, t.colours, t.skill, t.luck) for t in review.turns]
+    return render_review(turns, review.skill, review.luck)
 
 
 def grid_history(grid: str, words: list[str]) -> list[tuple[str, str]]:

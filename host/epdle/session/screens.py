@@ -1,4 +1,5 @@
-"""The frames the device should hold for a game: one per suggestion, or a status card."""
+"""The frames the device should hold for a game: one per suggestion, or a status card
+(and the review, once the game is over)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from epdle.render.planes import Planes
 from epdle.render.suggestions import StatusKind, render_advice, render_status
+from epdle.session.review import review_frame
 
 if TYPE_CHECKING:
     from epdle.session.game import Game
@@ -21,6 +23,10 @@ def panel_mode(game: Game) -> str:
 
 
 def frames_for(game: Game) -> list[Planes]:
+    """The turn's frames; a finished game's end card is followed by its review."""
     if game.lost:
-        return [render_status(StatusKind.LOST, game.history, game.advice.candidates)]
-    return render_advice(game.history, game.advice, game.top, panel_mode(game))
+        frames = [render_status(StatusKind.LOST, game.history, game.advice.candidates)]
+    else:
+        frames = render_advice(game.history, game.advice, game.top, panel_mode(game))
+    review = review_frame(game)
+    return frames if review is None else [*frames, review]

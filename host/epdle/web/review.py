@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from epdle.session.game import Game
-from epdle.session.review import ReviewError, grid_history, review_game
-from epdle.solver import Solver
+from epdle.session.review import ReviewError, game_review, grid_history
 from epdle.solver.scoring import parse_history
 
 MAX_TURNS = 12  # more rows than any game has
@@ -56,16 +55,11 @@ def _with_colons(text: str) -> str:
 
 def review_request(body: dict[str, Any], game: Game) -> Callable[[], ReviewReply]:
     """The review of the body's game, to run where the game's solvers are used."""
-    history = history_of(body)
+    history = tuple(history_of(body))
 
     def run() -> ReviewReply:
-        solver, solvers = game.solver, game.solvers
-
-        def every_word() -> Solver:
-            return solver if solvers is None else solvers(solver.hard, True)
-
         try:
-            review = review_game(history, solver, every_word)
+            review = game_review(history, game.solver, game.solvers)
         except ReviewError as problem:
             return ReviewReply(error=str(problem), status=422)
         return ReviewReply(value=review.as_json())
