@@ -7,6 +7,8 @@ import json
 import pytest
 
 from epdle.cli import main
+from epdle.frames import decode
+from epdle.render.review import TurnFigures, render_review
 from epdle.session.review import Reviewer, ReviewError, grid_history
 from epdle.solver import Solver, score
 
@@ -96,3 +98,15 @@ def test_review_command_usage(capsys) -> None:
     assert "give the game as --history, or as --grid with --words" in capsys.readouterr().err
     assert main(["review", "--history", "salet:GGGGG,qqqqq:BBBBB"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_review_command_writes_the_devices_frame(tmp_path, capsys) -> None:
+    history = "crane:GYYBB,chart:GBYYB,cigar:GGGGG"
+    out = tmp_path / "review.frame"
+    assert main(["review", "--history", history, "--json", "--frame", str(out)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    turns = [TurnFigures(t["guess"], t["colours"], t["skill"], t["luck"]) for t in report["turns"]]
+    expected = render_review(turns, report["skill"], report["luck"])
+    assert decode(out.read_bytes()) == (expected.black, expected.red)
+    assert main(["review", "--history", history, "--frame", str(tmp_path / "r.bmp")]) == 2
+    assert "unknown output type" in capsys.readouterr().err

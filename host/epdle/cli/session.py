@@ -20,7 +20,7 @@ from epdle.cli.options import (
     resolve_port,
     solver_from_args,
 )
-from epdle.cli.paths import input_file, output_dir
+from epdle.cli.paths import input_file, output_dir, output_file
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
@@ -95,12 +95,20 @@ def register(commands: argparse._SubParsersAction) -> None:
         "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
         "game as --history, or the shared grid with --grid and the words with --words. "
         "Played with default settings, the original list is used while it fits.",
-        epilog="example: epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG",
+        epilog="example: epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG "
+        "--frame review.frame && epdle push review.frame",
     )
     review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
     review.add_argument("--grid", help="the game's shared grid (- reads it from stdin)")
     review.add_argument("--words", help="with --grid: the words played, in order, comma-separated")
     review.add_argument("--json", action="store_true", help="print JSON")
+    review.add_argument(
+        "--frame",
+        type=Path,
+        metavar="OUT",
+        help="also write the device's review frame: .png preview, .frame (for `epdle push`), "
+        ".h or .hex",
+    )
     add_solver_options(review, other_lengths=False)
     review.set_defaults(func=_review)
 
@@ -237,11 +245,17 @@ def _review(args: argparse.Namespace) -> int:
     import json
 
     from epdle.cli.errors import UsageError
-    from epdle.session.review import ReviewError, grid_history, review_game
+    from epdle.render.export import write_frames
+    from epdle.render.options import FORMATS
+    from epdle.session.review import ReviewError, grid_history, review_game, review_planes
     from epdle.solver.scoring import parse_history
 
     if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
         raise UsageError("give the game as --history, or as --grid with --words")
+    if args.frame is not None:
+        if args.frame.suffix.lower() not in FORMATS:
+            raise UsageError(f"--frame {args.frame}: unknown output type; use {', '.join(FORMATS)}")
+        output_file(args.frame)
     try:
         if args.history is not None:
             history = parse_history(args.history)
@@ -255,6 +269,11 @@ def _review(args: argparse.Namespace) -> int:
         review = review_game(history, solver, lambda: _mode_solvers(args, solver)(args.hard, True))
     except ReviewError as error:
         raise CommandError(str(error)) from None
+    if args.frame is not None:
+        try:
+            write_frames([review_planes(review)], args.frame)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
     if args.json:
         print(json.dumps(review.as_json()))
         return 0

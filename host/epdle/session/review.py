@@ -197,6 +197,11 @@ def review_frame(game: Game) -> Planes | None:
         review = game_review(tuple(game.history), game.solver, game.solvers)
     except ReviewError:
         return None
+    return review_planes(review)
+
+
+def review_planes(review: Review) -> Planes:
+    """The device's frame of a review (ValueError: more rows than the panel shows)."""
     turns = [TurnFigures(t.guess, t.colours, t.skill, t.luck) for t in review.turns]
     return render_review(turns, review.skill, review.luck)
 
