@@ -13,7 +13,7 @@ from epdle.cli import main
 from epdle.render.suggestions import StatusKind, render_status
 from epdle.session.daemon import Daemon
 from epdle.session.game import Game, GameError
-from epdle.session.review import review_frame
+from epdle.session.review import Reviewer, review_frame
 from epdle.session.screens import frames_for
 from epdle.solver import Solver, score
 from epdle.solver.scoring import GAME_GUESSES
@@ -59,7 +59,7 @@ def test_a_lost_game_shows_the_words_left_on_the_device(solver: Solver) -> None:
     assert frames[0] != render_status(StatusKind.NO_MATCH, game.history)
 
 
-def test_scripted_play_ends_at_six(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_scripted_play_ends_at_six(tmp_path: Path, monkeypatch, capsys, solver: Solver) -> None:
     script = [f"{word} {feedback}" for word, feedback in played(LOSING)] + ["jaunt ggggg"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(script) + "\n"))
     output = io.StringIO()
@@ -76,6 +76,8 @@ def test_scripted_play_ends_at_six(tmp_path: Path, monkeypatch, capsys) -> None:
     text = output.getvalue()
     assert "Not solved in 6: the answer was JAUNT." in text
     assert "Solved" not in text
+    review = Reviewer(solver).review(played(LOSING))
+    assert f"Review: skill {review.skill}/99, luck {review.luck}/99 (press the button" in text
 
 
 def test_the_daemon_says_the_game_is_lost(solver: Solver, tmp_path: Path, caplog) -> None:

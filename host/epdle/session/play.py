@@ -18,7 +18,9 @@ from rich.console import Console
 from epdle.link import LinkError
 from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
+from epdle.session.game import Game
 from epdle.session.presenter import describe_event
+from epdle.session.review import ReviewError, game_review
 from epdle.session.terminal import advice_table, board_text, lost_text, mode_text
 
 # How often the prompt looks for button presses while it waits for a line.
@@ -133,8 +135,22 @@ def show_outcome(
             console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
         else:
             console.print(advice_table(game.advice, game.solver.strategy, mode_text(game)))
+        if game.over:
+            console.print(review_text(game), highlight=False)
     for note in outcome.notes:
         console.print(f"[dim]{note}[/dim]", highlight=False)
+
+
+def review_text(game: Game) -> str:
+    """The finished game's review in a line (its frame follows the end card on the device)."""
+    try:
+        review = game_review(tuple(game.history), game.solver, game.solvers)
+    except ReviewError as error:
+        return f"No review: {error}"
+    return (
+        f"Review: skill {review.skill}/99, luck {review.luck}/99 (press the button for each "
+        "guess's; `epdle review` for the details)."
+    )
 
 
 def run(controller: Controller, stdin: TextIO | None = None, console: Console | None = None) -> int:
