@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -37,6 +37,11 @@ if TYPE_CHECKING:
     from epdle.solver.engine import GameState
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
+REVIEWS_KEPT = 8  # finished games' reviews kept per solver (for as long as it lives)
+
+
+_REVIEWS: WeakKeyDictionary[Solver, dict[tuple[tuple[str, str], ...], Review]]
+_REVIEWS = WeakKeyDictionary()
 
 
 class ReviewError(ValueError):
@@ -176,17 +181,21 @@ def review_game(
     return Reviewer(solver).review(history)
 
 
-@lru_cache(maxsize=8)
 def game_review(
     history: tuple[tuple[str, str], ...], solver: Solver, solvers: SolverFor | None
 ) -> Review:
     """review_game() for a game's solvers (`solvers`: the other modes', as the game has
-    them), once per game: the device's frame and the page's panel share it."""
+    them), once per game: the device's frame, `play`'s line and the page's panel share it."""
 
     def every_word() -> Solver:
         return solver if solvers is None else solvers(solver.hard, True)
 
-    return review_game(list(history), solver, every_word)
+    done = _REVIEWS.setdefault(solver, {})
+    if history not in done:
+        if len(done) >= REVIEWS_KEPT:
+            done.clear()
+        done[history] = review_game(list(history), solver, every_word)
+    return done[history]
 
 
 def review_frame(game: Game) -> Planes | None:
