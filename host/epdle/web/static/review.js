@@ -4,7 +4,6 @@
 import { COLOUR_NAMES, displayLetter, displayWord } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
-const section = $("#review");
 const table = $("#review-table");
 const form = $("#review-form");
 
@@ -133,4 +132,3 @@ for (const name of ["keydown", "paste"]) {
   form.addEventListener(name, (event) => event.stopPropagation());
 }
 document.addEventListener("epdle-state", (event) => onState(event.detail));
-section.dataset.ready = "true";
