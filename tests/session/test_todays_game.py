@@ -15,6 +15,8 @@ from epdle.cli import main
 from epdle.session.controller import Controller
 from epdle.session.game import WIDENED_NOTE, Game, GameError
 from epdle.session.presenter import DevicePresenter
+from epdle.session.review import game_review, review_planes
+from epdle.session.screens import frames_for
 from epdle.solver import Solver, score
 from epdle.solver.scoring import GAME_GUESSES
 
@@ -159,3 +161,14 @@ def test_suggest_goes_on_past_the_list_too(capsys) -> None:
     assert captured.err == f"epdle suggest: note: {WIDENED_NOTE}\n"
     assert main(["suggest", "--history", "crane:BBGGB,zzzzz:BBBBB"]) == 1
     assert "not in the accepted word list" in capsys.readouterr().err
+
+
+def test_a_game_past_the_list_ends_with_its_review_on_the_device(solvers) -> None:
+    game = play_out(default_game(solvers), "guano")
+    assert game.solved and game.widened
+    frames = frames_for(game)
+    review = game_review(tuple(game.history), game.solver, game.solvers)
+    assert frames[-1] == review_planes(review) and len(frames) == 2
+    # Reviewed over every accepted word, as the game went on.
+    assert review.solved and [turn.guess for turn in review.turns] == [w for w, _ in game.history]
+    assert review.turns[0].left_before == len(solvers(False, True).universe.answers)
