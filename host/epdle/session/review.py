@@ -24,7 +24,7 @@ from epdle.solver import HistoryError, Solver, parse_feedback, score
 from epdle.solver.scoring import is_solved
 
 if TYPE_CHECKING:
-    from epdle.solver.engine import GameState
+    from epdle.solver.state import GameState
 
 SAMPLE = 24  # candidates played out to estimate a state's expected guesses
 MAX_PLAY = 10  # guesses a played-out game may take (a bound, never reached in practice)
