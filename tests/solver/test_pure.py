@@ -29,7 +29,7 @@ def shipped(tmp_path_factory) -> tuple[Solver, Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("EPDLE_CACHE_DIR", str(cache))
         solver = Solver("best")
-        solver.advise([])  # builds the pattern matrix into the cache
+        solver.universe.patterns  # noqa: B018 (builds the pattern matrix into the cache)
     return solver, cache
 
 

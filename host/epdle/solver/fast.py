@@ -30,11 +30,6 @@ def fast_advice(
     (lower-case guesses, G/Y/B feedback), as parse_history gives."""
     if strategy(strategy_name).kind is not Kind.TREE or blind or not shipped_lists:
         return None
-    return shipped_advice(history, hard, top)
-
-
-def shipped_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
-    """`best` advice on the shipped lists (not blind), or None."""
     advice = tree_advice(history, hard, top)
     if advice is not None:
         return advice
