@@ -44,7 +44,7 @@ class Solver:
         self.hard = hard
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
-        self.best = BestPolicy(self.universe, hard, strategy, progress)
+        self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
         self._ranked = BoundedMemo()  # freq and the one-ply strategies
         self._guard = Guard(self.universe)  # freq in hard mode
 

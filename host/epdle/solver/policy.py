@@ -174,7 +174,7 @@ class BestPolicy:
         self._searches.clear()
         self.guard.forget()
 
-    def openers(self, rank: Callable[[GameState], list[int]]) -> list[int]:
+    def opening(self, rank: Callable[[GameState], list[int]]) -> list[int]:
         """The ranked first guesses (cached on disk)."""
         return openers.ranked_openers(self.universe, self.strategy, self.hard, rank)
 
@@ -199,7 +199,7 @@ class BestPolicy:
             if state.history:
                 self.ranked_memo[key] = self.estimate_ranked(state, look_ahead=False)
             else:
-                self.ranked_memo[key] = self.openers(self.estimate_ranked)
+                self.ranked_memo[key] = self.opening(self.estimate_ranked)
         chosen = self.universe.guess_index[tree_guess]
         return [chosen, *(g for g in self.ranked_memo[key] if g != chosen)]
 
@@ -209,7 +209,7 @@ class BestPolicy:
         ranked = self.ranked_memo.get(key)
         if ranked is None:
             if not state.history:
-                ranked = self._preferred_first(self.openers(self.estimate_ranked))
+                ranked = self._preferred_first(self.opening(self.estimate_ranked))
             else:
                 ranked = self.estimate_ranked(state)
                 searched = self._searched_guess(state)
