@@ -24,6 +24,7 @@ from epdle.solver.search import (
     TreeSearch,
 )
 from epdle.solver.settings import (
+    COST_DECIMALS,
     FALLBACK_WIDTHS,
     LOOKAHEAD_MAX_CANDIDATES,
     LOOKAHEAD_POOL,
@@ -290,7 +291,7 @@ class BestPolicy:
             # digits are noise: from max(0, tiny) ** 0.7 and numpy's own log2, which differs
             # by CPU. Rounded, equal leaders keep the estimate's order, on every machine and
             # in epdle.solver.pure. (Blind costs are weighted sums: left as they were.)
-            costs = np.round(costs, 9)
+            costs = np.round(costs, COST_DECIMALS)
         ranking = np.argsort(costs, kind="stable")
         leaders = leaders[ranking]
         if self.blind and hard_left is not None:

@@ -30,6 +30,9 @@ LOOKAHEAD_POOL = 300
 # The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
 # this counts the plausible candidates.
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
+# Estimated costs are ordered rounded to this many decimals: their last digits are float
+# noise (numpy's log2 differs by CPU), and the numpy-free path must order them the same.
+COST_DECIMALS = 9
 # Up to this bucket size the cost curve is exact (2 n - 1: each word but the first found
 # costs two guesses), and whole.
 EXACT_CURVE = 4

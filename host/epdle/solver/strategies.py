@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from epdle.solver.settings import bits_to_guesses
+from epdle.solver.settings import COST_DECIMALS, bits_to_guesses
 from epdle.solver.universe import ALPHABET_SIZE, Universe
 
 # Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
@@ -164,7 +164,7 @@ def expected_guess_costs(stats: GuessStats, uncertainty_bits: float) -> np.ndarr
 def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
     """Order by expected_guess_costs, cheapest first (a possible answer wins ties)."""
     cost = expected_guess_costs(stats, uncertainty_bits)
-    return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
+    return np.lexsort((-stats.answer_probability, np.round(cost, COST_DECIMALS)))
 
 
 def two_ply_costs(

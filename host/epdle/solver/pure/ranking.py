@@ -29,6 +29,7 @@ from epdle.solver.pure.matrix import (
 from epdle.solver.pure.search import Search
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.settings import (
+    COST_DECIMALS,
     LOOKAHEAD_MAX_CANDIDATES,
     LOOKAHEAD_POOL,
     LOOKAHEAD_TURNS,
@@ -38,6 +39,8 @@ from epdle.solver.settings import (
 
 # A guess whose floor is this far above the last kept cost cannot round into the list.
 _TIE = 2e-9
+# Costs scaled so that rounding to a whole number rounds them as numpy does (np.round).
+_SCALE = 10.0**COST_DECIMALS
 
 
 # A cost this close (in units of 1e-9) to half a unit may round either way in numpy: its
@@ -86,7 +89,7 @@ def top_guesses(
         for guess, (bits, apart) in zip(batch, rows.bits(batch), strict=True):
             probability = chance if guess in is_candidate else 0.0
             cost = estimated_cost(bits, probability, uncertainty)
-            scaled = cost * 1e9
+            scaled = cost * _SCALE
             entry = Ranked((round(scaled), int(not probability), guess), cost, apart)
             if abs(scaled - math.floor(scaled) - 0.5) < (_EDGE if apart else _NEAR_EDGE):
                 edges.append(entry)
@@ -174,7 +177,7 @@ def look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
                 total += len(part) / rows.n * finish_cost(bucket, lanes, members)
         costs.append(1.0 + total)
     # BestPolicy.look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
-    scaled = [cost * 1e9 for cost in costs]
+    scaled = [cost * _SCALE for cost in costs]
     for i, value in enumerate(scaled):
         edge = abs(value - math.floor(value) - 0.5) < _EDGE
         if edge and any(j != i and abs(other - value) < 2 for j, other in enumerate(scaled)):
