@@ -48,6 +48,9 @@ NOT_LOADED = {
         "epdle.solver",
         "epdle.cli",
     ),
+    # The fast path every front end takes first: no numpy, no engine behind it.
+    "epdle.solver.fast": (*WATCHED[:-2], "epdle.cli", "epdle.solver.engine", "epdle.solver.policy"),
+    "epdle.solver.pure": (*WATCHED[:-2], "epdle.cli", "epdle.solver.engine", "epdle.solver.policy"),
     "epdle.solver": (
         "numpy",
         "PIL",
@@ -79,6 +82,13 @@ def test_a_layer_loads_nothing_above_it(module: str) -> None:
         if name == watched or name.startswith(watched + ".")
     }
     assert not above, f"importing {module} loaded {sorted(above)}"
+
+
+def test_the_solver_front_is_apart_from_its_policy() -> None:
+    # state (the history) and the one-ply ranking load nothing of `best`'s policy or search.
+    for module in ("epdle.solver.state", "epdle.solver.ranking"):
+        loaded = _loaded_after(module)
+        assert not {"epdle.solver.policy", "epdle.solver.search", "epdle.solver.engine"} & loaded
 
 
 def test_the_words_package_loads_a_module_only_when_used() -> None:

@@ -6,7 +6,7 @@ import pytest
 from advice_checks import guesses_to_find
 
 from epdle import words
-from epdle.solver import Solver, engine
+from epdle.solver import Solver, policy
 from epdle.solver.bench import play
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.universe import Universe
@@ -15,7 +15,7 @@ from epdle.solver.universe import Universe
 def _over_six_after_salet_all_grey(solver: Solver) -> list[str]:
     history = [("salet", "BBBBB")]
     state = solver.state_after(history)
-    plausible = [solver.universe.answers[i] for i in solver._plausible(state.candidates)]
+    plausible = [solver.universe.answers[i] for i in solver.best.plausible(state.candidates)]
     taken = guesses_to_find(solver, history, plausible)
     return sorted(word for word, turns in taken.items() if turns > GAME_GUESSES)
 
@@ -23,8 +23,8 @@ def _over_six_after_salet_all_grey(solver: Solver) -> list[str]:
 @pytest.fixture
 def old_play(monkeypatch):
     """Blind hard play as before issue 14's third round: no narrowing, no safe leader."""
-    monkeypatch.setattr(engine, "NARROW_LEFT", 0)
-    monkeypatch.setattr(engine, "SAFE_MARGIN", -1.0)
+    monkeypatch.setattr(policy, "NARROW_LEFT", 0)
+    monkeypatch.setattr(policy, "SAFE_MARGIN", -1.0)
 
 
 def test_the_words_blind_hard_mode_lost_take_at_most_six():
@@ -65,6 +65,6 @@ def test_held_out_vaunt_takes_at_most_six_and_seven_without_the_hedge(half_a_sol
     guesses = play(solver, "vaunt")
     assert guesses[:2] == ["salet", "tacit"]
     assert guesses[-1] == "vaunt" and len(guesses) <= GAME_GUESSES
-    monkeypatch.setattr(engine, "HEDGE_LEFT", 0)
+    monkeypatch.setattr(policy, "HEDGE_LEFT", 0)
     solver.forget_rankings()
     assert len(play(solver, "vaunt")) > GAME_GUESSES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from advice_checks import guesses_to_find
 
-from epdle.solver import Solver, engine
+from epdle.solver import Solver, policy
 from epdle.solver.scoring import GAME_GUESSES
 
 
@@ -14,9 +14,9 @@ def test_late_in_a_blind_game_every_candidate_is_found_in_time(monkeypatch):
     history = [("tarse", "YGBBB"), ("clipt", "BBBBG"), ("haunt", "BGGGG")]
     solver = Solver("best", blind=True)
     state = solver.state_after(history)
-    assert len(solver._plausible(state.candidates)) < len(state.candidates)
-    assert len(state.candidates) <= engine.RARE_GUARD_MAX
+    assert len(solver.best.plausible(state.candidates)) < len(state.candidates)
+    assert len(state.candidates) <= policy.RARE_GUARD_MAX
     assert max(guesses_to_find(solver, history).values()) <= GAME_GUESSES
-    monkeypatch.setitem(engine.RARE_GUARD_LEFT, False, 0)
+    monkeypatch.setitem(policy.RARE_GUARD_LEFT, False, 0)
     unguarded = guesses_to_find(Solver("best", blind=True), history)
     assert max(unguarded.values()) > GAME_GUESSES

@@ -100,15 +100,15 @@ def test_anagrams_no_letter_can_split_are_guessed_directly():
 
 
 def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch):
-    from epdle.solver import engine
+    from epdle.solver import policy
 
     # After ALERT, OSIER leaves 160 words and the letter rule walks into the _O_ER family.
     lost = ["foyer", "boxer", "poker"]
-    limits = engine.GUARD_CANDIDATES
-    monkeypatch.setattr(engine, "GUARD_CANDIDATES", 0)
+    limits = policy.GUARD_CANDIDATES
+    monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)
     unguarded = Solver("freq", hard=True)
     assert all(len(play(unguarded, answer)) > 6 for answer in lost)
-    monkeypatch.setattr(engine, "GUARD_CANDIDATES", limits)
+    monkeypatch.setattr(policy, "GUARD_CANDIDATES", limits)
     guarded = Solver("freq", hard=True, universe=unguarded.universe)
     for answer in lost:
         guesses = play(guarded, answer)
@@ -120,12 +120,12 @@ def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch
 
 
 def test_hard_mode_guard_keeps_the_letter_rules_pick_while_it_is_safe(monkeypatch):
-    from epdle.solver import engine, search
+    from epdle.solver import policy, search
 
-    limits = engine.GUARD_CANDIDATES
-    monkeypatch.setattr(engine, "GUARD_CANDIDATES", 0)
+    limits = policy.GUARD_CANDIDATES
+    monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)
     unguarded = _solver(OUND + ATCH, hard=True)
-    monkeypatch.setattr(engine, "GUARD_CANDIDATES", limits)
+    monkeypatch.setattr(policy, "GUARD_CANDIDATES", limits)
     guarded = _solver(OUND + ATCH, hard=True)
     check = search.FinishCheck(guarded.universe)
     index = guarded.universe.guess_index

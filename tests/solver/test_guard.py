@@ -115,9 +115,9 @@ def test_hard_mode_counts_the_family_a_guess_pins_down():
     family = (len(OUND) - 1) / len(universe.answers)
     for left in range(2, 10):
         expected = family if len(OUND) - 1 > left - 1 else 0.0
-        assert solver._pinned_family_share(candidates, round_, left) == pytest.approx(expected)
+        assert solver.best.pinned_family_share(candidates, round_, left) == pytest.approx(expected)
     # A word that pins no four letters traps nothing.
-    assert solver._pinned_family_share(candidates, universe.guess_index["bumph"], 2) == 0.0
+    assert solver.best.pinned_family_share(candidates, universe.guess_index["bumph"], 2) == 0.0
 
 
 @pytest.mark.parametrize("answer", ["mound", "hatch", "trice"])

@@ -132,7 +132,7 @@ def test_leaders_of_equal_cost_keep_the_estimates_order(
 ):
     """Costs equal but for their last digits (float noise) do not reorder the leaders in
     normal mode; blind, the raw costs still decide."""
-    from epdle.solver import engine, settings
+    from epdle.solver import policy, settings
 
     universe = Universe(small_guesses, None if blind else small_answers)
     solver = Solver("best", universe=universe)
@@ -141,7 +141,7 @@ def test_leaders_of_equal_cost_keep_the_estimates_order(
     order = np.arange(len(stats.guesses))
     width = settings.LOOKAHEAD_WIDTH[solver.blind]
     noise = np.random.default_rng(3).uniform(-1e-12, 1e-12, width)
-    monkeypatch.setattr(engine, "two_ply_costs", lambda *_args, **_kw: 2.5 + noise)
-    leaders = solver._look_ahead(candidates, stats, order)[:width]
+    monkeypatch.setattr(policy, "two_ply_costs", lambda *_args, **_kw: 2.5 + noise)
+    leaders = solver.best.look_ahead(candidates, stats, order)[:width]
     expected = np.argsort(2.5 + noise, kind="stable") if blind else np.arange(width)
     assert list(leaders) == list(expected)

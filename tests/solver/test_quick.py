@@ -50,7 +50,7 @@ def test_the_solver_itself_answers_on_the_tree_from_the_book(solver):
     for history in _tree_histories(solver.hard, 5, seed=11):
         solver.forget_rankings()
         advice = solver.advise(history)
-        assert len(solver._ranked) == 0, history
+        assert len(solver.best.ranked_memo) == 0, history
         assert_same_advice(advice, solver.engine_advice(history))
 
 

@@ -188,14 +188,11 @@ def _advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> tuple[A
 
 
 def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
-    """`best` on the shipped lists: answered without numpy from the shipped tree, or off it
-    (normal mode) from the cached pattern matrix; None when the Solver must answer."""
-    custom = args.answers or args.guesses or is_dictionary_game(args)
-    if args.strategy != "best" or args.blind or custom:
-        return None
-    from epdle.solver.fast import shipped_advice
+    """The solver's fast path (epdle.solver.fast), before the Solver and numpy are loaded."""
+    from epdle.solver.fast import fast_advice
 
-    return shipped_advice(history, args.hard, args.top)
+    custom = args.answers or args.guesses or is_dictionary_game(args)
+    return fast_advice(args.strategy, args.hard, args.blind, not custom, history, args.top)
 
 
 def run_bench(args: argparse.Namespace) -> int:

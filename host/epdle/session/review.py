@@ -34,7 +34,7 @@ from epdle.solver.scoring import is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
     from epdle.session.game import Game, SolverFor
-    from epdle.solver.engine import GameState
+    from epdle.solver.state import GameState
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
 REVIEWS_KEPT = 8  # finished games' reviews kept per solver (for as long as it lives)

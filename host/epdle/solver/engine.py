@@ -1,146 +1,29 @@
-"""The Solver: validates a game history, narrows the candidates, ranks the next guesses."""
+"""The Solver: next-guess advice for one strategy and mode over one word universe.
+
+A small front: the history is replayed by epdle.solver.state, freq and the one-ply
+strategies rank by epdle.solver.ranking, `best` by epdle.solver.policy; on the shipped
+lists `best` answers first from epdle.solver.fast.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 import numpy as np
 
-from epdle.solver import openers
 from epdle.solver.advice import Advice, Suggestion, worth_showing
-from epdle.solver.names import (
-    DEFAULT_STRATEGY,
-    ONE_PLY_STRATEGIES,
-    Kind,
-)
-from epdle.solver.names import (
-    strategy as registered,
-)
-from epdle.solver.patterns import letter_index, patterns_against
-from epdle.solver.quick import path_key
-from epdle.solver.scoring import (
-    GAME_GUESSES,
-    hard_mode_violation,
-    parse_feedback,
-    pattern_code,
-    quoted,
-    solved_code,
-)
-from epdle.solver.search import (
-    BLIND_HARD_RESCUE_WIDTH,
-    BLIND_WIDTHS,
-    INFINITE,
-    WIDE_WIDTHS,
-    FinishCheck,
-    TreeSearch,
-)
-from epdle.solver.settings import (
-    FALLBACK_WIDTHS,
-    LOOKAHEAD_MAX_CANDIDATES,
-    LOOKAHEAD_POOL,
-    LOOKAHEAD_TURNS,
-    LOOKAHEAD_WIDTH,
-    RANKED_KEPT,
-    SEARCH_MAX_CANDIDATES,
-)
-from epdle.solver.strategies import (
-    GuessStats,
-    candidate_bits,
-    freq_choice,
-    guess_stats,
-    pinned_codes,
-    rank_expected_guesses,
-    rank_one_ply,
-    two_ply_costs,
-)
-from epdle.solver.trees import load_or_build_tree
+from epdle.solver.fast import fast_advice
+from epdle.solver.names import DEFAULT_STRATEGY, Kind
+from epdle.solver.names import strategy as registered
+from epdle.solver.openers import ranked_openers
+from epdle.solver.policy import BestPolicy, Guard
+from epdle.solver.quick import shipped_key
+from epdle.solver.ranking import BoundedMemo, freq_ranked, one_ply_ranked
+from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
+from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
-# The measurements behind each value below: docs/bench.md, "The Solver's settings".
-# Blind hard mode searches larger sets too, up to this many plausible words, with the
-# narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
-WIDE_SEARCH_MAX = 100
-# Blind, the search plays for the likeliest candidates holding all but this share of the
-# prior mass: the long tail of rare words would only slow it.
-PLAUSIBLE_MASS_LEFT = 0.015
-# Blind openers ahead of the ranking: hard mode opens with the hard tree's SALET, whose
-# hints bind every later guess less badly than the estimate's TARSE.
-BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
-# Blind, with at most RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates
-# left (rare ones included), the search first looks for a way to find every one of them
-# in time, and plays for the plausible ones only if there is none (0: off).
-RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
-RARE_GUARD_MAX = 30
-# Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
-BLIND_HARD_LOOKAHEAD_WIDTH = 24
-# freq in hard mode keeps the letter rule's first guess only if every candidate can still
-# be found in the guesses left after it (sets of at most GUARD_CANDIDATES), else plays the
-# ranked guess (of the first GUARD_TRIES) that leaves the least weight where it cannot.
-GUARD_CANDIDATES = 200
-GUARD_TRIES = 12
-# Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
-# leader leaves in a family its greens pin down, larger than the guesses left.
-TRAP_PENALTY = 3.0
-# The same charge one guess further on, inside the look-ahead.
-TRAP_PENALTY_NEXT = 3.0
-# Blind hard mode: where the search cannot find every plausible word within the guesses
-# left and at most NARROW_LEFT are left, it plays for fewer words before it relaxes the
-# limit: the likeliest ones holding all but each of NARROW_MASS_LEFT of the mass in turn.
-NARROW_LEFT = 4
-NARROW_MASS_LEFT = (0.05, 0.1, 0.2)
-# Blind hard mode, on sets too large for the search: the cheapest look-ahead leader after
-# which FinishCheck can find every candidate in time is played first if it costs at
-# most SAFE_MARGIN guesses more than the first leader.
-SAFE_MARGIN = 0.01
-# Blind hard mode, with at most HEDGE_LEFT guesses left: when the plausible play leaves a
-# word of the likeliest ones holding all but HEDGE_MASS_LEFT of the mass (at most
-# HEDGE_MAX words) in a pinned family that cannot be finished in time, and the search can
-# find all of them within the limit for at most HEDGE_COST_MAX guesses a game more, that
-# is played instead.
-HEDGE_LEFT = 4
-HEDGE_MASS_LEFT = 0.001
-HEDGE_MAX = 100
-HEDGE_COST_MAX = 1.0
-# FinishCheck's memo is cleared beyond this many states (each key holds the hard-mode mask).
-FINISH_MEMO_LIMIT = 20_000
-
-History = Sequence[tuple[str, str]]
-# A long-running daemon plays game after game: the per-state memos keep the states used
-# most recently, at most this many (a game visits about six).
-RANKED_MEMO_LIMIT = 2048
-SEARCH_MEMO_LIMIT = 200_000
-
-
-class BoundedMemo(dict[bytes, list[int]]):
-    """A dict that forgets its oldest entries beyond `limit`."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key: bytes, value: list[int]) -> None:
-        super().__setitem__(key, value)
-        while len(self) > self.limit:
-            del self[next(iter(self))]
-
-
-class HistoryError(ValueError):
-    """A game history that cannot be right: the message names the offending guess."""
-
-
-@dataclass
-class GameState:
-    """What the history leaves: the candidates and (hard mode) which guesses are allowed."""
-
-    history: tuple[tuple[str, str], ...]
-    candidates: np.ndarray  # indexes into universe.answers
-    allowed: np.ndarray | None  # hard mode: mask over universe.guesses
-    solved: bool = False
-
-    def key(self) -> bytes:
-        allowed = b"" if self.allowed is None else np.packbits(self.allowed).tobytes()
-        return self.candidates.tobytes() + b"|" + allowed
+__all__ = ["Advice", "GameState", "HistoryError", "Solver", "Suggestion"]
 
 
 class Solver:
@@ -161,73 +44,22 @@ class Solver:
         self.hard = hard
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
-        self._progress = progress
-        self._ranked = BoundedMemo(RANKED_MEMO_LIMIT)
-        self._tree: dict[str, str] | None = None
-        self._searches: dict[bool, TreeSearch] = {}  # by wide
-        self._guard: FinishCheck | None = None
+        self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
+        self._ranked = BoundedMemo()  # freq and the one-ply strategies
+        self._guard = Guard(self.universe)  # freq in hard mode
 
     # -- history -> state -------------------------------------------------------------
 
     def initial_state(self) -> GameState:
-        return GameState((), np.arange(len(self.universe.answers)), self._all_allowed())
-
-    def _all_allowed(self) -> np.ndarray | None:
-        return np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
+        return initial_state(self.universe, self.hard)
 
     def state_after(self, history: History) -> GameState:
         """Replay a history; raise HistoryError naming the first guess that cannot be right."""
-        state = self.initial_state()
-        for turn, (raw_guess, feedback) in enumerate(history, start=1):
-            guess = self.universe.lang.fold(raw_guess)
-            where = f"guess {turn} {quoted(guess)}"
-            try:
-                self.universe.lang.spell(guess)
-            except ValueError as error:
-                raise HistoryError(f"guess {turn}: {error}") from None
-            if state.solved:
-                raise HistoryError(f"{where}: the game was already solved by the guess before it")
-            if len(guess) != self.universe.length:
-                raise HistoryError(
-                    f"{where}: has {len(guess)} letters, this game uses {self.universe.length}"
-                )
-            if guess not in self.universe.guess_index:
-                raise HistoryError(f"{where}: not in the accepted word list")
-            if state.allowed is not None and not state.allowed[self.universe.guess_index[guess]]:
-                reason = hard_mode_violation(state.history, guess) or "it breaks the rule"
-                raise HistoryError(f"{where}: hard mode: {reason}")
-            try:
-                marks = parse_feedback(feedback, len(guess))
-            except ValueError as error:
-                raise HistoryError(f"{where}: {error}") from None
-            state = self.apply(state, guess, marks)
-            if len(state.candidates) == 0:
-                raise HistoryError(f"{where}: {self._no_candidate_left(turn, marks)}")
-        return state
-
-    def _no_candidate_left(self, turn: int, marks: str) -> str:
-        words = "accepted word" if self.blind else "word of the answer list"
-        fit = "gets this feedback" if turn == 1 else "fits it and the feedback before"
-        message = f"feedback {marks}: no {words} {fit}"
-        if not self.blind:
-            message += (
-                " (the answer list is the original game's; for today's game, "
-                "whose answers differ, use --blind)"
-            )
-        return message
+        return replay(self.universe, self.hard, history)
 
     def apply(self, state: GameState, guess: str, feedback: str) -> GameState:
         """The state after playing `guess` and seeing `feedback`."""
-        code = pattern_code(feedback)
-        letters = self.universe.answer_letters[state.candidates]
-        keep = patterns_against(guess, letters) == code
-        allowed = state.allowed
-        if allowed is not None:
-            allowed = allowed & self.universe.hard_mode_mask(guess, feedback)
-        solved = code == solved_code(self.universe.length)
-        return GameState(
-            (*state.history, (guess, feedback)), state.candidates[keep], allowed, solved
-        )
+        return apply(self.universe, state, guess, feedback)
 
     # -- advice ---------------------------------------------------------------------------
 
@@ -237,18 +69,12 @@ class Solver:
         `best` on the shipped lists answers from epdle.solver.fast where it can (the same
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
-        if self._shipped_best() and not state.solved:
-            from epdle.solver.fast import shipped_advice
-
-            advice = shipped_advice(state.history, self.hard, top)
+        if not state.solved:
+            shipped = self.universe.key == shipped_key()
+            advice = fast_advice(self.strategy, self.hard, self.blind, shipped, state.history, top)
             if advice is not None:
                 return advice
         return self.engine_advice(state.history, top)
-
-    def _shipped_best(self) -> bool:
-        from epdle.solver.quick import shipped_key
-
-        return self.kind is Kind.TREE and not self.blind and self.universe.key == shipped_key()
 
     def engine_advice(self, history: History, top: int = 5) -> Advice:
         """advise, worked out here: the tree's guess or the ranking and search."""
@@ -274,12 +100,12 @@ class Solver:
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
         self._ranked.clear()
-        self._searches.clear()
-        self._guard = None
+        self._guard.forget()
+        self.best.forget()
 
     def next_guess(self, state: GameState) -> str:
         if self.kind is Kind.TREE:
-            tree_guess = self._tree_guess(state)
+            tree_guess = self.best.tree_guess(state)
             if tree_guess is not None:
                 return tree_guess
         return self.universe.guesses[self.ranked_guesses(state)[0]]
@@ -287,318 +113,25 @@ class Solver:
     def ranked_guesses(self, state: GameState) -> list[int]:
         """Guess indexes, best first, for a state (memoised per candidate set)."""
         if self.kind is Kind.TREE:
-            return self._best_ranked(state)
+            return self.best.ranked(state)
         key = state.key()
         if self.kind is Kind.FREQUENCY:
             # Its ranking also reads whether it opens and which letters were yellow.
-            key += repr((bool(state.history), sorted(self._yellow_letters(state)))).encode()
+            key += repr((bool(state.history), sorted(state.yellow_letters()))).encode()
         ranked = self._ranked.get(key)
         if ranked is None:
             ranked = self._rank(state)
             self._ranked[key] = ranked
         return ranked
 
-    def _guarded(self, state: GameState, ranked: list[int]) -> list[int]:
-        """Hard mode: the ranking's first guess if every candidate can still be found within
-        the guesses left after it; else the ranked guess (of the first GUARD_TRIES) that
-        leaves the least weight where it cannot, or the checker's own guess that can."""
-        if not state.history or not 2 < len(state.candidates) <= GUARD_CANDIDATES:
-            return ranked
-        guesses_left = GAME_GUESSES - len(state.history)
-        candidates, allowed = state.candidates, state.allowed
-        check = self._finish_check()
-        weights = self.universe.weights
-        first = check.unsafe_mass(candidates, allowed, ranked[0], guesses_left, weights)
-        if first == 0:
-            return ranked
-        chosen = check.finishing_guess(candidates, allowed, guesses_left)
-        # The ranking may end with guesses the hints rule out: only allowed ones are tried.
-        tries = [g for g in ranked[1:GUARD_TRIES] if allowed is None or allowed[g]]
-        if chosen is None:
-            lost = [
-                (check.unsafe_mass(candidates, allowed, g, guesses_left, weights), rank, g)
-                for rank, g in enumerate(tries, start=1)
-            ]
-            least = min(lost, default=(first, 0, ranked[0]))
-            chosen = least[2] if least[0] < first else None
-        else:
-            # A ranked guess that is safe too beats the checker's own (better ranked).
-            chosen = next(
-                (g for g in tries if check.safe(candidates, allowed, g, guesses_left)),
-                chosen,
-            )
-        if chosen is None or chosen == ranked[0]:
-            return ranked
-        return [chosen, *(g for g in ranked if g != chosen)]
-
-    def _finish_check(self) -> FinishCheck:
-        if self._guard is None:
-            self._guard = FinishCheck(self.universe)
-        elif len(self._guard.memo) > FINISH_MEMO_LIMIT:
-            self._guard.memo.clear()
-            self._guard.found.clear()
-        return self._guard
-
-    def _allowed_guesses(self, state: GameState) -> np.ndarray | None:
-        return None if state.allowed is None else np.flatnonzero(state.allowed)
-
     def _rank(self, state: GameState) -> list[int]:
         if self.kind is Kind.FREQUENCY:
-            opening = not state.history
-            yellows = self._yellow_letters(state)
-            ranked = freq_choice(self.universe, state.candidates, state.allowed, opening, yellows)
-            return self._guarded(state, ranked) if self.hard else ranked
+            ranked = freq_ranked(self.universe, state)
+            return self._guard.guarded(state, ranked) if self.hard else ranked
+
+        def rank(state: GameState) -> list[int]:
+            return one_ply_ranked(self.universe, self.strategy, state)
+
         if not state.history:
-            return openers.ranked_openers(self, self._rank_by_stats)
-        return self._rank_by_stats(state)
-
-    def _rank_by_stats(self, state: GameState, look_ahead: bool = True) -> list[int]:
-        candidates = state.candidates
-        if len(candidates) <= 2:
-            # Guess a candidate: the likelier one first (ties keep list order).
-            order = np.argsort(-self.universe.weights[candidates], kind="stable")
-            return [self.universe.guess_index[self.universe.answers[candidates[i]]] for i in order]
-        if self.strategy in ONE_PLY_STRATEGIES:
-            stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
-            order = rank_one_ply(self.strategy, stats)
-        else:
-            # Blind, the rare tail (a sliver of the prior) would only slow the ranking.
-            candidates = self._plausible(candidates)
-            stats = guess_stats(self.universe, candidates, self._allowed_guesses(state))
-            order = rank_expected_guesses(stats, candidate_bits(self.universe, candidates))
-            searched = len(candidates) <= self._search_max()
-            affordable = len(candidates) <= LOOKAHEAD_MAX_CANDIDATES[self.blind]
-            turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
-            if turn_to_look and not searched and affordable:
-                guesses_left = GAME_GUESSES - len(state.history)
-                order = self._look_ahead(candidates, stats, order, guesses_left, state.allowed)
-        return [int(stats.guesses[i]) for i in order[:RANKED_KEPT]]
-
-    def _pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
-        """Hard mode: the share (by weight) of the candidates that `guess` leaves in a
-        family its greens pin down (all letters but one in place) larger than the guesses
-        left after it. Such a family can only be guessed one word at a time."""
-        universe = self.universe
-        codes = universe.patterns[candidates, guess].astype(np.int64)
-        weights = universe.weights[candidates]
-        unique, inverse, sizes = np.unique(codes, return_inverse=True, return_counts=True)
-        trapped = pinned_codes(universe.length)[unique] & (sizes > guesses_left - 1)
-        return float(weights[trapped[inverse]].sum() / weights.sum())
-
-    def _look_ahead(
-        self,
-        candidates: np.ndarray,
-        stats: GuessStats,
-        order: np.ndarray,
-        guesses_left: int | None = None,
-        allowed: np.ndarray | None = None,
-    ) -> np.ndarray:
-        """Re-rank the leading guesses by the best estimated cost one guess further on.
-
-        The next guess is picked from the leaders here plus the likeliest candidates'
-        own words, which keeps the two-ply look affordable (hundreds of guesses, not all).
-        """
-        universe = self.universe
-        likeliest = np.argsort(-universe.weights[candidates], kind="stable")[:LOOKAHEAD_POOL]
-        own_words = universe.guess_index_of_answers[candidates[likeliest]]
-        pool = np.union1d(stats.guesses[order[:LOOKAHEAD_POOL]], own_words)
-        width = BLIND_HARD_LOOKAHEAD_WIDTH if self.blind and self.hard else None
-        leaders = order[: width or LOOKAHEAD_WIDTH[self.blind]]
-        hard_left = guesses_left if self.hard else None
-        trap = None if hard_left is None else (TRAP_PENALTY_NEXT, hard_left)
-        costs = two_ply_costs(universe, candidates, stats.guesses[leaders], pool, self.hard, trap)
-        if hard_left is not None:
-            trapped = [
-                self._pinned_family_share(candidates, int(guess), hard_left)
-                for guess in stats.guesses[leaders]
-            ]
-            costs = costs + TRAP_PENALTY * np.array(trapped)
-        if not self.blind:
-            # Leaders often cost the same (143/56 for two guesses, say), and then the last
-            # digits are noise: from max(0, tiny) ** 0.7 and numpy's own log2, which differs
-            # by CPU. Rounded, equal leaders keep the estimate's order, on every machine and
-            # in epdle.solver.cold. (Blind costs are weighted sums: left as they were.)
-            costs = np.round(costs, 9)
-        ranking = np.argsort(costs, kind="stable")
-        leaders = leaders[ranking]
-        if self.blind and hard_left is not None:
-            leaders = self._safe_leader_first(
-                candidates, allowed, stats.guesses, leaders, costs[ranking], hard_left
-            )
-        return np.concatenate([leaders, order[~np.isin(order, leaders)]])
-
-    def _safe_leader_first(
-        self,
-        candidates: np.ndarray,
-        allowed: np.ndarray | None,
-        guesses: np.ndarray,
-        leaders: np.ndarray,
-        costs: np.ndarray,
-        guesses_left: int,
-    ) -> np.ndarray:
-        """Blind hard mode: the leaders (indexes into `guesses`, cheapest first, with their
-        costs), the cheapest one after which FinishCheck can find every candidate in
-        time moved first if it costs at most SAFE_MARGIN more than the first."""
-        check = self._finish_check()
-        for rank, leader in enumerate(leaders):
-            if costs[rank] > costs[0] + SAFE_MARGIN:
-                break
-            guess = int(guesses[leader])
-            if check.safe(candidates, allowed, guess, guesses_left):
-                return np.concatenate([[leader], leaders[leaders != leader]])
-        return leaders
-
-    def _yellow_letters(self, state: GameState) -> set[int]:
-        return {
-            letter_index(letter)
-            for guess, feedback in state.history
-            for letter, mark in zip(guess, feedback, strict=True)
-            if mark == "Y"
-        }
-
-    # -- best: decision tree with a search fallback ---------------------------------------
-
-    def _tree_guess(self, state: GameState) -> str | None:
-        """The decision tree's guess for this history, if the game is still on the tree."""
-        if self.blind:
-            return None
-        if self._tree is None:
-            self._tree = load_or_build_tree(self.universe, self.hard, self._progress)
-        return self._tree.get(path_key(state.history))
-
-    def _best_ranked(self, state: GameState) -> list[int]:
-        tree_guess = self._tree_guess(state)
-        if tree_guess is None:
-            return self._fallback_ranked(state)
-        # On the tree the runners-up are only shown: the estimate ranks them, no search.
-        key = state.key()
-        if key not in self._ranked:
-            if state.history:
-                self._ranked[key] = self._rank_by_stats(state, look_ahead=False)
-            else:
-                self._ranked[key] = openers.ranked_openers(self, self._rank_by_stats)
-        chosen = self.universe.guess_index[tree_guess]
-        return [chosen, *(g for g in self._ranked[key] if g != chosen)]
-
-    def _fallback_ranked(self, state: GameState) -> list[int]:
-        """Off the tree (or blind): a bounded search when few words matter, else the estimate."""
-        key = state.key()
-        ranked = self._ranked.get(key)
-        if ranked is None:
-            if not state.history:
-                ranked = self._preferred_first(openers.ranked_openers(self, self._rank_by_stats))
-            else:
-                ranked = self._rank_by_stats(state)
-                searched = self._searched_guess(state)
-                if searched is not None:
-                    ranked = [searched, *(g for g in ranked if g != searched)]
-            self._ranked[key] = ranked
-        return ranked
-
-    def _preferred_first(self, ranked: list[int]) -> list[int]:
-        """Blind, the mode's known opener (when it is an accepted guess) ahead of the ranking."""
-        if not self.blind:
-            return ranked
-        index = self.universe.guess_index
-        preferred = [index[word] for word in BLIND_OPENERS[self.hard] if word in index]
-        return [*preferred, *(guess for guess in ranked if guess not in preferred)]
-
-    def _plausible(
-        self, candidates: np.ndarray, mass_left: float = PLAUSIBLE_MASS_LEFT
-    ) -> np.ndarray:
-        """The candidates worth searching for: blind, the likeliest ones holding all but
-        `mass_left` of their prior mass; else all of them."""
-        if not self.blind:
-            return candidates
-        weights = self.universe.weights[candidates]
-        order = np.argsort(-weights, kind="stable")
-        cumulative = np.cumsum(weights[order])
-        kept = int(np.searchsorted(cumulative, (1.0 - mass_left) * cumulative[-1])) + 1
-        return np.sort(candidates[order[:kept]])
-
-    def _hedged_guess(
-        self, search: TreeSearch, state: GameState, candidates: np.ndarray, guesses_left: int
-    ) -> int | None:
-        """Blind hard mode: a guess that finds every word of a wider set than the plausible
-        `candidates` in time, when the plausible play's guess would leave one of them in a
-        pinned family that cannot be (HEDGE_MASS_LEFT and the rest above); else None."""
-        wider = self._plausible(state.candidates, HEDGE_MASS_LEFT)
-        if not len(candidates) < len(wider) <= HEDGE_MAX:
-            return None
-        # If the plausible words cannot all be found in time, the wider set cannot either (the
-        # narrowing below plays for fewer words then): no hedge, and no costly search.
-        plain, plain_guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if plain >= INFINITE:
-            return None
-        check = self._finish_check()
-        pinned = pinned_codes(self.universe.length)
-        at_risk = False
-        for code, part in check.search.split(wider, plain_guess):
-            if not pinned[code] or np.isin(part, candidates).all():
-                continue
-            child_allowed = check.search.allowed_after(state.allowed, plain_guess, code)
-            if not check.can_finish(part, child_allowed, guesses_left - 1):
-                at_risk = True
-                break
-        if not at_risk:
-            return None
-        cost, guess = search.solve(wider, state.allowed, guesses_left, 1)
-        if cost >= INFINITE:
-            return None
-        weights = self.universe.weights
-        extra = cost / float(weights[wider].sum()) - plain / float(weights[candidates].sum())
-        return guess if extra <= HEDGE_COST_MAX else None
-
-    def _search_max(self) -> int:
-        """The largest (plausible) set the search plays for."""
-        if self.blind and self.hard:
-            return max(WIDE_SEARCH_MAX, SEARCH_MAX_CANDIDATES[True])
-        return SEARCH_MAX_CANDIDATES[self.blind]
-
-    def _searched_guess(self, state: GameState) -> int | None:
-        """The tree search's guess for the plausible candidates, within the guesses left."""
-        if len(state.candidates) <= 2:
-            return None
-        candidates = self._plausible(state.candidates)
-        if len(candidates) > self._search_max():
-            return None
-        wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
-        search = self._searches.get(wide)
-        if search is None:
-            weights = self.universe.weights if self.blind else None
-            fallback = BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
-            widths = WIDE_WIDTHS if wide else fallback
-            rescue = BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
-            search = TreeSearch(self.universe, self.hard, widths, weights, rescue)
-            self._searches[wide] = search
-        elif len(search.memo) > SEARCH_MEMO_LIMIT:
-            search.memo.clear()
-        guesses_left = max(1, GAME_GUESSES - len(state.history))
-        if self.blind and guesses_left <= RARE_GUARD_LEFT[self.hard]:
-            every = state.candidates
-            if len(candidates) < len(every) <= RARE_GUARD_MAX:
-                cost, guess = search.solve(every, state.allowed, guesses_left, 1)
-                if cost < INFINITE:
-                    return guess
-        if self.blind and self.hard and guesses_left <= HEDGE_LEFT:
-            hedged = self._hedged_guess(search, state, candidates, guesses_left)
-            if hedged is not None:
-                return hedged
-        cost, guess = search.solve(candidates, state.allowed, guesses_left, 1)
-        if cost < INFINITE:
-            return guess
-        if self.blind and self.hard and guesses_left <= NARROW_LEFT:
-            for mass_left in NARROW_MASS_LEFT:
-                fewer = self._plausible(state.candidates, mass_left)
-                if 2 < len(fewer) < len(candidates):
-                    cost, guess = search.solve(fewer, state.allowed, guesses_left, 1)
-                    if cost < INFINITE:
-                        return guess
-        # Blind, once not every candidate can be found in time, a limit just one over would
-        # still hedge for the rarest words: two over lets the search play for the likely ones.
-        relaxed = 2 if self.blind else 1
-        for limit in (guesses_left + relaxed, guesses_left + 3):
-            cost, guess = search.solve(candidates, state.allowed, limit, 1)
-            if cost < INFINITE:
-                return guess
-        return None
+            return ranked_openers(self.universe, self.strategy, self.hard, rank)
+        return rank(state)

@@ -1,7 +1,8 @@
-"""`best` on the shipped lists without the pattern engine, in the order every front end uses.
+"""The fast path every front end takes first: `best` on the shipped lists without the
+pattern engine.
 
 First the shipped tree and its book (epdle.solver.quick), then, off the tree in normal
-mode, the numpy-free ranking over the cached pattern matrix (epdle.solver.cold); None
+mode, the numpy-free ranking over the cached pattern matrix (epdle.solver.pure); None
 when neither answers and the Solver must. Numpy-free: a one-shot `suggest` imports this
 alone, and the Solver tries it first too (Solver.advise), so `play`, the daemon and the
 web page answer as fast.
@@ -12,15 +13,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice
+from epdle.solver.names import Kind, strategy
 from epdle.solver.quick import tree_advice
 
 
-def shipped_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
-    """`best` advice on the shipped lists (not blind), or None. `history` is normalised
+def fast_advice(
+    strategy_name: str,
+    hard: bool,
+    blind: bool,
+    shipped_lists: bool,
+    history: Sequence[tuple[str, str]],
+    top: int = 5,
+) -> Advice | None:
+    """The fast path's advice, or None when the Solver must answer: only `best` (the tree
+    strategy) on the shipped lists (`shipped_lists`), not blind. `history` is normalised
     (lower-case guesses, G/Y/B feedback), as parse_history gives."""
+    if strategy(strategy_name).kind is not Kind.TREE or blind or not shipped_lists:
+        return None
     advice = tree_advice(history, hard, top)
     if advice is not None:
         return advice
-    from epdle.solver.cold import cold_advice  # only off the tree: its import costs a turn
+    from epdle.solver.pure import cold_advice  # only off the tree: its import costs a turn
 
     return cold_advice(history, hard, top)

@@ -9,22 +9,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from epdle.solver.cache import cache_dir, write_atomically
+from epdle.solver.state import GameState, initial_state
 
 if TYPE_CHECKING:
-    from epdle.solver.engine import GameState, Solver
+    from epdle.solver.universe import Universe
 
 log = logging.getLogger(__name__)
 
 
-def _opener_path(solver: Solver) -> Path:
-    mode = "hard" if solver.hard else "normal"
-    return cache_dir() / f"openers-{solver.universe.key}-{solver.strategy}-{mode}.json"
+def _opener_path(universe: Universe, strategy: str, hard: bool) -> Path:
+    mode = "hard" if hard else "normal"
+    return cache_dir() / f"openers-{universe.key}-{strategy}-{mode}.json"
 
 
-def ranked_openers(solver: Solver, rank: Callable[[GameState], list[int]]) -> list[int]:
-    """The ranked first guesses: from the cache, or ranked now and stored."""
-    path = _opener_path(solver)
-    index = solver.universe.guess_index
+def ranked_openers(
+    universe: Universe, strategy: str, hard: bool, rank: Callable[[GameState], list[int]]
+) -> list[int]:
+    """The ranked first guesses of `strategy`: from the cache, or ranked now (`rank` of the
+    opening state) and stored."""
+    path = _opener_path(universe, strategy, hard)
+    index = universe.guess_index
     try:
         words = json.loads(path.read_text())
         if isinstance(words, list) and words and all(word in index for word in words):
@@ -34,8 +38,8 @@ def ranked_openers(solver: Solver, rank: Callable[[GameState], list[int]]) -> li
         pass
     except (OSError, ValueError) as error:
         log.warning("opener cache %s unreadable (%s); re-ranking", path, error)
-    ranked = rank(solver.initial_state())
-    words = [solver.universe.guesses[guess] for guess in ranked]
+    ranked = rank(initial_state(universe, hard))
+    words = [universe.guesses[guess] for guess in ranked]
     try:
         write_atomically(path, lambda temporary: temporary.write_text(json.dumps(words)))
     except OSError as error:

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from epdle.solver.bench import BenchResult
-    from epdle.solver.engine import GameState, Solver
+    from epdle.solver.engine import Solver
+    from epdle.solver.state import GameState
 
 WINNING_TURNS = 6
 # Colours: the game's tiles, and the mark of a lost game.

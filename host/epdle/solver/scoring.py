@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 GREEN, YELLOW, GREY = "G", "Y", "B"
 _MARK_DIGIT = {GREY: 0, YELLOW: 1, GREEN: 2}
@@ -74,26 +75,57 @@ def pattern_string(code: int, length: int = 5) -> str:
     return "".join(marks)
 
 
-def hard_mode_violation(history: Sequence[tuple[str, str]], guess: str) -> str | None:
-    """Why hard mode refuses `guess` after `history`, in words; None if it may be played.
+class HardModeBreak(NamedTuple):
+    """How a guess breaks hard mode: a green `letter` not kept at `position`, or a revealed
+    `letter` used fewer than `times` times (position None); `revealed_by` is the earlier
+    guess that showed it."""
+
+    letter: str
+    position: int | None
+    times: int
+    revealed_by: str
+
+
+def hard_mode_break(history: Sequence[tuple[str, str]], guess: str) -> HardModeBreak | None:
+    """The first way `guess` breaks hard mode after `history` (G/Y/B feedback); None if it
+    may be played.
 
     The game's rule: every green letter stays in its place, and every revealed letter
-    (green or yellow) is used at least as often as one feedback revealed it.
+    (green or yellow) is used at least as often as one feedback revealed it. Greens are
+    checked first, as the game does.
     """
+    guess = guess.strip().lower()
     for earlier, feedback in history:
+        earlier = earlier.lower()
         for position, (letter, mark) in enumerate(zip(earlier, feedback, strict=True)):
-            if mark == GREEN and guess[position] != letter:
-                return (
-                    f"letter {position + 1} must be {letter.upper()} (green in {earlier.upper()})"
-                )
+            if mark == GREEN and guess[position : position + 1] != letter:
+                return HardModeBreak(letter, position, 1, earlier)
+    required: dict[str, tuple[int, str]] = {}  # the most any one guess revealed, and that guess
+    for earlier, feedback in history:
+        earlier = earlier.lower()
         revealed = Counter(
             letter for letter, mark in zip(earlier, feedback, strict=True) if mark != GREY
         )
         for letter, count in revealed.items():
-            if guess.count(letter) < count:
-                times = "" if count == 1 else f" {count} times"
-                return f"the guess must use {letter.upper()}{times} (revealed by {earlier.upper()})"
+            if count > required.get(letter, (0, ""))[0]:
+                required[letter] = (count, earlier)
+    for letter, (count, earlier) in required.items():
+        if guess.count(letter) < count:
+            return HardModeBreak(letter, None, count, earlier)
     return None
+
+
+def hard_mode_violation(history: Sequence[tuple[str, str]], guess: str) -> str | None:
+    """Why hard mode refuses `guess` after `history`, in the solver's words (hard_mode_break);
+    None if it may be played."""
+    broken = hard_mode_break(history, guess)
+    if broken is None:
+        return None
+    letter, by = broken.letter.upper(), broken.revealed_by.upper()
+    if broken.position is not None:
+        return f"letter {broken.position + 1} must be {letter} (green in {by})"
+    times = "" if broken.times == 1 else f" {broken.times} times"
+    return f"the guess must use {letter}{times} (revealed by {by})"
 
 
 def is_solved(feedback: str) -> bool:

@@ -43,7 +43,7 @@ FINALIST_GAP = 0.005
 # Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
 BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
-# blind hard bench, with engine.BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
+# blind hard bench, with policy.BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
 # 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
 WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
@@ -104,7 +104,8 @@ class TreeSearch:
             universe.guesses[guess], pattern_string(code, universe.length)
         )
 
-    def split(self, candidates: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+    def buckets(self, candidates: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        """The candidates split by the feedback `guess` gives: (code, bucket), by code."""
         codes = self.patterns[candidates, guess]
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
@@ -219,7 +220,7 @@ class TreeSearch:
         """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`
         (`progress`: told after each feedback's part is solved)."""
         parts = [
-            (code, part) for code, part in self.split(candidates, guess) if code != self.solved
+            (code, part) for code, part in self.buckets(candidates, guess) if code != self.solved
         ]
         parts.sort(key=lambda item: -len(item[1]))
         # Every word costs this guess; below, each costs one more except the first found.
@@ -258,7 +259,7 @@ class TreeSearch:
             history, candidates, node_allowed, left, guess = stack.pop()
             word = self.universe.guesses[guess]
             tree[path_key(history)] = word
-            for code, part in self.split(candidates, guess):
+            for code, part in self.buckets(candidates, guess):
                 if code == self.solved:
                     continue
                 child_allowed = self.allowed_after(node_allowed, guess, code)
@@ -281,7 +282,7 @@ class FinishCheck:
         self.universe = universe
         self.width = width
         self.patterns = universe.patterns
-        self.search = TreeSearch(universe, False, (1,))  # for split and allowed_after
+        self.search = TreeSearch(universe, False, (1,))  # for buckets and allowed_after
         self.memo: dict[tuple[bytes, bytes, int], bool] = {}
         self.found: dict[tuple[bytes, bytes, int], int] = {}  # the guess that can, per node
 
@@ -312,7 +313,7 @@ class FinishCheck:
         """The weight of the candidates that `guess` leaves in parts that cannot all be
         found within the guesses left after it (0: every candidate can)."""
         lost = 0.0
-        for code, part in sorted(self.search.split(candidates, guess), key=lambda p: len(p[1])):
+        for code, part in sorted(self.search.buckets(candidates, guess), key=lambda p: len(p[1])):
             if code == self.search.solved:
                 continue
             child_allowed = self.search.allowed_after(allowed, guess, code)
@@ -328,7 +329,7 @@ class FinishCheck:
             return False
         # Small parts first: they are cheap to check, and the traps (a family the hints pin
         # down) are small.
-        parts = sorted(self.search.split(candidates, guess), key=lambda item: len(item[1]))
+        parts = sorted(self.search.buckets(candidates, guess), key=lambda item: len(item[1]))
         for code, part in parts:
             if code == self.search.solved:
                 continue

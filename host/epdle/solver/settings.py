@@ -1,14 +1,15 @@
 """The settings and the cost curve that the Solver and its numpy-free answer share.
 
-epdle.solver.engine and epdle.solver.search rank and search with these, and
-epdle.solver.cold answers the same without numpy: one home, imported by both (this
-module imports neither numpy nor the engine).
+epdle.solver.policy and epdle.solver.search rank and search with these, and
+epdle.solver.pure answers the same without numpy: one home, imported by both (this
+module imports neither numpy nor the Solver).
 """
 
 from __future__ import annotations
 
 import math
 from functools import cache
+from typing import Any
 
 from epdle.solver.names import MAX_SUGGESTIONS
 
@@ -29,6 +30,9 @@ LOOKAHEAD_POOL = 300
 # The look is skipped for huge sets (after a poor first guess) to answer in time; blind,
 # this counts the plausible candidates.
 LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
+# Estimated costs are ordered rounded to this many decimals: their last digits are float
+# noise (numpy's log2 differs by CPU), and the numpy-free path must order them the same.
+COST_DECIMALS = 9
 # Up to this bucket size the cost curve is exact (2 n - 1: each word but the first found
 # costs two guesses), and whole.
 EXACT_CURVE = 4
@@ -42,3 +46,9 @@ def cost_curve(size: int) -> list[float]:
         max(2.0 * s - 1.0, 0.0) if s <= EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
         for s in range(size + 1)
     ]
+
+
+def bits_to_guesses(bits: Any) -> Any:
+    """Expected further guesses when `bits` of uncertainty remain (fitted on optimal play):
+    the estimate's curve, for a float or a numpy array."""
+    return 1.0 + 0.45 * bits**0.7

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from epdle.solver.settings import COST_DECIMALS, bits_to_guesses
 from epdle.solver.universe import ALPHABET_SIZE, Universe
 
 # Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
@@ -157,13 +158,13 @@ def expected_guess_costs(stats: GuessStats, uncertainty_bits: float) -> np.ndarr
     missed = np.maximum(1.0 - stats.answer_probability, 1e-12)
     # Entropy left given that the guess was not the answer (a hit leaves none).
     remaining_bits = np.maximum(0.0, uncertainty_bits - stats.bits) / missed
-    return 1.0 + missed * _bits_to_guesses(remaining_bits)
+    return 1.0 + missed * bits_to_guesses(remaining_bits)
 
 
 def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
     """Order by expected_guess_costs, cheapest first (a possible answer wins ties)."""
     cost = expected_guess_costs(stats, uncertainty_bits)
-    return np.lexsort((-stats.answer_probability, np.round(cost, 9)))
+    return np.lexsort((-stats.answer_probability, np.round(cost, COST_DECIMALS)))
 
 
 def two_ply_costs(
@@ -246,7 +247,7 @@ def two_ply_costs(
         )
         missed = np.maximum(1.0 - answer_probability, 1e-12)
         remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
-        each = 1.0 + missed * _bits_to_guesses(remaining) + charge
+        each = 1.0 + missed * bits_to_guesses(remaining) + charge
         finish = each.min(axis=1)
         if hard:
             valid = _hard_mode_valid(universe, guess, bucket_codes, pool)
@@ -279,11 +280,6 @@ def _hard_mode_valid(
     counts = universe.guess_letter_counts[pool].astype(np.int64)
     valid &= (counts[None, :, :] >= required[:, None, :]).all(axis=2)
     return valid
-
-
-def _bits_to_guesses(bits: np.ndarray) -> np.ndarray:
-    """Expected further guesses when `bits` of uncertainty remain (fitted on optimal play)."""
-    return 1.0 + 0.45 * bits**0.7
 
 
 def _words_with_letter(letters: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:

@@ -1,13 +1,14 @@
-"""Hard mode as the game enforces it: every revealed hint must be used in the next guesses.
+"""Hard mode as the page words it: the game's reason a played guess is refused.
 
 The solver's hard mode narrows its own suggestions but accepts any played guess, so
-the page checks a played guess here, with the game's reason when it is refused.
+the page checks a played guess with the solver's rule (scoring.hard_mode_break).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
+
+from epdle.solver.scoring import hard_mode_break
 
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five"}
 
@@ -21,27 +22,14 @@ def ordinal(number: int) -> str:
 
 
 def hard_mode_refusal(history: Sequence[tuple[str, str]], guess: str) -> str | None:
-    """Why `guess` breaks hard mode after `history` (G/Y/B feedback), or None if it may be played.
-
-    Greens must stay in place, and every letter revealed (green or yellow) must be in the
-    guess, as many times as one earlier guess revealed it. Greens are checked first, as
-    the game does.
-    """
-    guess = guess.strip().lower()
-    for word, feedback in history:
-        for position, (letter, mark) in enumerate(zip(word.lower(), feedback, strict=True)):
-            if mark == "G" and guess[position : position + 1] != letter:
-                return f"the {ordinal(position + 1)} letter must be {letter.upper()}"
-    required: Counter[str] = Counter()
-    for word, feedback in history:
-        revealed = Counter(
-            letter for letter, mark in zip(word.lower(), feedback, strict=True) if mark != "B"
-        )
-        required |= revealed  # the most any one guess revealed
-    have = Counter(guess)
-    for letter, count in required.items():
-        if have[letter] < count:
-            if count == 1:
-                return f"the guess must contain {letter.upper()}"
-            return f"the guess must contain {_NUMBER_WORDS.get(count, count)} {letter.upper()}s"
-    return None
+    """Why `guess` breaks hard mode after `history` (G/Y/B feedback), in the page's words;
+    None if it may be played. The rule is the solver's (hard_mode_break)."""
+    broken = hard_mode_break(history, guess)
+    if broken is None:
+        return None
+    letter = broken.letter.upper()
+    if broken.position is not None:
+        return f"the {ordinal(broken.position + 1)} letter must be {letter}"
+    if broken.times == 1:
+        return f"the guess must contain {letter}"
+    return f"the guess must contain {_NUMBER_WORDS.get(broken.times, broken.times)} {letter}s"

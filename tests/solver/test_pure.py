@@ -1,4 +1,4 @@
-"""The numpy-free answer off the shipped tree (epdle.solver.cold) equals the Solver's."""
+"""The numpy-free answer off the shipped tree (epdle.solver.pure) equals the Solver's."""
 
 from __future__ import annotations
 
@@ -15,8 +15,10 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, cache, cold, names, score, settings
+from epdle.solver import Solver, cache, names, pure, score, settings
 from epdle.solver.bench import LATENCY_OPENERS
+from epdle.solver.pure import bounds as pure_bounds
+from epdle.solver.pure import matrix, ranking
 from epdle.solver.strategies import guess_stats
 
 
@@ -27,7 +29,7 @@ def shipped(tmp_path_factory) -> tuple[Solver, Path]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("EPDLE_CACHE_DIR", str(cache))
         solver = Solver("best")
-        solver.advise([])  # builds the pattern matrix into the cache
+        solver.universe.patterns  # noqa: B018 (builds the pattern matrix into the cache)
     return solver, cache
 
 
@@ -69,7 +71,7 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
     histories = _off_tree_histories(solver, 45, seed)
     answered, kinds = 0, set()
     for history in histories:
-        fast = cold.cold_advice(history, False, top)
+        fast = pure.cold_advice(history, False, top)
         if fast is None:
             continue
         answered += 1
@@ -90,7 +92,7 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     assert 2 < len(state.candidates) <= settings.SEARCH_MAX_CANDIDATES[False]
     stats = guess_stats(solver.universe, state.candidates)
     assert not (stats.buckets == len(state.candidates)).any()  # no guess splits them apart
-    fast = cold.cold_advice(history, False)
+    fast = pure.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history))
@@ -103,7 +105,7 @@ def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     # More candidates than the pool takes words from: some buckets' words are not in it.
     left = len(solver.state_after(history).candidates)
     assert settings.LOOKAHEAD_POOL < left <= settings.LOOKAHEAD_MAX_CANDIDATES[False]
-    fast = cold.cold_advice(history, False)
+    fast = pure.cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history))
@@ -113,22 +115,22 @@ def test_the_cost_curve_is_exact_and_whole_for_small_buckets():
     curve = settings.cost_curve(30)
     assert curve[:5] == [0.0, 1.0, 3.0, 5.0, 7.0]  # 2 n - 1: each but the first costs two
     assert curve[5] > 9.0  # past the exact part, more than two guesses a word
-    assert settings.LOOKAHEAD_MAX_CANDIDATES[False] <= cold._COPIED_ROWS  # the look's rows
+    assert settings.LOOKAHEAD_MAX_CANDIDATES[False] <= matrix.COPIED_ROWS  # the look's rows
 
 
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):
     crane = [("crane", score("crane", "cloud"))]
-    assert cold.cold_advice(crane, False) is not None
-    assert cold.cold_advice(crane, True) is None  # hard mode
-    assert cold.cold_advice([], False) is None  # the opening is the tree's
-    assert cold.cold_advice([("salet", "BBBBB")], False) is None  # on the tree
-    assert cold.cold_advice(crane, False, names.MAX_SUGGESTIONS + 1) is None
-    assert cold.cold_advice([("zzzzz", "BBBBB")], False) is None  # the Solver words it
-    assert cold.cold_advice([("crane", "GGGGY")], False) is None  # no word fits
-    solved = cold.cold_advice([("crane", "GGGGG")], False)
+    assert pure.cold_advice(crane, False) is not None
+    assert pure.cold_advice(crane, True) is None  # hard mode
+    assert pure.cold_advice([], False) is None  # the opening is the tree's
+    assert pure.cold_advice([("salet", "BBBBB")], False) is None  # on the tree
+    assert pure.cold_advice(crane, False, names.MAX_SUGGESTIONS + 1) is None
+    assert pure.cold_advice([("zzzzz", "BBBBB")], False) is None  # the Solver words it
+    assert pure.cold_advice([("crane", "GGGGY")], False) is None  # no word fits
+    solved = pure.cold_advice([("crane", "GGGGG")], False)
     assert solved is not None and solved.solved and solved.answer == "crane"
     monkeypatch.setenv("EPDLE_CACHE_DIR", str(tmp_path))  # no matrix cached here
-    assert cold.cold_advice(crane, False) is None
+    assert pure.cold_advice(crane, False) is None
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -137,7 +139,9 @@ def test_the_entropy_bound_is_never_below_the_entropy(solver, seed):
     sample = np.random.default_rng(seed)
     size = [5, 60, 700][seed]
     candidates = np.sort(sample.choice(len(universe.answers), size, replace=False))
-    bounds = cold.entropy_bounds([universe.answers[a] for a in candidates], len(universe.guesses))
+    bounds = pure_bounds.entropy_bounds(
+        [universe.answers[a] for a in candidates], len(universe.guesses)
+    )
     bits = guess_stats(universe, candidates).bits
     assert (np.array(bounds) >= bits - 1e-9).all()
     assert max(bounds) <= math.log2(size) + 1e-12
@@ -146,13 +150,13 @@ def test_the_entropy_bound_is_never_below_the_entropy(solver, seed):
 def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     # Enough candidates that the ranking bounds guesses by their letters (by shape).
     xylyl = [("xylyl", score("xylyl", "cloud"))]
-    assert len(solver.state_after(xylyl).candidates) > cold._PAIRED_RANKING
-    cold._shapes.cache_clear()
-    path = shipped[1] / f"cold-shapes-{cold.shipped_key()}.json"
+    assert len(solver.state_after(xylyl).candidates) > ranking.PAIRED_RANKING
+    matrix.shapes.cache_clear()
+    path = shipped[1] / f"cold-shapes-{matrix.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(xylyl, False), solver.engine_advice(xylyl))
-    assert json.loads(path.read_text())["lists"] == cold.shipped_key()
+    assert_same_advice(pure.cold_advice(xylyl, False), solver.engine_advice(xylyl))
+    assert json.loads(path.read_text())["lists"] == matrix.shipped_key()
 
 
 # What a one-shot suggest does without: the numpy engine, the other layers' libraries, and
@@ -204,20 +208,20 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
 
 
 @pytest.mark.parametrize(
-    ("count", "width"), [(1, 7), (2, 300), (24, 1000), (cold._MOST_PAIRED, 64)]
+    ("count", "width"), [(1, 7), (2, 300), (24, 1000), (matrix.MOST_PAIRED, 64)]
 )
-def test_distinct_codes_counts_each_positions_codes(count, width):
+def test_bucket_counts_count_each_positions_codes(count, width):
     sample = random.Random(count)
     # Few codes, so that rows share them; and codes with the top bit set.
     codes = [0, 1, 127, 128, 200, 242, 255]
     rows = [bytes(sample.choice(codes) for _ in range(width)) for _ in range(count)]
-    counted = cold.distinct_codes(rows)
+    counted = matrix.bucket_counts(rows)
     assert list(counted) == [len({row[i] for row in rows}) - 1 for i in range(width)]
 
 
-def test_distinct_codes_refuses_more_rows_than_a_byte_counts():
+def test_bucket_counts_refuse_more_rows_than_a_byte_counts():
     with pytest.raises(ValueError):
-        cold.distinct_codes([bytes([i % 256, i // 256]) for i in range(cold._MOST_PAIRED + 1)])
+        matrix.bucket_counts([bytes([i % 256, i // 256]) for i in range(matrix.MOST_PAIRED + 1)])
 
 
 def _partitions(n: int, parts: int, largest: int | None = None) -> list[list[int]]:
@@ -234,10 +238,12 @@ def _partitions(n: int, parts: int, largest: int | None = None) -> list[list[int
 
 @pytest.mark.parametrize("n", [1, 2, 7, 12])
 def test_balanced_entropy_is_the_most_entropy_of_as_many_buckets(n):
-    clc = cold._count_log_count(n)
+    clc = matrix.count_log_count(n)
     for parts in range(1, n + 1):
-        entropies = [cold._entropy(sizes, n) for sizes in _partitions(n, parts)]
-        assert cold.balanced_entropy(n, parts, clc) == pytest.approx(max(entropies), abs=1e-12)
+        entropies = [matrix.entropy(sizes, n) for sizes in _partitions(n, parts)]
+        assert pure_bounds.balanced_entropy(n, parts, clc) == pytest.approx(
+            max(entropies), abs=1e-12
+        )
 
 
 def test_the_feedback_floor_order_yields_each_guess_once_lowest_floor_first():
@@ -247,7 +253,7 @@ def test_the_feedback_floor_order_yields_each_guess_once_lowest_floor_first():
     def floor(parts: int, candidate: bool) -> float:
         return 10.0 - parts - 1.5 * candidate
 
-    order = list(cold._feedback_floor_order(feedbacks, inside, floor, fewest=2))
+    order = list(pure_bounds.feedback_floor_order(feedbacks, inside, floor, fewest=2))
     assert sorted(guess for _, guess in order) == [0, 2, 3, 4, 6, 7]  # 1 and 5: one feedback
     assert [value for value, _ in order] == sorted(value for value, _ in order)
     assert all(value == floor(feedbacks[g] + 1, g in inside) for value, g in order)
@@ -259,16 +265,18 @@ def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
     universe = solver.universe
     sample = np.random.default_rng(seed)
     candidates = np.sort(
-        sample.choice(len(universe.answers), [3, 24, cold._PAIRED_RANKING][seed], replace=False)
+        sample.choice(len(universe.answers), [3, 24, ranking.PAIRED_RANKING][seed], replace=False)
     )
-    rows = cold.Rows(cold._matrix(), [int(a) for a in candidates])
+    rows = matrix.Rows(matrix.shipped_matrix(), [int(a) for a in candidates])
     stats = guess_stats(universe, candidates)
-    assert list(rows.feedbacks()) == list(stats.buckets - 1)
-    bounds = [cold.balanced_entropy(rows.n, more + 1, rows.clc) for more in rows.feedbacks()]
+    assert list(rows.bucket_counts()) == list(stats.buckets - 1)
+    bounds = [
+        pure_bounds.balanced_entropy(rows.n, more + 1, rows.clc) for more in rows.bucket_counts()
+    ]
     assert (np.array(bounds) >= stats.bits - 1e-9).all()
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 9, 30, cold._PAIRED_BUCKET + 6])
+@pytest.mark.parametrize("size", [1, 2, 3, 9, 30, ranking.PAIRED_BUCKET + 6])
 def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     # The bound-pruned search against every pool guess tried, on real rows.
     universe = solver.universe
@@ -276,21 +284,21 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     bucket = sorted(sample.sample(range(len(universe.answers)), size))
     own = [universe.guesses.index(universe.answers[a]) for a in bucket]
     pool = sample.sample(range(len(universe.guesses)), 200) + own[: size // 2]
-    rows = cold.Rows(cold._matrix(), bucket)
+    rows = matrix.Rows(matrix.shipped_matrix(), bucket)
     codes = rows.picked(pool)
     members = list(range(200, len(pool)))
     whole = math.log2(size)
 
     def cost(i: int) -> float:
         column = [row[i] for row in codes]
-        bits = cold._entropy(list(Counter(column).values()), size)
-        return cold._cost(bits, 1.0 / size if i in members else 0.0, whole)
+        bits = matrix.entropy(list(Counter(column).values()), size)
+        return pure_bounds.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
 
     expected = min(map(cost, range(len(pool))))
     if size == 1:  # the Solver's own shortcut for one word: solved now, or next
         expected = 1.0 + 1e-12 if members else 2.0
     values = [int.from_bytes(row, "little") for row in codes]
-    assert cold._finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
+    assert ranking.finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
@@ -301,11 +309,13 @@ def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
         [a for a, word in enumerate(universe.answers) if not set(word) & set("shp")]
     )
     sheep = universe.guesses.index("sheep")
-    bounds = cold.entropy_bounds([universe.answers[a] for a in candidates], len(universe.guesses))
+    bounds = pure_bounds.entropy_bounds(
+        [universe.answers[a] for a in candidates], len(universe.guesses)
+    )
     assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)
 
 
-@pytest.mark.parametrize("size", [10, cold._SORTED_FIRST, 13000])
+@pytest.mark.parametrize("size", [10, pure_bounds.SORTED_FIRST, 13000])
 def test_highest_first_is_a_stable_sort_by_bound(size):
     sample = random.Random(size)
     bounds = [
@@ -313,40 +323,41 @@ def test_highest_first_is_a_stable_sort_by_bound(size):
         for _ in range(size)
     ]
     expected = sorted(range(size), key=bounds.__getitem__, reverse=True)
-    assert list(cold._highest_first(bounds)) == expected
+    assert list(pure_bounds.highest_first(bounds)) == expected
 
 
 def test_the_floor_order_merges_candidates_in():
     sample = random.Random(4)
     bounds = [sample.random() * 5 for _ in range(5000)]
     inside = set(sample.sample(range(5000), 40))
-    order = list(cold._floor_order(bounds, inside, 0.1, 5.0))
+    order = list(pure_bounds.floor_order(bounds, inside, 0.1, 5.0))
     expected = sorted(
-        (cold._cost(b, 0.1 if g in inside else 0.0, 5.0), g) for g, b in enumerate(bounds)
+        (pure_bounds.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
+        for g, b in enumerate(bounds)
     )
     assert order == expected
 
 
 def test_guess_index_finds_words_in_any_order():
-    assert cold._guess_index(["ab", "cd", "ef"], "cd") == 1  # sorted: by bisection
-    assert cold._guess_index(["ef", "ab", "cd"], "ab") == 1  # unsorted: by a scan
-    assert cold._guess_index(["ab", "cd"], "zz") is None
+    assert matrix.guess_index(["ab", "cd", "ef"], "cd") == 1  # sorted: by bisection
+    assert matrix.guess_index(["ef", "ab", "cd"], "ab") == 1  # unsorted: by a scan
+    assert matrix.guess_index(["ab", "cd"], "zz") is None
 
 
 @pytest.mark.parametrize("stale", ["other lists", "not a list", "wrong places"])
 def test_a_stale_answers_cache_is_rebuilt(solver, shipped, stale):
     crane = [("crane", score("crane", "cloud"))]
-    key, count = cold.shipped_key(), len(solver.universe.answers)
+    key, count = matrix.shipped_key(), len(solver.universe.answers)
     document = {
         "other lists": {"lists": "other", "answers": list(range(count))},
         "not a list": {"lists": key, "answers": "0, 1, 2"},
         "wrong places": {"lists": key, "answers": list(range(count))},  # fresh by its key
     }[stale]
-    cold._lists.cache_clear()
+    matrix.shipped_lists_indexed.cache_clear()
     path = shipped[1] / f"cold-shapes-{key}-answers.json"
     path.write_text(json.dumps(document))
     solver.forget_rankings()
-    assert_same_advice(cold.cold_advice(crane, False), solver.engine_advice(crane))
+    assert_same_advice(pure.cold_advice(crane, False), solver.engine_advice(crane))
     rebuilt = json.loads(path.read_text())
     answers = solver.universe.answers
     assert [solver.universe.guesses[g] for g in rebuilt["answers"]] == list(answers)

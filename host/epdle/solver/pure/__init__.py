@@ -1,0 +1,109 @@
+"""`best` advice off the shipped tree in pure Python (no numpy), for a one-shot `suggest`.
+
+After a first guess that is not the tree's, the Solver ranks every guess by
+`rank_expected_guesses`, looks one guess further ahead over its leaders
+(`two_ply_costs`) and, with at most settings.SEARCH_MAX_CANDIDATES left, plays the bounded
+search's guess. Importing numpy alone costs a cold process more than its whole budget,
+so this package answers the same from the cached pattern matrix read without numpy:
+
+- The entropy of a guess's feedback is at most the sum of the entropies of its marks
+  letter by letter (subadditivity; a repeated letter's copies together), and those come
+  from where the candidates have each letter. That bound gives every guess a floor on
+  its estimated cost, so only the guesses whose floor beats the ranking kept so far are
+  bucketed exactly.
+- For few words (a search's, a look-ahead bucket's, up to PAIRED_RANKING candidates)
+  every guess's number of buckets is counted exactly instead, comparing the words'
+  pattern rows pair by pair as big integers. No more entropy than that many equal
+  buckets have: a tighter bound, and it finds the guesses that split them apart.
+- In the look, a bucket's finishing guess is sought in the pool the same way, by its
+  buckets over the bucket.
+- The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
+  whole numbers, its beam found by the same bucket counts.
+
+Modules: matrix (the matrix reader and the candidates' rows), bounds (the floors),
+ranking (the estimate and the look-ahead), search; the settings and the cost curve are
+epdle.solver.settings, which the Solver reads too.
+
+Whenever the result could differ from the Solver's (costs or estimates too close to
+order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
+returns None and the caller asks the Solver. A test holds the two equal over many
+states.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from epdle.solver.advice import Advice, worth_showing
+from epdle.solver.pure.matrix import (
+    Rows,
+    Undecided,
+    bucket_sizes,
+    guess_index,
+    shipped_lists_indexed,
+    shipped_matrix,
+)
+from epdle.solver.pure.ranking import ranked_guesses
+from epdle.solver.quick import path_key, suggestion_of, tree_and_book
+from epdle.solver.scoring import pattern_code
+from epdle.solver.settings import RANKED_KEPT
+
+_LISTED_CANDIDATES = 100
+
+
+def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
+    """`best` advice on the shipped lists for a history off the shipped tree, else None.
+
+    `history` is normalised, as parse_history gives. None whenever the Solver must answer
+    (including every history it would refuse: it words the error).
+    """
+    if hard or not history or top > RANKED_KEPT:
+        return None
+    try:
+        return _advice(history, top)
+    except Undecided:
+        return None
+
+
+def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
+    shipped = tree_and_book(False)
+    if shipped is None or path_key(history) in shipped[0]:
+        return None
+    words, answers, guess_of = shipped_lists_indexed()
+    length = len(words[0])
+    played = []  # each guess's index
+    for turn, (guess, feedback) in enumerate(history, start=1):
+        solved = feedback == "G" * length
+        at = guess_index(words, guess)
+        if at is None or len(feedback) != length or (solved and turn < len(history)):
+            return None
+        played.append(at)
+    matrix = shipped_matrix()
+    left = list(range(len(answers)))
+    for index, (_, feedback) in zip(played, history, strict=True):
+        code = pattern_code(feedback)
+        if len(left) == len(answers):  # one strided read
+            left = [a for a, c in enumerate(matrix.every_answer(index)) if c == code]
+        else:
+            codes = matrix.column(index, left)
+            left = [a for a, c in zip(left, codes, strict=True) if c == code]
+    if not left:
+        return None  # the Solver says which guess no word fits
+    listed = [answers[a] for a in left[:_LISTED_CANDIDATES]]
+    if history[-1][1] == "G" * length:
+        return Advice(1, True, [], listed[:1])
+    n = len(left)
+    rows = Rows(matrix, left)
+    # Two or fewer: the Solver guesses a candidate (equally likely: in list order).
+    if n <= 2:
+        ranked = [guess_of[a] for a in left]
+    else:
+        ranked = ranked_guesses(matrix, rows, len(history), top)
+    shown = ranked[: max(1, top)]
+    own = {guess_of[a] for a in left}
+    columns = rows.columns(shown)
+    suggestions = [
+        suggestion_of(words[g], list(bucket_sizes(column).values()), g in own)
+        for g, column in zip(shown, columns, strict=True)
+    ]
+    return Advice(n, False, worth_showing(suggestions, n), listed)
