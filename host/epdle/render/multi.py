@@ -15,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Protocol
 
 from PIL import Image
 
 from epdle.words.languages import display_word
 
-from .canvas import Box, Canvas, InkText
-from .fonts import Face
+from .canvas import Box, Canvas, InkText, ink_text
+from .fonts import Face, font
 from .options import BLACK, RED, WHITE
 from .planes import Planes, image_to_planes
 from .suggestions import (
@@ -35,16 +36,18 @@ from .suggestions import (
     _first_fitting,
     _largest_bold,
     fit_word,
+    letters_apart,
     word_box,
 )
 
 # An open board with at most this many words left shows its likeliest word.
 FEW = 3
-# Text in a cell is never drawn smaller than this (capitals of 7 px), except a lone
-# figure in the tiny cells of more than 16 boards.
-MIN_TEXT = 9
-CELL_GAP = 2
-CELLS: Box = (MARGIN, BOARD_TOP, WIDTH - MARGIN, HEIGHT - 2)
+# Capitals in a cell are never smaller than the board tiles' letters (9 px), except a
+# lone figure in the tiny cells of more than 16 boards.
+MIN_CAP = 9
+CELL_GAP = 1
+# Edge to edge: four cells a row then hold five wide capitals (WOWED) of 9 px.
+CELLS: Box = (0, BOARD_TOP, WIDTH, HEIGHT - 1)
 
 
 class BoardState(Protocol):
@@ -127,29 +130,51 @@ def cell_text(board: BoardState) -> CellText:
     return CellText(counts, [], counts, False)
 
 
+@cache
+def _cell_styles(largest: int, readable: bool) -> list[tuple[Face, int, int]]:
+    """Bold, then condensed bold, from ``largest`` px down (``readable``: to capitals of
+    MIN_CAP px, else to the smallest)."""
+    return [
+        (face, size, 0)
+        for size in range(largest, 5, -1)
+        for face in (Face.BOLD, Face.CONDENSED_BOLD)
+        if not readable or ink_text("H", font(face, size)).height >= MIN_CAP
+    ]
+
+
+def _apart(text: str, box: Box, largest: int, readable: bool) -> InkText | None:
+    """``text`` in the first cell style that fits ``box`` with no two letters touching."""
+    for face, size, tracking in _cell_styles(largest, readable):
+        ink = _first_fitting(text, [(face, size, tracking)], box)
+        if ink is not None and letters_apart(text, ink, face, size):
+            return ink
+    return None
+
+
 def _fitting(texts: Sequence[str], box: Box, largest: int) -> InkText | None:
-    """The first of ``texts`` that fits ``box`` in bold from ``largest`` down to
-    MIN_TEXT, else the last in any size that fits (None: nothing does)."""
-    readable = [(Face.BOLD, size, 0) for size in range(largest, MIN_TEXT - 1, -1)]
+    """The first of ``texts`` that fits ``box`` with capitals of MIN_CAP px or more and
+    no two letters touching, else the last one smaller (None: nothing fits)."""
     for text in texts:
-        ink = _first_fitting(text, readable, box)
+        ink = _apart(text, box, largest, readable=True)
         if ink is not None:
             return ink
-    tiny = [(Face.BOLD, size, 0) for size in range(MIN_TEXT - 1, 5, -1)]
-    return _first_fitting(texts[-1], tiny, box) if texts else None
+    if not texts:
+        return None
+    smaller = _apart(texts[-1], box, largest, readable=False)
+    return smaller or _first_fitting(texts[-1], _cell_styles(largest, False), box)
 
 
 def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False) -> None:
-    """One board's cell: red with white letters once solved, else framed (twice as thick
-    when the suggested word may solve it)."""
+    """One board's cell: red with white letters once solved, else framed (in red when the
+    suggested word may solve it)."""
     if text.solved:
         canvas.rounded(box, RED, radius=3)
         ink_colour = WHITE
     else:
-        canvas.outline(box, RED if highlight else BLACK, width=2 if highlight else 1)
+        canvas.outline(box, RED if highlight else BLACK)
         ink_colour = BLACK
     left, top, right, bottom = box
-    inner: Box = (left + 3, top + 2, right - 3, bottom - 2)
+    inner: Box = (left + 2, top + 2, right - 2, bottom - 2)
     if bottom - top < 40 or not text.under:
         ink = _fitting(text.one_line, inner, 20)
         if ink is not None:
@@ -157,7 +182,7 @@ def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False)
         return
     middle = top + (bottom - top) * 3 // 5
     main = _fitting(text.main, (inner[0], inner[1], inner[2], middle), 20)
-    under = _fitting(text.under, (inner[0], middle + 1, inner[2], inner[3]), 12)
+    under = _fitting(text.under, (inner[0], middle + 1, inner[2], inner[3]), 14)
     if main is not None:
         canvas.stamp_centred(main, (inner[0], inner[1], inner[2], middle), ink_colour)
     if under is not None:
@@ -170,9 +195,17 @@ def draw_cells(canvas: Canvas, boards: Sequence[BoardState], highlight: Sequence
         draw_cell(canvas, box, cell_text(board), index in highlight)
 
 
-def header_texts(
-    advice: MultiAdvice, suggestion: MultiSuggestion, also: Sequence[str], mode: str
-) -> list[str]:
+def _header(texts: Sequence[str], box: Box) -> tuple[int, InkText | None]:
+    """The first of ``texts`` that fits ``box`` in bold of 12 to 9 px, and its index
+    (len(texts), None: none fits)."""
+    for index, text in enumerate(texts):
+        ink = _first_fitting(text, [(Face.BOLD, size, 0) for size in range(12, 8, -1)], box)
+        if ink is not None:
+            return index, ink
+    return len(texts), None
+
+
+def header_texts(advice: MultiAdvice, also: Sequence[str], mode: str) -> list[str]:
     """The header beside the badge, fullest first: the guess to come of the limit (and
     the mode), then the next best words on the first frame."""
     limit = advice.guesses_used + advice.guesses_left
@@ -198,16 +231,20 @@ def suggestion_image(
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     top, bottom = BOARD_HEADER
     badge = _draw_badge(canvas, f"{rank}/{of}", top, bottom)
-    right = WIDTH - MARGIN
-    if suggestion.solves:
-        label = _largest_bold("could win", (0, 0, 60, bottom - top), 12)
-        right -= label.width
-        canvas.stamp_centred(label, (right, top, WIDTH - MARGIN, bottom), RED)
-        right -= 4
-    header_box: Box = (badge[2] + 4, top, right, bottom)
-    ink = _fitting(header_texts(advice, suggestion, also, mode), header_box, 12)
+    texts = header_texts(advice, also, mode)
+    label = _first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
+    # "could win" (red) when the word may solve a board, unless it crowds out the next
+    # words (the red frame round the board's cell says it too).
+    room = (badge[2] + 4, top, WIDTH - MARGIN, bottom)
+    with_label = (room[0], top, room[2] - (label.width + 4 if label else 0), bottom)
+    chosen, ink = _header(texts, room)
+    if suggestion.solves and label is not None:
+        labelled, labelled_ink = _header(texts, with_label)
+        if labelled == chosen:
+            canvas.stamp_centred(label, (with_label[2] + 4, top, WIDTH - MARGIN, bottom), RED)
+            room, ink = with_label, labelled_ink
     if ink is not None:
-        canvas.stamp_centred(ink, header_box, BLACK)
+        canvas.stamp_centred(ink, room, BLACK)
     draw_cells(canvas, advice.boards, suggestion.solves)
     return canvas.image
 
