@@ -9,11 +9,14 @@ limit, only words that may solve a board are played.
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.multi.advice import BoardAdvice, MultiAdvice, MultiSuggestion
 from epdle.solver.multi.history import MultiHistory, check_boards, guess_limit
 from epdle.solver.patterns import patterns_against
@@ -22,11 +25,17 @@ from epdle.solver.settings import cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
+# First guesses kept in the disk cache (ranked for one board).
+OPENING_KEPT = 50
 # Candidates listed per board (likeliest first).
 LISTED = 100
-# With at most this many guesses to spare over the open boards, only words that may
-# solve a board are played.
-GUARD_SPARE = 1
+# With at most this many guesses to spare over the open boards, a guess must leave every
+# board finishable in time by playing its words in turn; with none to spare, only words
+# that may solve a board are played.
+GUARD_SPARE = 2
+# The share of each open board's own probing guesses counted in a guess's estimate
+# (guesses that probe are shared by the boards).
+PROBE_SHARE = 1.0
 
 
 @dataclass(frozen=True)
@@ -177,23 +186,66 @@ class MultiSolver:
         """(guess index, expected total guesses), best first (the opening's memoised)."""
         if state.used == 0:
             if self._opening is None:
-                self._opening = self._ranked(state)
+                pool, costs, chance, worst = self._opening_costs()
+                per_board = [(costs, chance, worst)] * self.boards
+                self._opening = self._combine(state, pool, per_board)
             return self._opening
         return self._ranked(state)
+
+    def _opening_costs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The leading first guesses of one board and their _board_costs, from the disk
+        cache (the same for every number of boards and mode: nothing is known yet)."""
+        path = cache_dir() / f"multi-opening-{self.universe.key}.json"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            columns = [np.array(data[name]) for name in ("guesses", "costs", "open", "worst")]
+            if len({len(column) for column in columns}) == 1 and len(columns[0]):
+                return columns[0], columns[1], columns[2], columns[3]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # missing or damaged: worked out again
+        pool = np.arange(len(self.universe.guesses))
+        costs, chance, worst = self._board_costs(np.arange(len(self.universe.answers)), pool)
+        keep = np.lexsort((pool, costs))[:OPENING_KEPT]
+        data = {
+            "guesses": pool[keep].tolist(),
+            "costs": costs[keep].tolist(),
+            "open": chance[keep].tolist(),
+            "worst": worst[keep].tolist(),
+        }
+        with contextlib.suppress(OSError):  # a read-only cache costs the next run this work
+            write_atomically(path, lambda temporary: temporary.write_text(json.dumps(data)))
+        return pool[keep], costs[keep], chance[keep], worst[keep]
 
     def _ranked(self, state: MultiState) -> list[tuple[int, float]]:
         open_boards = [state.boards[index] for index in state.open_boards()]
         pool = self._pool(state, open_boards)
-        total = np.zeros(len(pool))
+        per_board = [self._board_costs(board.candidates, pool) for board in open_boards]
+        spare = self.max_guesses - state.used - len(open_boards)
+        if spare <= GUARD_SPARE and len(pool) > 1:
+            # Near the limit: only guesses after which playing each board's words in turn
+            # finishes every board in time, whatever the feedback (if there are any).
+            worst = np.sum([board_worst for _, _, board_worst in per_board], axis=0)
+            safe = worst <= self.max_guesses - state.used - 1
+            if safe.any() and not safe.all():
+                pool = pool[safe]
+                per_board = [(c[safe], o[safe], w[safe]) for c, o, w in per_board]
+        return self._combine(state, pool, per_board)
+
+    def _combine(
+        self,
+        state: MultiState,
+        pool: np.ndarray,
+        per_board: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+    ) -> list[tuple[int, float]]:
+        """Rank `pool` by the estimated total guesses: this one, one more for each board
+        it leaves open, and a share of each board's probing guesses beyond that."""
         still_open = np.zeros(len(pool))
-        extra = np.zeros(len(pool))
-        for board in open_boards:
-            costs, open_chance = self._board_costs(board.candidates, pool)
-            total += costs
+        probing = np.zeros(len(pool))
+        for costs, open_chance, _ in per_board:
             still_open += open_chance
-            extra = np.maximum(extra, costs - open_chance)
-        order = np.lexsort((pool, total))
-        expected = state.used + 1 + still_open + extra
+            probing += costs - open_chance
+        expected = state.used + 1 + still_open + PROBE_SHARE * probing
+        order = np.lexsort((pool, expected))
         return [(int(pool[i]), float(expected[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
@@ -214,7 +266,7 @@ class MultiSolver:
         lone = [index_of[b.candidates[0]] for b in open_boards if len(b.candidates) == 1]
         if lone:
             return permitted(np.array(lone, dtype=np.int64))
-        if self.max_guesses - state.used - len(open_boards) <= GUARD_SPARE:
+        if self.max_guesses - state.used - len(open_boards) <= 0:
             return permitted(self._candidate_words(open_boards))
         return np.flatnonzero(allowed)
 
@@ -224,13 +276,15 @@ class MultiSolver:
 
     def _board_costs(
         self, candidates: np.ndarray, pool: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per guess of `pool`: the guesses this board would still need on its own after
-        it (its own solving guess included), and the chance it stays open."""
+        it (its own solving guess included), the chance it stays open, and the most
+        candidates it may leave (0 when the guess is its last one)."""
         weights = self.universe.weights[candidates]
         weights = weights / weights.sum()
         rows = self.universe.patterns[candidates]
         costs = np.empty(len(pool))
+        worst = np.empty(len(pool), dtype=np.int64)
         blind = self.universe.blind
         per_word = self._cost
         for part, count, mass in bucket_blocks(
@@ -240,6 +294,7 @@ class MultiSolver:
                 costs[part] = (count * per_word[count]).sum(axis=1) / len(candidates)
             else:
                 costs[part] = (mass * per_word[count]).sum(axis=1)
+            worst[part] = count.max(axis=1)
         chance = np.zeros(len(pool))
         position = np.full(len(self.universe.answers), -1)
         position[candidates] = np.arange(len(candidates))
@@ -247,4 +302,5 @@ class MultiSolver:
         hits = (rows_of_pool >= 0) & (position[np.maximum(rows_of_pool, 0)] >= 0)
         chance[hits] = weights[position[rows_of_pool[hits]]]
         # The guess's own bucket (it is the answer) costs nothing more.
-        return costs - chance * per_word[1], 1.0 - chance
+        worst[chance >= 1.0] = 0
+        return costs - chance * per_word[1], 1.0 - chance, worst
