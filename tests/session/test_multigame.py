@@ -208,8 +208,13 @@ def test_demo_of_two_boards_solves_and_ends_on_the_solved_frame(tmp_path: Path) 
     [
         (["--boards", "2", "--answer", "cigar"], 1, "--answer has 1 word(s) for 2 boards"),
         (["--boards", "2", "--answer", "cigar,qqqqq"], 1, "'qqqqq' is not an accepted word"),
-        (["--boards", "0", "--answer", "cigar"], 2, "boards must be from 1 to 32, not 0"),
-        (["--boards", "two", "--answer", "cigar"], 2, "invalid boards_count value"),
+        (["--boards", "0", "--answer", "cigar"], 2, "must be at least 1, not 0"),
+        (["--boards", "two", "--answer", "cigar"], 2, "'two' is not a whole number"),
+        (
+            ["--boards", "2", "--strategy", "freq", "--answer", "a,b"],
+            2,
+            "--strategy applies to one",
+        ),
     ],
 )
 def test_demo_refuses_bad_boards_and_answers(

@@ -4,6 +4,7 @@ width with their own tiles to click."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -203,3 +204,31 @@ def test_phone_width_keeps_the_boards_side_by_side_two_a_row(
         assert page.errors == []  # type: ignore[attr-defined]
     finally:
         phone.close()
+
+
+# -- `epdle web --boards N` as a user runs it ------------------------------------------------
+
+
+def test_web_boards_serves_a_quordle_and_stops_on_a_signal() -> None:
+    from test_web_cli import epdle_web, fetch
+
+    with epdle_web("--listen", "127.0.0.1:0", "--boards", "4", "--top", "2") as (process, url):
+        status, state = fetch(url + "api/state")
+        assert status == 200
+        assert state["boards"] == 4 and state["max_guesses"] == 9
+        assert len(state["suggestions"]) == 2
+        line = colours_of("salet", QUORDLE)
+        status, moved = fetch(
+            url + "api/guess", f'{{"word": "salet", "colours": "{line}"}}'.encode()
+        )
+        assert status == 200 and moved["history"][0]["colours"] == line.upper().split("/")
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+
+
+def test_web_boards_with_a_strategy_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from epdle.cli import main
+
+    assert main(["web", "--boards", "4", "--strategy", "freq", "--no-browser"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "--strategy applies to one board" in error

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from epdle.cli.options import is_dictionary_game, universe_from_args
+from epdle.cli.errors import int_in
+from epdle.cli.multi import check_multi_options, multi_solver
+from epdle.cli.options import is_dictionary_game
 from epdle.solver.multi.history import EXTRA_GUESSES, MAX_BOARDS
 
 if TYPE_CHECKING:
@@ -14,19 +16,10 @@ if TYPE_CHECKING:
     from epdle.solver.multi import MultiSolver
 
 
-def boards_count(text: str) -> int:
-    """--boards' value: a whole number from 1 to MAX_BOARDS (argparse turns the
-    ValueError into a usage error)."""
-    boards = int(text)
-    if not 1 <= boards <= MAX_BOARDS:
-        raise argparse.ArgumentTypeError(f"boards must be from 1 to {MAX_BOARDS}, not {boards}")
-    return boards
-
-
 def add_boards_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--boards",
-        type=boards_count,
+        type=int_in(1, MAX_BOARDS),
         default=1,
         metavar="N",
         help="boards played at once, each guess on all of them: 2 Dordle, 4 Quordle, "
@@ -38,16 +31,16 @@ def add_boards_option(parser: argparse.ArgumentParser) -> None:
 def multi_mode_solvers(args: argparse.Namespace) -> MultiSolverFor:
     """The game's multi-board solvers by (hard, blind), each made on first use from the
     same options (the blind one when a board's feedback leaves the answer list)."""
-    from epdle.solver.multi import MultiSolver
-
+    check_multi_options(args)
     always_blind = is_dictionary_game(args) and not args.answers
     made: dict[tuple[bool, bool], MultiSolver] = {}
 
     def solver_for(hard: bool, blind: bool) -> MultiSolver:
         key = (hard, blind or always_blind)
         if key not in made:
-            options = argparse.Namespace(**{**vars(args), "hard": hard, "blind": key[1]})
-            made[key] = MultiSolver(args.boards, hard=hard, universe=universe_from_args(options))
+            made[key] = multi_solver(
+                argparse.Namespace(**{**vars(args), "hard": hard, "blind": key[1]})
+            )
             made[key].advise([], top=1)  # the opening, worked out once here
         return made[key]
 
