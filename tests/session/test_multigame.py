@@ -138,6 +138,19 @@ def test_the_played_line_takes_one_group_a_board_and_commands_still_work(
     assert controller.game.solver.hard and len(controller.game.history) == 1
 
 
+def test_a_guess_spelt_as_a_command_is_a_guess(dordle: MultiSolver) -> None:
+    controller = MultiController(MultiGame(dordle), DevicePresenter("sim://"))
+    controller.defer_pushes = True
+    assert controller.handle(f"blind {colours('blind')}").error is None
+    assert controller.handle("undo").changed and controller.game.history == []
+    controller.handle(f"cigar {colours('cigar')}")
+    assert controller.handle(f"blind {score('blind', 'jaunt')}").error is None  # one board open
+    assert [word for word, _ in controller.game.history] == ["cigar", "blind"]
+    assert controller.handle("blind maybe").error == (
+        "blind takes on or off, e.g. 'blind on' ('blind' switches)"
+    )
+
+
 def test_the_one_open_boards_colours_alone_do(dordle: MultiSolver) -> None:
     controller = MultiController(MultiGame(dordle), DevicePresenter("sim://"))
     controller.defer_pushes = True

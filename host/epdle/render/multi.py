@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Protocol
 
 from PIL import Image
@@ -142,8 +142,10 @@ def _cell_styles(largest: int, readable: bool) -> list[tuple[Face, int, int]]:
     ]
 
 
+@lru_cache(maxsize=4096)
 def _apart(text: str, box: Box, largest: int, readable: bool) -> InkText | None:
-    """``text`` in the first cell style that fits ``box`` with no two letters touching."""
+    """``text`` in the first cell style that fits ``box`` with no two letters touching
+    (kept: the same cells come back in every frame of a turn and from turn to turn)."""
     for face, size, tracking in _cell_styles(largest, readable):
         ink = _first_fitting(text, [(face, size, tracking)], box)
         if ink is not None and letters_apart(text, ink, face, size):

@@ -9,12 +9,12 @@ import re
 
 from epdle.render.multi import render_multi
 from epdle.render.planes import Planes
-from epdle.session.commands import HELP_TEXT, Command, InputError, Played, UnknownLine, parse_line
+from epdle.session.commands import HELP_TEXT, InputError, Played, UnknownLine, parse_line
 from epdle.session.controller import Controller, Outcome
 from epdle.session.multigame import MultiGame
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import panel_mode
-from epdle.solver.scoring import quoted
+from epdle.solver.scoring import parse_feedback, quoted
 
 MULTI_HELP = """\
   <guess> <colours>   what you played and each board's colours, in board order,
@@ -39,12 +39,15 @@ class MultiController(Controller):
 
     def handle(self, line: str) -> Outcome:
         parts = [part for part in _SPLIT.split(line.strip()) if part]
-        if len(parts) >= 2 and "/" in line and not _is_control(parts[0]):
-            # 'crane gybbb/bbbbb', also with spaces around the slashes
+        if len(parts) >= 2 and "/" in line:
+            # 'crane gybbb/bbbbb', also with spaces around the slashes; no command has a
+            # slash, so a guess such as BLIND is a guess here
             return self.play(parts[0], "".join(parts[1:]))
         try:
             item = parse_line(line)
         except InputError as error:
+            if len(parts) == 2 and not isinstance(error, UnknownLine) and _colours(parts[1]):
+                return self.play(parts[0], parts[1])  # 'blind gybbb': the one open board's
             return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if isinstance(item, Played):  # one group of colours: the one open board's
             return self.play(item.guess, item.feedback)
@@ -65,11 +68,10 @@ class MultiController(Controller):
         return render_multi(self.game.advice, self.game.top, panel_mode(self.game))
 
 
-def _is_control(word: str) -> bool:
-    """Whether a line starting with ``word`` is a command (undo, show 2, hard on, ...)."""
+def _colours(text: str) -> bool:
+    """Whether ``text`` reads as one board's colours."""
     try:
-        return isinstance(parse_line(word), Command)
-    except UnknownLine:
+        parse_feedback(text)
+    except ValueError:
         return False
-    except InputError:  # a command missing its argument ('show')
-        return True
+    return True
