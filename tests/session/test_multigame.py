@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -236,3 +237,14 @@ def test_demo_refuses_bad_boards_and_answers(
     assert main(["demo", *arguments, "--out", str(tmp_path)]) == code
     error = capsys.readouterr().err
     assert message in error and "Traceback" not in error
+
+
+def test_the_reference_examples_play() -> None:
+    reference = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+    lines = re.findall(r"^guess colours> (.+)$", reference.read_text(), re.MULTILINE)
+    assert len(lines) == 3
+    controller = MultiController(MultiGame(MultiSolver(4)), DevicePresenter("sim://"))
+    controller.defer_pushes = True
+    for line in lines:
+        assert controller.handle(line).error is None, line
+    assert controller.game.open_boards() == [True, False, True, False]

@@ -72,7 +72,8 @@ def advice_table(game: MultiGame) -> Group:
             " ".join(str(board + 1) for board in suggestion.solves),
             f"{suggestion.expected_guesses:.2f}",
         )
-    return Group(Text(heading), Text("\n".join(boards_candidates_text(game))), table)
+    states = [Text("\n".join(boards_candidates_text(game)))] if game.history else []
+    return Group(Text(heading), *states, table)
 
 
 def end_text(game: MultiGame) -> str:
