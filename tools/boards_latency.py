@@ -118,9 +118,10 @@ def main() -> int:
             "# The daemon's answer with several boards\n\n"
             "Written by `tools/boards_latency.py`: each feed line of seeded games played "
             "through the daemon's controller, in process; the push to the device, which "
-            "follows the answer, is not counted.\n\n"
-            + "\n".join(f"- {line}" for line in lines)
-            + "\n"
+            "follows the answer, is not counted. Again with: `PYTHONPATH=host python "
+            f"tools/boards_latency.py --boards {args.boards} --games {args.games} --seed "
+            f"{args.seed} --markdown {args.markdown}`. Wall-clock times grow with the load "
+            "of the cores; CPU time does not.\n\n" + "\n".join(f"- {line}" for line in lines) + "\n"
         )
     return 0
 
