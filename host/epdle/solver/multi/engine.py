@@ -45,9 +45,6 @@ LISTED = 100
 # board finishable in time by playing its words in turn; with none to spare, only words
 # that may solve a board are played.
 GUARD_SPARE = 1
-# The share of each open board's own probing guesses counted in a guess's estimate
-# (guesses that probe are shared by the boards).
-PROBE_SHARE = 1.0
 
 
 @dataclass(frozen=True)
@@ -261,15 +258,19 @@ class MultiSolver:
         pool: np.ndarray,
         per_board: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> list[tuple[int, float]]:
-        """Rank `pool` by the estimated total guesses: this one, one more for each board
-        it leaves open, and a share of each board's probing guesses beyond that."""
+        """Rank `pool` by the sum over the open boards of the guesses each would still
+        need on its own (what every board learns counts). Each comes with the estimated
+        total guesses of the game: this one, one more for each board it leaves open, and
+        the probing guesses of the board that needs most (the others' are shared)."""
+        total = np.zeros(len(pool))
         still_open = np.zeros(len(pool))
         probing = np.zeros(len(pool))
         for costs, open_chance, _ in per_board:
+            total += costs
             still_open += open_chance
-            probing += costs - open_chance
-        expected = state.used + 1 + still_open + PROBE_SHARE * probing
-        order = np.lexsort((pool, expected))
+            probing = np.maximum(probing, costs - open_chance)
+        expected = state.used + 1 + still_open + probing
+        order = np.lexsort((pool, total))
         return [(int(pool[i]), float(expected[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
