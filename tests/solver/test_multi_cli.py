@@ -116,3 +116,16 @@ def test_help_has_an_example(capsys):
     assert main(["suggest", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--boards 4 --history" in out and "--boards N" in out
+
+
+def test_the_documented_example_is_a_history_that_parses():
+    import re
+    from pathlib import Path
+
+    from epdle.solver.multi import parse_multi_history
+
+    reference = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+    example = re.search(r'epdle suggest --boards 4 --history "([^"]+)"', reference.read_text())
+    assert example is not None
+    history = parse_multi_history(example.group(1), 4)
+    assert [marks[0] for _, marks in history] == ["GGBYB", "GGGGG", None]
