@@ -3,8 +3,10 @@
 Each board keeps its own candidates (and, in hard mode, its own rule); a guess is scored
 by the sum over the open boards of the guesses each would still need on its own after it
 (the single game's cost curve over its feedback buckets). A board down to one word is
-played first (that guess must come anyway, and it tells about the others); near the
-limit, only words that may solve a board are played.
+played first (that guess must come anyway, and it tells about the others). Once few
+words are left on the open boards, the endgame is searched exactly instead
+(epdle.solver.multi.endgame; normal and blind modes). Near the limit a guard keeps to
+guesses after which every board can still be finished in time.
 """
 
 from __future__ import annotations
