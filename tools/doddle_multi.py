@@ -9,7 +9,8 @@ sources on the path (only `epdle.words`, standard library only, is imported):
 GAMES_FILE has one game a line, its hidden words comma-separated. doddle's simultaneous
 engine with its entropy solver (one ply) plays every game on epdle's shipped lists (the
 2,315 original answers as candidates, the same accepted guesses) from its own opener;
-the guesses each game took are printed as one JSON object.
+each game's guesses are printed as it ends (one JSON line: game number, guesses), then
+a summary line, so an interrupted run keeps the games it played.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def main() -> int:
         played = engine.run([Word(answer) for answer in game], [])
         rounds.append(played.rounds)
         first_guess = first_guess or str(played.scoreboard.rows[0].guess).lower()
+        print(json.dumps({"game": number, "guesses": played.rounds}), flush=True)
         print(f"doddle: {number}/{len(games)}", file=sys.stderr, flush=True)
     result = {
         "solver": "doddle 1.6.0 entropy",

@@ -3,8 +3,10 @@
 Each board keeps its own candidates (and, in hard mode, its own rule); a guess is scored
 by the sum over the open boards of the guesses each would still need on its own after it
 (the single game's cost curve over its feedback buckets). A board down to one word is
-played first (that guess must come anyway, and it tells about the others); near the
-limit, only words that may solve a board are played.
+played first (that guess must come anyway, and it tells about the others). Once few
+words are left on the open boards, the endgame is searched exactly instead
+(epdle.solver.multi.endgame; normal and blind modes). Near the limit a guard keeps to
+guesses after which every board can still be finished in time.
 """
 
 from __future__ import annotations
@@ -18,13 +20,25 @@ import numpy as np
 
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.multi.advice import BoardAdvice, MultiAdvice, MultiSuggestion
-from epdle.solver.multi.history import MultiHistory, check_boards, guess_limit
+from epdle.solver.multi.endgame import EndgameSearch
+from epdle.solver.multi.history import (
+    MultiHistory,
+    MultiHistoryError,
+    check_boards,
+    guess_limit,
+)
 from epdle.solver.patterns import patterns_against
 from epdle.solver.scoring import hard_mode_violation, pattern_code, quoted, solved_code
 from epdle.solver.settings import cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
+# The endgame is searched exactly (epdle.solver.multi.endgame) once the open boards hold
+# at most ENDGAME_WORDS candidates in all, over their words and the ENDGAME_PROBES best
+# other guesses by the estimate, within ENDGAME_STATES states.
+ENDGAME_WORDS = 12
+ENDGAME_PROBES = 8
+ENDGAME_STATES = 4000
 # First guesses kept in the disk cache (ranked for one board).
 OPENING_KEPT = 50
 # Candidates listed per board (likeliest first).
@@ -32,10 +46,7 @@ LISTED = 100
 # With at most this many guesses to spare over the open boards, a guess must leave every
 # board finishable in time by playing its words in turn; with none to spare, only words
 # that may solve a board are played.
-GUARD_SPARE = 2
-# The share of each open board's own probing guesses counted in a guess's estimate
-# (guesses that probe are shared by the boards).
-PROBE_SHARE = 1.0
+GUARD_SPARE = 1
 
 
 @dataclass(frozen=True)
@@ -85,8 +96,6 @@ class MultiSolver:
 
     def state_after(self, history: MultiHistory) -> MultiState:
         """Replay a parsed history; raise MultiHistoryError naming the first wrong guess."""
-        from epdle.solver.multi.history import MultiHistoryError
-
         state = self.initial_state()
         for turn, (raw_guess, feedbacks) in enumerate(history, start=1):
             guess = self.universe.lang.fold(raw_guess)
@@ -229,7 +238,21 @@ class MultiSolver:
             if safe.any() and not safe.all():
                 pool = pool[safe]
                 per_board = [(c[safe], o[safe], w[safe]) for c, o, w in per_board]
-        return self._combine(state, pool, per_board)
+        ranked = self._combine(state, pool, per_board)
+        if self.hard or not open_boards or min(len(b.candidates) for b in open_boards) == 1:
+            return ranked
+        if sum(len(board.candidates) for board in open_boards) > ENDGAME_WORDS:
+            return ranked
+        candidate_words = set(self._candidate_words(open_boards).tolist())
+        probes = [guess for guess, _ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
+        search = EndgameSearch(self.universe, probes, ENDGAME_STATES)
+        boards = [tuple(sorted(board.candidates.tolist())) for board in open_boards]
+        searched = search.rank(boards, self.max_guesses - state.used)
+        if searched is None:
+            return ranked
+        exact = [(guess, state.used + value) for guess, value in searched]
+        seen = {guess for guess, _ in exact}
+        return exact + [(guess, value) for guess, value in ranked if guess not in seen]
 
     def _combine(
         self,
@@ -237,15 +260,19 @@ class MultiSolver:
         pool: np.ndarray,
         per_board: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
     ) -> list[tuple[int, float]]:
-        """Rank `pool` by the estimated total guesses: this one, one more for each board
-        it leaves open, and a share of each board's probing guesses beyond that."""
+        """Rank `pool` by the sum over the open boards of the guesses each would still
+        need on its own (what every board learns counts). Each comes with the estimated
+        total guesses of the game: this one, one more for each board it leaves open, and
+        the probing guesses of the board that needs most (the others' are shared)."""
+        total = np.zeros(len(pool))
         still_open = np.zeros(len(pool))
         probing = np.zeros(len(pool))
         for costs, open_chance, _ in per_board:
+            total += costs
             still_open += open_chance
-            probing += costs - open_chance
-        expected = state.used + 1 + still_open + PROBE_SHARE * probing
-        order = np.lexsort((pool, expected))
+            probing = np.maximum(probing, costs - open_chance)
+        expected = state.used + 1 + still_open + probing
+        order = np.lexsort((pool, total))
         return [(int(pool[i]), float(expected[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
