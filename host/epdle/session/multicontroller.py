@@ -14,7 +14,7 @@ from epdle.session.controller import Controller, Outcome
 from epdle.session.multigame import MultiGame
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import panel_mode
-from epdle.solver.scoring import parse_feedback, quoted
+from epdle.solver.scoring import quoted
 
 MULTI_HELP = """\
   <guess> <colours>   what you played and each board's colours, in board order,
@@ -46,8 +46,6 @@ class MultiController(Controller):
         try:
             item = parse_line(line)
         except InputError as error:
-            if len(parts) == 2 and not isinstance(error, UnknownLine) and _colours(parts[1]):
-                return self.play(parts[0], parts[1])  # 'blind gybbb': the one open board's
             return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if isinstance(item, Played):  # one group of colours: the one open board's
             return self.play(item.guess, item.feedback)
@@ -66,12 +64,3 @@ class MultiController(Controller):
 
     def frames(self) -> list[Planes]:
         return render_multi(self.game.advice, self.game.top, panel_mode(self.game))
-
-
-def _colours(text: str) -> bool:
-    """Whether ``text`` reads as one board's colours."""
-    try:
-        parse_feedback(text)
-    except ValueError:
-        return False
-    return True
