@@ -215,6 +215,11 @@ def test_demo_of_two_boards_solves_and_ends_on_the_solved_frame(tmp_path: Path) 
     ]
     solved = planes_to_image(render_multi(solver.advise(history), 2)[0]).convert("RGB")
     assert last.tobytes() == solved.tobytes()
+    # The button cycled the turn's suggestions: the second refresh is the opening's second.
+    second = Image.open(out / "panel-2.png").convert("RGB")
+    opening = planes_to_image(render_multi(solver.advise([], top=2), 2)[1]).convert("RGB")
+    assert second.tobytes() == opening.tobytes()
+    assert summary["refreshes"] == summary["frames_pushed"]  # every frame pushed was shown
 
 
 @pytest.mark.parametrize(
