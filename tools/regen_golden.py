@@ -10,22 +10,26 @@ import importlib.util
 import sys
 from pathlib import Path
 
-CASES_FILE = Path(__file__).resolve().parent.parent / "tests" / "render" / "render_golden_cases.py"
+RENDER_TESTS = Path(__file__).resolve().parent.parent / "tests" / "render"
+# Each case file, and the name of its {name: render} table.
+CASE_FILES = {"render_golden_cases": "GOLDEN_CASES", "multi_golden_cases": "MULTI_GOLDEN_CASES"}
 
 
 def main() -> int:
-    spec = importlib.util.spec_from_file_location("render_golden_cases", CASES_FILE)
-    if spec is None or spec.loader is None:
-        print(f"cannot load {CASES_FILE}", file=sys.stderr)
-        return 1
-    cases = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = cases  # dataclasses look their module up while being defined
-    spec.loader.exec_module(cases)
-    cases.GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
-    for name, render in cases.GOLDEN_CASES.items():
-        path = cases.GOLDEN_DIR / f"{name}.png"
-        render().save(path, optimize=True)
-        print(f"wrote {path}")
+    for module, table in CASE_FILES.items():
+        cases_file = RENDER_TESTS / f"{module}.py"
+        spec = importlib.util.spec_from_file_location(module, cases_file)
+        if spec is None or spec.loader is None:
+            print(f"cannot load {cases_file}", file=sys.stderr)
+            return 1
+        cases = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = cases  # dataclasses look their module up while being defined
+        spec.loader.exec_module(cases)
+        cases.GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
+        for name, render in getattr(cases, table).items():
+            path = cases.GOLDEN_DIR / f"{name}.png"
+            render().save(path, optimize=True)
+            print(f"wrote {path}")
     return 0
 
 

@@ -33,6 +33,22 @@ def test_control_words(line: str, control: Control) -> None:
     assert parse_line(line) == Command(control)
 
 
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("blind gybbb", Played("blind", "GYBBB")),
+        ("BLIND 21000", Played("blind", "GYBBB")),
+        ("hard ggyb", Played("hard", "GGYB")),  # a four-letter game
+        ("show bbgy", Played("show", "BBGY")),
+        ("blind on", Command(Control.BLIND, 1)),
+        ("hard off", Command(Control.HARD, 0)),
+        ("show 2112", Command(Control.SHOW, 2112)),
+    ],
+)
+def test_a_guess_spelt_as_a_command_is_a_guess(line: str, expected: Played | Command) -> None:
+    assert parse_line(line) == expected
+
+
 def test_show_takes_a_number() -> None:
     assert parse_line("show 3") == Command(Control.SHOW, 3)
     with pytest.raises(InputError, match="number"):

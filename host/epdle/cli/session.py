@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlencode
 
+from epdle.cli.boards import add_boards_option, multi_mode_solvers
 from epdle.cli.errors import CommandError, shorten
 from epdle.cli.options import (
     AUTO_PORT,
@@ -24,7 +25,10 @@ from epdle.cli.paths import input_file, output_dir, output_file
 
 if TYPE_CHECKING:
     from epdle.session.controller import Controller
+    from epdle.session.demo import DemoResult
     from epdle.session.game import SolverFor
+    from epdle.session.multigame import MultiGame
+    from epdle.session.presenter import DevicePresenter
     from epdle.session.review import Review
     from epdle.solver import Solver
 
@@ -34,6 +38,7 @@ DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
     add_solver_options(parser)
     add_top_option(parser, for_device=True)
+    add_boards_option(parser)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -44,7 +49,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "('crane gybbb', 'crane 21000' or pasted emoji). The ranked suggestions are shown here "
         "and pushed to the device as frames; its button cycles them. Without --port the "
         "simulated board is used and its panel is saved as PNG after each refresh. "
-        "With stdin not a terminal, one command is read per line.",
+        "With stdin not a terminal, one command is read per line. With --boards N (Dordle, "
+        "Quordle, Octordle) each guess gets one colour group per board, separated by /.",
+        epilog="examples: epdle play   |   epdle play --boards 4, then: "
+        "salet bbybb/gbbbb/bbbbb/ybbbg",
     )
     play.add_argument("--port", help=PORT_HELP)
     play.add_argument(
@@ -62,7 +70,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Read 'guess colours' lines (and undo/new) from a file, a FIFO or stdin "
         "(-), push the next-guess frames to the device, log what happens. Reconnects and "
         "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM. A line that "
-        "is not UTF-8 or is over 4096 bytes is skipped with a warning.",
+        "is not UTF-8 or is over 4096 bytes is skipped with a warning. With --boards N "
+        "a line gives one colour group per board: 'guess c/c/c/c' ('-' for a solved board).",
+        epilog="examples: epdle daemon --feed moves.txt   |   "
+        "echo 'salet bbybb/gbbbb/bbbbb/ybbbg' | epdle daemon --boards 4 --feed -",
     )
     add_port_option(daemon)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
@@ -75,9 +86,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="play a whole game automatically on the simulated board",
         description="The solver plays against ANSWER on the simulated board, pressing its "
         "button to cycle frames. Writes DIR/panel-<n>.png, DIR/trace.vcd, DIR/epd.jsonl and "
-        "DIR/summary.json.",
+        "DIR/summary.json. With --boards N, ANSWER is N words, comma-separated.",
+        epilog="examples: epdle demo --answer cigar --out out/demo   |   "
+        "epdle demo --boards 4 --answer cigar,rebut,sissy,humph --out out/quordle",
     )
-    demo.add_argument("--answer", required=True, help="the hidden word")
+    demo.add_argument("--answer", required=True, help="the hidden word (N words for --boards N)")
     demo.add_argument(
         "--out", type=Path, required=True, metavar="DIR", help="directory for what it writes"
     )
@@ -140,9 +153,24 @@ def _controller(args: argparse.Namespace, port: str) -> Controller:
     from epdle.session.game import Game
     from epdle.session.presenter import DevicePresenter
 
+    if args.boards > 1:
+        return _multi_controller(args, DevicePresenter(port))
     solver = _ready_solver(args)
     game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
     return Controller(game, DevicePresenter(port))
+
+
+def _multi_game(args: argparse.Namespace) -> MultiGame:
+    from epdle.session.multigame import MultiGame
+
+    solvers = multi_mode_solvers(args)
+    return MultiGame(solvers(args.hard, args.blind), top=args.top, solvers=solvers)
+
+
+def _multi_controller(args: argparse.Namespace, presenter: DevicePresenter) -> Controller:
+    from epdle.session.multicontroller import MultiController
+
+    return MultiController(_multi_game(args), presenter)
 
 
 def _ready_solver(args: argparse.Namespace) -> Solver:
@@ -215,6 +243,8 @@ def _demo(args: argparse.Namespace) -> int:
     from epdle.words.languages import display_word
 
     output_dir(args.out)
+    if args.boards > 1:
+        return _multi_demo(args)
     solver = _ready_solver(args)
     answer = solver.universe.lang.fold(args.answer)
     if answer not in solver.universe.guess_index:
@@ -223,10 +253,50 @@ def _demo(args: argparse.Namespace) -> int:
         stale.unlink()
     game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
     result = play_demo(game, answer, args.out, cycle=not args.no_cycle)
-    console = Console()
     guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
-    console.print(f"{display_word(answer)}: {status}: {guesses}")
+    Console().print(f"{display_word(answer)}: {status}: {guesses}")
+    _demo_report(args, result)
+    if not result.solved:
+        raise CommandError(f"the solver did not find {display_word(answer)}")
+    return 0
+
+
+def _multi_demo(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from epdle.session.demo import play_multi_demo
+
+    game = _multi_game(args)
+    universe = game.solver.universe
+    answers = [universe.lang.fold(word.strip()) for word in args.answer.split(",")]
+    if len(answers) != args.boards:
+        raise CommandError(
+            f"--answer has {len(answers)} word(s) for {args.boards} boards: give {args.boards}, "
+            "comma-separated"
+        )
+    for word in answers:
+        if word not in universe.guess_index:
+            raise CommandError(f"{shorten(word)!r} is not an accepted word")
+    for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
+        stale.unlink()
+    result = play_multi_demo(game, answers, args.out, cycle=not args.no_cycle)
+    guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
+    status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
+    Console().print(f"{','.join(answers).upper()}: {status}: {guesses}", highlight=False)
+    _demo_report(args, result)
+    if not result.solved:
+        raise CommandError(
+            f"not solved in {game.max_guesses} guesses: a board was still open at the limit"
+        )
+    return 0
+
+
+def _demo_report(args: argparse.Namespace, result: DemoResult) -> None:
+    """What the simulated board did, and a failure for any protocol violation."""
+    from rich.console import Console
+
+    console = Console()
     console.print(
         f"{result.frames_pushed} frames pushed, {result.bytes_sent} bytes sent, "
         f"{result.refreshes} refreshes, {result.simulated_ms / 1000:.1f} s simulated, "
@@ -236,9 +306,6 @@ def _demo(args: argparse.Namespace) -> int:
         console.print(f"[red]violation:[/red] {violation}")
     if result.violations:
         raise CommandError(f"{len(result.violations)} panel protocol violation(s) (listed above)")
-    if not result.solved:
-        raise CommandError(f"the solver did not find {display_word(answer)}")
-    return 0
 
 
 def _review(args: argparse.Namespace) -> int:

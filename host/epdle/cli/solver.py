@@ -34,9 +34,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "suggest",
         help="rank the next guesses for a game so far",
         description="Rank the next guesses. History: 'salet:BBYBB,courd:01000' "
-        "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares).",
+        "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares). Several boards "
+        "(Dordle, Quordle, Octordle): --boards 4 --history "
+        "'tarse:GGBYB/BBYBY/BGGBB/BBBBB,tasty:GGGGG/BBBBB/BGBBG/BBBBG,pudic:-/GBBBB/BBBBY/BBGBB', "
+        "one feedback per board in board order, - for a board already solved.",
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")
+    _add_boards_option(suggest)
     add_top_option(suggest)
     add_solver_options(suggest)
     _add_json_option(suggest)
@@ -45,7 +49,15 @@ def register(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser(
         "bench",
         help="play every answer and report the guess counts",
-        description="Play every hidden word with one strategy; print a summary table.",
+        description="Play every hidden word with one strategy; print a summary table. "
+        "Several boards: --boards 4 --limit 300 (seeded games of four different answers) or "
+        "--boards 4 --games FILE (one game a line, its answers comma-separated).",
+    )
+    _add_boards_option(bench)
+    bench.add_argument(
+        "--games",
+        metavar="FILE",
+        help="--boards: play these games (one a line, its answers comma-separated)",
     )
     bench.add_argument(
         "--limit",
@@ -100,11 +112,26 @@ def register(commands: argparse._SubParsersAction) -> None:
     tree.set_defaults(func=run_tree)
 
 
+def _add_boards_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--boards",
+        type=int_in(1, 32),
+        default=1,
+        metavar="N",
+        help="boards played at once, 1 to 32 (default 1; Dordle 2, Quordle 4, Octordle 8; "
+        "N + 5 guesses)",
+    )
+
+
 def _add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run_suggest(args: argparse.Namespace) -> int:
+    if args.boards != 1:
+        from epdle.cli.multi import run_multi_suggest
+
+        return run_multi_suggest(args)
     history = parse_history(args.history)
     try:
         advice, hard, blind = _advice(args, history)
@@ -203,6 +230,12 @@ def run_bench(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if args.plot:
         _check_picture_name(args.plot)  # before the bench runs, not after
+    if args.boards != 1:
+        from epdle.cli.multi import run_multi_bench
+
+        return run_multi_bench(args)
+    if args.games is not None:
+        raise UsageError("--games FILE plays several boards: give --boards N too")
     universe = universe_from_args(args)
     if args.answers:
         hidden = words.read_word_file(args.answers)

@@ -12,12 +12,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError
+from epdle.cli.multi import check_multi_options
 from epdle.cli.options import solver_from_args
-from epdle.cli.session import PORT_HELP, _add_game_options, _ready_solver, device_port
+from epdle.cli.session import (
+    PORT_HELP,
+    _add_game_options,
+    _multi_game,
+    _ready_solver,
+    device_port,
+)
 
 if TYPE_CHECKING:
+    from epdle.session.presenter import DevicePresenter
     from epdle.solver import Solver
-    from epdle.web.state import Settings
+    from epdle.web.state import Settings, WebSession
 
 DEFAULT_LISTEN = "127.0.0.1:8000"
 
@@ -41,7 +49,10 @@ def register(commands: argparse._SubParsersAction) -> None:
         "the colours the game showed, and see the ranked suggestions and what the device's "
         "panel shows. Prints the address on its first line and opens a browser. Listens on "
         "127.0.0.1 unless told otherwise; on another address every request needs the random "
-        "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM.",
+        "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
+        "the page shows the N boards side by side, each with its own tiles to click.",
+        epilog="examples: epdle web   |   epdle web --boards 4 (Quordle)   |   "
+        "epdle web --listen 0.0.0.0:8000 (a phone on the same network)",
     )
     web.add_argument("--port", help=PORT_HELP)
     web.add_argument(
@@ -125,19 +136,33 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _session(args: argparse.Namespace, presenter: DevicePresenter) -> WebSession:
+    """The page's game: one board, or --boards N."""
+    from epdle.session.controller import Controller
+    from epdle.session.game import Game
+    from epdle.web.state import WebSession
+
+    if args.boards > 1:
+        from epdle.session.multicontroller import MultiController
+        from epdle.web.multistate import MultiWebSession
+
+        return MultiWebSession(MultiController(_multi_game(args), presenter))
+    controller = Controller(Game(_ready_solver(args), top=args.top), presenter)
+    return WebSession(controller, _solver_factory(args))
+
+
 def _web(args: argparse.Namespace) -> int:
     try:
-        from epdle.session.controller import Controller
-        from epdle.session.game import Game
         from epdle.session.presenter import DevicePresenter
         from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
-        from epdle.web.state import WebSession
     except ImportError as error:
         raise CommandError(
             f"the page needs {error.name or error}: {sys.executable} -m pip install "
             + " ".join(web_requirements())
         ) from None
+    if args.boards > 1:
+        check_multi_options(args)  # before anything is opened
     device = device_port(args.port)
     host, port = args.listen
     try:
@@ -147,13 +172,12 @@ def _web(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     guard = Guard.for_address(host, port)
     try:
-        solver = _ready_solver(args)
+        session = _session(args, DevicePresenter(device))
     except (OSError, ValueError) as error:
         sock.close()
         print(f"epdle web: {error}", file=sys.stderr)
         return 1
-    controller = Controller(Game(solver, top=args.top), DevicePresenter(device))
-    app = create_app(WebSession(controller, _solver_factory(args)), guard)
+    app = create_app(session, guard)
     shown = lan_address() if host in WILDCARD_HOSTS else host  # an address to open
     url = f"http://{host_with_port(shown, port)}/"
     if guard.token is not None:

@@ -95,6 +95,9 @@ def parse_line(line: str) -> Played | Command | None:
     head = parts[0].lower()
     if head in _CONTROL_ALIASES and (len(parts) == 1 or head in _WITH_ARGUMENT):
         control = _CONTROL_ALIASES[head]
+        number = control is Control.SHOW and parts[-1].isdigit()  # 'show 2', not colours
+        if len(parts) == 2 and not number and _is_colours(parts[1], len(head)):
+            return parse_played(parts[0], parts[1])  # a guess spelt as a command: BLIND
         if control is Control.SHOW:
             if len(parts) != 2 or not parts[1].isdigit():
                 raise InputError("show needs a suggestion number, e.g. 'show 2'")
@@ -109,6 +112,14 @@ def parse_line(line: str) -> Played | Command | None:
             f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}"
         )
     return parse_played(parts[0], parts[1])
+
+
+def _is_colours(text: str, length: int) -> bool:
+    """Whether ``text`` reads as the colours of a ``length``-letter guess."""
+    try:
+        return len(parse_feedback(text)) == length
+    except ValueError:
+        return False
 
 
 def parse_played(word: str, colours: str) -> Played:

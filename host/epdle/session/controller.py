@@ -6,9 +6,11 @@ Flow: line -> game (solver advice) -> frames (renderer) -> presenter (link).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from epdle.link import LinkError
+from epdle.render.planes import Planes
 from epdle.session.commands import (
     Command,
     Control,
@@ -76,10 +78,14 @@ class Controller:
         return self._command(Command(control, argument))
 
     def _played(self, played: Played) -> Outcome:
-        repeated = any(guess == played.guess for guess, _ in self.game.history)
+        return self._moved(played.guess, lambda: self.game.play(played.guess, played.feedback))
+
+    def _moved(self, guess: str, play: Callable[[], object]) -> Outcome:
+        """Play ``guess`` by calling ``play``; the outcome, and the device told."""
+        repeated = any(played == guess for played, _ in self.game.history)
         widened = self.game.widened
         try:
-            self.game.play(played.guess, played.feedback)
+            play()
         except GameError as error:
             return Outcome(error=str(error))
         outcome = Outcome(changed=True)
@@ -87,7 +93,7 @@ class Controller:
             outcome.notes.append(WIDENED_NOTE)
         if repeated:
             outcome.notes.append(
-                f"warning: {played.guess.upper()} was already played: it tells nothing new"
+                f"warning: {guess.upper()} was already played: it tells nothing new"
             )
         self._publish(outcome)
         return outcome
@@ -163,6 +169,10 @@ class Controller:
             self._push(outcome)
         return outcome
 
+    def frames(self) -> list[Planes]:
+        """The frames the device should hold for the game now."""
+        return frames_for(self.game)
+
     def _publish(self, outcome: Outcome) -> None:
         if self.defer_pushes:
             self.behind = True
@@ -171,7 +181,7 @@ class Controller:
 
     def _push(self, outcome: Outcome) -> None:
         try:
-            result = self.presenter.publish(frames_for(self.game))
+            result = self.presenter.publish(self.frames())
         except LinkError as error:
             outcome.notes.append(f"device not updated ({error}); will retry when it is back")
             log.warning("push failed: %s", error)

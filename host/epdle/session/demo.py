@@ -8,15 +8,20 @@ refresh, the pin trace and the controller log land in the output folder.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
 from epdle.link import LinkError
+from epdle.render.multi import render_multi
+from epdle.render.planes import Planes
 from epdle.session.game import Game
+from epdle.session.multigame import MultiGame
 from epdle.session.presenter import DevicePresenter
-from epdle.session.screens import frames_for
+from epdle.session.screens import frames_for, panel_mode
 from epdle.solver import score
+from epdle.solver.multi.history import SOLVED_MARK
 
 
 @dataclass
@@ -77,13 +82,57 @@ def _cycle_frames(presenter: DevicePresenter, count: int) -> None:
 
 
 def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> DemoResult:
+    def step(frames: int) -> DemoStep:
+        advice = game.advice
+        guess = advice.suggestions[0].word
+        feedback = score(guess, answer)
+        game.play(guess, feedback)
+        return DemoStep(guess, feedback, advice.candidates_left, frames)
+
+    return _run_demo(game, answer, lambda: frames_for(game), step, out_dir, cycle)
+
+
+def play_multi_demo(
+    game: MultiGame, answers: Sequence[str], out_dir: Path, cycle: bool = True
+) -> DemoResult:
+    """A game of several boards, one answer a board; a step's feedback is each board's
+    colours separated by / ('-' for a board already solved)."""
+
+    def frames() -> list[Planes]:
+        return render_multi(game.advice, game.top, panel_mode(game))
+
+    def step(frames: int) -> DemoStep:
+        advice = game.advice
+        guess = advice.suggestions[0].word
+        open_boards = game.open_boards()
+        feedbacks = [
+            score(guess, answer) if is_open else None
+            for answer, is_open in zip(answers, open_boards, strict=True)
+        ]
+        left = sum(board.candidates_left for board in advice.boards if board.solved_in is None)
+        game.play(guess, feedbacks)
+        shown = "/".join(feedback or SOLVED_MARK for feedback in feedbacks)
+        return DemoStep(guess, shown, left, frames)
+
+    return _run_demo(game, ",".join(answers), frames, step, out_dir, cycle)
+
+
+def _run_demo(
+    game: Game | MultiGame,
+    answer: str,
+    frames: Callable[[], list[Planes]],
+    step: Callable[[int], DemoStep],
+    out_dir: Path,
+    cycle: bool,
+) -> DemoResult:
+    """Push the game's frames, cycle them, play the solver's guess (``step``, told how
+    many frames were pushed), until the game is over; then the simulated board's figures."""
     out_dir.mkdir(parents=True, exist_ok=True)
     presenter = DevicePresenter(sim_url(out_dir))
     result = DemoResult(answer=answer)
     try:
         while True:
-            frames = frames_for(game)
-            published = presenter.publish(frames)
+            published = presenter.publish(frames())
             result.frames_pushed += published.frames
             result.payload_bytes += published.payload_bytes
             result.bytes_sent += published.bytes_on_wire
@@ -91,11 +140,7 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
                 break
             if cycle:
                 _cycle_frames(presenter, published.frames)
-            advice = game.advice
-            guess = advice.suggestions[0].word
-            feedback = score(guess, answer)
-            result.steps.append(DemoStep(guess, feedback, advice.candidates_left, len(frames)))
-            game.play(guess, feedback)
+            result.steps.append(step(published.frames))
         result.solved = game.solved
         board = presenter.simulated_board()
         if board is None:

@@ -19,6 +19,8 @@ from epdle.link import LinkError
 from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
 from epdle.session.game import Game
+from epdle.session.multicontroller import MultiController, multi_help
+from epdle.session.multiterminal import show_game
 from epdle.session.presenter import describe_event
 from epdle.session.review import ReviewError, game_review
 from epdle.session.terminal import advice_table, board_text, lost_text, mode_text
@@ -123,9 +125,12 @@ def show_outcome(
         print(f"epdle play: error: {error}", file=errors, flush=True)
     elif error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
+    multi = isinstance(controller, MultiController)
     if outcome.help:
-        console.print(HELP_TEXT, markup=False)
-    if outcome.changed:
+        console.print(multi_help() if multi else HELP_TEXT, markup=False)
+    if outcome.changed and isinstance(controller, MultiController):
+        show_game(console, controller.game)
+    elif outcome.changed:
         game = controller.game
         if game.history:
             console.print(board_text(game.history, console.color_system is not None))

@@ -11,9 +11,10 @@ from epdle.session.review import review_frame
 
 if TYPE_CHECKING:
     from epdle.session.game import Game
+    from epdle.session.multigame import MultiGame
 
 
-def panel_mode(game: Game) -> str:
+def panel_mode(game: Game | MultiGame) -> str:
     """The game's rules as the panel's header says them: "hard", "all words" (every
     accepted word, not the original list), both, or nothing."""
     parts = ["hard"] if game.solver.hard else []

@@ -13,6 +13,7 @@ from epdle.words.languages import display_word
 if TYPE_CHECKING:
     # Only a type here: at run time it would load the numpy engine on the cold path.
     from epdle.session.game import Game
+    from epdle.session.multigame import MultiGame
     from epdle.solver.advice import Advice
 
 _TILE_STYLES = {
@@ -41,7 +42,7 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def mode_text(game: Game) -> str:
+def mode_text(game: Game | MultiGame) -> str:
     """Which words the advice weighs, and hard mode: the game's mode in a few words."""
     if game.widened:
         words = "every accepted word (not in the original list)"

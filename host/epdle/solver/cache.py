@@ -26,7 +26,13 @@ if TYPE_CHECKING:  # at run time only where a path is made: a one-shot suggest n
 CACHE_FORMAT = 1
 MAX_MB_ENV = "EPDLE_CACHE_MAX_MB"
 DEFAULT_MAX_MB = 1024
-ENTRY_PATTERNS = ("patterns-*.npy", "best-tree-*.json", "openers-*.json", "cold-shapes-*.json")
+ENTRY_PATTERNS = (
+    "patterns-*.npy",
+    "best-tree-*.json",
+    "openers-*.json",
+    "cold-shapes-*.json",
+    "multi-opening-*.json",
+)
 
 
 def cache_dir() -> Path:

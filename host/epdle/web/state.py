@@ -30,6 +30,7 @@ from epdle.web.rules import hard_mode_refusal
 
 if TYPE_CHECKING:
     from epdle.solver import Solver
+    from epdle.solver.multi import MultiSolver
 
 log = logging.getLogger("epdle.web")
 
@@ -59,7 +60,7 @@ def settings_of(solver: Solver) -> Settings:
     return Settings(solver.strategy, solver.hard, solver.blind)
 
 
-def language_of(solver: Solver) -> dict[str, Any]:
+def language_of(solver: Solver | MultiSolver) -> dict[str, Any]:
     """What the page needs to take the game's letters: the alphabet, and the letters the
     language's Wordle folds onto others (French é -> e, œ -> oe)."""
     lang = solver.universe.lang
@@ -76,11 +77,8 @@ class WebSession:
     def __init__(self, controller: Controller, solver_factory: SolverFactory) -> None:
         self.controller = controller
         self._solver_factory = solver_factory
-        self._solvers: dict[Settings, Solver] = {
-            settings_of(controller.game.solver): controller.game.solver
-        }
-        if controller.game.solvers is None:  # the other modes' solvers come from here
-            controller.game.solvers = self._modes(controller.game.solver.strategy)
+        self._solvers: dict[Settings, Solver] = {}
+        self._adopt_solvers(controller)
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="epdle-web")
         self.server_id = secrets.token_hex(4)  # a page tells a restarted server apart
         self.revision = 0  # bumped on every change a page should see
@@ -94,6 +92,12 @@ class WebSession:
         controller.presenter.on_shown = self._shown
         # The page gets the new advice first; the push to the device follows (catch_up).
         controller.defer_pushes = True
+
+    def _adopt_solvers(self, controller: Controller) -> None:
+        """Keep the game's solver; the other modes' solvers come from here."""
+        self._solvers[settings_of(controller.game.solver)] = controller.game.solver
+        if controller.game.solvers is None:
+            controller.game.solvers = self._modes(controller.game.solver.strategy)
 
     # -- everything below runs on the session thread ------------------------------------
 
@@ -110,13 +114,9 @@ class WebSession:
     def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
         """Play a guess; `turn` is the number of guesses the page saw (None: not checked)."""
         game = self.controller.game
-        played = len(game.history)
-        if turn is not None and turn != played:
-            return Reply(
-                f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
-                "it shows the game as it is now",
-                409,
-            )
+        moved_on = self._moved_on(turn)
+        if moved_on is not None:
+            return moved_on
         universe = game.solver.universe
         # A word of the wrong length or one the game does not accept gets that error first.
         known = universe.lang.fold(word.strip().lower()) in universe.guess_index
@@ -125,6 +125,18 @@ class WebSession:
             if reason is not None:
                 return Reply(f"hard mode: {reason}", 422)
         return self._finish(self.controller.play(word, colours), error_status=422)
+
+    def _moved_on(self, turn: int | None) -> Reply | None:
+        """The refusal of a guess made on a page that saw ``turn`` guesses, if the game
+        has moved on since."""
+        played = len(self.controller.game.history)
+        if turn is None or turn == played:
+            return None
+        return Reply(
+            f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
+            "it shows the game as it is now",
+            409,
+        )
 
     def undo(self) -> Reply:
         return self._finish(self.controller.command(Control.UNDO), error_status=409)
@@ -234,13 +246,19 @@ class WebSession:
         return cached if cached is not None and cached[0] == self.panel_version else None
 
     def state(self) -> dict[str, Any]:
-        game = self.controller.game
-        advice = game.advice
-        presenter = self.controller.presenter
-        solver = game.solver
         return {
             "server": self.server_id,
             "revision": self.revision,
+            **self.game_state(),
+            "device": self.device_state(),
+        }
+
+    def game_state(self) -> dict[str, Any]:
+        """The game and its advice, as the page shows them."""
+        game = self.controller.game
+        advice = game.advice
+        solver = game.solver
+        return {
             "history": [{"word": w, "colours": f} for w, f in game.history],
             "solved": game.solved,
             "lost": game.lost,  # every guess played without the answer: the game is over
@@ -261,16 +279,20 @@ class WebSession:
             ],
             "settings": {**asdict(settings_of(solver)), "top": game.top},
             "strategies": list(STRATEGIES),
-            "device": {
-                "port": presenter.port,
-                "simulated": presenter.port.startswith("sim://"),
-                "connected": presenter.connected,
-                "updating": self.controller.behind,  # the push of this advice is to come
-                "error": self.device_error,
-                "frames": presenter.frame_count,
-                "panel_frame": None if self.panel_frame is None else self.panel_frame + 1,
-                "panel_version": self.panel_version,
-            },
+        }
+
+    def device_state(self) -> dict[str, Any]:
+        """The device and the panel, as the page shows them."""
+        presenter = self.controller.presenter
+        return {
+            "port": presenter.port,
+            "simulated": presenter.port.startswith("sim://"),
+            "connected": presenter.connected,
+            "updating": self.controller.behind,  # the push of this advice is to come
+            "error": self.device_error,
+            "frames": presenter.frame_count,
+            "panel_frame": None if self.panel_frame is None else self.panel_frame + 1,
+            "panel_version": self.panel_version,
         }
 
     def panel_png(self) -> tuple[int, bytes]:

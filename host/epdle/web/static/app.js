@@ -3,6 +3,10 @@ import {
   COLOUR_NAMES, anyColours, displayLetter, displayWord, letterStates, nextColour, parsePaste,
   refusal, speller, tileName,
 } from "./board.js";
+import {
+  boardsColoursLine, drawBoardsAdvice, hideBoards, isMulti, renderBoards, resetBoardsColours,
+  takeBoardsColours,
+} from "./boards.js";
 
 const $ = (selector) => document.querySelector(selector);
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
@@ -66,14 +70,15 @@ function typedLine(text) {
   const match = text.match(/^\s*(\S+)[\s:=,]+(\S*)\s*$/u);
   if (!match) return null;
   const marks = match[2] ? anyColours(match[2]) : null;
-  return { word: match[1], colours: marks };
+  return { word: match[1], colours: marks, text: match[2] };
 }
 
 function typeLine(line) {
   const { refused } = spell(line.word);
   if (refused !== null) refuse(refused);
   else if (refusing) setError("");
-  if (line.colours !== null && Array.from(line.colours).length === length()) {
+  if (isMulti(state)) takeBoardsColours(line.text, state); // "crane gybbb/bbbbb"
+  else if (line.colours !== null && Array.from(line.colours).length === length()) {
     colours = Array.from(line.colours);
   }
   renderCurrentRow();
@@ -96,6 +101,7 @@ function refuse(letter) {
 
 function resetColours() {
   colours = Array.from({ length: length() }, () => "B");
+  if (isMulti(state)) resetBoardsColours(state);
 }
 
 function submit() {
@@ -108,7 +114,8 @@ function submit() {
   pendingEnter = performance.now();
   pendingPanel = { start: pendingEnter, version: state.device.panel_version };
   const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
-  api("/api/guess", { word: guess, colours: colours.join(""), turn: state.history.length }).then((data) => {
+  const sent = isMulti(state) ? boardsColoursLine(state) : colours.join("");
+  api("/api/guess", { word: guess, colours: sent, turn: state.history.length }).then((data) => {
     if (data) {
       if (word() === guess) input.value = ""; // not if the next word is typed already
       resetColours();
@@ -140,6 +147,9 @@ function tile(letter, colour) {
 function renderBoard() {
   const board = $("#board");
   board.replaceChildren();
+  document.querySelector("main").classList.toggle("multi", isMulti(state));
+  if (isMulti(state)) return; // each board draws its own (renderCurrentRow)
+  hideBoards();
   state.history.forEach(({ word: played, colours: marks }, row) => {
     const line = document.createElement("li");
     line.className = "row";
@@ -167,13 +177,14 @@ function keepingFocus(container, draw) {
 
 function renderCurrentRow() {
   keepingFocus($("#current"), drawCurrentRow);
+  if (isMulti(state)) renderBoards(state, word(), submit);
 }
 
 function drawCurrentRow() {
   const row = $("#current");
   const letters = Array.from(word());
   const done = state && (state.solved || state.lost);
-  row.hidden = Boolean(done);
+  row.hidden = Boolean(done) || isMulti(state);
   row.replaceChildren();
   for (let i = 0; i < length(); i += 1) {
     const button = document.createElement("button");
@@ -197,7 +208,7 @@ function drawCurrentRow() {
 }
 
 function renderKeyboard() {
-  const states = letterStates(state.history);
+  const states = letterStates(isMulti(state) ? [] : state.history);
   for (const key of document.querySelectorAll("#keyboard [data-key]")) {
     const colour = states[key.dataset.key];
     key.classList.remove("c-B", "c-Y", "c-G");
@@ -206,7 +217,11 @@ function renderKeyboard() {
 }
 
 function renderAdvice() {
-  keepingFocus($("#suggestions"), drawAdvice);
+  const useWord = (chosen) => {
+    setWord(chosen);
+    input.focus();
+  };
+  keepingFocus($("#suggestions"), isMulti(state) ? () => drawBoardsAdvice(state, useWord) : drawAdvice);
 }
 
 function drawAdvice() {

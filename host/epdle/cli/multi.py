@@ -1,0 +1,197 @@
+"""`suggest --boards N` and `bench --boards N`: the commands for several boards at once."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING
+
+from epdle.cli.errors import UsageError
+from epdle.cli.options import is_dictionary_game, progress_bar, universe_from_args
+from epdle.solver.multi import parse_multi_history
+from epdle.words.languages import display_word
+
+if TYPE_CHECKING:
+    from epdle.solver.multi import MultiAdvice, MultiSolver
+    from epdle.solver.multi.bench import MultiBenchResult
+    from epdle.solver.universe import Universe
+
+# A board's candidates are listed in the text when at most this many are left.
+LISTED_IN_TEXT = 6
+
+
+def check_multi_options(args: argparse.Namespace) -> None:
+    """Options that mean nothing with several boards are usage errors."""
+    from epdle.solver.names import DEFAULT_STRATEGY
+
+    if args.strategy != DEFAULT_STRATEGY:
+        raise UsageError("--strategy applies to one board; several boards have their own search")
+
+
+def multi_solver(args: argparse.Namespace, universe: Universe | None = None) -> MultiSolver:
+    from epdle.solver.multi import MultiSolver
+
+    return MultiSolver(args.boards, hard=args.hard, universe=universe or universe_from_args(args))
+
+
+def run_multi_suggest(args: argparse.Namespace) -> int:
+    check_multi_options(args)
+    history = parse_multi_history(args.history, args.boards)
+    solver = multi_solver(args)
+    advice = solver.advise(history, top=args.top)
+    if args.json:
+        print(json.dumps(multi_advice_json(advice, solver)))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(emoji=False)
+    if not advice.solved and not advice.lost:
+        table = Table(
+            title=f"{args.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}"
+        )
+        for column in ("#", "guess", "expected guesses", "may solve board"):
+            table.add_column(column, justify="right" if column != "guess" else "left")
+        for rank, suggestion in enumerate(advice.suggestions, start=1):
+            boards = ", ".join(str(board + 1) for board in suggestion.solves) or "-"
+            table.add_row(
+                str(rank),
+                display_word(suggestion.word),
+                f"{suggestion.expected_guesses:.2f}",
+                boards,
+            )
+        console.print(table)
+    elif advice.solved:
+        console.print(f"Solved every board in {advice.guesses_used}", highlight=False)
+    else:
+        console.print(f"Lost: the {solver.max_guesses} guesses are used", highlight=False)
+    for number, board in enumerate(advice.boards, start=1):
+        if board.answer is not None:
+            line = f"board {number}: solved in {board.solved_in} ({display_word(board.answer)})"
+        else:
+            line = f"board {number}: {board.candidates_left} left"
+            if board.candidates_left <= LISTED_IN_TEXT:
+                line += ": " + ", ".join(display_word(word) for word in board.candidates)
+        console.print(line, highlight=False)
+    return 0
+
+
+def multi_advice_json(advice: MultiAdvice, solver: MultiSolver) -> dict[str, object]:
+    """Everything the text shows; boards are numbered from 1 as in the text."""
+    return {
+        "boards": solver.boards,
+        "hard": solver.hard,
+        "blind": solver.blind,
+        "guess_limit": solver.max_guesses,
+        "guesses_used": advice.guesses_used,
+        "guesses_left": advice.guesses_left,
+        "solved": advice.solved,
+        "lost": advice.lost,
+        "suggestions": [
+            {
+                "rank": rank,
+                "word": s.word,
+                "expected_guesses": round(s.expected_guesses, 4),
+                "solves": [board + 1 for board in s.solves],
+            }
+            for rank, s in enumerate(advice.suggestions, start=1)
+        ],
+        "board_states": [
+            {
+                "board": number,
+                "solved_in": board.solved_in,
+                "candidates_left": board.candidates_left,
+                "candidates": board.candidates,
+            }
+            for number, board in enumerate(advice.boards, start=1)
+        ],
+    }
+
+
+def read_games(path: str, boards: int, universe: Universe) -> list[list[str]]:
+    """A games file: one game a line, its `boards` hidden words comma-separated."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file (UTF-8)") from None
+    candidates = set(universe.answers)
+    games = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        game = [universe.lang.fold(word.strip().lower()) for word in line.split(",")]
+        if len(game) != boards:
+            raise ValueError(
+                f"{path} line {number}: {len(game)} words, expected {boards} (one per board)"
+            )
+        for word in game:
+            if word not in candidates:
+                raise ValueError(f"{path} line {number}: {word!r} is not a candidate word")
+        games.append(game)
+    if not games:
+        raise ValueError(f"{path}: no game in it (one game a line, words comma-separated)")
+    return games
+
+
+def run_multi_bench(args: argparse.Namespace) -> int:
+    from epdle import words
+    from epdle.solver.multi.bench import run_bench, sample_games
+
+    check_multi_options(args)
+    if args.latency:
+        raise UsageError("--latency times one board; leave out --boards")
+    if (args.limit is None) == (args.games is None):
+        raise UsageError("--boards: give --limit G (a seeded sample of G games) or --games FILE")
+    started = time.perf_counter()
+    universe = universe_from_args(args)
+    solver = multi_solver(args, universe)
+    if args.games is not None:
+        games = read_games(args.games, args.boards, universe)
+    else:
+        if args.answers or is_dictionary_game(args):
+            pool = list(universe.answers)
+        else:
+            pool = list(words.answers())
+        games = sample_games(pool, args.boards, args.limit, args.seed)
+    with progress_bar(f"bench {args.boards} boards") as progress:
+        result = run_bench(solver, games, progress, started)
+    if args.plot:
+        from epdle.solver.multi.picture import plot_multi_histogram
+
+        plot_multi_histogram(result, args.plot)
+    if args.json:
+        print(json.dumps(result.as_json()))
+        return 0
+    print_multi_bench(result)
+    return 0
+
+
+def print_multi_bench(result: MultiBenchResult) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from epdle.solver.multi.picture import game_name
+
+    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    limit = result.boards + 5
+    table = Table(
+        title=f"bench: {game_name(result.boards)} ({mode}), first guess {result.first_guess}"
+    )
+    for column in ("games", "mean", "max", f"lost (>{limit})", "seconds"):
+        table.add_column(column, justify="right")
+    table.add_row(
+        str(result.games),
+        f"{result.mean:.4f}",
+        str(result.max),
+        str(result.lost),
+        f"{result.seconds:.1f}",
+    )
+    histogram = Table(title="guesses per game")
+    for turns in result.histogram:
+        histogram.add_column(str(turns), justify="right")
+    histogram.add_row(*(str(count) for count in result.histogram.values()))
+    console = Console()
+    console.print(table)
+    console.print(histogram)

@@ -1,0 +1,50 @@
+"""What the multi-board solver answers for a turn: plain value classes."""
+
+from __future__ import annotations
+
+from epdle.solver.advice import _Value
+
+
+class MultiSuggestion(_Value):
+    __slots__ = ("expected_guesses", "solves", "word")
+
+    def __init__(self, word: str, expected_guesses: float, solves: tuple[int, ...]) -> None:
+        self.word = word
+        # Expected total guesses of the game (those played included) to finish every board
+        # if this word is played next: the solver's estimate.
+        self.expected_guesses = expected_guesses
+        self.solves = solves  # the boards (0-based) it may solve now: it is a candidate there
+
+
+class BoardAdvice(_Value):
+    __slots__ = ("candidates", "candidates_left", "solved_in")
+
+    def __init__(self, solved_in: int | None, candidates_left: int, candidates: list[str]) -> None:
+        self.solved_in = solved_in  # the guess (1-based) that solved it, None while open
+        self.candidates_left = candidates_left  # 1 once solved (its answer)
+        self.candidates = candidates  # likeliest first (<= 100); once solved, its answer
+
+    @property
+    def answer(self) -> str | None:
+        """The board's word once solved (None while open)."""
+        return self.candidates[0] if self.solved_in is not None and self.candidates else None
+
+
+class MultiAdvice(_Value):
+    __slots__ = ("boards", "guesses_left", "guesses_used", "lost", "solved", "suggestions")
+
+    def __init__(
+        self,
+        suggestions: list[MultiSuggestion],
+        boards: list[BoardAdvice],
+        guesses_used: int,
+        guesses_left: int,
+        solved: bool,
+        lost: bool,
+    ) -> None:
+        self.suggestions = suggestions  # best first; empty once the game is over
+        self.boards = boards  # in board order
+        self.guesses_used = guesses_used
+        self.guesses_left = guesses_left
+        self.solved = solved  # every board solved
+        self.lost = lost  # the guesses ran out with a board open

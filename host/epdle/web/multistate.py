@@ -1,0 +1,96 @@
+"""The page's game of several boards (`epdle web --boards N`): the single game's session
+with one colour group per board, the boards' states in the page's state, and the end
+at N + 5 guesses (a guess past it is refused with 422)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from epdle.session.controller import Controller
+from epdle.session.game import GameError
+from epdle.session.multicontroller import MultiController
+from epdle.web.state import Reply, Settings, WebSession, language_of
+
+if TYPE_CHECKING:
+    from epdle.solver import Solver
+
+# Of each board's candidates, the page lists the likeliest this many.
+LISTED = 30
+
+
+def _one_solver(settings: Settings) -> Solver:
+    raise ValueError("a game of several boards has one strategy")
+
+
+class MultiWebSession(WebSession):
+    controller: MultiController
+
+    def __init__(self, controller: MultiController) -> None:
+        super().__init__(controller, _one_solver)
+
+    def _adopt_solvers(self, controller: Controller) -> None:
+        """The game switches modes with its own solvers (it is made with them)."""
+
+    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+        """Play a guess, ``colours`` one group per board separated by / ('-' for a solved
+        board); refused (422) past the game's N + 5 guesses or against a board's rule."""
+        moved_on = self._moved_on(turn)
+        if moved_on is not None:
+            return moved_on
+        return self._finish(self.controller.play(word, colours), error_status=422)
+
+    def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
+        game = self.controller.game
+        if strategy not in (None, MULTI_STRATEGY):
+            return Reply(f"a game of several boards plays one strategy ({MULTI_STRATEGY})", 400)
+        now = (game.solver.hard, game.solver.blind)
+        wanted = (now[0] if hard is None else hard, now[1] if blind is None else blind)
+        if wanted == now:
+            return Reply()
+        try:
+            game.switch(hard=wanted[0], blind=wanted[1])
+        except GameError as error:
+            return Reply(str(error), 409)
+        return self._finish(self.controller.start())
+
+    def game_state(self) -> dict[str, Any]:
+        game = self.controller.game
+        advice = game.advice
+        solver = game.solver
+        return {
+            "boards": game.boards,
+            "history": [{"word": word, "colours": marks} for word, marks in game.history],
+            "solved": game.solved,
+            "lost": game.lost,  # the guesses ran out with a board open: the game is over
+            "widened": game.widened,
+            "length": solver.universe.length,
+            "language": language_of(solver),
+            "max_guesses": game.max_guesses,
+            "board_states": [
+                {
+                    "solved_in": board.solved_in,
+                    "candidates_left": board.candidates_left,
+                    "candidates": board.candidates[:LISTED],
+                }
+                for board in advice.boards
+            ],
+            "suggestions": [
+                {
+                    "word": suggestion.word,
+                    "expected_guesses": round(suggestion.expected_guesses, 2),
+                    "solves": [board + 1 for board in suggestion.solves],
+                }
+                for suggestion in advice.suggestions
+            ],
+            "settings": {
+                "strategy": MULTI_STRATEGY,
+                "hard": solver.hard,
+                "blind": solver.blind,
+                "top": game.top,
+            },
+            "strategies": [MULTI_STRATEGY],
+        }
+
+
+# What the page's strategy list names the several-board search.
+MULTI_STRATEGY = "boards"

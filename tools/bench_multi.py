@@ -1,0 +1,245 @@
+"""Several boards against doddle: the table of docs/bench.md's multi-board section.
+
+Plays the same seeded games (the original answers, different words on each board)
+with epdle's MultiSolver and with doddle 1.6.0's simultaneous entropy solver, draws
+epdle's histograms (`epdle bench --boards N --plot`'s picture) and writes the table
+between the `<!-- bench:multi -->` markers of docs/bench.md. doddle runs in a virtual
+environment of its own (build/doddle-venv, made here; it needs numpy < 1.25) through
+tools/doddle_multi.py, which writes each game as it ends: an interrupted doddle run
+keeps its games, and the table then compares both solvers on the games doddle played.
+
+    PYTHONPATH=host .venv/bin/python tools/bench_multi.py            # everything
+    PYTHONPATH=host .venv/bin/python tools/bench_multi.py --no-doddle  # doddle's games so far
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from epdle import words
+from epdle.solver.multi import MultiSolver, guess_limit, parse_multi_history
+from epdle.solver.multi.bench import MultiBenchResult, run_bench, sample_games
+from epdle.solver.multi.picture import game_name, plot_multi_histogram
+from epdle.solver.scoring import score
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "build" / "bench-multi"
+DODDLE_VENV = ROOT / "build" / "doddle-venv"
+DODDLE_PINS = ("doddle==1.6.0", "numpy<1.25")
+BENCH_MD = ROOT / "docs" / "bench.md"
+START, END = "<!-- bench:multi -->", "<!-- /bench:multi -->"
+RUNS = ((2, 300), (4, 300), (8, 100))  # boards, games
+SEED = 0
+# Fresh `epdle suggest --boards 4` processes timed, on histories of played games.
+TIMED_SUGGESTS = 20
+
+
+def games_file(boards: int, count: int) -> Path:
+    games = sample_games(words.answers(), boards, count, SEED)
+    path = WORK / f"games-{boards}.txt"
+    text = "".join(",".join(game) + "\n" for game in games)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+    return path
+
+
+def doddle_python() -> Path:
+    python = DODDLE_VENV / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(DODDLE_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", *DODDLE_PINS], check=True)
+    return python
+
+
+def doddle_games(boards: int, games: Path, run: bool) -> list[int]:
+    """doddle's guesses per game, in order (played now unless `run` is off)."""
+    path = WORK / f"doddle-{boards}.jsonl"
+    if run and len(_read_doddle(path)) < len(games.read_text().splitlines()):
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "host")}
+        with path.open("w") as out:
+            subprocess.run(
+                [str(doddle_python()), str(ROOT / "tools" / "doddle_multi.py"), str(games)],
+                stdout=out,
+                env=env,
+                check=True,
+            )
+    return _read_doddle(path)
+
+
+def _read_doddle(path: Path) -> list[int]:
+    if not path.exists():
+        return []
+    played = {}
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        if "game" in row:
+            played[row["game"]] = row["guesses"]
+        elif isinstance(row.get("games"), list):
+            played.update(enumerate(row["games"], start=1))
+    return [played[number] for number in sorted(played)]
+
+
+def epdle_result(boards: int, games: Path, reuse: bool) -> MultiBenchResult:
+    saved = WORK / f"epdle-{boards}.json"
+    if reuse and saved.exists():
+        data = json.loads(saved.read_text())
+        return MultiBenchResult(
+            boards=boards,
+            hard=data["hard"],
+            blind=data["blind"],
+            games=data["games"],
+            mean=data["mean"],
+            max=data["max"],
+            lost=data["lost"],
+            histogram={int(turns): count for turns, count in data["histogram"].items()},
+            seconds=data["seconds"],
+            first_guess=data["first_guess"],
+            per_game=data["per_game"],
+        )
+    hidden = [line.split(",") for line in games.read_text().splitlines()]
+    solver = MultiSolver(boards)
+    started = time.perf_counter()
+    result = run_bench(solver, hidden, None, started)
+    saved.write_text(json.dumps({**result.as_json(), "per_game": result.per_game}))
+    plot_multi_histogram(result, ROOT / "docs" / "img" / f"bench-multi-{boards}.png")
+    print(f"epdle {game_name(boards)}: {json.dumps(result.as_json())}", flush=True)
+    return result
+
+
+def time_suggest(games: Path) -> tuple[float, float, float]:
+    """p50 and p90 wall seconds of fresh `epdle suggest --boards 4` processes after one
+    to three guesses of the first games, as epdle played them, and p90 CPU seconds."""
+    solver = MultiSolver(4)
+    histories: list[str] = []
+    for line in games.read_text().splitlines():
+        hidden = line.split(",")
+        state, text = solver.initial_state(), []
+        for _ in range(1 + len(histories) % 3):
+            guess = solver.next_guess(state)
+            feedbacks = [
+                None if b.solved_in else score(guess, h)
+                for b, h in zip(state.boards, hidden, strict=True)
+            ]
+            state = solver.apply(state, guess, feedbacks)
+            text.append(guess + ":" + "/".join(f or "-" for f in feedbacks))
+            if not state.open_boards():
+                break
+        histories.append(",".join(text))
+        if len(histories) == TIMED_SUGGESTS:
+            break
+    epdle = [str(ROOT / ".venv" / "bin" / "epdle")]
+    times, cpu = [], []
+    for history in histories:
+        parse_multi_history(history, 4)  # a well-formed history, or this stops here
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        subprocess.run(
+            [*epdle, "suggest", "--boards", "4", "--history", history],
+            check=True,
+            capture_output=True,
+        )
+        times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return statistics.median(times), _p90(times), _p90(cpu)
+
+
+def _p90(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.9 * (len(ordered) - 1) + 0.5)]
+
+
+def row(boards: int, ours: MultiBenchResult, theirs: list[int]) -> str:
+    limit = guess_limit(boards)
+    name = f"{game_name(boards)} ({boards} boards, {limit} guesses)"
+    ours_text = f"{ours.mean:.3f} / {ours.max} / {ours.lost}"
+    if not theirs:
+        return f"| {name} | {ours.games} | {ours_text} | not run | | |"
+    common = ours.per_game[: len(theirs)]
+    lost = sum(count > limit for count in theirs)
+    theirs_text = f"{statistics.fmean(theirs):.3f} / {max(theirs)} / {lost}"
+    paired = f"{statistics.fmean(common):.3f} against {statistics.fmean(theirs):.3f}"
+    return f"| {name} | {ours.games} | {ours_text} | {len(theirs)} | {theirs_text} | {paired} |"
+
+
+def write_section(
+    rows: list[str], timing: tuple[float, float, float] | None, seconds: float
+) -> None:
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        START,
+        "## Several boards (Dordle, Quordle, Octordle)",
+        "",
+        "Games of different words drawn from the 2,315 original answers (seed "
+        f"{SEED}), the same games for both solvers; every guess is played on every open "
+        "board. epdle: `MultiSolver` on the shipped lists (14,855 accepted guesses); doddle "
+        "1.6.0: its simultaneous entropy solver (one ply) on the same lists, from its own "
+        "opener, in a virtual environment of its own with numpy < 1.25. Mean / max / lost "
+        "(a board still open at the limit). Written by `tools/bench_multi.py`; "
+        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()} "
+        f"({platform.python_implementation()}), shared with other jobs; epdle's games took "
+        f"{seconds:.0f} s in all.",
+        "",
+        "| game | games | epdle: mean / max / lost | doddle games | doddle: mean / max / lost "
+        "| on doddle's games: epdle against doddle |",
+        "|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]
+    if timing is not None:
+        lines += [
+            f"A Quordle `epdle suggest --boards 4` as a whole process, after one to three "
+            f"guesses ({TIMED_SUGGESTS} runs, pattern matrix cached): p50 {timing[0]:.2f} s, "
+            f"p90 {timing[1]:.2f} s wall on the shared cores; p90 {timing[2]:.2f} s of CPU "
+            "time (what it takes on an idle core).",
+            "",
+        ]
+    lines += [
+        "![Quordle: guesses per game](img/bench-multi-4.png)",
+        END,
+    ]
+    text = BENCH_MD.read_text()
+    section = "\n".join(lines)
+    if START in text and END in text:
+        before, rest = text.split(START, 1)
+        text = before + section + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    BENCH_MD.write_text(text)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-doddle", action="store_true", help="use doddle's games played so far")
+    parser.add_argument("--no-timing", action="store_true", help="leave out the suggest timing")
+    parser.add_argument(
+        "--reuse-epdle", action="store_true", help="epdle's results of the last run (build/)"
+    )
+    args = parser.parse_args()
+    WORK.mkdir(parents=True, exist_ok=True)
+    rows = []
+    files = {boards: games_file(boards, count) for boards, count in RUNS}
+    for boards, _ in RUNS:
+        ours = epdle_result(boards, files[boards], args.reuse_epdle)
+        theirs = doddle_games(boards, files[boards], run=not args.no_doddle)
+        rows.append(row(boards, ours, theirs))
+    seconds = sum(
+        json.loads((WORK / f"epdle-{boards}.json").read_text())["seconds"] for boards, _ in RUNS
+    )
+    timing = None if args.no_timing else time_suggest(files[4])
+    write_section(rows, timing, seconds)
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
