@@ -107,6 +107,13 @@ def test_bad_colours_and_settings_are_refused(dordle_client: TestClient) -> None
     assert hard.status_code == 200 and settle(dordle_client)["settings"]["hard"] is True
 
 
+def test_a_review_is_refused_on_a_page_of_several_boards(dordle_client: TestClient) -> None:
+    # The review scores one board's game with the page's own solver: a Dordle page has none.
+    review = dordle_client.post("/api/review", json={"history": "crane:bbbbb,pilot:ggggg"})
+    assert review.status_code == 422
+    assert review.json()["error"].startswith("a review covers a one-board game")
+
+
 # -- the page in Chromium ------------------------------------------------------------------
 
 needs_chromium = pytest.mark.skipif(
@@ -174,6 +181,7 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
     expect(page.locator("#left")).to_contain_text("All 4 boards solved in")
     assert len(solved) == 4
     expect(page.locator("#boards .one-board.solved")).to_have_count(4)
+    expect(page.locator("#review")).to_be_hidden()  # a review is a one-board game's
     if SCREENSHOT_DIR:
         page.screenshot(path=str(Path(SCREENSHOT_DIR) / "quordle.png"), full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]

@@ -11,6 +11,7 @@ from epdle.session.review import ReviewError, game_review, grid_history
 from epdle.solver.scoring import parse_history
 
 MAX_TURNS = 12  # more rows than any game has
+ONE_BOARD_ONLY = "a review covers a one-board game: run epdle web without --boards"
 
 
 @dataclass(frozen=True)
@@ -53,11 +54,14 @@ def _with_colons(text: str) -> str:
     return ",".join(":".join(e.split(None, 1)) if ":" not in e else e for e in entries)
 
 
-def review_request(body: dict[str, Any], game: Game) -> Callable[[], ReviewReply]:
-    """The review of the body's game, to run where the game's solvers are used."""
+def review_request(body: dict[str, Any], game: object) -> Callable[[], ReviewReply]:
+    """The review of the body's game, to run where the game's solvers are used. A page of
+    several boards has no one-board solver to review with: its answer is a 422."""
     history = tuple(history_of(body))
 
     def run() -> ReviewReply:
+        if not isinstance(game, Game):
+            return ReviewReply(error=ONE_BOARD_ONLY, status=422)
         try:
             review = game_review(history, game.solver, game.solvers)
         except ReviewError as problem:

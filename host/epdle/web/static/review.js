@@ -85,6 +85,9 @@ function clear(message) {
 const WAITING = "When a game ends, its review shows here: each guess against the best move.";
 
 async function onState(state) {
+  // A review scores a one-board game: a page of several boards has no Review panel.
+  $("#review").hidden = state.boards > 1;
+  if (state.boards > 1) return;
   const over = state.solved || state.lost;
   if (!over) {
     if (automatic || reviewed === null) clear(WAITING);
