@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from exhaustive import optimal_total
 
 from epdle.solver import quick, score, search
+from epdle.solver.search import INFINITE
 from epdle.solver.universe import Universe
 
 # ?ATCH and a few others: in hard mode the hints soon pin the family down.
@@ -73,3 +75,41 @@ def test_a_wide_beam_is_exact():
         exhaustive = search.TreeSearch(universe, hard, (width,))
         costs = [exhaustive.opener_cost(opener, 6) for opener in range(width)]
         assert min(costs) == optimal_total(guesses, answers, hard)
+
+
+def test_the_bounded_search_costs_what_the_full_one_does(small_universe):
+    """Bounds only spare work: under the bound a cost is exact, at or over it a lower bound."""
+    full = search.TreeSearch(small_universe, False, (1, 6, 3))
+    bounded = search.TreeSearch(small_universe, False, (1, 6, 3), bounded=True)
+    openers = search._estimated_openers(small_universe, 4)
+    costs = [full.opener_cost(opener, 6) for opener in openers]
+    assert [bounded.opener_cost(opener, 6) for opener in openers] == costs
+    # Asked to beat the best, the others give up with a lower bound at least as high.
+    again = search.TreeSearch(small_universe, False, (1, 6, 3), bounded=True)
+    best = min(costs)
+    for opener, cost in zip(openers, costs, strict=True):
+        given_up = again.opener_cost(opener, 6, best)
+        assert given_up == cost if cost < best else best <= given_up <= cost
+        # Bounded by its own cost, it gives up in the last parts it solves.
+        assert again.opener_cost(opener, 6, cost) == cost
+    every = np.arange(len(small_universe.answers))
+    for opener in openers:  # the memo's lower bounds never stand in for a cost
+        assert again.extract(opener, None, 6) == full.extract(opener, None, 6)
+    assert again.solve(every, None, 6, 0) == full.solve(every, None, 6, 0)
+
+
+@pytest.mark.parametrize("limit", [4, 5])
+def test_a_guess_given_up_on_for_the_bound_does_not_stop_the_rescue(limit):
+    """Near the guess limit whole beams may not fit it: a guess given up on for the bound
+    is not known to fit, so the rescue guesses must still be tried, as without bounds."""
+    universe = Universe(ATCH_GUESSES, ATCH)
+    width = len(universe.guesses)
+    for narrow in ((1, 1), (1, 2, 1)):
+        full = search.TreeSearch(universe, True, narrow, rescue_width=width)
+        costs = [full.opener_cost(opener, limit) for opener in range(width)]
+        bounded = search.TreeSearch(universe, True, narrow, rescue_width=width, bounded=True)
+        best = INFINITE
+        for opener, cost in enumerate(costs):
+            given = bounded.opener_cost(opener, limit, best)
+            assert given == cost if cost < best else given >= best, (narrow, opener)
+            best = min(best, given)

@@ -15,11 +15,12 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, cache, names, pure, score, settings
+from epdle.solver import Solver, cache, names, pure, score, settings, trees
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.pure import bounds as pure_bounds
 from epdle.solver.pure import matrix, ranking
 from epdle.solver.strategies import guess_stats
+from epdle.solver.universe import Universe
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +53,7 @@ def _off_tree_histories(solver: Solver, count: int, seed: int) -> list[list[tupl
             guess = solver.next_guess(solver.state_after(history))
             history.append((guess, score(guess, answer)))
         histories.append(history)
-    for opener in LATENCY_OPENERS[1:]:  # SALET is the tree's
+    for opener in LATENCY_OPENERS:
         answer = sample.choice(answers)
         histories.append([(opener, score(opener, answer))])
     return histories
@@ -123,7 +124,8 @@ def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeyp
     assert pure.cold_advice(crane, False) is not None
     assert pure.cold_advice(crane, True) is None  # hard mode
     assert pure.cold_advice([], False) is None  # the opening is the tree's
-    assert pure.cold_advice([("salet", "BBBBB")], False) is None  # on the tree
+    opener = trees.load_or_build_tree(Universe.shipped(), False)[""]
+    assert pure.cold_advice([(opener, "BBBBB")], False) is None  # on the tree
     assert pure.cold_advice(crane, False, names.MAX_SUGGESTIONS + 1) is None
     assert pure.cold_advice([("zzzzz", "BBBBB")], False) is None  # the Solver words it
     assert pure.cold_advice([("crane", "GGGGY")], False) is None  # no word fits

@@ -9,6 +9,7 @@ from solver_hints import obeys_hints
 
 from epdle import words
 from epdle.solver import quick, score, trees
+from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.universe import Universe
 
 
@@ -24,8 +25,8 @@ def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
         assert len(history) < 8, f"{answer}: tree runs past 7 guesses"
 
 
-@pytest.mark.parametrize(("hard", "mean_goal", "max_goal"), [(False, 3.422, 5), (True, 3.52, 6)])
-def test_shipped_tree_matches_lists_and_meets_goals(hard, mean_goal, max_goal):
+@pytest.mark.parametrize(("hard", "mean_goal"), [(False, 3.422), (True, 3.52)])
+def test_shipped_tree_matches_lists_and_meets_goals(hard, mean_goal):
     universe = Universe.shipped()
     path = trees.shipped_tree_path(universe, hard)
     assert path.is_file(), "rebuild with tools/build_best_tree.py"
@@ -35,4 +36,4 @@ def test_shipped_tree_matches_lists_and_meets_goals(hard, mean_goal, max_goal):
     turns = [_replay(tree, answer, hard) for answer in words.answers()]
     assert sum(turns) == document["total_guesses"]
     assert sum(turns) / len(turns) <= mean_goal
-    assert max(turns) <= max_goal
+    assert max(turns) <= GAME_GUESSES  # a sixth guess where it lowers the total

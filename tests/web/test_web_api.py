@@ -16,7 +16,8 @@ from web_support import settle
 from epdle.frames import decode, encode
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.screens import frames_for
-from epdle.solver import Solver, score
+from epdle.solver import Solver, score, trees
+from epdle.solver.universe import Universe
 from epdle.web.security import TOKEN_COOKIE, Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
@@ -45,7 +46,9 @@ def test_opening_state(client: TestClient) -> None:
     state = client.get("/api/state").json()
     assert state["history"] == []
     assert state["candidates_left"] == 2315
-    assert state["suggestions"][0]["word"] == "salet"
+    # The shipped normal-mode tree's opener comes first.
+    opener = trees.load_or_build_tree(Universe.shipped(), hard=False)[""]
+    assert state["suggestions"][0]["word"] == opener
     assert len(state["suggestions"]) == 3
     first = state["suggestions"][0]
     assert first["bits"] > 5 and first["expected_left"] > 1 and first["could_win"] is False

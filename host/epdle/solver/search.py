@@ -53,6 +53,9 @@ BLIND_HARD_RESCUE_WIDTH = 10
 # no tree is found so get more (each game's count is the total's part, so a six-guess
 # game is played wherever it lowers the total).
 EXTRA_GUESSES_TRIED = 3
+# Up to this many candidates, a node first looks for a candidate that tells all of them
+# apart (n by n feedbacks) before bucketing every guess.
+_OWN_SPLIT_MAX = 64
 # Extra guesses tried at a node where the whole beam breaks the guess limit.
 _RESCUE_WIDTH = 200
 
@@ -79,14 +82,20 @@ class TreeSearch:
         widths: tuple[int, ...],
         weights: np.ndarray | None = None,
         rescue_width: int | None = None,
+        bounded: bool = False,
     ) -> None:
         self.universe = universe
+        # Bounded (the tree builder): each feedback's part is searched with what is left
+        # of the bound, and gives up once it cannot come in under it (the memo then holds
+        # a lower bound, not the cost); an unbounded search solves every part in full.
+        self.bounded = bounded
         self.rescue_width = _RESCUE_WIDTH if rescue_width is None else rescue_width
         self.uniform = weights is None
         self.weights = np.ones(len(universe.answers)) if weights is None else weights
         self.hard = hard
         self.widths = widths
         self.patterns = universe.patterns
+        # Per node: (cost, guess), or (a lower bound, -1) where a bounded search gave up.
         self.memo: dict[tuple[bytes, bytes, int], tuple[float, int]] = {}
         self.guess_of_answer = np.array(
             [universe.guess_index[word] for word in universe.answers], dtype=np.int64
@@ -116,9 +125,18 @@ class TreeSearch:
         ]
 
     def solve(
-        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
+        self,
+        candidates: np.ndarray,
+        allowed: np.ndarray | None,
+        guesses_left: int,
+        level: int,
+        bound: float = INFINITE,
     ) -> tuple[float, int]:
-        """(total guesses to find every candidate, the guess to play) under the depth limit."""
+        """(total guesses to find every candidate, the guess to play) under the depth limit.
+
+        A cost of `bound` or more may come back as (a lower bound >= `bound`, -1): the
+        search gave up on this node once nothing in it could come in under `bound`.
+        """
         n = len(candidates)
         if guesses_left <= 0:
             return INFINITE, -1
@@ -139,16 +157,25 @@ class TreeSearch:
             guesses_left,
         )
         hit = self.memo.get(key)
-        if hit is not None:
+        if hit is not None and (hit[1] >= 0 or hit[0] >= bound):
             return hit
-        result = self._solve_uncached(candidates, allowed, guesses_left, level)
+        result = self._solve_uncached(candidates, allowed, guesses_left, level, bound)
         self.memo[key] = result
         return result
 
     def _solve_uncached(
-        self, candidates: np.ndarray, allowed: np.ndarray | None, guesses_left: int, level: int
+        self,
+        candidates: np.ndarray,
+        allowed: np.ndarray | None,
+        guesses_left: int,
+        level: int,
+        bound: float,
     ) -> tuple[float, int]:
         n = len(candidates)
+        if self.uniform and n <= _OWN_SPLIT_MAX:
+            own = self._own_perfect_split(candidates, allowed)
+            if own >= 0:
+                return 2.0 * n - 1, own  # as below, without bucketing every guess
         weights = self.weights[candidates]
         mass = float(weights.sum())
         columns = (
@@ -195,17 +222,43 @@ class TreeSearch:
         estimate = np.where(useful, estimate, np.inf)
         order = np.lexsort((~is_candidate, estimate))
         width = self.width(level)
+        # Every word costs this guess, and each part at least 2 s - 1 below it (one word
+        # found per guess at best): no guess can do better than its floor.
+        floor = 3 * n - bucket_count - is_candidate if self.uniform and self.bounded else None
+        # Bounded, a guess must come in under the bound to count. `settled`: some guess
+        # is known to fit the guess limit (one given up on for the bound may not: then
+        # the rescue guesses are tried as the full search would).
+        target = min(best_cost, bound) if self.bounded else best_cost
+        settled = best_cost < INFINITE
         for rank, index in enumerate(order):
             # Past the beam, keep looking only while nothing fits the guess limit.
-            if not np.isfinite(estimate[index]) or (rank >= width and best_cost < INFINITE):
+            if not np.isfinite(estimate[index]) or (rank >= width and settled):
                 break
             if rank >= width + self.rescue_width:
                 break
+            if floor is not None and floor[index] >= target:
+                continue
             guess = int(columns[index])
-            cost = self._cost_of(candidates, allowed, guess, guesses_left, level, best_cost)
-            if cost < best_cost:
+            cost = self._cost_of(candidates, allowed, guess, guesses_left, level, target)
+            found = cost < target
+            if found:
                 best_cost, best_guess = cost, guess
+                target = cost
+            settled = settled or (found if self.bounded else cost < INFINITE)
+        if best_guess < 0 and target < INFINITE:
+            return target, -1  # nothing under the bound: the bound is a lower bound
         return best_cost, best_guess
+
+    def _own_perfect_split(self, candidates: np.ndarray, allowed: np.ndarray | None) -> int:
+        """The first candidate (in guess order) whose feedbacks tell every candidate
+        apart, -1 if none: with equal weights no guess does better (2 n - 1)."""
+        own = self.guess_of_answer[candidates]
+        if allowed is not None:
+            own = own[allowed[own]]
+        own = np.sort(own)
+        codes = np.sort(self.patterns[candidates][:, own], axis=0)
+        apart = np.flatnonzero((np.diff(codes.astype(np.int16), axis=0) != 0).all(axis=0))
+        return int(own[apart[0]]) if len(apart) else -1
 
     def _cost_of(
         self,
@@ -217,8 +270,9 @@ class TreeSearch:
         bound: float,
         progress: Progress | None = None,
     ) -> float:
-        """Exact cost of playing `guess` here, or >= bound once it cannot beat `bound`
-        (`progress`: told after each feedback's part is solved)."""
+        """Exact cost of playing `guess` here, or a lower bound >= `bound` once it cannot
+        beat `bound` (inf: some word cannot be found in time; `progress`: told after each
+        feedback's part is solved)."""
         parts = [
             (code, part) for code, part in self.buckets(candidates, guess) if code != self.solved
         ]
@@ -228,9 +282,11 @@ class TreeSearch:
         lower = float(self.weights[candidates].sum() + sum(floors))
         for done, ((code, part), floor) in enumerate(zip(parts, floors, strict=True), start=1):
             if lower >= bound:
-                return INFINITE
+                return lower
             child_allowed = self.allowed_after(allowed, guess, code)
-            cost, _ = self.solve(part, child_allowed, guesses_left - 1, level + 1)
+            # What this part may cost for the guess to still come in under the bound.
+            budget = bound - lower + floor if self.bounded else INFINITE
+            cost, _ = self.solve(part, child_allowed, guesses_left - 1, level + 1, budget)
             if cost >= INFINITE:
                 return INFINITE
             lower += cost - floor
@@ -414,17 +470,22 @@ def _build_within(
     universe: Universe, hard: bool, pool: list[int], limit: int, progress: Progress | None
 ) -> tuple[float, dict[str, str]] | None:
     steps = len(pool) + 100 * OPENER_FINALISTS
-    screen = TreeSearch(universe, hard, SCREEN_WIDTHS, rescue_width=SCREEN_RESCUE_WIDTH)
-    screened = []
+    screen = TreeSearch(
+        universe, hard, SCREEN_WIDTHS, rescue_width=SCREEN_RESCUE_WIDTH, bounded=True
+    )
+    screened: list[tuple[float, int, int]] = []
     for rank, opener in enumerate(pool):
-        screened.append((screen.opener_cost(opener, limit), rank, opener))
+        # An opener can only be a finalist within FINALIST_GAP of the best so far.
+        leader = min(screened)[0] if screened else INFINITE
+        cost = screen.opener_cost(opener, limit, leader * (1 + FINALIST_GAP) + 1)
+        screened.append((cost, rank, opener))
         if progress is not None:
             progress(rank + 1, steps)
     ranked = sorted(screened)[:OPENER_FINALISTS]
     cutoff = ranked[0][0] * (1 + FINALIST_GAP)
     finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
     steps = len(pool) + 100 * len(finalists)
-    search = TreeSearch(universe, hard, BUILD_WIDTHS)
+    search = TreeSearch(universe, hard, BUILD_WIDTHS, bounded=True)
     best_cost, best_opener = INFINITE, -1
     for number, opener in enumerate(finalists):
 
