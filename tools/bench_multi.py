@@ -202,7 +202,7 @@ def write_section(
         "|---|---|---|---|---|---|",
         *rows,
         "",
-        "doddle's one-ply search takes minutes of wall time a game on these shared cores: "
+        "doddle's one-ply search takes up to a minute of wall time a game on these shared cores: "
         "where it played fewer games than epdle, the last column compares the two on the "
         "games it played. On its own seeded samples doddle reports 4.817 (Dordle, 300 games, "
         "max 7), 6.953 (Quordle, 300, max 8) and 10.78 (Octordle, 100, max 12).",
