@@ -33,6 +33,9 @@ from epdle import words
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", help="one game a line, its hidden words comma-separated")
+    parser.add_argument(
+        "--first", type=int, default=1, help="start at this game (1-based), to resume a run"
+    )
     args = parser.parse_args()
     with open(args.games, encoding="utf-8") as handle:
         games = [line.strip().split(",") for line in handle if line.strip()]
@@ -50,7 +53,7 @@ def main() -> int:
     )
     rounds = []
     first_guess = ""
-    for number, game in enumerate(games, start=1):
+    for number, game in enumerate(games[args.first - 1 :], start=args.first):
         played = engine.run([Word(answer) for answer in game], [])
         rounds.append(played.rounds)
         first_guess = first_guess or str(played.scoreboard.rows[0].guess).lower()
@@ -59,6 +62,7 @@ def main() -> int:
     result = {
         "solver": "doddle 1.6.0 entropy",
         "first_guess": first_guess,
+        "first": args.first,
         "games": rounds,
         "seconds": round(time.perf_counter() - started, 1),
     }

@@ -36,8 +36,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Rank the next guesses. History: 'salet:BBYBB,courd:01000' "
         "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares). Several boards "
         "(Dordle, Quordle, Octordle): --boards 4 --history "
-        "'tarse:GGBYB/BBYBY/BGGBB/BBBBB,tasty:GGGGG/BBBBB/BGBBG/BBBBG,pudic:-/GBBBB/BBBBY/BBGBB', "
-        "one feedback per board in board order, - for a board already solved.",
+        "'tarse:GGBYB/BBYBY/BGGBB/BBBBB,tasty:GGGGG/BBBBB/BGBBG/BBBBG,"
+        "pudic:-/GBBBB/BBBBY/BBGBB', one feedback per board in board order, - for a board "
+        "already solved.",
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")
     _add_boards_option(suggest)
