@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from epdle.cli.boards import add_boards_option
 from epdle.cli.errors import UsageError, int_in
 from epdle.cli.options import (
     add_solver_options,
@@ -41,7 +42,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "already solved.",
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")
-    _add_boards_option(suggest)
+    add_boards_option(suggest)
     add_top_option(suggest)
     add_solver_options(suggest)
     _add_json_option(suggest)
@@ -54,7 +55,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "Several boards: --boards 4 --limit 300 (seeded games of four different answers) or "
         "--boards 4 --games FILE (one game a line, its answers comma-separated).",
     )
-    _add_boards_option(bench)
+    add_boards_option(bench)
     bench.add_argument(
         "--games",
         metavar="FILE",
@@ -111,17 +112,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     tree.add_argument("--branches", type=int, default=5, help="feedbacks per guess shown (5)")
     add_solver_options(tree)
     tree.set_defaults(func=run_tree)
-
-
-def _add_boards_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--boards",
-        type=int_in(1, 32),
-        default=1,
-        metavar="N",
-        help="boards played at once, 1 to 32 (default 1; Dordle 2, Quordle 4, Octordle 8; "
-        "N + 5 guesses)",
-    )
 
 
 def _add_json_option(parser: argparse.ArgumentParser) -> None:
