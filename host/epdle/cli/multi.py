@@ -169,29 +169,13 @@ def run_multi_bench(args: argparse.Namespace) -> int:
 
 
 def print_multi_bench(result: MultiBenchResult) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
+    from epdle.cli.solver import print_bench  # not at the top: cli.solver loads this module
     from epdle.solver.multi.picture import game_name
 
     mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
-    limit = result.boards + 5
-    table = Table(
-        title=f"bench: {game_name(result.boards)} ({mode}), first guess {result.first_guess}"
+    print_bench(
+        f"bench: {game_name(result.boards)} ({mode}), first guess {result.first_guess}",
+        f"lost (>{result.boards + 5})",
+        (result.games, result.mean, result.max, result.lost, result.seconds),
+        result.histogram,
     )
-    for column in ("games", "mean", "max", f"lost (>{limit})", "seconds"):
-        table.add_column(column, justify="right")
-    table.add_row(
-        str(result.games),
-        f"{result.mean:.4f}",
-        str(result.max),
-        str(result.lost),
-        f"{result.seconds:.1f}",
-    )
-    histogram = Table(title="guesses per game")
-    for turns in result.histogram:
-        histogram.add_column(str(turns), justify="right")
-    histogram.add_row(*(str(count) for count in result.histogram.values()))
-    console = Console()
-    console.print(table)
-    console.print(histogram)

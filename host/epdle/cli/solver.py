@@ -24,6 +24,8 @@ from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
     from epdle.solver.bench import LatencyResult
@@ -250,29 +252,15 @@ def run_bench(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.as_json()))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
-    table = Table(title=f"bench: {result.strategy} ({mode}), first guess {result.first_guess}")
     from epdle.solver.scoring import GAME_GUESSES
 
-    for column in ("games", "mean", "max", f"failures (>{GAME_GUESSES})", "seconds"):
-        table.add_column(column, justify="right")
-    table.add_row(
-        str(result.games),
-        f"{result.mean:.4f}",
-        str(result.max),
-        str(result.failures),
-        f"{result.seconds:.1f}",
+    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    console = print_bench(
+        f"bench: {result.strategy} ({mode}), first guess {result.first_guess}",
+        f"failures (>{GAME_GUESSES})",
+        (result.games, result.mean, result.max, result.failures, result.seconds),
+        result.histogram,
     )
-    histogram = Table(title="guesses per game")
-    for turns in result.histogram:
-        histogram.add_column(str(turns), justify="right")
-    histogram.add_row(*(str(count) for count in result.histogram.values()))
-    console = Console()
-    console.print(table)
-    console.print(histogram)
     published = result.against_published()
     if published is not None:
         console.print(published)
@@ -369,3 +357,29 @@ def _time_processes(
         if progress is not None:
             progress(done, len(histories))
     return LatencyResult(len(histories), seconds)
+
+
+def print_bench(
+    title: str,
+    lost_column: str,
+    row: tuple[int, float, int, int, float],
+    histogram: dict[int, int],
+) -> Console:
+    """A bench's summary (games, mean, max, games lost, seconds) and its histogram, printed;
+    the console, for what the caller adds."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in ("games", "mean", "max", lost_column, "seconds"):
+        table.add_column(column, justify="right")
+    games, mean, worst, lost, seconds = row
+    table.add_row(str(games), f"{mean:.4f}", str(worst), str(lost), f"{seconds:.1f}")
+    counts = Table(title="guesses per game")
+    for turns in histogram:
+        counts.add_column(str(turns), justify="right")
+    counts.add_row(*(str(count) for count in histogram.values()))
+    console = Console()
+    console.print(table)
+    console.print(counts)
+    return console
