@@ -280,7 +280,10 @@ def test_todays_answer_outside_the_list_and_hard_mode_midgame(
     game = live_server.session.controller.game
     assert game.solver.blind and len(game.history) == 3
     page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#board li")).to_have_count(2)
     page.get_by_role("button", name="Undo").click()
+    # Each undo's state redraws the checkboxes: wait for the last before ticking one.
+    expect(page.locator("#board li")).to_have_count(1)
     page.get_by_role("checkbox", name="Hard mode").check()
     expect(mode).to_have_text("Words: every accepted word, the common ones first · hard mode")
     assert live_server.session.controller.game.solver.hard
