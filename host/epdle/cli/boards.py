@@ -7,7 +7,6 @@ import argparse
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import int_in
-from epdle.cli.multi import check_multi_options, multi_solver
 from epdle.cli.options import is_dictionary_game
 from epdle.solver.multi.history import EXTRA_GUESSES, MAX_BOARDS
 
@@ -31,6 +30,8 @@ def add_boards_option(parser: argparse.ArgumentParser) -> None:
 def multi_mode_solvers(args: argparse.Namespace) -> MultiSolverFor:
     """The game's multi-board solvers by (hard, blind), each made on first use from the
     same options (the blind one when a board's feedback leaves the answer list)."""
+    from epdle.cli.multi import check_multi_options, multi_solver  # a one-board run skips it
+
     check_multi_options(args)
     always_blind = is_dictionary_game(args) and not args.answers
     made: dict[tuple[bool, bool], MultiSolver] = {}

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError
-from epdle.cli.multi import check_multi_options
 from epdle.cli.options import solver_from_args
 from epdle.cli.session import (
     PORT_HELP,
@@ -162,6 +161,8 @@ def _web(args: argparse.Namespace) -> int:
             + " ".join(web_requirements())
         ) from None
     if args.boards > 1:
+        from epdle.cli.multi import check_multi_options
+
         check_multi_options(args)  # before anything is opened
     device = device_port(args.port)
     host, port = args.listen
