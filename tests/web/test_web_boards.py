@@ -207,8 +207,12 @@ def test_phone_width_keeps_the_boards_side_by_side_two_a_row(
         rows = [round(box["y"]) for box in boxes]
         assert rows[0] == rows[1] < rows[2] == rows[3]  # two a row at phone width, 2 x 2
         assert max(box["x"] + box["width"] for box in boxes) <= 390
-        tile = page.get_by_role("button", name="Board 2: empty, letter 1, grey")
-        assert tile.evaluate("element => element.getBoundingClientRect().width") >= 30  # a finger
+        # Every board's clickable tiles, read at one moment (a new state redraws them).
+        widths = page.eval_on_selector_all(
+            "#boards .one-board button.tile",
+            "tiles => tiles.map((tile) => tile.getBoundingClientRect().width)",
+        )
+        assert len(widths) == 4 * 5 and min(widths) >= 30  # a row of 5 on each board; a finger
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390  # nothing runs off the side
         # The suggestions come before the keyboard, as in the single game.
