@@ -51,7 +51,8 @@ def test_links_to_the_docs_lead_somewhere() -> None:
 
 def test_no_word_of_the_environment() -> None:
     texts = {"README.md": README}
-    for doc in sorted((ROOT / "docs").glob("*.md")):
-        texts[f"docs/{doc.name}"] = doc.read_text(encoding="utf-8")
+    for folder, pattern in (("docs", "*.md"), ("hardware", "**/*.md"), ("firmware", "**/*.md")):
+        for doc in sorted((ROOT / folder).glob(pattern)):
+            texts[str(doc.relative_to(ROOT))] = doc.read_text(encoding="utf-8")
     found = {name: ENVIRONMENT.findall(text) for name, text in texts.items()}
     assert {name: words for name, words in found.items() if words} == {}
