@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from epdle.solver import Advice, HistoryError, Solver
 from epdle.solver.scoring import GAME_GUESSES, is_solved
+
+if TYPE_CHECKING:
+    from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and strategy (the caller keeps them).
 SolverFor = Callable[[bool, bool], Solver]
@@ -27,89 +31,136 @@ class GameError(ValueError):
     """A guess the game cannot take (one-line message); the game is unchanged."""
 
 
-@dataclass
-class Game:
-    solver: Solver
-    top: int = 5
-    history: list[tuple[str, str]] = field(default_factory=list)
-    # Solvers for other modes: without it the game neither widens nor switches modes.
-    solvers: SolverFor | None = None
-    # True once the feedback has left the solver's answer list (blind solver in use).
-    widened: bool = field(default=False, init=False)
-    _advice: Advice | None = field(default=None, init=False, repr=False)
+class _Solving(Protocol):
+    """What a game asks of its solver (one board's or several boards')."""
 
     @property
-    def advice(self) -> Advice:
+    def hard(self) -> bool: ...
+    @property
+    def blind(self) -> bool: ...
+    @property
+    def universe(self) -> Universe: ...
+    def advise(self, history: Any, top: int = 5) -> Any: ...
+
+
+SolverT = TypeVar("SolverT", bound=_Solving)
+AdviceT = TypeVar("AdviceT")
+TurnT = TypeVar("TurnT")
+
+
+@dataclass
+class Played(Generic[SolverT, AdviceT, TurnT]):
+    """Guesses so far under a solver, and its advice: what one board's game and several
+    boards' share (widening past the answer list, playing, undo, switching modes)."""
+
+    solver: SolverT
+    top: int = 5
+    history: list[TurnT] = field(default_factory=list)
+    # Solvers for other modes: without it the game neither widens nor switches modes.
+    solvers: Callable[[bool, bool], SolverT] | None = None
+    # True once the feedback has left the solver's answer list (blind solver in use).
+    widened: bool = field(default=False, init=False)
+    _advice: AdviceT | None = field(default=None, init=False, repr=False)
+
+    @property
+    def advice(self) -> AdviceT:
         if self._advice is None:
             self._advice, self.widened = self._advise(self.history)
         return self._advice
 
     @property
     def solved(self) -> bool:
-        return bool(self.history) and is_solved(self.history[-1][1])
+        raise NotImplementedError
+
+    @property
+    def max_guesses(self) -> int:
+        raise NotImplementedError
 
     @property
     def lost(self) -> bool:
-        """Every guess the game allows played, and none solved it: the game is over."""
-        return len(self.history) >= GAME_GUESSES and not self.solved
+        """Every guess the game allows played, and not solved: the game is over."""
+        return len(self.history) >= self.max_guesses and not self.solved
 
     @property
     def over(self) -> bool:
         return self.solved or self.lost
 
-    def _advise(self, history: list[tuple[str, str]]) -> tuple[Advice, bool]:
+    def _history_error(self) -> type[ValueError]:
+        """What the solver raises, worded for the user, for a history it cannot take."""
+        raise NotImplementedError
+
+    def _advise(self, history: list[TurnT]) -> tuple[AdviceT, bool]:
         """The advice for ``history`` and whether it had to widen; GameError if no mode
         can take it."""
+        history_error = self._history_error()
         try:
             return self.solver.advise(history, top=self.top), False
-        except HistoryError as error:
+        except history_error as error:
             if self.solvers is None or self.solver.blind:
                 raise GameError(str(error)) from None
         try:  # the feedback left the answer list, or the history is wrong for any list
             return self.solvers(self.solver.hard, True).advise(history, top=self.top), True
-        except HistoryError as error:
+        except history_error as error:
             raise GameError(str(error)) from None
 
-    def play(self, guess: str, feedback: str) -> Advice:
-        """Add a played guess; raises GameError (game unchanged) if it cannot be."""
+    def _play(self, turn: Callable[[str], TurnT], guess: str) -> AdviceT:
+        """Add the turn of a played guess; raises GameError (game unchanged) if it cannot be."""
         if self.solved:
             raise GameError("this game is solved: type 'new' to start another")
         if self.lost:
             raise GameError(
-                f"this game is over: all {GAME_GUESSES} guesses are played; "
+                f"this game is over: all {self.max_guesses} guesses are played; "
                 "type 'new' to start another"
             )
         # As the game's language spells it (French drops accents): the board shows that.
-        guess = self.solver.universe.lang.fold(guess)
-        candidate = [*self.history, (guess, feedback)]
+        candidate = [*self.history, turn(self.solver.universe.lang.fold(guess))]
         advice, widened = self._advise(candidate)
         self.history = candidate
         self._advice, self.widened = advice, widened
         return advice
 
-    def undo(self) -> Advice:
+    def undo(self) -> AdviceT:
         if not self.history:
             raise GameError("nothing to undo")
         self.history = self.history[:-1]
         self._advice = None
         return self.advice
 
-    def new(self) -> Advice:
+    def new(self) -> AdviceT:
         self.history = []
         self._advice = None
         return self.advice
 
-    def switch(self, hard: bool | None = None, blind: bool | None = None) -> Advice:
+    def switch(self, hard: bool | None = None, blind: bool | None = None) -> AdviceT:
         """Go on under other rules (hard mode, blind from the start); the history is
         replayed. GameError, game unchanged, if it cannot be (a guess breaks hard mode)."""
         if self.solvers is None:
             raise GameError("this game cannot change modes")
         hard = self.solver.hard if hard is None else hard
         blind = self.solver.blind if blind is None else blind
-        replay = Game(self.solvers(hard, blind), self.top, list(self.history), self.solvers)
+        replay = type(self)(self.solvers(hard, blind), self.top, list(self.history), self.solvers)
         try:
             advice = replay.advice
         except GameError as error:
             raise GameError(f"cannot switch: {error}") from None
         self.solver, self.widened, self._advice = replay.solver, replay.widened, advice
         return advice
+
+
+class Game(Played[Solver, Advice, tuple[str, str]]):
+    """One board's game: six guesses."""
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and is_solved(self.history[-1][1])
+
+    @property
+    def max_guesses(self) -> int:
+        return GAME_GUESSES
+
+    def _history_error(self) -> type[ValueError]:
+        return HistoryError
+
+    def play(self, guess: str, feedback: str) -> Advice:
+        """Add a played guess; raises GameError (game unchanged) if it cannot be."""
+        return self._play(lambda word: (word, feedback), guess)

@@ -10,18 +10,19 @@ mode and blind play during a game (the history is replayed under the new rules).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from epdle.session.game import GameError
+from epdle.session.game import GameError, Played
 from epdle.solver.multi.history import SOLVED_MARK
 from epdle.solver.scoring import is_solved, parse_feedback, quoted
 
 if TYPE_CHECKING:
-    from epdle.solver.multi import MultiAdvice, MultiHistory, MultiSolver
+    from epdle.solver.multi import MultiAdvice, MultiSolver
 
 # (hard, blind) -> a solver of the same words and boards (the caller keeps them).
 MultiSolverFor = Callable[[bool, bool], "MultiSolver"]
+# A guess and its feedback on each board, in order (None: the board was solved before).
+MultiTurn = tuple[str, list[str | None]]
 
 
 def parse_colours(word: str, colours: str, open_boards: Sequence[bool]) -> list[str | None]:
@@ -55,16 +56,8 @@ def parse_colours(word: str, colours: str, open_boards: Sequence[bool]) -> list[
     return feedbacks
 
 
-@dataclass
-class MultiGame:
-    solver: MultiSolver
-    top: int = 5
-    history: MultiHistory = field(default_factory=list)
-    # Solvers for other modes: without it the game neither widens nor switches modes.
-    solvers: MultiSolverFor | None = None
-    # True once a board's feedback has left the answer list (the blind solver in use).
-    widened: bool = field(default=False, init=False)
-    _advice: MultiAdvice | None = field(default=None, init=False, repr=False)
+class MultiGame(Played["MultiSolver", "MultiAdvice", "MultiTurn"]):
+    """Several boards' game: boards + 5 guesses, each played on every open board."""
 
     @property
     def boards(self) -> int:
@@ -73,12 +66,6 @@ class MultiGame:
     @property
     def max_guesses(self) -> int:
         return self.solver.max_guesses
-
-    @property
-    def advice(self) -> MultiAdvice:
-        if self._advice is None:
-            self._advice, self.widened = self._advise(self.history)
-        return self._advice
 
     def open_boards(self) -> list[bool]:
         """Whether each board, in order, is still open (no guess has solved it)."""
@@ -92,27 +79,10 @@ class MultiGame:
     def solved(self) -> bool:
         return not any(self.open_boards())
 
-    @property
-    def lost(self) -> bool:
-        """Every guess the game allows played with a board still open: the game is over."""
-        return len(self.history) >= self.max_guesses and not self.solved
-
-    @property
-    def over(self) -> bool:
-        return self.solved or self.lost
-
-    def _advise(self, history: MultiHistory) -> tuple[MultiAdvice, bool]:
+    def _history_error(self) -> type[ValueError]:
         from epdle.solver.multi import MultiHistoryError
 
-        try:
-            return self.solver.advise(history, top=self.top), False
-        except MultiHistoryError as error:
-            if self.solvers is None or self.solver.blind:
-                raise GameError(str(error)) from None
-        try:  # a board's feedback left the answer list, or the history is wrong for any
-            return self.solvers(self.solver.hard, True).advise(history, top=self.top), True
-        except MultiHistoryError as error:
-            raise GameError(str(error)) from None
+        return MultiHistoryError
 
     def play_colours(self, guess: str, colours: str) -> MultiAdvice:
         """play() with the colours as typed: 'gybbb/bbbbb/-/ggggg'."""
@@ -121,43 +91,4 @@ class MultiGame:
     def play(self, guess: str, feedbacks: Sequence[str | None]) -> MultiAdvice:
         """Add a played guess (None for a solved board); GameError, game unchanged, if it
         cannot be."""
-        if self.solved:
-            raise GameError("this game is solved: type 'new' to start another")
-        if self.lost:
-            raise GameError(
-                f"this game is over: all {self.max_guesses} guesses are played; "
-                "type 'new' to start another"
-            )
-        guess = self.solver.universe.lang.fold(guess)
-        candidate = [*self.history, (guess, list(feedbacks))]
-        advice, widened = self._advise(candidate)
-        self.history = candidate
-        self._advice, self.widened = advice, widened
-        return advice
-
-    def undo(self) -> MultiAdvice:
-        if not self.history:
-            raise GameError("nothing to undo")
-        self.history = self.history[:-1]
-        self._advice = None
-        return self.advice
-
-    def new(self) -> MultiAdvice:
-        self.history = []
-        self._advice = None
-        return self.advice
-
-    def switch(self, hard: bool | None = None, blind: bool | None = None) -> MultiAdvice:
-        """Go on under other rules; the history is replayed. GameError, game unchanged, if
-        it cannot be (a guess breaks hard mode on a board)."""
-        if self.solvers is None:
-            raise GameError("this game cannot change modes")
-        hard = self.solver.hard if hard is None else hard
-        blind = self.solver.blind if blind is None else blind
-        replay = MultiGame(self.solvers(hard, blind), self.top, list(self.history), self.solvers)
-        try:
-            advice = replay.advice
-        except GameError as error:
-            raise GameError(f"cannot switch: {error}") from None
-        self.solver, self.widened, self._advice = replay.solver, replay.widened, advice
-        return advice
+        return self._play(lambda word: (word, list(feedbacks)), guess)
