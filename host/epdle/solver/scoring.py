@@ -86,27 +86,42 @@ class HardModeBreak(NamedTuple):
     revealed_by: str
 
 
+class HardModeHints(NamedTuple):
+    """What one feedback binds every later guess to in hard mode: each green letter at its
+    position, and each revealed (green or yellow) letter as often as it was revealed."""
+
+    greens: tuple[tuple[int, str], ...]  # (position, letter)
+    counts: dict[str, int]
+
+
+def hard_mode_hints(guess: str, feedback: str) -> HardModeHints:
+    """The game's hard-mode rule for one (guess, feedback): the one place it is written.
+
+    A later guess keeps every green letter in its place and uses every revealed letter
+    at least as often as this feedback revealed it (hard_mode_break checks one word,
+    Universe.hard_mode_mask every guess at once)."""
+    guess = guess.lower()
+    greens = tuple(
+        (position, letter)
+        for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True))
+        if mark == GREEN
+    )
+    counts = Counter(letter for letter, mark in zip(guess, feedback, strict=True) if mark != GREY)
+    return HardModeHints(greens, dict(counts))
+
+
 def hard_mode_break(history: Sequence[tuple[str, str]], guess: str) -> HardModeBreak | None:
     """The first way `guess` breaks hard mode after `history` (G/Y/B feedback); None if it
-    may be played.
-
-    The game's rule: every green letter stays in its place, and every revealed letter
-    (green or yellow) is used at least as often as one feedback revealed it. Greens are
-    checked first, as the game does.
-    """
+    may be played. Greens are checked first, as the game does (hard_mode_hints)."""
     guess = guess.strip().lower()
-    for earlier, feedback in history:
-        earlier = earlier.lower()
-        for position, (letter, mark) in enumerate(zip(earlier, feedback, strict=True)):
-            if mark == GREEN and guess[position : position + 1] != letter:
+    hints = [(earlier.lower(), hard_mode_hints(earlier, feedback)) for earlier, feedback in history]
+    for earlier, hint in hints:
+        for position, letter in hint.greens:
+            if guess[position : position + 1] != letter:
                 return HardModeBreak(letter, position, 1, earlier)
     required: dict[str, tuple[int, str]] = {}  # the most any one guess revealed, and that guess
-    for earlier, feedback in history:
-        earlier = earlier.lower()
-        revealed = Counter(
-            letter for letter, mark in zip(earlier, feedback, strict=True) if mark != GREY
-        )
-        for letter, count in revealed.items():
+    for earlier, hint in hints:
+        for letter, count in hint.counts.items():
             if count > required.get(letter, (0, ""))[0]:
                 required[letter] = (count, earlier)
     for letter, (count, earlier) in required.items():

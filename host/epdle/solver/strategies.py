@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from epdle.solver.scoring import pattern_string
 from epdle.solver.settings import COST_DECIMALS, bits_to_guesses
 from epdle.solver.universe import ALPHABET_SIZE, Universe
 
@@ -267,19 +268,15 @@ def pinned_codes(length: int) -> np.ndarray:
 def _hard_mode_valid(
     universe: Universe, guess: int, codes: np.ndarray, pool: np.ndarray
 ) -> np.ndarray:
-    """(feedback, pool guess): whether the pool guess reuses the hints `guess` got there
-    (greens in place, every revealed letter as often as revealed)."""
-    length = universe.length
-    letters = universe.guess_letters[guess].astype(np.int64)
-    digits = (codes.astype(np.int64)[:, None] // 3 ** np.arange(length)) % 3  # 2 green
-    same = universe.guess_letters[pool] == letters[None, :]  # (pool, positions)
-    valid = ~((digits[:, None, :] == 2) & ~same[None, :, :]).any(axis=2)
-    required = np.zeros((len(codes), ALPHABET_SIZE), dtype=np.int64)
-    for position in range(length):
-        required[:, letters[position]] += digits[:, position] > 0
-    counts = universe.guess_letter_counts[pool].astype(np.int64)
-    valid &= (counts[None, :, :] >= required[:, None, :]).all(axis=2)
-    return valid
+    """(feedback, pool guess): whether hard mode allows the pool guess after `guess` got
+    that feedback (Universe.hard_mode_mask)."""
+    word = universe.guesses[guess]
+    return np.array(
+        [
+            universe.hard_mode_mask(word, pattern_string(int(code), universe.length), pool)
+            for code in codes
+        ]
+    ).reshape(len(codes), len(pool))
 
 
 def _words_with_letter(letters: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:

@@ -11,6 +11,7 @@ from epdle import words
 from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
 from epdle.solver.patterns import ALPHABET_SIZE, encode_words, letter_index, load_patterns
+from epdle.solver.scoring import hard_mode_hints
 from epdle.words import languages
 
 __all__ = ["ALPHABET_SIZE", "Universe"]
@@ -137,17 +138,17 @@ class Universe:
     def pattern_count(self) -> int:
         return 3**self.length
 
-    def hard_mode_mask(self, guess: str, feedback: str) -> np.ndarray:
-        """Guesses hard mode allows after `guess` got `feedback`: greens in place, and
-        every revealed (green or yellow) letter used at least as often as revealed."""
-        mask = np.ones(len(self.guesses), dtype=bool)
-        required: dict[int, int] = {}
-        for position, (letter, mark) in enumerate(zip(guess, feedback, strict=True)):
-            index = letter_index(letter)
-            if mark == "G":
-                mask &= self.guess_letters[:, position] == index
-            if mark != "B":
-                required[index] = required.get(index, 0) + 1
-        for index, count in required.items():
-            mask &= self.guess_letter_counts[:, index] >= count
+    def hard_mode_mask(
+        self, guess: str, feedback: str, among: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Guesses hard mode allows after `guess` got `feedback` (scoring.hard_mode_hints):
+        over every guess, or the guesses `among` (indexes)."""
+        letters = self.guess_letters if among is None else self.guess_letters[among]
+        counts = self.guess_letter_counts if among is None else self.guess_letter_counts[among]
+        mask = np.ones(len(letters), dtype=bool)
+        hints = hard_mode_hints(guess, feedback)
+        for position, letter in hints.greens:
+            mask &= letters[:, position] == letter_index(letter)
+        for letter, count in hints.counts.items():
+            mask &= counts[:, letter_index(letter)] >= count
         return mask
