@@ -23,7 +23,7 @@ from epdle.session.multicontroller import MultiController, multi_help
 from epdle.session.multiterminal import show_game
 from epdle.session.presenter import describe_event
 from epdle.session.review import ReviewError, game_review
-from epdle.session.terminal import advice_table, board_text, lost_text, mode_text
+from epdle.session.terminal import advice_text, board_text, lost_text, mode_text
 
 # How often the prompt looks for button presses while it waits for a line.
 WATCH_INTERVAL_S = 0.2
@@ -139,7 +139,11 @@ def show_outcome(
         elif game.lost:
             console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
         else:
-            console.print(advice_table(game.advice, game.solver.strategy, mode_text(game)))
+            console.print(
+                advice_text(game.advice, game.solver.strategy, mode_text(game)),
+                highlight=False,
+                markup=False,
+            )
         if game.over:
             console.print(review_text(game), highlight=False)
     for note in outcome.notes:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
-
-from rich.console import Group
-from rich.table import Table
-from rich.text import Text
 
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     # Only a type here: at run time it would load the numpy engine on the cold path.
     from epdle.session.game import Game
     from epdle.session.multigame import MultiGame
@@ -26,6 +25,8 @@ _TILE_STYLES = {
 def board_text(history: list[tuple[str, str]], coloured: bool = True) -> Text:
     """The board: coloured tiles, or (no colours, e.g. piped) each word beside its
     colours as letters, G/Y/B."""
+    from rich.text import Text  # here: a one-shot `suggest` prints without rich
+
     text = Text()
     for guess, feedback in history:
         if not coloured:
@@ -53,12 +54,29 @@ def mode_text(game: Game | MultiGame) -> str:
     return words + (", hard mode" if game.solver.hard else "")
 
 
-# The suggestion table's columns, the same in `play` and `suggest`. The last one is
-# right-aligned and nothing pads the edges: no line ends in spaces when piped.
+# The suggestion table's columns, the same in `play` and `suggest`, and how each is
+# aligned. The last one is right-aligned and nothing pads the edges: no line ends in
+# spaces when piped.
 COLUMNS = ("#", "guess", "could win", "info (bits)", "left after (avg)")
+Align = Callable[[str, int], str]
+_ALIGN: tuple[Align, ...] = (str.rjust, str.ljust, str.center, str.rjust, str.rjust)
 
 
-def advice_table(advice: Advice, strategy: str | None = None, mode: str | None = None) -> Group:
+def columns_text(rows: Sequence[Sequence[str]], align: Sequence[Align]) -> str:
+    """Rows of cells as text columns two spaces apart, each as wide as its widest cell.
+
+    Plain text rather than a rich Table: importing rich cost a one-shot `suggest` about
+    60 ms, nearly half its time on the tree (align: str.rjust, str.ljust or str.center)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(align))]
+    return "\n".join(
+        "  ".join(
+            how(cell, width) for how, cell, width in zip(align, row, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    )
+
+
+def advice_text(advice: Advice, strategy: str | None = None, mode: str | None = None) -> str:
     """The ranked suggestions under a line that says how many candidates are left (and of
     which words: ``mode``) and what the ranking is by (the strategy's own measure, not
     always the columns shown)."""
@@ -69,22 +87,17 @@ def advice_table(advice: Advice, strategy: str | None = None, mode: str | None =
         heading += f" of {mode}"
     if strategy is not None:  # on a line of its own: neither wraps on a terminal
         heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
-    table = Table(box=None, pad_edge=False)
-    for column in COLUMNS:
-        table.add_column(
-            column,
-            justify="left" if column == "guess" else "center" if column == "could win" else "right",
-            style="bold" if column == "guess" else None,
-        )
-    for rank, suggestion in enumerate(advice.suggestions, start=1):
-        table.add_row(
+    rows = [COLUMNS] + [
+        (
             str(rank),
             display_word(suggestion.word),
             "yes" if suggestion.is_candidate else "",
             f"{suggestion.bits if suggestion.bits > 0 else 0.0:.2f}",  # never -0.00
             f"{suggestion.expected_left:.1f}",
         )
-    return Group(Text(heading), table)
+        for rank, suggestion in enumerate(advice.suggestions, start=1)
+    ]
+    return heading + "\n" + columns_text(rows, _ALIGN)
 
 
 def candidates_text(advice: Advice, limit: int | None = None) -> str:

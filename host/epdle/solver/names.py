@@ -3,8 +3,8 @@ loading it: every place that picks, lists or describes a strategy reads it here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Kind(Enum):
@@ -13,8 +13,7 @@ class Kind(Enum):
     TREE = "tree"  # decision tree with a bounded search off it (search.py, trees.py)
 
 
-@dataclass(frozen=True)
-class Strategy:
+class Strategy(NamedTuple):
     name: str
     kind: Kind
     ranked_by: str  # what a suggestion table is sorted by, in words
