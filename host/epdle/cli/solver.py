@@ -299,8 +299,9 @@ def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) ->
         in_process = measure_latency(solver, histories, progress)
     rows = {"in process": in_process}
     if args.processes:
-        # Spread over the openers: every k-th turn, k = turns / N.
-        spread = histories[:: max(1, len(histories) // args.processes)][: args.processes]
+        # Spread evenly over the openers.
+        count = min(args.processes, len(histories))
+        spread = [histories[i * len(histories) // count] for i in range(count)]
         with progress_bar("timing epdle suggest processes") as progress:
             rows["process"] = _time_processes(args, spread, progress)
     mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")

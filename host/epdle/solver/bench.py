@@ -142,8 +142,8 @@ def run_bench(
     )
 
 
-# Second turns timed by the latency bench: the tree's opener, popular first words, and
-# openers that eliminate almost nothing (the slowest turns to rank).
+# Second turns timed by the latency bench, after the solver's own first guess: popular
+# first words, and openers that eliminate almost nothing (the slowest turns to rank).
 LATENCY_OPENERS = ("salet", "crane", "slate", "adieu", "audio", "raise", "xylyl", "fuzzy")
 
 
@@ -170,11 +170,14 @@ def second_turn_histories(
     seed: int = 1,
     openers: Sequence[str] | None = None,
 ) -> list[list[tuple[str, str]]]:
-    """Histories of one first guess each: every opener (LATENCY_OPENERS unless given)
-    against sampled hidden words."""
+    """Histories of one first guess each: every opener (unless given, the solver's own first
+    guess and LATENCY_OPENERS) against sampled hidden words."""
+    if openers is None:
+        own = solver.advise([], top=1).suggestions[0].word
+        openers = list(dict.fromkeys([own, *LATENCY_OPENERS]))
     sample = random.Random(seed)
     histories = []
-    for opener in LATENCY_OPENERS if openers is None else openers:
+    for opener in openers:
         if opener not in solver.universe.guess_index:
             continue
         for answer in sample.sample(list(hidden_words), min(per_opener, len(hidden_words))):
