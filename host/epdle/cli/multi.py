@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from epdle.cli.errors import UsageError
 from epdle.cli.options import is_dictionary_game, progress_bar, universe_from_args
 from epdle.solver.multi import parse_multi_history
+from epdle.solver.names import mode_name
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def print_multi_bench(result: MultiBenchResult) -> None:
     from epdle.cli.solver import print_bench  # not at the top: cli.solver loads this module
     from epdle.solver.multi.picture import game_name
 
-    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    mode = mode_name(result.hard, result.blind)
     print_bench(
         f"bench: {game_name(result.boards)} ({mode}), first guess {result.first_guess}",
         f"lost (>{result.boards + 5})",

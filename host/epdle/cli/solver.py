@@ -19,7 +19,7 @@ from epdle.cli.options import (
     solver_from_args,
     universe_from_args,
 )
-from epdle.solver.names import Kind
+from epdle.solver.names import Kind, mode_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
@@ -251,7 +251,7 @@ def run_bench(args: argparse.Namespace) -> int:
         return 0
     from epdle.solver.scoring import GAME_GUESSES
 
-    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    mode = mode_name(result.hard, result.blind)
     console = print_bench(
         f"bench: {result.strategy} ({mode}), first guess {result.first_guess}",
         f"failures (>{GAME_GUESSES})",
@@ -283,7 +283,7 @@ def run_tree(args: argparse.Namespace) -> int:
     with progress_bar("building the best tree") as progress:
         solver = solver_from_args(args, progress=progress)
         root = decision_tree(solver, args.opener, args.depth, args.branches)
-    mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")
+    mode = mode_name(solver.hard, solver.blind)
     title = f"{args.strategy} ({mode}) from {display_word(root.guess)}"
     draw_tree(root, args.out, title)
     print(f"wrote {args.out}")
@@ -304,7 +304,7 @@ def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) ->
         spread = [histories[i * len(histories) // count] for i in range(count)]
         with progress_bar("timing epdle suggest processes") as progress:
             rows["process"] = _time_processes(args, spread, progress)
-    mode = ("hard" if solver.hard else "normal") + (", blind" if solver.blind else "")
+    mode = mode_name(solver.hard, solver.blind)
     if args.json:
         report = {name: {"turns": r.histories, **r.summary()} for name, r in rows.items()}
         print(json.dumps({"strategy": solver.strategy, "mode": mode, **report}))

@@ -36,6 +36,12 @@ DEFAULT_STRATEGY = "best"
 MAX_SUGGESTIONS = 50
 
 
+def mode_name(hard: bool, blind: bool = False) -> str:
+    """A game mode in words, as tables, titles and file names give it: 'normal', 'hard',
+    'hard, blind'."""
+    return ("hard" if hard else "normal") + (", blind" if blind else "")
+
+
 def strategy(name: str) -> Strategy:
     """The registry entry; ValueError naming the choices for an unknown name."""
     try:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from epdle.solver.cache import cache_dir, write_atomically
+from epdle.solver.names import mode_name
 from epdle.solver.state import GameState, initial_state
 
 if TYPE_CHECKING:
@@ -18,8 +19,7 @@ log = logging.getLogger(__name__)
 
 
 def _opener_path(universe: Universe, strategy: str, hard: bool) -> Path:
-    mode = "hard" if hard else "normal"
-    return cache_dir() / f"openers-{universe.key}-{strategy}-{mode}.json"
+    return cache_dir() / f"openers-{universe.key}-{strategy}-{mode_name(hard)}.json"
 
 
 def ranked_openers(

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from epdle.solver.names import mode_name
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -86,7 +88,7 @@ def plot_histogram(result: BenchResult, path: str | Path) -> None:
     axes.set_xlabel("guesses")
     axes.set_ylabel("games")
     axes.set_ylim(0, top)
-    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    mode = mode_name(result.hard, result.blind)
     axes.set_title(
         f"{result.strategy} ({mode}), first guess {result.first_guess.upper()}: "
         f"mean {result.mean:.4f}, max {result.max}",

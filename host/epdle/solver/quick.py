@@ -21,6 +21,7 @@ from functools import cache
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import lists_key
+from epdle.solver.names import mode_name
 
 BOOK_FORMAT = 1
 # Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
@@ -32,10 +33,6 @@ _LISTED_CANDIDATES = 100
 def path_key(history: Sequence[tuple[str, str]]) -> str:
     """The tree key of a history: 'salet:BBYBB/crony:GYBBB' ('' for the first turn)."""
     return "/".join(f"{guess}:{feedback}" for guess, feedback in history)
-
-
-def mode_name(hard: bool) -> str:
-    return "hard" if hard else "normal"
 
 
 def tree_file_name(key: str, hard: bool) -> str:

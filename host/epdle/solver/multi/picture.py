@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from epdle.solver.names import mode_name
 from epdle.solver.pictures import BAR, FAILED, GREY, _matplotlib, _save, check_format
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def plot_multi_histogram(result: MultiBenchResult, path: str | Path) -> None:
     axes.set_xlabel("guesses to solve every board")
     axes.set_ylabel("games")
     axes.set_ylim(0, max(counts, default=0) * 1.15 + 1)
-    mode = ("hard" if result.hard else "normal") + (", blind" if result.blind else "")
+    mode = mode_name(result.hard, result.blind)
     axes.set_title(
         f"{game_name(result.boards)} ({mode}), {result.games} games, first guess "
         f"{result.first_guess.upper()}: mean {result.mean:.4f}, max {result.max}",
