@@ -163,6 +163,24 @@ def test_suggest_goes_on_past_the_list_too(capsys) -> None:
     assert "not in the accepted word list" in capsys.readouterr().err
 
 
+def test_suggest_boards_goes_on_past_the_list_too(capsys) -> None:
+    import json
+
+    history = ",".join(f"{g}:{score(g, 'guano')}/{score(g, 'cigar')}" for g in ("crane", "stout"))
+    assert main(["suggest", "--boards", "2", "--history", history, "--json"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["blind"] is True
+    assert report["board_states"][0]["candidates"] == ["guano"]
+    assert "cigar" in report["board_states"][1]["candidates"]
+    assert captured.err == f"epdle suggest: note: {WIDENED_NOTE}\n"
+    # A history no accepted word fits stays an error.
+    assert (
+        main(["suggest", "--boards", "2", "--history", "crane:BBGGB/BBBBB,zzzzz:BBBBB/BBBBB"]) == 1
+    )
+    assert "not in the accepted word list" in capsys.readouterr().err
+
+
 def test_a_game_past_the_list_ends_with_its_review_on_the_device(solvers) -> None:
     game = play_out(default_game(solvers), "guano")
     assert game.solved and game.widened

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import UsageError
-from epdle.cli.options import is_dictionary_game, progress_bar, universe_from_args
-from epdle.solver.multi import parse_multi_history
+from epdle.cli.options import is_dictionary_game, original_game, progress_bar, universe_from_args
+from epdle.solver.multi import MultiHistoryError, parse_multi_history
 from epdle.solver.names import mode_name
 from epdle.words.languages import display_word
 
@@ -37,36 +38,37 @@ def multi_solver(args: argparse.Namespace, universe: Universe | None = None) -> 
 
 
 def run_multi_suggest(args: argparse.Namespace) -> int:
+    from epdle.session.terminal import columns_text
+
     check_multi_options(args)
     history = parse_multi_history(args.history, args.boards)
     solver = multi_solver(args)
-    advice = solver.advise(history, top=args.top)
+    try:
+        advice = solver.advise(history, top=args.top)
+    except MultiHistoryError:
+        if solver.blind or not original_game(args):
+            raise
+        # A board's answer may be outside the original list: every accepted word, as `play`.
+        from epdle.session.game import WIDENED_NOTE
+
+        solver = multi_solver(argparse.Namespace(**{**vars(args), "blind": True}))
+        advice = solver.advise(history, top=args.top)
+        print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
     if args.json:
         print(json.dumps(multi_advice_json(advice, solver)))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console(emoji=False)
-    if not advice.solved and not advice.lost:
-        table = Table(
-            title=f"{args.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}"
-        )
-        for column in ("#", "guess", "expected guesses", "may solve board"):
-            table.add_column(column, justify="right" if column != "guess" else "left")
+    if advice.solved:
+        print(f"Solved every board in {advice.guesses_used}")
+    elif advice.lost:
+        print(f"Lost: the {solver.max_guesses} guesses are used")
+    else:
+        rows = [("#", "guess", "expected guesses", "may solve board")]
         for rank, suggestion in enumerate(advice.suggestions, start=1):
             boards = ", ".join(str(board + 1) for board in suggestion.solves) or "-"
-            table.add_row(
-                str(rank),
-                display_word(suggestion.word),
-                f"{suggestion.expected_guesses:.2f}",
-                boards,
-            )
-        console.print(table)
-    elif advice.solved:
-        console.print(f"Solved every board in {advice.guesses_used}", highlight=False)
-    else:
-        console.print(f"Lost: the {solver.max_guesses} guesses are used", highlight=False)
+            word = display_word(suggestion.word)
+            rows.append((str(rank), word, f"{suggestion.expected_guesses:.2f}", boards))
+        print(f"{args.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}")
+        print(columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust)))
     for number, board in enumerate(advice.boards, start=1):
         if board.answer is not None:
             line = f"board {number}: solved in {board.solved_in} ({display_word(board.answer)})"
@@ -74,7 +76,7 @@ def run_multi_suggest(args: argparse.Namespace) -> int:
             line = f"board {number}: {board.candidates_left} left"
             if board.candidates_left <= LISTED_IN_TEXT:
                 line += ": " + ", ".join(display_word(word) for word in board.candidates)
-        console.print(line, highlight=False)
+        print(line)
     return 0
 
 

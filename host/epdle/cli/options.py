@@ -114,6 +114,12 @@ def is_dictionary_game(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "language", None)) or getattr(args, "length", 5) != 5
 
 
+def original_game(args: argparse.Namespace) -> bool:
+    """The original game's lists (no --answers, --guesses, --language or --length): the
+    one game whose answer may still leave its answer list (today's game, say)."""
+    return not (args.answers or args.guesses or is_dictionary_game(args))
+
+
 def universe_from_args(args: argparse.Namespace) -> Universe:
     from epdle import words
     from epdle.solver.universe import Universe

@@ -15,6 +15,7 @@ from epdle.cli.options import (
     add_solver_options,
     add_top_option,
     is_dictionary_game,
+    original_game,
     progress_bar,
     solver_from_args,
     universe_from_args,
@@ -131,8 +132,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     except ValueError as error:
         from epdle.solver.engine import HistoryError
 
-        custom = args.answers or args.guesses or is_dictionary_game(args)
-        if not isinstance(error, HistoryError) or args.blind or custom:
+        if not isinstance(error, HistoryError) or args.blind or not original_game(args):
             raise
         # Today's answer may be outside the original list: every accepted word, as `play`.
         advice, hard, blind = _advice(argparse.Namespace(**{**vars(args), "blind": True}), history)
@@ -208,8 +208,7 @@ def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> A
     """The solver's fast path (epdle.solver.fast), before the Solver and numpy are loaded."""
     from epdle.solver.fast import fast_advice
 
-    custom = args.answers or args.guesses or is_dictionary_game(args)
-    return fast_advice(args.strategy, args.hard, args.blind, not custom, history, args.top)
+    return fast_advice(args.strategy, args.hard, args.blind, original_game(args), history, args.top)
 
 
 def run_bench(args: argparse.Namespace) -> int:
