@@ -68,6 +68,7 @@ STATIC_FILES = {
     "/board.js": ("board.js", "text/javascript; charset=utf-8"),
     "/review.js": ("review.js", "text/javascript; charset=utf-8"),
     "/boards.js": ("boards.js", "text/javascript; charset=utf-8"),
+    "/suggestions.js": ("suggestions.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/review.css": ("review.css", "text/css; charset=utf-8"),
 }

@@ -7,6 +7,7 @@ import {
   boardsColoursLine, drawBoardsAdvice, hideBoards, isMulti, renderBoards, resetBoardsColours,
   takeBoardsColours,
 } from "./boards.js";
+import { fillSuggestions } from "./suggestions.js";
 
 const $ = (selector) => document.querySelector(selector);
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
@@ -221,12 +222,11 @@ function renderAdvice() {
     setWord(chosen);
     input.focus();
   };
-  keepingFocus($("#suggestions"), isMulti(state) ? () => drawBoardsAdvice(state, useWord) : drawAdvice);
+  keepingFocus($("#suggestions"), isMulti(state)
+    ? () => drawBoardsAdvice(state, useWord) : () => drawAdvice(useWord));
 }
 
-function drawAdvice() {
-  const body = $("#suggestions tbody");
-  body.replaceChildren();
+function drawAdvice(useWord) {
   if (state.solved) {
     $("#left").textContent = `Solved in ${state.history.length}! Press “New game” for another.`;
   } else if (state.lost) {
@@ -238,28 +238,8 @@ function drawAdvice() {
     const left = state.candidates_left;
     $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
   }
-  const suggestions = state.lost ? [] : state.suggestions;
-  $("#suggestions").hidden = suggestions.length === 0;
-  suggestions.forEach((s, rank) => {
-    const tr = document.createElement("tr");
-    const use = document.createElement("button");
-    use.type = "button";
-    use.className = "word";
-    use.textContent = displayWord(s.word);
-    use.setAttribute("aria-label", `Use ${displayWord(s.word)}`);
-    use.addEventListener("click", () => {
-      setWord(s.word);
-      input.focus();
-    });
-    const cells = [String(rank + 1), use, s.bits.toFixed(2), s.expected_left.toFixed(1),
-      s.could_win ? "yes" : ""];
-    cells.forEach((cell) => {
-      const td = document.createElement("td");
-      td.append(cell);
-      tr.append(td);
-    });
-    body.append(tr);
-  });
+  fillSuggestions(state.lost ? [] : state.suggestions,
+    (s) => [s.bits.toFixed(2), s.expected_left.toFixed(1), s.could_win ? "yes" : ""], useWord);
   const list = $("#candidates ul");
   list.replaceChildren(...state.candidates.map((c) => {
     const li = document.createElement("li");

@@ -3,6 +3,7 @@
 // suggestions with the boards each may solve. app.js hands over to these when the
 // server's state has `boards` above 1.
 import { COLOUR_NAMES, anyColours, displayLetter, displayWord, nextColour } from "./board.js";
+import { fillSuggestions } from "./suggestions.js";
 
 const $ = (selector) => document.querySelector(selector);
 const HELP = "Type the word you played, then click or tap each board's tiles until they show "
@@ -182,24 +183,8 @@ export function drawBoardsAdvice(state, useWord) {
     th.textContent = name;
     return th;
   }));
-  const body = $("#suggestions tbody");
-  const suggestions = state.solved || state.lost ? [] : state.suggestions;
-  $("#suggestions").hidden = suggestions.length === 0;
-  body.replaceChildren(...suggestions.map((s, rank) => {
-    const tr = document.createElement("tr");
-    const use = document.createElement("button");
-    use.type = "button";
-    use.className = "word";
-    use.textContent = displayWord(s.word);
-    use.setAttribute("aria-label", `Use ${displayWord(s.word)}`);
-    use.addEventListener("click", () => useWord(s.word));
-    [String(rank + 1), use, s.expected_guesses.toFixed(2), s.solves.join(" ")].forEach((cell) => {
-      const td = document.createElement("td");
-      td.append(cell);
-      tr.append(td);
-    });
-    return tr;
-  }));
+  fillSuggestions(state.solved || state.lost ? [] : state.suggestions,
+    (s) => [s.expected_guesses.toFixed(2), s.solves.join(" ")], useWord);
   const list = $("#candidates ul");
   list.replaceChildren(...state.board_states.flatMap((board, index) => {
     if (board.solved_in !== null) return [];
