@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Console, Group
-from rich.table import Table
+from rich.console import Console
 from rich.text import Text
 
-from epdle.session.terminal import _TILE_STYLES, mode_text, plural
+from epdle.session.terminal import _TILE_STYLES, columns_text, mode_text, plural
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
@@ -55,25 +54,21 @@ def boards_candidates_text(game: MultiGame) -> list[str]:
     return [board_line(number, board) for number, board in enumerate(game.advice.boards, 1)]
 
 
-def advice_table(game: MultiGame) -> Group:
+def advice_text(game: MultiGame) -> str:
     """The boards' states and the ranked guesses, under a line saying the guesses left."""
     advice = game.advice
     heading = (
         f"guess {advice.guesses_used + 1} of {game.max_guesses} ({mode_text(game)}); "
         f"{plural(sum(board.solved_in is None for board in advice.boards), 'board')} open"
     )
-    table = Table(box=None, pad_edge=False)
-    for column in ("#", "guess", "could win board", "expected guesses"):
-        table.add_column(column, justify="left" if column == "guess" else "right")
+    rows = [("#", "guess", "could win board", "expected guesses")]
     for rank, suggestion in enumerate(advice.suggestions, start=1):
-        table.add_row(
-            str(rank),
-            display_word(suggestion.word),
-            " ".join(str(board + 1) for board in suggestion.solves),
-            f"{suggestion.expected_guesses:.2f}",
-        )
-    states = [Text("\n".join(boards_candidates_text(game)))] if game.history else []
-    return Group(Text(heading), *states, table)
+        solves = " ".join(str(board + 1) for board in suggestion.solves)
+        word = display_word(suggestion.word)
+        rows.append((str(rank), word, solves, f"{suggestion.expected_guesses:.2f}"))
+    states = boards_candidates_text(game) if game.history else []
+    table = columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust))
+    return "\n".join([heading, *states, table])
 
 
 def end_text(game: MultiGame) -> str:
@@ -97,7 +92,7 @@ def show_game(console: Console, game: MultiGame) -> None:
     elif game.lost:
         console.print(f"[red]{end_text(game)}[/red] 'new' for another game.", highlight=False)
     else:
-        console.print(advice_table(game))
+        console.print(advice_text(game), highlight=False, markup=False)
 
 
 def boards_summary(game: MultiGame) -> str:
