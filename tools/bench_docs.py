@@ -16,24 +16,12 @@ run by `--python`).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
 from epdle.solver import bench_docs
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _commit(source: Path) -> str:
-    """The checkout's short commit, '+' when it has uncommitted changes."""
-
-    def git(*arguments: str) -> str:
-        command = ["git", "-C", str(source), *arguments]
-        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
-
-    dirty = git("status", "--porcelain", "--untracked-files=no").strip()
-    return git("rev-parse", "--short", "HEAD").strip() + ("+" if dirty else "")
 
 
 def main() -> int:
@@ -54,7 +42,7 @@ def main() -> int:
     parser.add_argument("--code", help="the code column (default: the checkout's commit)")
     args = parser.parse_args()
     source = (args.source or ROOT).resolve()
-    code = args.code or _commit(source)
+    code = args.code or bench_docs.code_label(source)
     every = bench_docs.SECTIONS[args.section](args.sample)
     runs = bench_docs.select(every, args.only)
     if not runs:

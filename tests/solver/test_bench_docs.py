@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
 from epdle.solver import bench_docs
@@ -122,3 +124,28 @@ def test_a_latency_row_carries_both_timings():
     cells = bench_docs.row_cells(run, "after", result, "here")
     assert cells == [run.name, "after", "24", "26 / 82.5 / 104", "24", "103 / 126 / 150.2", "here"]
     assert len(cells) == len(bench_docs.LATENCY_HEADER)
+
+
+def test_the_code_column_marks_changed_code_not_the_rows_just_written(tmp_path):
+    def git(*arguments: str) -> str:
+        command = ["git", "-C", str(tmp_path), *arguments]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+    git("init", "-q")
+    (tmp_path / "host").mkdir()
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "host" / "solver.py").write_text("WIDTH = 1\n")
+    document = tmp_path / "docs" / "bench.md"
+    document.write_text("<!-- bench:games -->\n<!-- /bench:games -->\n")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start")
+    commit = git("rev-parse", "--short", "HEAD").strip()
+    assert bench_docs.code_label(tmp_path) == commit
+    # A long section measured run by run: the rows written so far are not the code.
+    document.write_text("<!-- bench:games -->\n| row |\n<!-- /bench:games -->\n")
+    assert bench_docs.code_label(tmp_path) == commit
+    (tmp_path / "host" / "solver.py").write_text("WIDTH = 2\n")
+    assert bench_docs.code_label(tmp_path) == commit + "+"
+    git("checkout", "-q", "--", "host")
+    (tmp_path / "host" / "new_module.py").write_text("")
+    assert bench_docs.code_label(tmp_path) == commit + "+"

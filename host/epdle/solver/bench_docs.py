@@ -125,6 +125,20 @@ def measure(run: Run, python: str = sys.executable, source: Path | None = None) 
     return result
 
 
+def code_label(source: Path) -> str:
+    """The code column for a checkout: its short commit, '+' when its host/ package (the
+    code a run measures) differs from that commit."""
+
+    def git(*arguments: str) -> str:
+        command = ["git", "-C", str(source), *arguments]
+        return subprocess.run(command, capture_output=True, text=True, check=True).stdout
+
+    # The document the rows go to is not the code: a section measured run by run would
+    # otherwise mark every row after the first as changed code.
+    dirty = git("status", "--porcelain", "--untracked-files=all", "--", "host").strip()
+    return git("rev-parse", "--short", "HEAD").strip() + ("+" if dirty else "")
+
+
 def row_cells(run: Run, code: str, result: dict, measured_on: str) -> list[str]:
     """One table row: the run's figures, exactly as its JSON gives them."""
     if run.latency:

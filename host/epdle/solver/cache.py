@@ -95,16 +95,26 @@ def entries(directory: Path | None = None) -> list[Path]:
     if not directory.is_dir():
         return []
     found = {path for pattern in ENTRY_PATTERNS for path in directory.glob(pattern)}
-    return sorted(found, key=_last_use)
+    used = {}
+    for path in found:
+        try:
+            stat = path.stat()
+        except FileNotFoundError:  # another process's prune removed it since the listing
+            continue
+        used[path] = max(stat.st_atime, stat.st_mtime)
+    return sorted(used, key=used.__getitem__)
 
 
-def _last_use(path: Path) -> float:
-    stat = path.stat()
-    return max(stat.st_atime, stat.st_mtime)
+def _size(path: Path) -> int:
+    """The entry's bytes; 0 once another process has removed it."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def total_bytes(paths: Sequence[Path]) -> int:
-    return sum(path.stat().st_size for path in paths if path.exists())
+    return sum(_size(path) for path in paths)
 
 
 def prune(limit: int, keep: Path | None = None) -> list[Path]:
@@ -118,7 +128,7 @@ def prune(limit: int, keep: Path | None = None) -> list[Path]:
             break
         if path == keep:
             continue
-        size -= path.stat().st_size
+        size -= _size(path)
         path.unlink(missing_ok=True)
         removed.append(path)
     return removed

@@ -15,14 +15,7 @@ from epdle.solver import openers
 from epdle.solver.quick import path_key
 from epdle.solver.ranking import BoundedMemo, allowed_guesses, likelier_first
 from epdle.solver.scoring import GAME_GUESSES
-from epdle.solver.search import (
-    BLIND_HARD_RESCUE_WIDTH,
-    BLIND_WIDTHS,
-    INFINITE,
-    WIDE_WIDTHS,
-    FinishCheck,
-    TreeSearch,
-)
+from epdle.solver.search import INFINITE, FinishCheck, TreeSearch
 from epdle.solver.settings import (
     COST_DECIMALS,
     FALLBACK_WIDTHS,
@@ -49,6 +42,15 @@ from epdle.solver.universe import Universe
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
 # narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
+# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
+BLIND_WIDTHS = (1, 40, 10, 4)
+# Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
+# blind hard bench, with BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
+# 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
+WIDE_WIDTHS = (1, 30, 8, 3)
+# Blind hard mode's searches try only this many rescue guesses: where the beam cannot
+# meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
+BLIND_HARD_RESCUE_WIDTH = 10
 # Blind, the search plays for the likeliest candidates holding all but this share of the
 # prior mass: the long tail of rare words would only slow it.
 PLAUSIBLE_MASS_LEFT = 0.015

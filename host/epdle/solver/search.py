@@ -40,15 +40,6 @@ SCREEN_WIDTHS = (1, 5, 2, 1)
 SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
 FINALIST_GAP = 0.005
-# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
-BLIND_WIDTHS = (1, 40, 10, 4)
-# Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
-# blind hard bench, with policy.BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
-# 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
-WIDE_WIDTHS = (1, 30, 8, 3)
-# Blind hard mode's searches try only this many rescue guesses: where the beam cannot
-# meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
-BLIND_HARD_RESCUE_WIDTH = 10
 # The tree builder first asks for every game within the game's guesses; only lists where
 # no tree is found so get more (each game's count is the total's part, so a six-guess
 # game is played wherever it lowers the total).
