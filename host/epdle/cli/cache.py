@@ -34,14 +34,14 @@ def _megabytes(size: int) -> str:
 
 
 def run_info(args: argparse.Namespace) -> int:
-    from epdle.solver.cache import cache_dir, entries, max_bytes, total_bytes
+    from epdle.solver.cache import cache_dir, entries, entry_bytes, max_bytes, total_bytes
 
     paths = entries()
     size = total_bytes(paths)
     if args.json:
         report = {
             "directory": str(cache_dir()),
-            "entries": [{"name": p.name, "bytes": p.stat().st_size} for p in paths],
+            "entries": [{"name": p.name, "bytes": entry_bytes(p)} for p in paths],
             "bytes": size,
             "max_bytes": max_bytes(),
         }
@@ -52,7 +52,7 @@ def run_info(args: argparse.Namespace) -> int:
         f"{_megabytes(size)} (kept under {_megabytes(max_bytes())})"
     )
     for path in reversed(paths):
-        print(f"  {path.name}  {_megabytes(path.stat().st_size)}")
+        print(f"  {path.name}  {_megabytes(entry_bytes(path))}")
     return 0
 
 

@@ -105,7 +105,7 @@ def entries(directory: Path | None = None) -> list[Path]:
     return sorted(used, key=used.__getitem__)
 
 
-def _size(path: Path) -> int:
+def entry_bytes(path: Path) -> int:
     """The entry's bytes; 0 once another process has removed it."""
     try:
         return path.stat().st_size
@@ -114,7 +114,7 @@ def _size(path: Path) -> int:
 
 
 def total_bytes(paths: Sequence[Path]) -> int:
-    return sum(_size(path) for path in paths)
+    return sum(entry_bytes(path) for path in paths)
 
 
 def prune(limit: int, keep: Path | None = None) -> list[Path]:
@@ -128,7 +128,7 @@ def prune(limit: int, keep: Path | None = None) -> list[Path]:
             break
         if path == keep:
             continue
-        size -= _size(path)
+        size -= entry_bytes(path)
         path.unlink(missing_ok=True)
         removed.append(path)
     return removed
