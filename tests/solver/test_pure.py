@@ -18,6 +18,7 @@ from epdle import words
 from epdle.solver import HistoryError, Solver, cache, names, pure, quick, score, settings, trees
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.pure import bounds as pure_bounds
+from epdle.solver.pure import hard as pure_hard
 from epdle.solver.pure import matrix, ranking
 from epdle.solver.pure import search as pure_search
 from epdle.solver.strategies import guess_stats
@@ -416,6 +417,61 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
         expected = 1.0 + 1e-12 if members else 2.0
     values = [int.from_bytes(row, "little") for row in codes]
     assert ranking.finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("rule", ["its own words", "all but the cheapest", "none"])
+def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver, rule):
+    # ?IGHT: each of its own words leaves the others in one pinned family (BGGGG).
+    universe = solver.universe
+    bucket = [a for a, word in enumerate(universe.answers) if word.endswith("ight")]
+    size = len(bucket)
+    own = [universe.guesses.index(universe.answers[a]) for a in bucket]
+    pool = random.Random(size).sample(range(len(universe.guesses)), 150) + own[:3]
+    members = list(range(150, len(pool)))
+    codes = matrix.Rows(matrix.shipped_matrix(), bucket).picked(pool)
+    values = [int.from_bytes(row, "little") for row in codes]
+    trap = ranking.Trap(settings.TRAP_PENALTY_NEXT, 2, universe.length)
+    pinned = settings.pinned_feedbacks(universe.length)
+
+    def charge(i: int) -> float:
+        sizes = Counter(row[i] for row in codes)
+        caught = sum(count for code, count in sizes.items() if pinned[code] and count > 2)
+        return trap.penalty * caught / size
+
+    def cost(i: int) -> float:
+        bits = matrix.entropy(list(Counter(row[i] for row in codes).values()), size)
+        chance = 1.0 / size if i in members else 0.0
+        return pure_bounds.estimated_cost(bits, chance, math.log2(size)) + charge(i)
+
+    cheapest = min(range(len(pool)), key=cost)
+    follows = {
+        "its own words": members.__contains__,  # each charged: it leaves the rest pinned
+        "all but the cheapest": cheapest.__ne__,
+        "none": lambda i: False,  # none may follow: any pool guess finishes it
+    }[rule]
+    tried = [i for i in range(len(pool)) if follows(i)] or list(range(len(pool)))
+    assert all(charge(i) > 0 for i in members)
+    expected = min(map(cost, tried))
+    found = ranking.finish_cost(codes, values, members, trap, follows)
+    assert found == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_hints_allow_the_guesses_the_solver_allows(hard, seed):
+    sample = random.Random(seed)
+    guesses = matrix.shipped_lists_indexed()[0]
+    assert guesses == hard.universe.guesses
+    for _ in range(8):
+        answer, history = sample.choice(hard.universe.answers), []
+        for _ in range(3):
+            state = hard.state_after(history)
+            assert state.allowed is not None
+            guess = guesses[int(sample.choice(np.flatnonzero(state.allowed)))]
+            history.append((guess, score(guess, answer)))
+            allowed = hard.state_after(history).allowed
+            assert pure_hard.history_allowed(history, guesses) == tuple(np.flatnonzero(allowed))
+    # A guess that breaks the rule: no allowed guesses, the Solver words the error.
+    assert pure_hard.history_allowed([("crane", "BBBBG"), ("fuzzy", "BBBBB")], guesses) is None
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
