@@ -103,15 +103,15 @@ def hard(shipped_hard, shipped, monkeypatch) -> Solver:
 
 
 def _hard_histories(solver: Solver, count: int, seed: int) -> list[list[tuple[str, str]]]:
-    """Hard-mode games off the shipped tree: a random first guess against a random answer
-    (and the latency bench's openers), then as often a second turn, or a second and a
-    third: the Solver's guess or a random one of the guesses the hints allow."""
+    """`count` hard-mode games off the shipped tree: the latency bench's openers, then
+    random first guesses, each against a random answer; as often a second turn, or a
+    second and a third, as none: the Solver's guess or a random one the hints allow."""
     sample = random.Random(seed)
     answers = list(words.answers())
     tree = trees.load_or_build_tree(solver.universe, True)
     histories: list[list[tuple[str, str]]] = []
     openers = [opener for opener in LATENCY_OPENERS if opener != tree[""]]
-    while len(histories) < count + len(openers):
+    while len(histories) < count:
         answer = sample.choice(answers)
         if openers:
             opener = openers.pop()
