@@ -15,10 +15,12 @@ import pytest
 from advice_checks import assert_same_advice
 
 from epdle import words
-from epdle.solver import Solver, cache, names, pure, score, settings, trees
+from epdle.solver import HistoryError, Solver, cache, names, pure, quick, score, settings, trees
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.pure import bounds as pure_bounds
+from epdle.solver.pure import hard as pure_hard
 from epdle.solver.pure import matrix, ranking
+from epdle.solver.pure import search as pure_search
 from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
@@ -84,6 +86,115 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
     assert kinds == {"two or fewer", "searched", "looked ahead", "ranked only"}
 
 
+@pytest.fixture(scope="module")
+def shipped_hard(shipped) -> Solver:
+    """The Solver on the shipped lists in hard mode, on the same cache."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EPDLE_CACHE_DIR", str(shipped[1]))
+        solver = Solver("best", hard=True)
+        solver.universe.patterns  # noqa: B018 (read from the cache while it is set)
+    return solver
+
+
+@pytest.fixture
+def hard(shipped_hard, shipped, monkeypatch) -> Solver:
+    monkeypatch.setenv("EPDLE_CACHE_DIR", str(shipped[1]))
+    return shipped_hard
+
+
+def _hard_histories(solver: Solver, count: int, seed: int) -> list[list[tuple[str, str]]]:
+    """`count` hard-mode games off the shipped tree: the latency bench's openers, then
+    random first guesses, each against a random answer; as often a second turn, or a
+    second and a third, as none: the Solver's guess or a random one the hints allow."""
+    sample = random.Random(seed)
+    answers = list(words.answers())
+    tree = trees.load_or_build_tree(solver.universe, True)
+    histories: list[list[tuple[str, str]]] = []
+    openers = [opener for opener in LATENCY_OPENERS if opener != tree[""]]
+    while len(histories) < count:
+        answer = sample.choice(answers)
+        if openers:
+            opener = openers.pop()
+            histories.append([(opener, score(opener, answer))])
+            continue
+        opener = sample.choice(solver.universe.guesses)
+        history = [(opener, score(opener, answer))]
+        for _ in range(sample.choice([0, 1, 2])):
+            state = solver.state_after(history)
+            if state.solved:
+                break
+            if sample.random() < 0.5:
+                guess = solver.next_guess(state)
+            else:
+                assert state.allowed is not None
+                allowed = np.flatnonzero(state.allowed)
+                guess = solver.universe.guesses[int(sample.choice(allowed))]
+            history.append((guess, score(guess, answer)))
+        if quick.path_key(history) not in tree:
+            histories.append(history)
+    return histories
+
+
+@pytest.mark.parametrize(("top", "seed"), [(5, 11), (1, 12), (12, 13)])
+def test_cold_advice_in_hard_mode_equals_the_solver(hard, top, seed):
+    histories = _hard_histories(hard, 45, seed)
+    answered, kinds, turns = 0, set(), set()
+    for history in histories:
+        fast = pure.cold_advice(history, True, top)
+        if fast is None:
+            continue
+        answered += 1
+        hard.forget_rankings()  # a fresh search, as a process starts with
+        assert_same_advice(fast, hard.engine_advice(history, top=top))
+        kinds.add(_size_class(fast.candidates_left))
+        turns.add(len(history))
+    # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
+    assert answered >= 0.9 * len(histories)
+    assert kinds == {"two or fewer", "searched", "looked ahead", "ranked only"}
+    assert turns == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "history",
+    [
+        [("latch", "BGGGG")],  # _ATCH: six words, none to split them, five guesses left
+        [("fight", "BGGGG")],
+        [("crane", "BBBGB"), ("mound", "BGGGG")],
+    ],
+)
+def test_a_hard_mode_family_the_beam_cannot_finish_is_rescued_as_by_the_solver(
+    hard, history, monkeypatch
+):
+    # Hard mode allows only the family's own words: no guess in the beam finds every one
+    # in time, so the search tries its rescue guesses, then relaxes the limit.
+    rescued = []
+    rescue = pure_search.Search._rescue
+
+    def spy(self, *args):
+        rescued.append(rescue(self, *args))
+        return rescued[-1]
+
+    monkeypatch.setattr(pure_search.Search, "_rescue", spy)
+    fast = pure.cold_advice(history, True)
+    assert fast is not None and rescued
+    hard.forget_rankings()
+    assert_same_advice(fast, hard.engine_advice(history))
+
+
+def test_hard_mode_leaves_to_the_solver_what_it_cannot_answer(hard):
+    crane = [("crane", score("crane", "cloud"))]
+    assert pure.cold_advice(crane, True) is not None
+    opener = trees.load_or_build_tree(hard.universe, True)[""]
+    assert pure.cold_advice([(opener, score(opener, "cloud"))], True) is None  # on the tree
+    # CRANE BBBBG keeps E last: FUZZY breaks the rule, and the Solver says so.
+    broken = [("crane", "BBBBG"), ("fuzzy", "BBBBB")]
+    assert pure.cold_advice(broken, True) is None
+    with pytest.raises(HistoryError, match="hard mode"):
+        hard.advise(broken)
+    solved = [("crane", score("crane", "globe")), ("globe", "GGGGG")]
+    assert pure.cold_advice(solved, True) == hard.engine_advice(solved)
+
+
 @pytest.mark.parametrize(
     "history",
     [[("crane", "GGBBB")], [("crane", "BGBGB")], [("crane", "BBBYG")], [("slate", "BBGBY")]],
@@ -122,7 +233,6 @@ def test_the_cost_curve_is_exact_and_whole_for_small_buckets():
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):
     crane = [("crane", score("crane", "cloud"))]
     assert pure.cold_advice(crane, False) is not None
-    assert pure.cold_advice(crane, True) is None  # hard mode
     assert pure.cold_advice([], False) is None  # the opening is the tree's
     opener = trees.load_or_build_tree(Universe.shipped(), False)[""]
     assert pure.cold_advice([(opener, "BBBBB")], False) is None  # on the tree
@@ -173,11 +283,17 @@ def _second_run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[s
     return run
 
 
-def test_a_cold_suggest_off_the_tree_loads_no_numpy(solver, shipped):
-    history = f"xylyl:{score('xylyl', 'cloud')}"
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_a_cold_suggest_off_the_tree_loads_no_numpy(shipped, shipped_hard, mode):
+    solver = shipped_hard if mode == "hard" else shipped[0]
+    history = [("xylyl", score("xylyl", "cloud"))]
+    if mode == "hard":  # a second turn too, the hints binding it
+        history.append(("level", score("level", "cloud")))
+    text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
+    flags = ["--hard"] if mode == "hard" else []
     code = (
         "import sys; from epdle.cli import main; "
-        f"main(['suggest', '--history', {history!r}, '--json']); "
+        f"main(['suggest', *{flags!r}, '--history', {text!r}, '--json']); "
         f"print(sorted(({NOT_LOADED} | {{'rich'}}) & set(sys.modules)))"
     )
     env = {"EPDLE_CACHE_DIR": str(shipped[1]), "PATH": "/usr/bin:/bin"}
@@ -186,7 +302,7 @@ def test_a_cold_suggest_off_the_tree_loads_no_numpy(solver, shipped):
     advice_line, loaded = run.stdout.strip().splitlines()
     assert loaded == "[]"
     advice = json.loads(advice_line)
-    slow = solver.engine_advice([("xylyl", score("xylyl", "cloud"))])
+    slow = solver.engine_advice(history)
     assert [s["word"] for s in advice["suggestions"]] == [s.word for s in slow.suggestions]
     assert advice["candidates"] == slow.candidates
 
@@ -301,6 +417,61 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
         expected = 1.0 + 1e-12 if members else 2.0
     values = [int.from_bytes(row, "little") for row in codes]
     assert ranking.finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("rule", ["its own words", "all but the cheapest", "none"])
+def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver, rule):
+    # ?IGHT: each of its own words leaves the others in one pinned family (BGGGG).
+    universe = solver.universe
+    bucket = [a for a, word in enumerate(universe.answers) if word.endswith("ight")]
+    size = len(bucket)
+    own = [universe.guesses.index(universe.answers[a]) for a in bucket]
+    pool = random.Random(size).sample(range(len(universe.guesses)), 150) + own[:3]
+    members = list(range(150, len(pool)))
+    codes = matrix.Rows(matrix.shipped_matrix(), bucket).picked(pool)
+    values = [int.from_bytes(row, "little") for row in codes]
+    trap = ranking.Trap(settings.TRAP_PENALTY_NEXT, 2, universe.length)
+    pinned = settings.pinned_feedbacks(universe.length)
+
+    def charge(i: int) -> float:
+        sizes = Counter(row[i] for row in codes)
+        caught = sum(count for code, count in sizes.items() if pinned[code] and count > 2)
+        return trap.penalty * caught / size
+
+    def cost(i: int) -> float:
+        bits = matrix.entropy(list(Counter(row[i] for row in codes).values()), size)
+        chance = 1.0 / size if i in members else 0.0
+        return pure_bounds.estimated_cost(bits, chance, math.log2(size)) + charge(i)
+
+    cheapest = min(range(len(pool)), key=cost)
+    follows = {
+        "its own words": members.__contains__,  # each charged: it leaves the rest pinned
+        "all but the cheapest": cheapest.__ne__,
+        "none": lambda i: False,  # none may follow: any pool guess finishes it
+    }[rule]
+    tried = [i for i in range(len(pool)) if follows(i)] or list(range(len(pool)))
+    assert all(charge(i) > 0 for i in members)
+    expected = min(map(cost, tried))
+    found = ranking.finish_cost(codes, values, members, trap, follows)
+    assert found == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_hints_allow_the_guesses_the_solver_allows(hard, seed):
+    sample = random.Random(seed)
+    guesses = matrix.shipped_lists_indexed()[0]
+    assert guesses == hard.universe.guesses
+    for _ in range(8):
+        answer, history = sample.choice(hard.universe.answers), []
+        for _ in range(3):
+            state = hard.state_after(history)
+            assert state.allowed is not None
+            guess = guesses[int(sample.choice(np.flatnonzero(state.allowed)))]
+            history.append((guess, score(guess, answer)))
+            allowed = hard.state_after(history).allowed
+            assert pure_hard.history_allowed(history, guesses) == tuple(np.flatnonzero(allowed))
+    # A guess that breaks the rule: no allowed guesses, the Solver words the error.
+    assert pure_hard.history_allowed([("crane", "BBBBG"), ("fuzzy", "BBBBB")], guesses) is None
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):

@@ -1,8 +1,8 @@
 """The fast path every front end takes first: `best` on the shipped lists without the
 pattern engine.
 
-First the shipped tree and its book (epdle.solver.quick), then, off the tree in normal
-mode, the numpy-free ranking over the cached pattern matrix (epdle.solver.pure); None
+First the shipped tree and its book (epdle.solver.quick), then, off the tree, the
+numpy-free ranking over the cached pattern matrix (epdle.solver.pure); None
 when neither answers and the Solver must. Numpy-free: a one-shot `suggest` imports this
 alone, and the Solver tries it first too (Solver.advise), so `play`, the daemon and the
 web page answer as fast.

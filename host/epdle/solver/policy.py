@@ -25,6 +25,8 @@ from epdle.solver.settings import (
     LOOKAHEAD_WIDTH,
     RANKED_KEPT,
     SEARCH_MAX_CANDIDATES,
+    TRAP_PENALTY,
+    TRAP_PENALTY_NEXT,
 )
 from epdle.solver.state import GameState
 from epdle.solver.strategies import (
@@ -69,11 +71,6 @@ BLIND_HARD_LOOKAHEAD_WIDTH = 24
 # ranked guess (of the first GUARD_TRIES) that leaves the least weight where it cannot.
 GUARD_CANDIDATES = 200
 GUARD_TRIES = 12
-# Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
-# leader leaves in a family its greens pin down, larger than the guesses left.
-TRAP_PENALTY = 3.0
-# The same charge one guess further on, inside the look-ahead.
-TRAP_PENALTY_NEXT = 3.0
 # Blind hard mode: where the search cannot find every plausible word within the guesses
 # left and at most NARROW_LEFT are left, it plays for fewer words before it relaxes the
 # limit: the likeliest ones holding all but each of NARROW_MASS_LEFT of the mass in turn.

@@ -16,7 +16,7 @@ import numpy as np
 
 from epdle.solver.quick import path_key
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
-from epdle.solver.settings import cost_curve
+from epdle.solver.settings import RESCUE_WIDTH, cost_curve
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
@@ -47,8 +47,6 @@ EXTRA_GUESSES_TRIED = 3
 # Up to this many candidates, a node first looks for a candidate that tells all of them
 # apart (n by n feedbacks) before bucketing every guess.
 _OWN_SPLIT_MAX = 64
-# Extra guesses tried at a node where the whole beam breaks the guess limit.
-_RESCUE_WIDTH = 200
 
 Progress = Callable[[int, int], None]
 
@@ -80,7 +78,7 @@ class TreeSearch:
         # of the bound, and gives up once it cannot come in under it (the memo then holds
         # a lower bound, not the cost); an unbounded search solves every part in full.
         self.bounded = bounded
-        self.rescue_width = _RESCUE_WIDTH if rescue_width is None else rescue_width
+        self.rescue_width = RESCUE_WIDTH if rescue_width is None else rescue_width
         self.uniform = weights is None
         self.weights = np.ones(len(universe.answers)) if weights is None else weights
         self.hard = hard

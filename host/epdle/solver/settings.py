@@ -33,6 +33,14 @@ LOOKAHEAD_MAX_CANDIDATES = {False: 500, True: 1000}  # by blind
 # Estimated costs are ordered rounded to this many decimals: their last digits are float
 # noise (numpy's log2 differs by CPU), and the numpy-free path must order them the same.
 COST_DECIMALS = 9
+# Off the tree, where the whole beam breaks the guess limit the search tries this many
+# more guesses (in the estimate's order) before it gives up on the limit.
+RESCUE_WIDTH = 200
+# Hard mode, the look-ahead adds this many guesses per unit of candidate weight that a
+# leader leaves in a family its greens pin down, larger than the guesses left.
+TRAP_PENALTY = 3.0
+# The same charge one guess further on, inside the look-ahead.
+TRAP_PENALTY_NEXT = 3.0
 # Up to this bucket size the cost curve is exact (2 n - 1: each word but the first found
 # costs two guesses), and whole.
 EXACT_CURVE = 4
@@ -46,6 +54,16 @@ def cost_curve(size: int) -> list[float]:
         max(2.0 * s - 1.0, 0.0) if s <= EXACT_CURVE else s * (1.75 + 0.2 * math.log2(s / 4.0))
         for s in range(size + 1)
     ]
+
+
+@cache
+def pinned_feedbacks(length: int) -> tuple[bool, ...]:
+    """Per feedback code: whether it has all letters but one green (a family the greens pin
+    down, such as _OUND, which hard mode can only guess one word at a time)."""
+    return tuple(
+        sum(code // 3**at % 3 == 2 for at in range(length)) == length - 1
+        for code in range(3**length)
+    )
 
 
 def bits_to_guesses(bits: Any) -> Any:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from epdle.solver.scoring import pattern_string
-from epdle.solver.settings import COST_DECIMALS, bits_to_guesses
+from epdle.solver.settings import COST_DECIMALS, bits_to_guesses, pinned_feedbacks
 from epdle.solver.universe import ALPHABET_SIZE, Universe
 
 # Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
@@ -260,9 +260,8 @@ def two_ply_costs(
 
 
 def pinned_codes(length: int) -> np.ndarray:
-    """Per feedback code: whether it has all letters but one green."""
-    digits = (np.arange(3**length)[:, None] // 3 ** np.arange(length)) % 3
-    return (digits == 2).sum(axis=1) == length - 1
+    """Per feedback code: whether it has all letters but one green (settings.pinned_feedbacks)."""
+    return np.array(pinned_feedbacks(length))
 
 
 def _hard_mode_valid(

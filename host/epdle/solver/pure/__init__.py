@@ -19,13 +19,17 @@ so this package answers the same from the cached pattern matrix read without num
   buckets over the bucket.
 - The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
   whole numbers, its beam found by the same bucket counts.
+- Hard mode is the same over the guesses the history's hints allow (epdle.solver.pure.hard):
+  the ranking and the search among those, the look's finishing guesses those that
+  follow the leader's hints, and the trap charges for families the greens pin down.
 
 Modules: matrix (the matrix reader and the candidates' rows), bounds (the floors),
-ranking (the estimate and the look-ahead), search; the settings and the cost curve are
+ranking (the estimate and the look-ahead), search, hard (the hints' allowed guesses and
+the trapped words); the settings and the cost curve are
 epdle.solver.settings, which the Solver reads too.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
-order the way numpy's rounding would, hard mode, other lists, no cached matrix) it
+order the way numpy's rounding would, other lists, no cached matrix) it
 returns None and the caller asks the Solver. A test holds the two equal over many
 states.
 """
@@ -35,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice, worth_showing
+from epdle.solver.pure.hard import history_allowed
 from epdle.solver.pure.matrix import (
     Rows,
     Undecided,
@@ -57,16 +62,16 @@ def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
     `history` is normalised, as parse_history gives. None whenever the Solver must answer
     (including every history it would refuse: it words the error).
     """
-    if hard or not history or top > RANKED_KEPT:
+    if not history or top > RANKED_KEPT:
         return None
     try:
-        return _advice(history, top)
+        return _advice(history, hard, top)
     except Undecided:
         return None
 
 
-def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
-    shipped = tree_and_book(False)
+def _advice(history: Sequence[tuple[str, str]], hard: bool, top: int) -> Advice | None:
+    shipped = tree_and_book(hard)
     if shipped is None or path_key(history) in shipped[0]:
         return None
     words, answers, guess_of = shipped_lists_indexed()
@@ -78,6 +83,9 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
         if at is None or len(feedback) != length or (solved and turn < len(history)):
             return None
         played.append(at)
+    allowed = history_allowed(history, words) if hard else None
+    if hard and allowed is None:
+        return None  # a guess broke hard mode: the Solver says how
     matrix = shipped_matrix()
     left = list(range(len(answers)))
     for index, (_, feedback) in zip(played, history, strict=True):
@@ -98,7 +106,7 @@ def _advice(history: Sequence[tuple[str, str]], top: int) -> Advice | None:
     if n <= 2:
         ranked = [guess_of[a] for a in left]
     else:
-        ranked = ranked_guesses(matrix, rows, len(history), top)
+        ranked = ranked_guesses(matrix, rows, len(history), top, allowed)
     shown = ranked[: max(1, top)]
     own = {guess_of[a] for a in left}
     columns = rows.columns(shown)

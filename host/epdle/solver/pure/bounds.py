@@ -5,8 +5,9 @@ order of their floors, lowest first."""
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from functools import cache, partial
 from itertools import compress
 
 from epdle.solver.pure.matrix import count_log_count, entropy, shapes
@@ -146,6 +147,24 @@ def feedback_floor_order(
             if guess not in is_candidate:
                 yield value, guess
             guess = feedbacks.find(more, guess + 1)
+
+
+def column_floor_order(
+    feedbacks: bytes,
+    columns: Sequence[int] | None,
+    is_candidate: set[int],
+    floor: Callable[[int, bool], float],
+    fewest: int = 1,
+) -> Iterator[tuple[float, int]]:
+    """feedback_floor_order for `feedbacks` over the guesses `columns` (sorted guess
+    indexes, by position: the guesses hard mode allows; None: every guess), yielding
+    (floor, guess)."""
+    if columns is None:
+        return feedback_floor_order(feedbacks, is_candidate, floor, fewest)
+    found = set(map(partial(bisect_left, columns), is_candidate))
+    inside = {i for i in found if i < len(columns) and columns[i] in is_candidate}
+    order = feedback_floor_order(feedbacks, inside, floor, fewest)
+    return ((value, columns[i]) for value, i in order)
 
 
 @cache

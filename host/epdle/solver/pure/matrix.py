@@ -220,7 +220,7 @@ class Rows:
         self._pick = None if copied else itemgetter(*members)
         self.clc = count_log_count(self.n)
         self.whole = math.log2(self.n)
-        self._bucket_counts: bytes | None = None
+        self._bucket_counts: dict[tuple[int, ...] | None, bytes] = {}
 
     def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
         """Each guess's codes over the candidates."""
@@ -237,14 +237,20 @@ class Rows:
         laid = b"".join([joined[g::width] for g in guesses])
         return [laid[i :: self.n] for i in range(self.n)]
 
-    def bucket_counts(self) -> bytes:
-        """Per guess, one less than the number of feedbacks it gets over the candidates
-        (copied rows, at most MOST_PAIRED of them)."""
-        if self._bucket_counts is None:
-            width = self.matrix.width
-            rows = [self.joined[i * width : (i + 1) * width] for i in range(self.n)]
-            self._bucket_counts = bucket_counts(rows)
-        return self._bucket_counts
+    def bucket_counts(self, columns: tuple[int, ...] | None = None) -> bytes:
+        """Per guess (of `columns`, by position; None: of every guess), one less than the
+        number of feedbacks it gets over the candidates (copied rows, at most MOST_PAIRED
+        of them)."""
+        counted = self._bucket_counts.get(columns)
+        if counted is None:
+            if columns is None:
+                width = self.matrix.width
+                rows = [self.joined[i * width : (i + 1) * width] for i in range(self.n)]
+            else:
+                rows = self.picked(columns)
+            counted = bucket_counts(rows)
+            self._bucket_counts[columns] = counted
+        return counted
 
     def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
         """Per guess, the entropy of its feedback (as guess_stats computes it) and whether

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import math
 from bisect import insort
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import NamedTuple
 
 from epdle.solver.pure.bounds import (
+    column_floor_order,
     entropy_bounds,
     estimated_cost,
     feedback_floor,
     feedback_floor_order,
     floor_order,
 )
+from epdle.solver.pure.hard import Allowed, follower, trapped
 from epdle.solver.pure.matrix import (
     BATCH,
     Matrix,
@@ -35,6 +37,8 @@ from epdle.solver.settings import (
     LOOKAHEAD_TURNS,
     LOOKAHEAD_WIDTH,
     SEARCH_MAX_CANDIDATES,
+    TRAP_PENALTY,
+    TRAP_PENALTY_NEXT,
 )
 
 # A guess whose floor is this far above the last kept cost cannot round into the list.
@@ -107,12 +111,29 @@ def top_guesses(
     return kept[:count]
 
 
-def finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> float:
+class Trap(NamedTuple):
+    """Hard mode's charge in the look: `penalty` guesses per unit of a bucket's weight that
+    a finishing guess leaves in pinned families larger than `larger_than`."""
+
+    penalty: float
+    larger_than: int
+    length: int
+
+
+def finish_cost(
+    rows: list[bytes],
+    values: list[int],
+    members: list[int],
+    trap: Trap | None = None,
+    follows: Callable[[int], bool] | None = None,
+) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
-    `finish` for one bucket in normal mode (every candidate equally likely).
+    `finish` for one bucket (every candidate equally likely).
 
     `rows` holds each of the bucket's words' codes for the pool guesses (`values`: as
-    little-endian integers); `members` the pool positions of the bucket's own words."""
+    little-endian integers); `members` the pool positions of the bucket's own words.
+    Hard mode: `trap` charges each guess, and only the pool guesses that `follows` (by
+    position) may finish it, any if none may."""
     size = len(rows)
     if size == 1:
         return 1.0 + 1e-12 if members else 2.0
@@ -122,12 +143,17 @@ def finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> flo
     whole = math.log2(size)
 
     def cost(column: bytes, probability: float) -> float:
-        counts = bucket_sizes(column).values()
-        return estimated_cost(whole - sum(map(clc.__getitem__, counts)) / size, probability, whole)
+        sizes = bucket_sizes(column)
+        bits = whole - sum(map(clc.__getitem__, sizes.values())) / size
+        estimate = estimated_cost(bits, probability, whole)
+        if trap is None:
+            return estimate
+        return estimate + trap.penalty * trapped(sizes, trap.larger_than, trap.length) / size
 
     chance = 1.0 / size
     # One of its own words splitting it apart costs the least any guess can: the rest
-    # cost 2 or more, and its others as much or more.
+    # cost 2 or more, and its others as much or more. (Hard mode: it may follow, and
+    # leaves no family of more than one word: no charge.)
     for i in members:
         column = block[i::width]
         if len(set(column)) == size:
@@ -142,7 +168,10 @@ def finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> flo
     for lowest, i in feedback_floor_order(feedbacks, inside, floor):
         if lowest >= best:
             break  # no guess left can beat the best
-        best = min(best, cost(block[i::width], chance if i in inside else 0.0))
+        if follows is None or follows(i):
+            best = min(best, cost(block[i::width], chance if i in inside else 0.0))
+    if best == math.inf and follows is not None:
+        return finish_cost(rows, values, members, trap)  # none may follow: any may
     return best
 
 
@@ -151,9 +180,12 @@ def finish_cost(rows: list[bytes], values: list[int], members: list[int]) -> flo
 PAIRED_BUCKET = 64
 
 
-def look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
-    """BestPolicy.look_ahead in normal mode: the leaders re-ranked by two_ply_costs."""
-    guess_of = shipped_lists_indexed()[2]
+def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None) -> list[Ranked]:
+    """BestPolicy.look_ahead (not blind): the leaders re-ranked by two_ply_costs; hard mode
+    (`guesses_left`: before the leader), with its finishing guesses those that follow the
+    leader's hints and the trap charges (TRAP_PENALTY_NEXT there, TRAP_PENALTY here)."""
+    words, _, guess_of = shipped_lists_indexed()
+    length = len(words[0])
     pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
@@ -161,10 +193,11 @@ def look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     pooled = rows.picked(pool)  # per candidate (by position), its pool codes
     values = [int.from_bytes(codes, "little") for codes in pooled]
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
-    solved = 3 ** len(shipped_lists_indexed()[0][0]) - 1
+    solved = 3**length - 1
+    trap = None if guesses_left is None else Trap(TRAP_PENALTY_NEXT, guesses_left - 2, length)
     leaders = order[: LOOKAHEAD_WIDTH[False]]
     costs = []
-    for codes in rows.columns([r.key[2] for r in leaders]):
+    for leader, codes in zip(leaders, rows.columns([r.key[2] for r in leaders]), strict=True):
         parts: dict[int, list[int]] = {}
         for position, code in enumerate(codes):
             parts.setdefault(code, []).append(position)
@@ -174,8 +207,16 @@ def look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
                 members = [i for i in map(own.__getitem__, part) if i is not None]
                 bucket = list(map(pooled.__getitem__, part))
                 lanes = list(map(values.__getitem__, part))
-                total += len(part) / rows.n * finish_cost(bucket, lanes, members)
-        costs.append(1.0 + total)
+                follows = None
+                if trap is not None:
+                    follows = follower(words[leader.key[2]], code, words, pool)
+                finish = finish_cost(bucket, lanes, members, trap, follows)
+                total += len(part) / rows.n * finish
+        cost = 1.0 + total
+        if guesses_left is not None:
+            sizes = {code: len(part) for code, part in parts.items()}
+            cost += TRAP_PENALTY * (trapped(sizes, guesses_left - 1, length) / rows.n)
+        costs.append(cost)
     # BestPolicy.look_ahead orders them by cost rounded to 1e-9, equal ones as they were.
     scaled = [cost * _SCALE for cost in costs]
     for i, value in enumerate(scaled):
@@ -186,8 +227,11 @@ def look_ahead(rows: Rows, order: list[Ranked]) -> list[Ranked]:
     return [leaders[i] for i in ranked] + order[len(leaders) :]
 
 
-def ranked_guesses(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int]:
-    """BestPolicy._fallback_ranked in normal mode for more than two candidates."""
+def ranked_guesses(
+    matrix: Matrix, rows: Rows, turns: int, top: int, allowed: Allowed = None
+) -> list[int]:
+    """BestPolicy._fallback_ranked (not blind) for more than two candidates; hard mode
+    over the guesses `allowed` (sorted indexes)."""
     guess_of = shipped_lists_indexed()[2]
     left, n = rows.members, rows.n
     own = {guess_of[a] for a in left}
@@ -195,25 +239,34 @@ def ranked_guesses(matrix: Matrix, rows: Rows, turns: int, top: int) -> list[int
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES[False] and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, ranking_floors(rows, own), own, count)
+    order = top_guesses(rows, ranking_floors(rows, own, allowed), own, count)
+    guesses_left = max(1, GAME_GUESSES - turns)
     if look:
-        order = look_ahead(rows, order)
+        order = look_ahead(rows, order, None if allowed is None else guesses_left)
     ranked = [r.key[2] for r in order]
     if searched:
-        first = Search(matrix, rows).guess(max(1, GAME_GUESSES - turns))
+        first = Search(matrix, rows, allowed).guess(guesses_left)
         if first is not None:
             ranked = [first, *(g for g in ranked if g != first)]
     return ranked
 
 
-def ranking_floors(rows: Rows, own: set[int]) -> Iterator[tuple[float, int]]:
-    """(floor, guess) for top_guesses, lowest first: from each guess's exact number of
-    feedbacks for few candidates (a tighter bound, and soon found), else from its letters."""
-    if rows.n > PAIRED_RANKING:
-        answers = shipped_lists_indexed()[1]
-        bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
-        return floor_order(bounds, own, 1.0 / rows.n, rows.whole)
-    return feedback_floor_order(rows.bucket_counts(), own, partial(feedback_floor, rows.n))
+def ranking_floors(
+    rows: Rows, own: set[int], allowed: Allowed = None
+) -> Iterator[tuple[float, int]]:
+    """(floor, guess) for top_guesses, lowest first, over the guesses `allowed` (None:
+    all): from each guess's exact number of feedbacks for few candidates (a tighter
+    bound, and soon found), else from its letters."""
+    if rows.n <= PAIRED_RANKING:
+        feedbacks = rows.bucket_counts(allowed)
+        return column_floor_order(feedbacks, allowed, own, partial(feedback_floor, rows.n))
+    answers = shipped_lists_indexed()[1]
+    bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
+    order = floor_order(bounds, own, 1.0 / rows.n, rows.whole)
+    if allowed is None:
+        return order
+    kept = set(allowed)
+    return (entry for entry in order if entry[1] in kept)
 
 
 # Up to this many candidates, counting every guess's feedbacks (pairs of rows, 7 us a
