@@ -129,6 +129,22 @@ def test_a_light_command_builds_only_its_own_parser():
     assert commands(build_parser(["--version"])) == everything
 
 
+def test_a_one_shot_command_skips_the_last_collection_only_as_the_program(capsys):
+    import gc
+
+    frozen = gc.get_freeze_count()
+    assert main(["suggest", "--history", "tarse:BYBBB"]) == 0  # called, as tests and tools do
+    assert gc.get_freeze_count() == frozen
+    code = (
+        "import gc, sys; from epdle.cli import main; "
+        "sys.argv = ['epdle', 'suggest', '--history', 'tarse:BYBBB']; code = main(); "
+        "print(code, gc.get_freeze_count() > 0, file=sys.stderr)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.stderr.strip() == "0 True"
+    assert "candidates left" in run.stdout
+
+
 def test_bench_latency_takes_the_openers_to_time(capsys):
     code = main(["bench", "--latency", "--openers", "salet,CRANE", "--per-opener", "2",
                  "--limit", "50", "--json", "--strategy", "freq"])  # fmt: skip

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from epdle.cli.errors import int_in
 from epdle.cli.options import is_dictionary_game
-from epdle.solver.multi.history import EXTRA_GUESSES, MAX_BOARDS
+from epdle.solver.scoring import EXTRA_GUESSES, MAX_BOARDS
 
 if TYPE_CHECKING:
     from epdle.session.multigame import MultiSolverFor

@@ -26,6 +26,10 @@ _IGNORED_CHARACTERS = {"\ufe0f", " ", "\t"}  # emoji variation selector, spacing
 
 # The game's rule: six guesses to find the word.
 GAME_GUESSES = 6
+# Several boards (Dordle, Quordle, Octordle): at most this many, and this many guesses
+# more than boards (Dordle 7, Quordle 9, Octordle 13).
+MAX_BOARDS = 32
+EXTRA_GUESSES = 5
 
 # User input quoted in a message is cut to this many characters.
 MAX_QUOTED = 40

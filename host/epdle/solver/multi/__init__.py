@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from epdle.solver.multi.advice import BoardAdvice, MultiAdvice, MultiSuggestion
 from epdle.solver.multi.history import (
-    MAX_BOARDS,
     MultiHistory,
     MultiHistoryError,
     guess_limit,
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
     from epdle.solver.multi.engine import MultiSolver
 
 __all__ = [
-    "MAX_BOARDS",
     "BoardAdvice",
     "MultiAdvice",
     "MultiHistory",

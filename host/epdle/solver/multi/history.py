@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from epdle.solver.scoring import is_solved, parse_feedback, quoted
+from epdle.solver.scoring import EXTRA_GUESSES, MAX_BOARDS, is_solved, parse_feedback, quoted
 
-# The most boards a game may have, and the extra guesses over the number of boards
-# (Dordle 7, Quordle 9, Octordle 13).
-MAX_BOARDS = 32
-EXTRA_GUESSES = 5
 # Marks a board already solved by an earlier guess.
 SOLVED_MARK = "-"
 
