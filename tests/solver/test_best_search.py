@@ -113,3 +113,32 @@ def test_a_guess_given_up_on_for_the_bound_does_not_stop_the_rescue(limit):
             given = bounded.opener_cost(opener, limit, best)
             assert given == cost if cost < best else given >= best, (narrow, opener)
             best = min(best, given)
+
+
+def test_an_openers_progress_counts_the_words_of_the_parts_solved(small_universe):
+    opener = search._estimated_openers(small_universe, 1)[0]
+    ticks: list[tuple[int, int]] = []
+    cost = search.TreeSearch(small_universe, False, (1, 6, 3)).opener_cost(
+        opener, 6, progress=lambda done, total: ticks.append((done, total))
+    )
+    assert cost < INFINITE
+    everyone = np.arange(len(small_universe.answers))
+    solved = small_universe.pattern_count - 1
+    parts = [len(p) for code, p in search.TreeSearch(small_universe, False, (1,)).buckets(
+        everyone, opener) if code != solved]  # fmt: skip
+    # Largest part first: the first tick is its words, not one part of many.
+    assert ticks[0] == (max(parts), sum(parts))
+    assert [done for done, _ in ticks] == sorted({done for done, _ in ticks})
+    assert ticks[-1] == (sum(parts), sum(parts)) and len(ticks) == len(parts)
+
+
+@pytest.mark.parametrize("gap", [search.FINALIST_GAP, 0.0])
+def test_the_builders_progress_keeps_one_total_and_only_rises(monkeypatch, gap):
+    # No gap: the screen's best alone (or its equals) goes on, fewer than OPENER_FINALISTS.
+    monkeypatch.setattr(search, "FINALIST_GAP", gap)
+    ticks: list[tuple[int, int]] = []
+    universe = Universe(ATCH_GUESSES, ATCH)
+    search.build_tree(universe, True, lambda done, total: ticks.append((done, total)))
+    assert len({total for _, total in ticks}) == 1
+    assert [done for done, _ in ticks] == sorted(done for done, _ in ticks)
+    assert ticks[-1][0] == ticks[-1][1]

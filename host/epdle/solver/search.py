@@ -261,7 +261,9 @@ class TreeSearch:
     ) -> float:
         """Exact cost of playing `guess` here, or a lower bound >= `bound` once it cannot
         beat `bound` (inf: some word cannot be found in time; `progress`: told after each
-        feedback's part is solved)."""
+        feedback's part is solved, the words of the parts solved so far of all, the
+        largest part first: a count of parts would stand still while the largest ones,
+        most of the work, are searched)."""
         parts = [
             (code, part) for code, part in self.buckets(candidates, guess) if code != self.solved
         ]
@@ -269,7 +271,8 @@ class TreeSearch:
         # Every word costs this guess; below, each costs one more except the first found.
         floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
         lower = float(self.weights[candidates].sum() + sum(floors))
-        for done, ((code, part), floor) in enumerate(zip(parts, floors, strict=True), start=1):
+        words, total = 0, sum(len(part) for _, part in parts)
+        for (code, part), floor in zip(parts, floors, strict=True):
             if lower >= bound:
                 return lower
             child_allowed = self.allowed_after(allowed, guess, code)
@@ -279,8 +282,9 @@ class TreeSearch:
             if cost >= INFINITE:
                 return INFINITE
             lower += cost - floor
+            words += len(part)
             if progress is not None:
-                progress(done, len(parts))
+                progress(words, total)
         return lower
 
     def root_allowed(self) -> np.ndarray | None:
@@ -444,7 +448,8 @@ def build_tree(
 ) -> tuple[float, dict[str, str]]:
     """Search the decision tree for a universe; returns (total guesses, tree).
 
-    `progress` counts the screened openers, then each finalist's feedbacks (in hundredths).
+    `progress` counts the screened openers, then the finalists' words searched (one total
+    throughout, the last step when the tree is found).
     """
     pool = _estimated_openers(universe, OPENER_POOL)
     for limit in range(GAME_GUESSES, GAME_GUESSES + EXTRA_GUESSES_TRIED + 1):
@@ -473,14 +478,15 @@ def _build_within(
     ranked = sorted(screened)[:OPENER_FINALISTS]
     cutoff = ranked[0][0] * (1 + FINALIST_GAP)
     finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
-    steps = len(pool) + 100 * len(finalists)
+    # The finalists share the steps set aside for OPENER_FINALISTS (the total stays put).
+    span = 100 * OPENER_FINALISTS // len(finalists)
     search = TreeSearch(universe, hard, BUILD_WIDTHS, bounded=True)
     best_cost, best_opener = INFINITE, -1
     for number, opener in enumerate(finalists):
 
-        def tick(done: int, parts: int, start: int = len(pool) + 100 * number) -> None:
+        def tick(done: int, total: int, start: int = len(pool) + span * number) -> None:
             if progress is not None:
-                progress(start + 100 * done // parts, steps)
+                progress(start + span * done // total, steps)
 
         cost = search.opener_cost(opener, limit, best_cost, tick)
         log.info("opener %s: %s", universe.guesses[opener], cost)
