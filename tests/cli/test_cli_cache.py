@@ -48,3 +48,51 @@ def test_a_write_keeps_the_cache_under_its_bound(
     cache.write_atomically(new, lambda temporary: temporary.write_bytes(bytes(1000)))
     assert new.exists() and recent.exists()
     assert not old.exists()  # used longest ago: the one to go
+
+
+# The cache is shared by processes at once: an entry another process removes between the
+# listing and reading it is simply gone, never an error.
+def test_an_entry_removed_by_another_process_while_pruning_is_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EPDLE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("EPDLE_CACHE_MAX_MB", str(5000 / 1024 / 1024))  # 5000 bytes
+    old = _entry(tmp_path, "patterns-old.npy", 3000, 100)
+    gone = _entry(tmp_path, "patterns-gone.npy", 3000, 50)
+    recent = _entry(tmp_path, "best-tree-recent.json", 1500, 10)
+    listed = Path.glob
+
+    def glob_then_removed(self: Path, pattern: str):  # the other process prunes it
+        found = list(listed(self, pattern))
+        gone.unlink(missing_ok=True)
+        return iter(found)
+
+    monkeypatch.setattr(Path, "glob", glob_then_removed)
+    new = tmp_path / "openers-new.json"
+    cache.write_atomically(new, lambda temporary: temporary.write_bytes(bytes(1000)))
+    assert new.exists() and recent.exists()
+    assert not old.exists() and not gone.exists()
+    assert cache.entries() == [recent, new]
+    assert cache.total_bytes([recent, gone, new]) == 2500
+
+
+def test_cache_info_counts_an_entry_removed_meanwhile_as_gone(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = _entry(cache_dir, "patterns-kept.npy", 2000, 20)
+    gone = _entry(cache_dir, "patterns-gone.npy", 3000, 10)
+    listed = cache.entries
+
+    def listed_then_removed() -> list[Path]:  # another process prunes it meanwhile
+        found = listed()
+        gone.unlink()
+        return found
+
+    monkeypatch.setattr(cache, "entries", listed_then_removed)
+    assert main(["cache", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["bytes"] == 2000 and kept.exists()
+    assert {e["name"]: e["bytes"] for e in report["entries"]} == {
+        "patterns-kept.npy": 2000,
+        "patterns-gone.npy": 0,
+    }
