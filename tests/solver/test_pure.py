@@ -69,21 +69,28 @@ def _size_class(left: int) -> str:
     return "looked ahead" if left <= settings.LOOKAHEAD_MAX_CANDIDATES[False] else "ranked only"
 
 
-@pytest.mark.parametrize(("top", "seed"), [(5, 1), (1, 2), (12, 3)])
-def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
-    histories = _off_tree_histories(solver, 45, seed)
-    answered, kinds = 0, set()
+def _compared(solver: Solver, histories: list[list[tuple[str, str]]], top: int) -> set[int]:
+    """cold_advice against the Solver on each history: the same advice wherever it
+    answers, and it answers almost every one, of every size class; the turns it answered."""
+    answered, kinds, turns = 0, set(), set()
     for history in histories:
-        fast = pure.cold_advice(history, False, top)
+        fast = pure.cold_advice(history, solver.hard, top)
         if fast is None:
             continue
         answered += 1
         solver.forget_rankings()  # a fresh search, as a process starts with
         assert_same_advice(fast, solver.engine_advice(history, top=top))
         kinds.add(_size_class(fast.candidates_left))
-    # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
+        turns.add(len(history))
+    # The rest: estimates that numpy's rounding may order either way.
     assert answered >= 0.9 * len(histories)
     assert kinds == {"two or fewer", "searched", "looked ahead", "ranked only"}
+    return turns
+
+
+@pytest.mark.parametrize(("top", "seed"), [(5, 1), (1, 2), (12, 3)])
+def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
+    _compared(solver, _off_tree_histories(solver, 45, seed), top)
 
 
 @pytest.fixture(scope="module")
@@ -137,21 +144,7 @@ def _hard_histories(solver: Solver, count: int, seed: int) -> list[list[tuple[st
 
 @pytest.mark.parametrize(("top", "seed"), [(5, 11), (1, 12), (12, 13)])
 def test_cold_advice_in_hard_mode_equals_the_solver(hard, top, seed):
-    histories = _hard_histories(hard, 45, seed)
-    answered, kinds, turns = 0, set(), set()
-    for history in histories:
-        fast = pure.cold_advice(history, True, top)
-        if fast is None:
-            continue
-        answered += 1
-        hard.forget_rankings()  # a fresh search, as a process starts with
-        assert_same_advice(fast, hard.engine_advice(history, top=top))
-        kinds.add(_size_class(fast.candidates_left))
-        turns.add(len(history))
-    # It answers almost every turn itself (the rest: estimates numpy's rounding orders).
-    assert answered >= 0.9 * len(histories)
-    assert kinds == {"two or fewer", "searched", "looked ahead", "ranked only"}
-    assert turns == {1, 2, 3}
+    assert _compared(hard, _hard_histories(hard, 45, seed), top) == {1, 2, 3}
 
 
 @pytest.mark.parametrize(
