@@ -20,8 +20,9 @@ import time
 from pathlib import Path
 
 from epdle.solver import Solver
-from epdle.solver.bench import even_sample, run_bench
+from epdle.solver.bench import run_bench
 from epdle.solver.universe import Universe
+from epdle.words import even_sample
 from epdle.words.languages import LANGUAGES, LENGTHS
 
 

@@ -33,18 +33,13 @@ from doddle.words import Dictionary, Word, WordSeries
 
 from epdle import words
 from epdle.words.languages import LENGTHS
+from epdle.words.sample import even_sample
 
 SPARE = dict(zip("äöüßñ", "[\\]^_", strict=True))
 
 
 def relabel(word: str) -> str:
     return "".join(SPARE.get(letter, letter) for letter in word)
-
-
-def even_sample(items: list[str], count: int) -> list[str]:
-    if count >= len(items):
-        return list(items)
-    return [items[(index * len(items)) // count] for index in range(count)]
 
 
 def main() -> int:

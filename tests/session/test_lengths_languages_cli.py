@@ -108,13 +108,16 @@ def test_demo_plays_a_six_letter_german_game(tmp_path: Path, capsys) -> None:
 
 
 def test_even_samples_spread_over_the_list() -> None:
-    from epdle.solver.bench import even_sample
+    from epdle.words import even_sample
 
     items = [f"w{i:03d}" for i in range(100)]
     assert even_sample(items, 4, None) == ["w000", "w025", "w050", "w075"]
     assert even_sample(items, 500, None) == items
     seeded = even_sample(items, 4, 7)
     assert [int(w[1:]) // 25 for w in seeded] == [0, 1, 2, 3]  # one from each stretch
+    # Whole numbers: 75 * 4,416 / 100 is 3,312, where 75 * 44.16 in floats is 3,311.99...
+    many = [f"w{i:04d}" for i in range(4416)]
+    assert even_sample(many, 100)[75] == "w3312"
 
 
 def test_a_command_may_leave_the_length_options_out() -> None:

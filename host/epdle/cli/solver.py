@@ -213,7 +213,6 @@ def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> A
 
 def run_bench(args: argparse.Namespace) -> int:
     from epdle import words
-    from epdle.solver.bench import even_sample
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
@@ -232,7 +231,7 @@ def run_bench(args: argparse.Namespace) -> int:
         hidden = universe.answers
     else:
         hidden = list(words.answers())
-    hidden = even_sample(hidden, args.limit, args.seed)
+    hidden = words.even_sample(hidden, args.limit, args.seed)
     with progress_bar("building the best tree") as tree_progress:
         solver = solver_from_args(args, universe, tree_progress)
         if solver.kind is Kind.TREE:  # build or load the tree before the clock runs

@@ -68,20 +68,6 @@ class BenchResult:
         }
 
 
-def even_sample(words: list[str], count: int | None, seed: int | None) -> list[str]:
-    """`count` words spread over the whole list: one from each of `count` equal stretches,
-    picked by a seeded generator (the first N alphabetically would be a biased sample);
-    with no seed, the first word of each stretch."""
-    if count is None or count >= len(words):
-        return list(words)
-    generator = random.Random(seed) if seed is not None else None
-    stretch = len(words) / count
-    return [
-        words[int(i * stretch) + (generator.randrange(max(1, int(stretch))) if generator else 0)]
-        for i in range(count)
-    ]
-
-
 def play(solver: Solver, answer: str) -> list[str]:
     """The guesses the solver makes until it finds `answer` (at most MAX_TURNS)."""
     state = solver.initial_state()

@@ -5,9 +5,10 @@ The English five-letter game lists ship with the package, and so do word lists o
 optional extra) is needed only for the frequencies of words in lists of your own.
 
 The modules, one job each: `info` (what is known of one word, its tier), `prior` (the
-blind-mode prior), `parse` (one-word-a-line lists), `shipped` (the data in this
-package), `frequency` (facts of any word, shipped or from wordfreq), `languages` (the
-alphabets) and `prior_fit` (fitting the prior; numpy, so not exported here).
+blind-mode prior), `parse` (one-word-a-line lists), `sample` (evenly spread samples),
+`shipped` (the data in this package), `frequency` (facts of any word, shipped or from
+wordfreq), `languages` (the alphabets) and `prior_fit` (fitting the prior; numpy, so not
+exported here).
 
 The names below load their module when first used: importing one module of the package
 (a one-shot `suggest` needs only `languages`) does not load the others.
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     )
     from epdle.words.parse import parse_word_lines, read_word_file
     from epdle.words.prior import SHIPPED_PRIOR, Prior, prior_weight
+    from epdle.words.sample import even_sample
     from epdle.words.shipped import (
         CANDIDATE_MIN_ZIPF,
         LanguageList,
@@ -52,6 +54,7 @@ __all__ = [
     "Prior",
     "WordInfo",
     "answers",
+    "even_sample",
     "frequency_table",
     "guesses",
     "inflection_flags",
@@ -65,7 +68,7 @@ __all__ = [
 ]
 
 # Where the names above come from, tried in this order.
-_MODULES = ("info", "parse", "prior", "shipped", "frequency")
+_MODULES = ("info", "parse", "prior", "sample", "shipped", "frequency")
 
 
 def __getattr__(name: str) -> Any:
