@@ -8,7 +8,7 @@ import serial
 from epdle.link import register_url_handler
 from epdle.session.commands import InputError, parse_line
 from epdle.session.presenter import RECONNECT_MAX_INTERVAL_S, DevicePresenter
-from epdle.solver.bench import even_sample
+from epdle.words import even_sample
 
 
 def test_the_sim_port_opens_and_closes_as_pyserial_ports_do() -> None:
