@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from epdle.solver.names import mode_name
+from epdle.solver.scoring import GAME_GUESSES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from epdle.solver.engine import Solver
     from epdle.solver.state import GameState
 
-WINNING_TURNS = 6
 # Colours: the game's tiles, and the mark of a lost game.
 GREEN, YELLOW, GREY = "#6aaa64", "#c9b458", "#787c7e"
 BAR, FAILED = "#4c72b0", "#d62728"
@@ -59,15 +59,37 @@ def _save(figure: Figure, path: Path) -> None:
 
 def plot_histogram(result: BenchResult, path: str | Path) -> None:
     """Bars of games per guess count; games over six in red, with how many lost."""
+    lost = result.failures
+    text = f"{lost} game{'s' if lost != 1 else ''} over six" if lost else "no game over six"
+    if lost and result.worst_words:
+        text += f"\nworst ({result.max}): " + ", ".join(w.upper() for w in result.worst_words[:4])
+    title = (
+        f"{result.strategy} ({mode_name(result.hard, result.blind)}), first guess "
+        f"{result.first_guess.upper()}: mean {result.mean:.4f}, max {result.max}"
+    )
+    plot_guess_histogram(path, result.histogram, 1, GAME_GUESSES, "guesses", title, text, lost)
+
+
+def plot_guess_histogram(
+    path: str | Path,
+    histogram: dict[int, int],
+    first: int,
+    limit: int,
+    xlabel: str,
+    title: str,
+    text: str,
+    lost: int,
+) -> None:
+    """Bars of games per guesses (from `first`), those over `limit` in red, with a title
+    and, top left, `text` (red when `lost` games went over)."""
     path = Path(path)
     check_format(path)
     _matplotlib()
     from matplotlib.figure import Figure
 
-    turns = sorted(result.histogram)
-    shown = list(range(1, max(WINNING_TURNS + 1, *turns) + 1))
-    counts = [result.histogram.get(t, 0) for t in shown]
-    colours = [FAILED if t > WINNING_TURNS else BAR for t in shown]
+    shown = list(range(first, max(limit + 1, *histogram) + 1))
+    counts = [histogram.get(t, 0) for t in shown]
+    colours = [FAILED if t > limit else BAR for t in shown]
     figure = Figure(figsize=(6.4, 3.8), layout="constrained")
     axes = figure.add_subplot()
     bars = axes.bar(shown, counts, color=colours)
@@ -75,29 +97,20 @@ def plot_histogram(result: BenchResult, path: str | Path) -> None:
         bars, labels=[str(c) if c else "" for c in counts], padding=2, fontsize=8
     )
     top = max(counts) * 1.15 + 1
-    axes.axvspan(WINNING_TURNS + 0.5, shown[-1] + 0.6, color=FAILED, alpha=0.08, linewidth=0)
-    axes.axvline(WINNING_TURNS + 0.5, color=GREY, linestyle="--", linewidth=1)  # the limit
+    axes.axvspan(limit + 0.5, shown[-1] + 0.6, color=FAILED, alpha=0.08, linewidth=0)
+    axes.axvline(limit + 0.5, color=GREY, linestyle="--", linewidth=1)  # the limit
     for turn, count, label in zip(shown, counts, labels, strict=True):
-        if turn > WINNING_TURNS and count:
+        if turn > limit and count:
             # Lost games are few: a marker above the bar keeps them visible at any scale.
             label.set_color(FAILED)
             label.set_fontweight("bold")
             axes.plot(turn, count + top * 0.06, marker="v", color=FAILED, markersize=6)
     axes.set_xticks(shown)
-    axes.set_xlim(0.4, shown[-1] + 0.6)
-    axes.set_xlabel("guesses")
+    axes.set_xlim(first - 0.6, shown[-1] + 0.6)
+    axes.set_xlabel(xlabel)
     axes.set_ylabel("games")
     axes.set_ylim(0, top)
-    mode = mode_name(result.hard, result.blind)
-    axes.set_title(
-        f"{result.strategy} ({mode}), first guess {result.first_guess.upper()}: "
-        f"mean {result.mean:.4f}, max {result.max}",
-        fontsize=10,
-    )
-    lost = result.failures
-    text = f"{lost} game{'s' if lost != 1 else ''} over six" if lost else "no game over six"
-    if lost and result.worst_words:
-        text += f"\nworst ({result.max}): " + ", ".join(w.upper() for w in result.worst_words[:4])
+    axes.set_title(title, fontsize=10)
     axes.text(
         0.02, 0.95, text, transform=axes.transAxes, ha="left", va="top",
         color=FAILED if lost else "black", fontsize=9,
