@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from epdle.cli.errors import UsageError
 from epdle.cli.options import is_dictionary_game, original_game, progress_bar, universe_from_args
-from epdle.solver.multi import MultiHistoryError, parse_multi_history
+from epdle.solver.multi import MultiHistoryError, guess_limit, parse_multi_history
 from epdle.solver.names import mode_name
 from epdle.words.languages import display_word
 
@@ -178,7 +178,7 @@ def print_multi_bench(result: MultiBenchResult) -> None:
     mode = mode_name(result.hard, result.blind)
     print_bench(
         f"bench: {game_name(result.boards)} ({mode}), first guess {result.first_guess}",
-        f"lost (>{result.boards + 5})",
+        f"lost (>{guess_limit(result.boards)})",
         (result.games, result.mean, result.max, result.lost, result.seconds),
         result.histogram,
     )

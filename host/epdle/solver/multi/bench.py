@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from epdle.solver.multi.engine import MultiSolver
+from epdle.solver.multi.history import guess_limit
 from epdle.solver.scoring import score
 
 
@@ -29,7 +30,7 @@ class MultiBenchResult:
     def as_json(self) -> dict[str, object]:
         return {
             "boards": self.boards,
-            "guess_limit": self.boards + 5,
+            "guess_limit": guess_limit(self.boards),
             "hard": self.hard,
             "blind": self.blind,
             "games": self.games,
