@@ -7,7 +7,7 @@ feedback into an integer: position i contributes 3**i times 2 (G), 1 (Y) or 0 (B
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 GREEN, YELLOW, GREY = "G", "Y", "B"
@@ -185,25 +185,37 @@ def parse_feedback(text: str, length: int | None = None) -> str:
     return "".join(marks)
 
 
-def parse_history(text: str) -> list[tuple[str, str]]:
-    """Parse 'salet:BBYBB,courd:01000' into [(guess, feedback), ...] (normalised).
+def history_entries(
+    text: str, form: str, error: type[ValueError] = ValueError
+) -> Iterator[tuple[int, str, str, str]]:
+    """The entries of a typed history, 'salet:BBYBB,courd:01000' (one board's or several
+    boards'): (number, the entry's name for messages, its word lower-cased, what follows
+    the colon).
 
-    Entries are separated by commas (or semicolons / new lines); each is
-    `word:feedback`. Errors name the offending entry.
-    """
-    history: list[tuple[str, str]] = []
+    Entries are separated by commas (or semicolons / new lines); each is `word:` and
+    then `form`. Raises `error` naming an entry without its colon or with a word that is
+    not letters only."""
     entries = text.replace(";", ",").replace("\n", ",").split(",")
     for number, raw_entry in enumerate(entries, start=1):
         entry = raw_entry.strip()
         if not entry:
             continue
-        word, separator, feedback = entry.partition(":")
+        word, separator, rest = entry.partition(":")
         word = word.strip().lower()
+        where = f"history entry {number} {quoted(entry)}"
         if not separator:
-            raise ValueError(f"history entry {number} {quoted(entry)}: expected word:feedback")
+            raise error(f"{where}: expected word:{form}")
         if not word.isalpha():
             # Which letters the game's language has is the solver's check (it knows it).
-            raise ValueError(f"history entry {number} {quoted(entry)}: guess must be letters only")
+            raise error(f"{where}: guess must be letters only")
+        yield number, where, word, rest
+
+
+def parse_history(text: str) -> list[tuple[str, str]]:
+    """Parse 'salet:BBYBB,courd:01000' into [(guess, feedback), ...] (normalised);
+    errors name the offending entry (history_entries)."""
+    history: list[tuple[str, str]] = []
+    for number, _, word, feedback in history_entries(text, "feedback"):
         try:
             marks = parse_feedback(feedback, len(word))
         except ValueError as error:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from epdle.solver.scoring import EXTRA_GUESSES, MAX_BOARDS, is_solved, parse_feedback, quoted
+from epdle.solver.scoring import (
+    EXTRA_GUESSES,
+    MAX_BOARDS,
+    history_entries,
+    is_solved,
+    parse_feedback,
+)
 
 # Marks a board already solved by an earlier guess.
 SOLVED_MARK = "-"
@@ -35,18 +41,8 @@ def parse_multi_history(text: str, boards: int) -> MultiHistory:
     check_boards(boards)
     history: MultiHistory = []
     solved_by: list[int | None] = [None] * boards
-    entries = text.replace(";", ",").replace("\n", ",").split(",")
-    for number, raw_entry in enumerate(entries, start=1):
-        entry = raw_entry.strip()
-        if not entry:
-            continue
-        where = f"history entry {number} {quoted(entry)}"
-        word, separator, rest = entry.partition(":")
-        word = word.strip().lower()
-        if not separator:
-            raise MultiHistoryError(f"{where}: expected word:feedback/feedback/...")
-        if not word.isalpha():
-            raise MultiHistoryError(f"{where}: guess must be letters only")
+    entries = history_entries(text, "feedback/feedback/...", MultiHistoryError)
+    for _, where, word, rest in entries:
         if len(history) >= guess_limit(boards):
             raise MultiHistoryError(
                 f"{where}: {boards} boards allow {guess_limit(boards)} guesses, this is one more"
