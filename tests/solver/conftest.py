@@ -28,3 +28,13 @@ def small_guesses(small_answers) -> list[str]:
 @pytest.fixture
 def small_universe(small_guesses, small_answers) -> Universe:
     return Universe(small_guesses, small_answers)
+
+
+@pytest.fixture
+def list_files(tmp_path, small_guesses, small_answers):
+    """The small lists as files, one word a line: (answers, guesses)."""
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(small_answers) + "\n")
+    guesses = tmp_path / "guesses.txt"
+    guesses.write_text("\n".join(small_guesses) + "\n")
+    return answers, guesses

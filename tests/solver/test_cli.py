@@ -10,15 +10,6 @@ from epdle.cli import main
 from epdle.solver import score
 
 
-@pytest.fixture
-def list_files(tmp_path, small_guesses, small_answers):
-    answers = tmp_path / "answers.txt"
-    answers.write_text("\n".join(small_answers) + "\n")
-    guesses = tmp_path / "guesses.txt"
-    guesses.write_text("\n".join(small_guesses) + "\n")
-    return answers, guesses
-
-
 def test_suggest_json(capsys, list_files, small_answers):
     answers, guesses = list_files
     answer = small_answers[3]

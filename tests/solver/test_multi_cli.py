@@ -11,11 +11,8 @@ from epdle.solver import score
 
 
 @pytest.fixture
-def lists(tmp_path, small_guesses, small_answers):
-    answers = tmp_path / "answers.txt"
-    answers.write_text("\n".join(small_answers) + "\n")
-    guesses = tmp_path / "guesses.txt"
-    guesses.write_text("\n".join(small_guesses) + "\n")
+def lists(list_files):
+    answers, guesses = list_files
     return ["--answers", str(answers), "--guesses", str(guesses)]
 
 
