@@ -10,13 +10,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from PIL import Image
 
-from epdle.render.planes import planes_to_image
+from epdle.render.planes import LANDSCAPE_SIZE, planes_to_image
 from epdle.render.review import TurnFigures, render_review
 from epdle.render.suggestions import StatusKind, render_advice, render_status
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
+
+
+def assert_matches_golden(rendered: Image.Image, path: Path) -> Image.Image:
+    """`rendered` equals the golden PNG at `path` pixel for pixel, both landscape-sized;
+    the golden, as RGB."""
+    with Image.open(path) as stored:
+        golden = stored.convert("RGB")
+    assert rendered.size == golden.size == LANDSCAPE_SIZE
+    differing = int((np.asarray(rendered) != np.asarray(golden)).any(axis=2).sum())
+    assert differing == 0, f"{differing} pixels differ from {path.name}; if intended: make golden"
+    return golden
 
 
 @dataclass(frozen=True)

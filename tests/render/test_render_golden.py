@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from PIL import Image
-from render_golden_cases import GOLDEN_CASES, GOLDEN_DIR
+from render_golden_cases import GOLDEN_CASES, GOLDEN_DIR, assert_matches_golden
 
 from epdle.render.options import BLACK, RED, WHITE
-from epdle.render.planes import LANDSCAPE_SIZE
 
 
 def test_every_golden_file_has_a_case_and_every_case_a_file() -> None:
@@ -18,12 +16,7 @@ def test_every_golden_file_has_a_case_and_every_case_a_file() -> None:
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
 def test_frame_matches_its_golden_png(name: str) -> None:
-    rendered = GOLDEN_CASES[name]()
-    with Image.open(GOLDEN_DIR / f"{name}.png") as stored:
-        golden = stored.convert("RGB")
-    assert rendered.size == golden.size == LANDSCAPE_SIZE
-    differing = int((np.asarray(rendered) != np.asarray(golden)).any(axis=2).sum())
-    assert differing == 0, f"{differing} pixels differ from {name}.png; if intended: make golden"
+    assert_matches_golden(GOLDEN_CASES[name](), GOLDEN_DIR / f"{name}.png")
 
 
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))

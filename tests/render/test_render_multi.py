@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from multi_golden_cases import (
     GOLDEN_DIR,
@@ -16,6 +15,7 @@ from multi_golden_cases import (
 )
 from panel_reader import cap_height, read_line, read_lines
 from PIL import Image
+from render_golden_cases import assert_matches_golden
 
 from epdle.render.multi import MIN_CAP, cell_box, grid, render_multi
 from epdle.render.options import BLACK, RED, WHITE
@@ -30,12 +30,7 @@ def test_every_golden_file_has_a_case_and_every_case_a_file() -> None:
 
 @pytest.mark.parametrize("name", sorted(MULTI_GOLDEN_CASES))
 def test_frame_matches_its_golden_png(name: str) -> None:
-    rendered = MULTI_GOLDEN_CASES[name]()
-    with Image.open(GOLDEN_DIR / f"{name}.png") as stored:
-        golden = stored.convert("RGB")
-    assert rendered.size == golden.size == LANDSCAPE_SIZE
-    differing = int((np.asarray(rendered) != np.asarray(golden)).any(axis=2).sum())
-    assert differing == 0, f"{differing} pixels differ from {name}.png; if intended: make golden"
+    golden = assert_matches_golden(MULTI_GOLDEN_CASES[name](), GOLDEN_DIR / f"{name}.png")
     assert {colour for _, colour in golden.getcolors()} <= {WHITE, BLACK, RED}
 
 
