@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from epdle.cli.errors import int_in
 from epdle.cli.options import is_dictionary_game
 from epdle.solver.scoring import EXTRA_GUESSES, MAX_BOARDS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from epdle.session.multigame import MultiSolverFor
     from epdle.solver.multi import MultiSolver

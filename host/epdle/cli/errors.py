@@ -15,7 +15,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 EXIT_OK = 0
 EXIT_FAILURE = 1

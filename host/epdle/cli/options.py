@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from epdle.cli.errors import int_in
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from epdle.solver import Solver
     from epdle.solver.universe import Universe

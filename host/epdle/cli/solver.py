@@ -7,7 +7,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from epdle.cli.boards import add_boards_option
 from epdle.cli.errors import UsageError, int_in
@@ -24,6 +23,7 @@ from epdle.solver.names import Kind, mode_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.console import Console
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from epdle.words.languages import display_word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.text import Text
 

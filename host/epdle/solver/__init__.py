@@ -6,12 +6,13 @@ score`, the command line's choices); the numpy engine loads on first use of its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from epdle.solver.names import DEFAULT_STRATEGY, STRATEGIES
 from epdle.solver.scoring import parse_feedback, parse_history, score
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from epdle.solver.engine import Advice, HistoryError, Solver, Suggestion
 
 _ENGINE_NAMES = {"Advice", "HistoryError", "Solver", "Suggestion"}

@@ -17,8 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # at run time only where a path is made: a one-shot suggest needs none
     from pathlib import Path
 

@@ -4,7 +4,8 @@ loading it: every place that picks, lists or describes a strategy reads it here.
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
+
+from epdle.named_tuple import NamedTuple
 
 
 class Kind(Enum):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+
+from epdle.named_tuple import NamedTuple
 
 GREEN, YELLOW, GREY = "G", "Y", "B"
 _MARK_DIGIT = {GREY: 0, YELLOW: 1, GREEN: 2}

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import Any
 
 from epdle.solver.names import MAX_SUGGESTIONS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # How many ranked guesses a turn keeps (what --top may ask for at most).
 RANKED_KEPT = MAX_SUGGESTIONS

@@ -17,9 +17,11 @@ The names below load their module when first used: importing one module of the p
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from epdle.words.frequency import word_info
     from epdle.words.info import (
         COMMON_ZIPF,

@@ -12,7 +12,7 @@ Kept free of numpy so the command line can offer the choices without loading it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from epdle.named_tuple import NamedTuple
 
 # Every letter any language here uses, in the order the pattern engine indexes them
 # (a-z first, so an English word's letter indexes are ord(letter) - ord("a")).
