@@ -4,7 +4,8 @@ What it holds (all rebuilt on demand, so any of it may be deleted at any time):
 pattern matrices (`patterns-*.npy`, one per pair of word lists: 33 MB for the
 shipped lists, about 220 MB for a blind universe), decision trees for lists of
 your own (`best-tree-*.json`), ranked openers (`openers-*.json`) and the guesses'
-letter shapes a one-shot `suggest` reads off the tree (`cold-shapes-*.json`).
+letter shapes a one-shot `suggest` reads off the tree (`cold-shapes-*.json`) and the
+last lists key it worked out (`lists-key.txt`).
 
 It lives in $EPDLE_CACHE_DIR, else $XDG_CACHE_HOME/epdle, else ~/.cache/epdle, and
 is kept under $EPDLE_CACHE_MAX_MB megabytes (default 1024): after each write, the
@@ -14,9 +15,9 @@ empties it.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # at run time only where a path is made: a one-shot suggest needs none
@@ -32,6 +33,7 @@ ENTRY_PATTERNS = (
     "openers-*.json",
     "cold-shapes-*.json",
     "multi-opening-*.json",
+    "lists-key.txt",
 )
 
 
@@ -53,16 +55,42 @@ def cache_dir_name() -> str:
 
 def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
     """A short hash naming one (guesses, answers) pair; any change to either list changes it."""
-    digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
-    digest.update("\n".join(guesses).encode())
-    digest.update(b"\n--answers--\n")
-    digest.update("\n".join(answers).encode())
-    return digest.hexdigest()[:20]
+    import hashlib  # here: a one-shot suggest reads the key from its memo (remembered_lists_key)
+
+    return hashlib.sha256(_keyed_text(guesses, answers).encode()).hexdigest()[:20]
+
+
+def _keyed_text(guesses: Sequence[str], answers: Sequence[str]) -> str:
+    return f"format {CACHE_FORMAT}\n" + "\n".join(guesses) + "\n--answers--\n" + "\n".join(answers)
+
+
+KEY_MEMO = "lists-key.txt"
+
+
+def remembered_lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
+    """lists_key, kept in the cache with the whole text it hashed and read back only when
+    that text is this pair's own: loading hashlib (OpenSSL) costs a one-shot `suggest`
+    more than its answer."""
+    text = _keyed_text(guesses, answers)
+    path = os.path.join(cache_dir_name(), KEY_MEMO)
+    with suppress(OSError, ValueError), open(path, encoding="utf-8", newline="") as handle:
+        key, _, hashed = handle.read().partition("\n")
+        if hashed == text:
+            return key
+    key = lists_key(guesses, answers)
+    from pathlib import Path
+
+    with suppress(OSError):  # only slower next time
+        write_atomically(
+            Path(path),
+            lambda temporary: temporary.write_text(f"{key}\n{text}", "utf-8", newline=""),
+        )
+    return key
 
 
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     """Write through a temporary file and rename, so readers never see half a file."""
-    import tempfile  # here: a one-shot suggest reads lists_key only
+    import tempfile  # here: a one-shot suggest writes nothing once its caches are made
     from pathlib import Path
 
     path.parent.mkdir(parents=True, exist_ok=True)

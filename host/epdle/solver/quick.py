@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
-from epdle.solver.cache import lists_key
+from epdle.solver.cache import remembered_lists_key
 from epdle.solver.names import mode_name
 
 BOOK_FORMAT = 1
@@ -60,8 +60,8 @@ def shipped_lists() -> tuple[list[str], list[str]]:
 
 @cache
 def shipped_key() -> str:
-    """The lists key of the shipped lists (Universe.shipped().key, computed without numpy)."""
-    return lists_key(*shipped_lists())
+    """The lists key of the shipped lists (Universe.shipped().key, found without numpy)."""
+    return remembered_lists_key(*shipped_lists())
 
 
 def _read(path: str) -> str:
