@@ -24,8 +24,9 @@ from epdle.cli.errors import (
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
 COMMAND_MODULES = ("solver", "render", "link", "sim", "session", "cache", "web")
-# One-shot commands that load only their own module (a cold `epdle suggest` stays fast).
-LIGHT_COMMANDS = {"suggest": "solver"}
+# One-shot commands that build only their own parser (a cold `epdle suggest` stays fast):
+# the module and the function that add it.
+LIGHT_COMMANDS = {"suggest": ("solver", "register_suggest")}
 INTERRUPTED = 130
 
 
@@ -37,16 +38,21 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"epdle {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    light = _light_module(argv)
-    for name in (light,) if light else COMMAND_MODULES:
-        import_module(f"epdle.cli.{name}").register(commands)
+    light = _light_command(argv)
+    if light is not None:
+        module, register = LIGHT_COMMANDS[light]
+        getattr(import_module(f"epdle.cli.{module}"), register)(commands)
+    else:
+        for name in COMMAND_MODULES:
+            import_module(f"epdle.cli.{name}").register(commands)
     return parser
 
 
-def _light_module(argv: Sequence[str] | None) -> str | None:
-    """The module of a one-shot command in `argv` (LIGHT_COMMANDS), else None."""
-    first = next((word for word in argv or () if not word.startswith("-")), None)
-    return LIGHT_COMMANDS.get(first or "")
+def _light_command(argv: Sequence[str] | None) -> str | None:
+    """The one-shot command `argv` starts with (one of LIGHT_COMMANDS), else None: after a
+    top-level option (`epdle -h suggest`: the help of every command) the whole parser."""
+    command = argv[0] if argv else None
+    return command if command in LIGHT_COMMANDS else None
 
 
 def command_name(args: argparse.Namespace) -> str:
@@ -57,7 +63,7 @@ def command_name(args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `epdle` command (`argv` None: this process is the command, sys.argv)."""
-    one_shot = argv is None and _light_module(sys.argv[1:]) is not None
+    one_shot = argv is None and _light_command(sys.argv[1:]) is not None
     if one_shot:
         # A one-shot command makes little cyclic garbage and ends in a moment: the
         # collector's passes over every object the imports made (3-8 ms of a cold

@@ -34,6 +34,13 @@ if TYPE_CHECKING:
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
+    register_suggest(commands)
+    _register_bench(commands)
+    _register_tree(commands)
+
+
+def register_suggest(commands: argparse._SubParsersAction) -> None:
+    """Add `suggest` (alone: what a one-shot `epdle suggest` builds)."""
     suggest = commands.add_parser(
         "suggest",
         help="rank the next guesses for a game so far",
@@ -51,6 +58,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     _add_json_option(suggest)
     suggest.set_defaults(func=run_suggest)
 
+
+def _register_bench(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser(
         "bench",
         help="play every answer and report the guess counts",
@@ -103,6 +112,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
 
+
+def _register_tree(commands: argparse._SubParsersAction) -> None:
     tree = commands.add_parser(
         "tree",
         help="draw the first levels of the solver's decision tree (.png or .svg)",
