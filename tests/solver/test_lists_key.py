@@ -1,5 +1,5 @@
 """The lists key names the cache's files and the shipped trees: its value never changes,
-and the memo a one-shot `suggest` reads it from never hands back another pair's key."""
+and the memo a one-shot `suggest` reads it from never hands back another text's key."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ import json
 import pytest
 
 from epdle.cli import main
-from epdle.solver import cache
-from epdle.solver.cache import KEY_MEMO, lists_key, remembered_lists_key
+from epdle.solver import quick
+from epdle.solver.cache import KEY_MEMO, lists_key, remembered_key
 
 GUESSES = ["crane", "slate", "trace", "eerie"]
 ANSWERS = ["crane", "trace"]
 
 
-def _not_hashed(*_args):
+def _not_worked_out():
     raise AssertionError("the key should have come from the memo")
 
 
@@ -25,48 +25,54 @@ def test_the_key_is_the_hash_it_always_was():
     assert lists_key(GUESSES, ANSWERS) == hashlib.sha256(text).hexdigest()[:20]
 
 
-def test_the_memo_gives_the_key_back_without_hashing(private_cache, monkeypatch):
-    key = lists_key(GUESSES, ANSWERS)
-    assert remembered_lists_key(GUESSES, ANSWERS) == key
-    assert (private_cache / KEY_MEMO).exists()
-    monkeypatch.setattr(cache, "lists_key", _not_hashed)
-    assert remembered_lists_key(GUESSES, ANSWERS) == key
+def test_the_memo_gives_the_key_back_for_the_same_text_only(private_cache):
+    assert remembered_key("lists A", lambda: "key-a") == "key-a"
+    assert (private_cache / KEY_MEMO).read_text() == "key-a\nlists A"
+    assert remembered_key("lists A", _not_worked_out) == "key-a"
+    for other in ("lists B", "lists A ", "lists", "", "key-a\nlists A"):
+        assert remembered_key(other, lambda other=other: f"key of {other!r}") == f"key of {other!r}"
+    assert remembered_key("lists A", lambda: "key-a") == "key-a"  # worked out again
 
 
-@pytest.mark.parametrize(
-    ("guesses", "answers"),
-    [
-        (GUESSES, ["crane"]),
-        ([*GUESSES, "adieu"], ANSWERS),
-        (GUESSES[::-1], ANSWERS),
-        ([], []),
-    ],
-)
-def test_other_lists_get_their_own_key(guesses, answers):
-    remembered_lists_key(GUESSES, ANSWERS)
-    assert remembered_lists_key(guesses, answers) == lists_key(guesses, answers)
-    assert remembered_lists_key(GUESSES, ANSWERS) == lists_key(GUESSES, ANSWERS)
-
-
-@pytest.mark.parametrize(
-    "memo",
-    [b"", b"0123456789abcdef0123", b"\xff\xfe not text", b"0123456789abcdef0123\nformat 1\n"],
-)
+@pytest.mark.parametrize("memo", [b"", b"key-b", b"\xff\xfe not text", b"key-b\nlists A\n"])
 def test_a_damaged_memo_is_written_again(private_cache, memo):
     private_cache.mkdir()
     (private_cache / KEY_MEMO).write_bytes(memo)
-    assert remembered_lists_key(GUESSES, ANSWERS) == lists_key(GUESSES, ANSWERS)
-    key, text = (private_cache / KEY_MEMO).read_text().split("\n", 1)
-    assert key == lists_key(GUESSES, ANSWERS) and text.endswith("--answers--\ncrane\ntrace")
+    assert remembered_key("lists A", lambda: "key-a") == "key-a"
+    assert (private_cache / KEY_MEMO).read_text() == "key-a\nlists A"
+
+
+def test_a_text_ending_in_line_breaks_is_kept_as_it_is(private_cache):
+    text = "crane\r\nslate\n\n"
+    assert remembered_key(text, lambda: "key-a") == "key-a"
+    assert remembered_key(text, _not_worked_out) == "key-a"
+    assert remembered_key(text.replace("\r\n", "\n"), lambda: "key-b") == "key-b"
 
 
 def test_a_cache_that_cannot_be_written_still_gives_the_key(private_cache):
     private_cache.write_text("a file where the directory would be")
-    assert remembered_lists_key(GUESSES, ANSWERS) == lists_key(GUESSES, ANSWERS)
+    assert remembered_key("lists A", lambda: "key-a") == "key-a"
+    assert remembered_key("lists A", lambda: "key-b") == "key-b"
+
+
+def test_the_shipped_key_is_the_shipped_lists_key_and_comes_from_the_memo(monkeypatch):
+    key = lists_key(*quick.shipped_lists())
+    quick.shipped_key.cache_clear()
+    assert quick.shipped_key() == key
+    quick.shipped_key.cache_clear()
+    monkeypatch.setattr(quick, "lists_key", _not_worked_out)
+    monkeypatch.setattr(quick, "shipped_lists", _not_worked_out)
+    assert quick.shipped_key() == key
+    quick.shipped_key.cache_clear()
 
 
 def test_the_memo_is_a_cache_entry(private_cache, capsys):
-    remembered_lists_key(GUESSES, ANSWERS)
+    remembered_key("lists A", lambda: "key-a")
     assert main(["cache", "clear", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["removed"] == 1
     assert not (private_cache / KEY_MEMO).exists()
+
+
+def test_the_answers_alone_are_the_lists_answers():
+    assert quick.shipped_answers() == quick.shipped_lists()[1]
+    assert len(quick.shipped_answers()) == 2315

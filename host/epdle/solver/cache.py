@@ -55,37 +55,36 @@ def cache_dir_name() -> str:
 
 def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
     """A short hash naming one (guesses, answers) pair; any change to either list changes it."""
-    import hashlib  # here: a one-shot suggest reads the key from its memo (remembered_lists_key)
+    import hashlib  # here: a one-shot suggest reads its key from the memo (remembered_key)
 
-    return hashlib.sha256(_keyed_text(guesses, answers).encode()).hexdigest()[:20]
-
-
-def _keyed_text(guesses: Sequence[str], answers: Sequence[str]) -> str:
-    return f"format {CACHE_FORMAT}\n" + "\n".join(guesses) + "\n--answers--\n" + "\n".join(answers)
+    digest = hashlib.sha256(f"format {CACHE_FORMAT}\n".encode())
+    digest.update("\n".join(guesses).encode())
+    digest.update(b"\n--answers--\n")
+    digest.update("\n".join(answers).encode())
+    return digest.hexdigest()[:20]
 
 
 KEY_MEMO = "lists-key.txt"
 
 
-def remembered_lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
-    """lists_key, kept in the cache with the whole text it hashed and read back only when
-    that text is this pair's own: loading hashlib (OpenSSL) costs a one-shot `suggest`
-    more than its answer."""
-    text = _keyed_text(guesses, answers)
+def remembered_key(text: str, key: Callable[[], str]) -> str:
+    """key(), a key that `text` determines (say the word lists' files), kept in the cache
+    with the whole of `text` and read back only while `text` is the same: a one-shot
+    `suggest` then needs neither the lists worked out nor hashlib (OpenSSL) loaded."""
     path = os.path.join(cache_dir_name(), KEY_MEMO)
     with suppress(OSError, ValueError), open(path, encoding="utf-8", newline="") as handle:
-        key, _, hashed = handle.read().partition("\n")
-        if hashed == text:
-            return key
-    key = lists_key(guesses, answers)
+        remembered, _, remembered_text = handle.read().partition("\n")
+        if remembered_text == text:
+            return remembered
+    found = key()
     from pathlib import Path
 
     with suppress(OSError):  # only slower next time
         write_atomically(
             Path(path),
-            lambda temporary: temporary.write_text(f"{key}\n{text}", "utf-8", newline=""),
+            lambda temporary: temporary.write_text(f"{found}\n{text}", "utf-8", newline=""),
         )
-    return key
+    return found
 
 
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
-from epdle.solver.cache import remembered_lists_key
+from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
 
 BOOK_FORMAT = 1
@@ -52,16 +52,34 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def shipped_lists() -> tuple[list[str], list[str]]:
     """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
     cost a cold process more than the whole answer. The lists key checks what was read."""
-    return tuple(
-        list(dict.fromkeys(_read(os.path.join(_PACKAGE_DIR, "words", name)).split()))
-        for name in ("guesses.txt", "answers.txt")
-    )  # type: ignore[return-value]
+    return _words(_shipped_files()[0]), shipped_answers()
+
+
+@cache
+def shipped_answers() -> list[str]:
+    """shipped_lists()'s answers, without splitting the twelve thousand guesses."""
+    return _words(_shipped_files()[1])
+
+
+def _words(text: str) -> list[str]:
+    return list(dict.fromkeys(text.split()))
+
+
+@cache
+def _shipped_files() -> tuple[str, str]:
+    """The text of the shipped lists' files (guesses, answers)."""
+    folder = os.path.join(_PACKAGE_DIR, "words")
+    return _read(os.path.join(folder, "guesses.txt")), _read(os.path.join(folder, "answers.txt"))
 
 
 @cache
 def shipped_key() -> str:
-    """The lists key of the shipped lists (Universe.shipped().key, found without numpy)."""
-    return remembered_lists_key(*shipped_lists())
+    """The lists key of the shipped lists (Universe.shipped().key, found without numpy),
+    remembered with the files' text: answering from the tree, a one-shot suggest never
+    splits the guesses."""
+    guesses, answers = _shipped_files()
+    text = f"{len(guesses)}:{guesses}{answers}"  # the two files, told apart
+    return remembered_key(text, lambda: lists_key(*shipped_lists()))
 
 
 def _read(path: str) -> str:
@@ -153,7 +171,7 @@ def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
     guess = tree.get(key)
     if guess is None:
         return None
-    candidates = candidates_after(history, shipped_lists()[1])
+    candidates = candidates_after(history, shipped_answers())
     if len(candidates) <= 2:
         # As the Solver: guess a candidate (equally likely: in list order).
         ranked = [guess, *(word for word in candidates if word != guess)]
