@@ -1,18 +1,23 @@
 """A cold `epdle suggest` process loads only what its answer needs: what a module costs
-to import is paid by every one-shot command, so a new import on its path must be a choice."""
+to import is paid by every one-shot command, so a new import on its path must be a choice.
+And what stands in for typing.NamedTuple and shutil's terminal width behaves as they do."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import shutil
 import subprocess
 import sys
+import typing
 
 import pytest
 
 from epdle.cli import build_parser
 from epdle.cli.errors import terminal_columns
+from epdle.named_tuple import NamedTuple
+from epdle.words.languages import LANGUAGES
 
 # Standard-library modules worth milliseconds each (typing; shutil and its compression
 # modules; hashlib and OpenSSL; pathlib), and the third-party libraries of other layers.
@@ -60,3 +65,33 @@ def test_help_wraps_to_the_terminal_as_argparse_does(monkeypatch, columns):
         assert max(len(line) for line in ours.splitlines()) <= int(columns)
         parser.formatter_class = argparse.HelpFormatter
         assert ours == parser.format_help()
+
+
+def _point_class(base: type) -> type:
+    class Point(base):
+        """A point."""
+
+        x: int
+        y: int = 0
+
+        def norm(self) -> int:
+            return abs(self.x) + abs(self.y)
+
+    return Point
+
+
+def test_epdles_named_tuples_are_typings():
+    ours, typings = _point_class(NamedTuple), _point_class(typing.NamedTuple)
+    for name in ("__name__", "__qualname__", "__module__", "__doc__", "_fields", "_field_defaults"):
+        assert getattr(ours, name) == getattr(typings, name), name
+    assert ours.__mro__[1:] == typings.__mro__[1:] == (tuple, object)
+    point = ours(3, -4)
+    assert repr(point) == repr(typings(3, -4)) == "Point(x=3, y=-4)"
+    assert point == typings(3, -4) == (3, -4) and hash(point) == hash((3, -4))
+    assert ours(3) == (3, 0) and point.norm() == 7 and point._replace(y=1) == (3, 1)
+    x, y = point
+    assert (x, y) == (3, -4)
+    with pytest.raises(TypeError):
+        ours(1, 2, 3)
+    english = LANGUAGES["en"]  # a module-level one, as pickled
+    assert pickle.loads(pickle.dumps(english)) == english
