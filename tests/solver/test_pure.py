@@ -516,7 +516,7 @@ def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
     assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)
 
 
-@pytest.mark.parametrize("size", [10, pure_bounds.SORTED_FIRST, 13000])
+@pytest.mark.parametrize("size", [10, 1024, ranking.LETTERS_SORTED_FIRST, 13000])
 def test_highest_first_is_a_stable_sort_by_bound(size):
     sample = random.Random(size)
     bounds = [
@@ -524,7 +524,8 @@ def test_highest_first_is_a_stable_sort_by_bound(size):
         for _ in range(size)
     ]
     expected = sorted(range(size), key=bounds.__getitem__, reverse=True)
-    assert list(pure_bounds.highest_first(bounds)) == expected
+    for first in (1024, ranking.LETTERS_SORTED_FIRST):
+        assert list(pure_bounds.highest_first(bounds, first)) == expected
 
 
 def test_the_floor_order_merges_candidates_in():

@@ -51,9 +51,11 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @cache
 def shipped_lists() -> tuple[list[str], list[str]]:
     """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
-    cost a cold process more than the whole answer. The lists key checks what was read."""
+    cost a cold process more than the whole answer. The lists key checks what was read
+    (a list as epdle.words reads it, a word once each, or the key names no tree and no
+    matrix: the Solver answers)."""
     return tuple(
-        list(dict.fromkeys(_read(os.path.join(_PACKAGE_DIR, "words", name)).split()))
+        _read(os.path.join(_PACKAGE_DIR, "words", name)).split()
         for name in ("guesses.txt", "answers.txt")
     )  # type: ignore[return-value]
 

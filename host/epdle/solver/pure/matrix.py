@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from functools import cache
+from functools import cache, cached_property
 from operator import eq
 
 from epdle.solver.cache import cache_dir_name
@@ -58,7 +58,10 @@ class Matrix:
             raise ValueError("truncated matrix")
         self._data = (ctypes.c_char * len(self._map)).from_buffer(self._map)
         self.address = ctypes.addressof(self._data) + self.offset  # of the first row
-        self.every_guess = array("H", range(guesses))
+
+    @cached_property
+    def every_guess(self) -> array:
+        return array("H", range(self.width))
 
     def every_answer(self, guess: int) -> bytes:
         """A guess's codes against every answer (one strided read)."""

@@ -271,10 +271,12 @@ def ranking_floors(
             bounds = [-1.0] * rows.matrix.width  # below any entropy: last
             for guess, bits in zip(allowed, exact, strict=True):
                 bounds[guess] = bits
+        # Exact: the list reads little more than the pool.
+        order = floor_order(bounds, own, 1.0 / n, whole, LOOKAHEAD_POOL * 4)
     else:
         answers = shipped_lists_indexed()[1]
         bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
-    order = floor_order(bounds, own, 1.0 / rows.n, rows.whole)
+        order = floor_order(bounds, own, 1.0 / rows.n, rows.whole, LETTERS_SORTED_FIRST)
     if allowed is None:
         return order
     kept = set(allowed)
@@ -286,3 +288,5 @@ def ranking_floors(
 # 300, are even near 280 and lose from 1,000 on to the letters' floors.
 PARTS_RANKING = 40
 COUNTED_RANKING = 400
+# Guesses the letters' floors order first (a ranking reads a few hundred or thousand).
+LETTERS_SORTED_FIRST = 4096
