@@ -120,7 +120,6 @@ def highest_first(bounds: Sequence[float], first: int) -> Iterator[int]:
     yield from sorted(low, key=bounds.__getitem__, reverse=True)
 
 
-
 def feedback_floor_order(
     feedbacks: bytes,
     is_candidate: set[int],
