@@ -22,6 +22,7 @@ from epdle.solver.pure import bounds as pure_bounds
 from epdle.solver.pure import hard as pure_hard
 from epdle.solver.pure import kernel, matrix, ranking
 from epdle.solver.pure import search as pure_search
+from epdle.solver.scoring import pattern_code
 from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
@@ -255,7 +256,8 @@ def test_the_entropy_bound_is_never_below_the_entropy(solver, seed):
 def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     # Enough candidates that the ranking bounds guesses by their letters (by shape).
     xylyl = [("xylyl", score("xylyl", "snort"))]
-    assert len(solver.state_after(xylyl).candidates) > ranking.COUNTED_RANKING
+    left = len(solver.state_after(xylyl).candidates)
+    assert left * len(solver.universe.guesses) > ranking.COUNTED_WORK
     matrix.shapes.cache_clear()
     path = shipped[1] / f"cold-shapes-{matrix.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
@@ -500,6 +502,23 @@ def test_the_hints_allow_the_guesses_the_solver_allows(hard, seed):
             assert pure_hard.history_allowed(history, guesses) == tuple(np.flatnonzero(allowed))
     # A guess that breaks the rule: no allowed guesses, the Solver words the error.
     assert pure_hard.history_allowed([("crane", "BBBBG"), ("fuzzy", "BBBBB")], guesses) is None
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_pools_hints_allow_what_the_hints_allow(hard, seed):
+    # The look's per-bucket rule, by bits over the pool, against the rule word by word.
+    sample = random.Random(seed)
+    guesses = hard.universe.guesses
+    pool = sample.sample(range(len(guesses)), 400)
+    pool += [guesses.index(word) for word in ("eerie", "geese", "mamma", "sissy")]
+    hints = pure_hard.PoolHints(guesses, pool)
+    for _ in range(40):
+        guess = guesses[sample.choice(pool)]
+        answer = sample.choice(hard.universe.answers)
+        code = pattern_code(score(guess, answer))
+        follows = hints.follower(guess, code)
+        expected = pure_hard.after_feedback(guess, code, guesses, pool)
+        assert [pool[i] for i in range(len(pool)) if follows(i)] == expected
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):

@@ -7,8 +7,8 @@ search's guess. Importing numpy alone costs a cold process more than its whole b
 so this package answers the same from the cached pattern matrix, read without numpy,
 its buckets counted by a small native kernel (host/native/buckets.c, through ctypes):
 
-- Up to COUNTED_RANKING candidates the kernel counts every guess's buckets at once: each
-  guess's estimated cost is exact.
+- Up to a few hundred candidates (ranking.COUNTED_WORK codes to count) the kernel counts
+  every guess's buckets at once: each guess's estimated cost is exact.
 - Past that, counting every guess costs more than it needs to. The entropy of a guess's
   feedback is at most the sum of the entropies of its marks letter by letter
   (subadditivity; a repeated letter's copies together), and those come from where the

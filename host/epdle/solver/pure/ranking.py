@@ -18,7 +18,7 @@ from epdle.solver.pure.bounds import (
     feedback_floor_order,
     floor_order,
 )
-from epdle.solver.pure.hard import Allowed, follower, trapped
+from epdle.solver.pure.hard import Allowed, PoolHints, trapped
 from epdle.solver.pure.matrix import (
     BATCH,
     Gathered,
@@ -182,6 +182,7 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3**length - 1
     trap = None if guesses_left is None else Trap(TRAP_PENALTY_NEXT, guesses_left - 2, length)
+    hints = None if trap is None else PoolHints(words, pool)
     leaders = order[: LOOKAHEAD_WIDTH[False]]
     costs = []
     width = len(pool)
@@ -203,9 +204,7 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
             if len(part) == 1:
                 finish = 1.0 + 1e-12 if members else 2.0
             else:
-                follows = None
-                if trap is not None:
-                    follows = follower(words[leader.key[2]], code, words, pool)
+                follows = None if hints is None else hints.follower(words[leader.key[2]], code)
                 span = slice(at_group * width, (at_group + 1) * width)
                 at_group += 1
                 stats = (sums[span], counts[span])
@@ -256,12 +255,13 @@ def ranking_floors(
     """(floor, guess) for top_guesses, lowest first, over the guesses `allowed` (None:
     all), the kernel counting every guess's buckets over few candidates: for up to
     PARTS_RANKING, floors from each guess's number of buckets (tied guesses soon found
-    in list order); up to COUNTED_RANKING, each guess's exact estimate; past that, a floor
-    from its letters (counting every guess would cost more than the guesses it spares)."""
+    in list order); up to COUNTED_WORK codes counted, each guess's exact estimate; past
+    that, a floor from its letters (counting every guess would cost more than the
+    guesses it spares)."""
     if rows.n <= PARTS_RANKING:
         feedbacks = rows.bucket_counts(allowed)
         return column_floor_order(feedbacks, allowed, own, partial(feedback_floor, rows.n))
-    if rows.n <= COUNTED_RANKING:
+    if rows.n * (rows.matrix.width if allowed is None else len(allowed)) <= COUNTED_WORK:
         sums, _ = rows.stats(allowed)
         whole, n = rows.whole, rows.n
         exact = [whole - s / n for s in sums]
@@ -283,10 +283,10 @@ def ranking_floors(
     return (entry for entry in order if entry[1] in kept)
 
 
-# Measured over second turns (the guesses counted exactly, the time to rank): floors from
-# the number of buckets win up to about 40 candidates; exact estimates from 50 to about
-# 300, are even near 280 and lose from 1,000 on to the letters' floors.
+# Measured over second turns on the shipped lists (14,855 guesses): floors from the
+# number of buckets win up to about 40 candidates; counting every guess wins from 50 to
+# about 300 candidates, is even near 280 and loses from 1,300 on to the letters' floors.
 PARTS_RANKING = 40
-COUNTED_RANKING = 400
+COUNTED_WORK = 400 * 14_855  # candidates times guesses counted
 # Guesses the letters' floors order first (a ranking reads a few hundred or thousand).
 LETTERS_SORTED_FIRST = 4096
