@@ -237,7 +237,7 @@ def ranked_guesses(
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES[False] and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, ranking_floors(rows, own, allowed), own, count)
+    order = top_guesses(rows, ranking_floors(rows, own, count, allowed), own, count)
     guesses_left = max(1, GAME_GUESSES - turns)
     if look:
         order = look_ahead(rows, order, None if allowed is None else guesses_left)
@@ -250,7 +250,7 @@ def ranked_guesses(
 
 
 def ranking_floors(
-    rows: Rows, own: set[int], allowed: Allowed = None
+    rows: Rows, own: set[int], count: int, allowed: Allowed = None
 ) -> Iterator[tuple[float, int]]:
     """(floor, guess) for top_guesses, lowest first, over the guesses `allowed` (None:
     all), the kernel counting every guess's buckets over few candidates: for up to
@@ -260,7 +260,9 @@ def ranking_floors(
     guesses it spares)."""
     if rows.n <= PARTS_RANKING:
         feedbacks = rows.bucket_counts(allowed)
-        return column_floor_order(feedbacks, allowed, own, partial(feedback_floor, rows.n))
+        floor = partial(feedback_floor, rows.n)
+        order = column_floor_order(feedbacks, allowed, own, floor)
+        return _few_apart(order, own, floor(rows.n, False), count)
     if rows.n * (rows.matrix.width if allowed is None else len(allowed)) <= COUNTED_WORK:
         sums, _ = rows.stats(allowed)
         whole, n = rows.whole, rows.n
@@ -283,10 +285,29 @@ def ranking_floors(
     return (entry for entry in order if entry[1] in kept)
 
 
+def _few_apart(
+    order: Iterator[tuple[float, int]], own: set[int], apart: float, count: int
+) -> Iterator[tuple[float, int]]:
+    """`order` (floors from the number of buckets) without the guesses that split the
+    candidates apart (at floor `apart`, not candidates) past the first `count` + 1: they
+    come in list order, all at the same cost, their floor, so the list keeps none of the
+    later ones, and those are edges of rounding only as the first ones are. With few
+    candidates they are thousands."""
+    kept = 0
+    for value, guess in order:
+        if value == apart and guess not in own:
+            kept += 1
+            if kept > count + 1:
+                continue
+        yield value, guess
+
+
 # Measured over second turns on the shipped lists (14,855 guesses): floors from the
-# number of buckets win up to about 40 candidates; counting every guess wins from 50 to
-# about 300 candidates, is even near 280 and loses from 1,300 on to the letters' floors.
-PARTS_RANKING = 40
+# number of buckets win while the list is the few guesses shown (up to
+# SEARCH_MAX_CANDIDATES, the search's guess goes first); for the look's 300, counting every
+# guess wins from 25 to about 300 candidates, is even near 280 and loses from 1,300 on to
+# the letters' floors.
+PARTS_RANKING = SEARCH_MAX_CANDIDATES[False]
 COUNTED_WORK = 400 * 14_855  # candidates times guesses counted
 # Guesses the letters' floors order first (a ranking reads a few hundred or thousand).
 LETTERS_SORTED_FIRST = 4096
