@@ -24,7 +24,7 @@ from epdle.solver.quick import shipped_key, shipped_lists
 
 
 class Undecided(Exception):
-    """The pure-Python answer might differ from the Solver's: ask the Solver."""
+    """The numpy-free answer might differ from the Solver's: ask the Solver."""
 
 
 # Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
@@ -262,10 +262,10 @@ def bucket_stats(
         ends.append(len(answers))
     largest = max(map(len, groups))
     return count_buckets(
-        matrix.address, matrix.width, answers, ends, guesses, _count_log_count(largest)
+        matrix.address, matrix.width, answers, ends, guesses, _count_log_count_array(largest)
     )
 
 
 @cache
-def _count_log_count(size: int) -> array:
+def _count_log_count_array(size: int) -> array:
     return array("d", count_log_count(size))
