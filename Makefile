@@ -6,6 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST_BUILD := build/host
 SIM_LIB := $(abspath $(HOST_BUILD)/firmware/libepdle_sim.so)
+KERNEL_LIB := $(abspath $(HOST_BUILD)/host/native/libepdle_buckets.so)
 FUZZ_SECONDS ?= 30
 export EPDLE_SIM_LIB := $(SIM_LIB)
 
@@ -37,25 +38,30 @@ bootstrap:
 VENV_FOR := $(if $(filter-out run,$(MAKECMDGOALS)),test,run)
 venv: bootstrap $(VENV)/.stamp-$(VENV_FOR)
 
-$(VENV)/.stamp-run: pyproject.toml
+# The install builds the native libraries too: reinstall when what they are made of changes.
+INSTALL_INPUTS := pyproject.toml CMakeLists.txt host/native/CMakeLists.txt
+
+$(VENV)/.stamp-run: $(INSTALL_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[web]'
 	touch $@
 
-$(VENV)/.stamp-test: pyproject.toml
+$(VENV)/.stamp-test: $(INSTALL_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev,wordfreq]'
 	touch $@ $(VENV)/.stamp-run
 
-# The host build: simulated board library + C unit tests.
+# The host build: simulated board library, the solver's kernel + C unit tests.
 native: venv
 	@bash tools/build_native.sh $(HOST_BUILD) $(NATIVE_TESTS) $(NATIVE_QUIET)
-	@# The editable install keeps its own copy of the library: refresh it, so that
-	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware just built too.
+	@# The editable install keeps its own copies of the libraries: refresh them, so that
+	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware and kernel just built too.
 	@installed="$$(env -u EPDLE_SIM_LIB $(PY) -c 'from epdle.sim import library_path; print(library_path())')"; \
 	cmp -s $(SIM_LIB) "$$installed" || cp --remove-destination $(SIM_LIB) "$$installed"
+	@installed="$$($(PY) -c 'from epdle.solver.pure.kernel import library_path; print(library_path() or "")')"; \
+	[ -z "$$installed" ] || cmp -s $(KERNEL_LIB) "$$installed" || cp --remove-destination $(KERNEL_LIB) "$$installed"
 
 test-c: native
 	ctest --test-dir $(HOST_BUILD) --output-on-failure
@@ -106,12 +112,12 @@ lint: venv
 	$(VENV)/bin/ruff check host tests tools
 	$(VENV)/bin/ruff format --check host tests tools
 	$(VENV)/bin/mypy
-	clang-format --dry-run --Werror $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
+	clang-format --dry-run --Werror $$(git ls-files 'firmware/*.[ch]' 'host/*.[ch]' 'tests/*.[ch]')
 
 format: venv
 	$(VENV)/bin/ruff format host tests tools
 	$(VENV)/bin/ruff check --fix host tests tools
-	clang-format -i $$(git ls-files 'firmware/*.[ch]' 'tests/*.[ch]')
+	clang-format -i $$(git ls-files 'firmware/*.[ch]' 'host/*.[ch]' 'tests/*.[ch]')
 
 # Regenerate golden images after an intended design change.
 golden: venv

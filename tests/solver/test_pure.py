@@ -7,6 +7,7 @@ import math
 import random
 import subprocess
 import sys
+from array import array
 from collections import Counter
 from pathlib import Path
 
@@ -19,8 +20,9 @@ from epdle.solver import HistoryError, Solver, cache, names, pure, quick, score,
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.pure import bounds as pure_bounds
 from epdle.solver.pure import hard as pure_hard
-from epdle.solver.pure import matrix, ranking
+from epdle.solver.pure import kernel, matrix, ranking
 from epdle.solver.pure import search as pure_search
+from epdle.solver.scoring import pattern_code
 from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
@@ -220,7 +222,6 @@ def test_the_cost_curve_is_exact_and_whole_for_small_buckets():
     curve = settings.cost_curve(30)
     assert curve[:5] == [0.0, 1.0, 3.0, 5.0, 7.0]  # 2 n - 1: each but the first costs two
     assert curve[5] > 9.0  # past the exact part, more than two guesses a word
-    assert settings.LOOKAHEAD_MAX_CANDIDATES[False] <= matrix.COPIED_ROWS  # the look's rows
 
 
 def test_it_leaves_to_the_solver_what_it_cannot_answer(solver, tmp_path, monkeypatch):
@@ -254,8 +255,9 @@ def test_the_entropy_bound_is_never_below_the_entropy(solver, seed):
 
 def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     # Enough candidates that the ranking bounds guesses by their letters (by shape).
-    xylyl = [("xylyl", score("xylyl", "cloud"))]
-    assert len(solver.state_after(xylyl).candidates) > ranking.PAIRED_RANKING
+    xylyl = [("xylyl", score("xylyl", "snort"))]
+    left = len(solver.state_after(xylyl).candidates)
+    assert left * len(solver.universe.guesses) > ranking.COUNTED_WORK
     matrix.shapes.cache_clear()
     path = shipped[1] / f"cold-shapes-{matrix.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
@@ -318,21 +320,54 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     assert ranked == [solver.engine_advice(history).suggestions[0].word.upper()]
 
 
-@pytest.mark.parametrize(
-    ("count", "width"), [(1, 7), (2, 300), (24, 1000), (matrix.MOST_PAIRED, 64)]
-)
-def test_bucket_counts_count_each_positions_codes(count, width):
-    sample = random.Random(count)
-    # Few codes, so that rows share them; and codes with the top bit set.
-    codes = [0, 1, 127, 128, 200, 242, 255]
-    rows = [bytes(sample.choice(codes) for _ in range(width)) for _ in range(count)]
-    counted = matrix.bucket_counts(rows)
-    assert list(counted) == [len({row[i] for row in rows}) - 1 for i in range(width)]
+@pytest.mark.parametrize("size", [1, 2, 40, 700])
+def test_the_kernel_counts_each_guesss_buckets(solver, size):
+    # Against a plain count of the codes, over every guess: the sum in the order the codes
+    # first occur over the candidates, exactly as a count in Python sums it.
+    universe = solver.universe
+    sample = random.Random(size)
+    members = sample.sample(range(len(universe.answers)), size)  # any order
+    rows = matrix.Rows(matrix.shipped_matrix(), members)
+    sums, parts = rows.stats()
+    clc = matrix.count_log_count(size)
+    patterns = universe.patterns
+    for guess in [*range(0, len(universe.guesses), 37), len(universe.guesses) - 1]:
+        sizes = Counter(int(patterns[a, guess]) for a in members).values()
+        assert sums[guess] == sum(clc[c] for c in sizes)
+        assert parts[guess] == len(sizes) - 1
 
 
-def test_bucket_counts_refuse_more_rows_than_a_byte_counts():
-    with pytest.raises(ValueError):
-        matrix.bucket_counts([bytes([i % 256, i // 256]) for i in range(matrix.MOST_PAIRED + 1)])
+def test_the_kernel_counts_over_gathered_columns_as_over_the_matrix(solver):
+    sample = random.Random(5)
+    members = sample.sample(range(len(solver.universe.answers)), 30)
+    pool = sample.sample(range(len(solver.universe.guesses)), 500)
+    whole = matrix.shipped_matrix()
+    gathered = matrix.Gathered(whole, members, pool)
+    part = [3, 29, 0, 17]  # positions among the members
+    groups = [part, [5, 6], [1]]
+    in_pool = matrix.bucket_stats(gathered, groups, gathered.every_guess)
+    in_matrix = matrix.bucket_stats(
+        whole, [[members[i] for i in group] for group in groups], array("H", pool)
+    )
+    assert in_pool == in_matrix
+    one_group = matrix.bucket_stats(gathered, [[5, 6]], gathered.every_guess)
+    assert one_group[0] == in_pool[0][500:1000] and one_group[1] == in_pool[1][500:1000]
+    assert gathered.column(7, part) == whole.column(pool[7], [members[i] for i in part])
+
+
+def test_without_the_kernel_the_solver_answers(solver, tmp_path, monkeypatch):
+    crane = [("crane", score("crane", "cloud"))]
+    monkeypatch.setattr(pure, "__path__", [str(tmp_path)])  # where no library is
+    kernel._library.cache_clear()
+    try:
+        assert pure.cold_advice(crane, False) is None
+        with pytest.raises(kernel.KernelMissing, match="not installed"):
+            matrix.Rows(matrix.shipped_matrix(), [1, 2]).stats([0])
+        (tmp_path / kernel.LIBRARY_NAME).write_text("not a library")
+        kernel._library.cache_clear()
+        assert pure.cold_advice(crane, False) is None
+    finally:
+        kernel._library.cache_clear()
 
 
 def _partitions(n: int, parts: int, largest: int | None = None) -> list[list[int]]:
@@ -376,7 +411,7 @@ def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
     universe = solver.universe
     sample = np.random.default_rng(seed)
     candidates = np.sort(
-        sample.choice(len(universe.answers), [3, 24, ranking.PAIRED_RANKING][seed], replace=False)
+        sample.choice(len(universe.answers), [3, 24, ranking.PARTS_RANKING][seed], replace=False)
     )
     rows = matrix.Rows(matrix.shipped_matrix(), [int(a) for a in candidates])
     stats = guess_stats(universe, candidates)
@@ -387,7 +422,7 @@ def test_the_feedback_bound_is_never_below_the_entropy(solver, seed):
     assert (np.array(bounds) >= stats.bits - 1e-9).all()
 
 
-@pytest.mark.parametrize("size", [1, 2, 3, 9, 30, ranking.PAIRED_BUCKET + 6])
+@pytest.mark.parametrize("size", [2, 3, 9, 30, 70])
 def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     # The bound-pruned search against every pool guess tried, on real rows.
     universe = solver.universe
@@ -395,8 +430,8 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     bucket = sorted(sample.sample(range(len(universe.answers)), size))
     own = [universe.guesses.index(universe.answers[a]) for a in bucket]
     pool = sample.sample(range(len(universe.guesses)), 200) + own[: size // 2]
-    rows = matrix.Rows(matrix.shipped_matrix(), bucket)
-    codes = rows.picked(pool)
+    pooled = matrix.Gathered(matrix.shipped_matrix(), bucket, pool)
+    codes = [[pooled.column(i, [r])[0] for i in range(len(pool))] for r in range(size)]
     members = list(range(200, len(pool)))
     whole = math.log2(size)
 
@@ -406,10 +441,10 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
         return pure_bounds.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
 
     expected = min(map(cost, range(len(pool))))
-    if size == 1:  # the Solver's own shortcut for one word: solved now, or next
-        expected = 1.0 + 1e-12 if members else 2.0
-    values = [int.from_bytes(row, "little") for row in codes]
-    assert ranking.finish_cost(codes, values, members) == pytest.approx(expected, abs=1e-12)
+    bucket = list(range(size))
+    stats = matrix.bucket_stats(pooled, [bucket], pooled.every_guess)
+    found = ranking.finish_cost(pooled, bucket, members, stats)
+    assert found == pytest.approx(expected, abs=1e-12)
 
 
 @pytest.mark.parametrize("rule", ["its own words", "all but the cheapest", "none"])
@@ -421,8 +456,8 @@ def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver
     own = [universe.guesses.index(universe.answers[a]) for a in bucket]
     pool = random.Random(size).sample(range(len(universe.guesses)), 150) + own[:3]
     members = list(range(150, len(pool)))
-    codes = matrix.Rows(matrix.shipped_matrix(), bucket).picked(pool)
-    values = [int.from_bytes(row, "little") for row in codes]
+    pooled = matrix.Gathered(matrix.shipped_matrix(), bucket, pool)
+    codes = [[pooled.column(i, [r])[0] for i in range(len(pool))] for r in range(size)]
     trap = ranking.Trap(settings.TRAP_PENALTY_NEXT, 2, universe.length)
     pinned = settings.pinned_feedbacks(universe.length)
 
@@ -445,7 +480,9 @@ def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver
     tried = [i for i in range(len(pool)) if follows(i)] or list(range(len(pool)))
     assert all(charge(i) > 0 for i in members)
     expected = min(map(cost, tried))
-    found = ranking.finish_cost(codes, values, members, trap, follows)
+    bucket = list(range(size))
+    stats = matrix.bucket_stats(pooled, [bucket], pooled.every_guess)
+    found = ranking.finish_cost(pooled, bucket, members, stats, trap, follows)
     assert found == pytest.approx(expected, abs=1e-12)
 
 
@@ -467,6 +504,23 @@ def test_the_hints_allow_the_guesses_the_solver_allows(hard, seed):
     assert pure_hard.history_allowed([("crane", "BBBBG"), ("fuzzy", "BBBBB")], guesses) is None
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_pools_hints_allow_what_the_hints_allow(hard, seed):
+    # The look's per-bucket rule, by bits over the pool, against the rule word by word.
+    sample = random.Random(seed)
+    guesses = hard.universe.guesses
+    pool = sample.sample(range(len(guesses)), 400)
+    pool += [guesses.index(word) for word in ("eerie", "geese", "mamma", "sissy")]
+    hints = pure_hard.PoolHints(guesses, pool)
+    for _ in range(40):
+        guess = guesses[sample.choice(pool)]
+        answer = sample.choice(hard.universe.answers)
+        code = pattern_code(score(guess, answer))
+        follows = hints.follower(guess, code)
+        expected = pure_hard.after_feedback(guess, code, guesses, pool)
+        assert [pool[i] for i in range(len(pool)) if follows(i)] == expected
+
+
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
     # Candidates without S, H or P: SHEEP's feedback is the marks of its two Es alone, so
     # the bound (each letter with all its copies) is the entropy itself.
@@ -481,7 +535,7 @@ def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):
     assert bounds[sheep] == pytest.approx(guess_stats(universe, candidates).bits[sheep], abs=1e-9)
 
 
-@pytest.mark.parametrize("size", [10, pure_bounds.SORTED_FIRST, 13000])
+@pytest.mark.parametrize("size", [10, 1024, ranking.LETTERS_SORTED_FIRST, 13000])
 def test_highest_first_is_a_stable_sort_by_bound(size):
     sample = random.Random(size)
     bounds = [
@@ -489,7 +543,8 @@ def test_highest_first_is_a_stable_sort_by_bound(size):
         for _ in range(size)
     ]
     expected = sorted(range(size), key=bounds.__getitem__, reverse=True)
-    assert list(pure_bounds.highest_first(bounds)) == expected
+    for first in (1024, ranking.LETTERS_SORTED_FIRST):
+        assert list(pure_bounds.highest_first(bounds, first)) == expected
 
 
 def test_the_floor_order_merges_candidates_in():

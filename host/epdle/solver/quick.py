@@ -51,18 +51,16 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @cache
 def shipped_lists() -> tuple[list[str], list[str]]:
     """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
-    cost a cold process more than the whole answer. The lists key checks what was read."""
-    return _words(_shipped_files()[0]), shipped_answers()
+    cost a cold process more than the whole answer. The lists key checks what was read
+    (a list as epdle.words reads it, a word once each, or the key names no tree and no
+    matrix: the Solver answers)."""
+    return _shipped_files()[0].split(), shipped_answers()
 
 
 @cache
 def shipped_answers() -> list[str]:
     """shipped_lists()'s answers, without splitting the twelve thousand guesses."""
-    return _words(_shipped_files()[1])
-
-
-def _words(text: str) -> list[str]:
-    return list(dict.fromkeys(text.split()))
+    return _shipped_files()[1].split()
 
 
 @cache

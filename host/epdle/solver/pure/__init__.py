@@ -1,37 +1,37 @@
-"""`best` advice off the shipped tree in pure Python (no numpy), for a one-shot `suggest`.
+"""`best` advice off the shipped tree without numpy, for a one-shot `suggest`.
 
 After a first guess that is not the tree's, the Solver ranks every guess by
 `rank_expected_guesses`, looks one guess further ahead over its leaders
 (`two_ply_costs`) and, with at most settings.SEARCH_MAX_CANDIDATES left, plays the bounded
 search's guess. Importing numpy alone costs a cold process more than its whole budget,
-so this package answers the same from the cached pattern matrix read without numpy:
+so this package answers the same from the cached pattern matrix, read without numpy,
+its buckets counted by a small native kernel (host/native/buckets.c, through ctypes):
 
-- The entropy of a guess's feedback is at most the sum of the entropies of its marks
-  letter by letter (subadditivity; a repeated letter's copies together), and those come
-  from where the candidates have each letter. That bound gives every guess a floor on
-  its estimated cost, so only the guesses whose floor beats the ranking kept so far are
-  bucketed exactly.
-- For few words (a search's, a look-ahead bucket's, up to PAIRED_RANKING candidates)
-  every guess's number of buckets is counted exactly instead, comparing the words'
-  pattern rows pair by pair as big integers. No more entropy than that many equal
-  buckets have: a tighter bound, and it finds the guesses that split them apart.
-- In the look, a bucket's finishing guess is sought in the pool the same way, by its
-  buckets over the bucket.
+- Up to a few hundred candidates (ranking.COUNTED_WORK codes to count) the kernel counts
+  every guess's buckets at once: each guess's estimated cost is exact.
+- Past that, counting every guess costs more than it needs to. The entropy of a guess's
+  feedback is at most the sum of the entropies of its marks letter by letter
+  (subadditivity; a repeated letter's copies together), and those come from where the
+  candidates have each letter. That bound gives every guess a floor on its estimated
+  cost, so only the guesses whose floor beats the ranking kept so far are counted.
+- In the look, a bucket's finishing guess is sought in the pool by its number of
+  buckets over the bucket (a floor again), the pool's codes copied out of the matrix
+  once.
 - The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
   whole numbers, its beam found by the same bucket counts.
 - Hard mode is the same over the guesses the history's hints allow (epdle.solver.pure.hard):
   the ranking and the search among those, the look's finishing guesses those that
   follow the leader's hints, and the trap charges for families the greens pin down.
 
-Modules: matrix (the matrix reader and the candidates' rows), bounds (the floors),
-ranking (the estimate and the look-ahead), search, hard (the hints' allowed guesses and
-the trapped words); the settings and the cost curve are
+Modules: kernel (the native counter), matrix (the matrix reader and the candidates'
+rows), bounds (the floors), ranking (the estimate and the look-ahead), search, hard (the
+hints' allowed guesses and the trapped words); the settings and the cost curve are
 epdle.solver.settings, which the Solver reads too.
 
 Whenever the result could differ from the Solver's (costs or estimates too close to
-order the way numpy's rounding would, other lists, no cached matrix) it
-returns None and the caller asks the Solver. A test holds the two equal over many
-states.
+order the way numpy's rounding would, other lists, no cached matrix) or the kernel is
+not installed, it returns None and the caller asks the Solver. A test holds the two
+equal over many states.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from collections.abc import Sequence
 
 from epdle.solver.advice import Advice, worth_showing
 from epdle.solver.pure.hard import history_allowed
+from epdle.solver.pure.kernel import KernelMissing
 from epdle.solver.pure.matrix import (
     Rows,
     Undecided,
@@ -66,7 +67,7 @@ def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
         return None
     try:
         return _advice(history, hard, top)
-    except Undecided:
+    except (Undecided, KernelMissing):
         return None
 
 

@@ -82,13 +82,18 @@ def _letter_spots(spelled: Sequence[str]) -> dict[str, dict[int, int]]:
 
 
 def floor_order(
-    bounds: Sequence[float], is_candidate: set[int], chance: float, uncertainty: float
+    bounds: Sequence[float],
+    is_candidate: set[int],
+    chance: float,
+    uncertainty: float,
+    sorted_first: int = 4096,
 ) -> Iterator[tuple[float, int]]:
     """(floor, guess) for every guess, lowest floor first: the floor is the cost at the
-    guess's entropy bound, and the cost falls as the entropy rises."""
+    guess's entropy bound, and the cost falls as the entropy rises. (`sorted_first`: as
+    highest_first.)"""
     inside = sorted((estimated_cost(bounds[g], chance, uncertainty), g) for g in is_candidate)
     at = 0
-    for guess in highest_first(bounds):
+    for guess in highest_first(bounds, sorted_first):
         if guess in is_candidate:
             continue
         entry = (estimated_cost(bounds[guess], 0.0, uncertainty), guess)
@@ -99,22 +104,20 @@ def floor_order(
     yield from inside[at:]
 
 
-def highest_first(bounds: Sequence[float]) -> Iterator[int]:
+def highest_first(bounds: Sequence[float], first: int) -> Iterator[int]:
     """The guesses by bound, highest first (equal ones in list order), as sorted would give
-    them; sorted a part at a time: a ranking reads a few hundred or thousand of them."""
-    # The highest SORTED_FIRST or so, by a threshold from every 16th bound.
+    them; sorted a part at a time: the highest `first` or so, then the rest (a ranking
+    reads a few hundred or thousand of them)."""
+    # The threshold from every 16th bound.
     sample = sorted(bounds[::16], reverse=True)
-    if len(sample) <= SORTED_FIRST // 16:
+    if len(sample) <= first // 16:
         yield from sorted(range(len(bounds)), key=bounds.__getitem__, reverse=True)
         return
-    threshold = sample[SORTED_FIRST // 16]
+    threshold = sample[first // 16]
     high = compress(range(len(bounds)), map(threshold.__le__, bounds))
     yield from sorted(high, key=bounds.__getitem__, reverse=True)
     low = compress(range(len(bounds)), map(threshold.__gt__, bounds))
     yield from sorted(low, key=bounds.__getitem__, reverse=True)
-
-
-SORTED_FIRST = 4096
 
 
 def feedback_floor_order(

@@ -42,13 +42,36 @@ def after_feedback(guess: str, code: int, words: Sequence[str], among: Iterable[
     return allowed_after(hard_mode_hints(guess, pattern_string(code, len(guess))), words, among)
 
 
-def follower(
-    guess: str, code: int, words: Sequence[str], pool: Sequence[int]
-) -> Callable[[int], bool]:
-    """Whether the pool guess at a position may follow `guess` with feedback `code` (asked
-    of the few guesses a look-ahead bucket tries, not of the whole pool)."""
-    hints = hard_mode_hints(guess, pattern_string(code, len(guess)))
-    return lambda position: bool(allowed_after(hints, words, (pool[position],)))
+class PoolHints:
+    """Which pool guesses (by position) keep a (guess, feedback)'s hints, as the bits of
+    one integer: per hint (a letter at a position, a letter at least so many times) the
+    pool words that keep it, found once, so a look-ahead bucket's hints cost a few ANDs."""
+
+    def __init__(self, words: Sequence[str], pool: Sequence[int]) -> None:
+        self._spelled = [words[g] for g in pool]
+        self._kept: dict[tuple[int, str] | tuple[str, int], int] = {}
+
+    def _words_with(self, hint: tuple[int, str] | tuple[str, int]) -> int:
+        kept = self._kept.get(hint)
+        if kept is None:
+            if isinstance(hint[0], int):  # (position, letter)
+                position, letter = hint
+                marks = ["1" if word[position] == letter else "0" for word in self._spelled]
+            else:  # (letter, copies)
+                letter, copies = hint
+                marks = ["1" if word.count(letter) >= copies else "0" for word in self._spelled]
+            kept = self._kept[hint] = int("".join(reversed(marks)) or "0", 2)
+        return kept
+
+    def follower(self, guess: str, code: int) -> Callable[[int], bool]:
+        """Whether the pool guess at a position may follow `guess` with feedback `code`."""
+        hints = hard_mode_hints(guess, pattern_string(code, len(guess)))
+        kept = (1 << len(self._spelled)) - 1
+        for green in hints.greens:
+            kept &= self._words_with(green)
+        for revealed in hints.counts.items():
+            kept &= self._words_with(revealed)
+        return lambda position: bool(kept >> position & 1)
 
 
 def trapped(sizes: dict[int, int], larger_than: int, length: int) -> int:

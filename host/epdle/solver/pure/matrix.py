@@ -1,35 +1,30 @@
 """The cached pattern matrix read without numpy, and the candidates' rows in it: the
-feedback buckets of any guess over them (their sizes and their number)."""
+feedback buckets of any guess over them (their sizes and their number, counted by the
+native kernel)."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import mmap
 import os
 import re
+from array import array
 from bisect import bisect_left
 from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from functools import cache
-from operator import eq, itemgetter
+from functools import cache, cached_property
+from operator import eq
 
 from epdle.solver.cache import cache_dir_name
+from epdle.solver.pure.kernel import count_buckets, gather
 from epdle.solver.quick import shipped_key, shipped_lists
 
 
 class Undecided(Exception):
-    """The pure-Python answer might differ from the Solver's: ask the Solver."""
-
-
-# Up to this many candidates, their rows are copied out of the matrix (faster to read;
-# the look-ahead reads them, so at least settings.LOOKAHEAD_MAX_CANDIDATES).
-COPIED_ROWS = 600
-
-
-# Rows copied into an anonymous map from this many bytes (a few hundred rows) on.
-_MAPPED_ROWS = 1 << 20
+    """The numpy-free answer might differ from the Solver's: ask the Solver."""
 
 
 # Guesses bucketed at a time (their codes read in one pass over the candidates' rows).
@@ -41,7 +36,9 @@ class Matrix:
 
     def __init__(self, path: str, answers: int, guesses: int) -> None:
         with open(path, "rb") as handle:
-            self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+            # A private mapping (copy on write, never written): ctypes hands the kernel its
+            # address only from a writable buffer.
+            self._map = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY)
         head = self._map[:10]
         if head[:6] != b"\x93NUMPY" or head[6] != 1:
             raise ValueError("not a version 1 .npy file")
@@ -59,28 +56,12 @@ class Matrix:
         self.width = guesses
         if len(self._map) != self.offset + answers * guesses:
             raise ValueError("truncated matrix")
+        self._data = (ctypes.c_char * len(self._map)).from_buffer(self._map)
+        self.address = ctypes.addressof(self._data) + self.offset  # of the first row
 
-    def rows(self, answers: Sequence[int]) -> list[bytes]:
-        start, width, data = self.offset, self.width, self._map
-        return [data[start + a * width : start + (a + 1) * width] for a in answers]
-
-    def joined_rows(self, answers: Sequence[int]) -> bytes | mmap.mmap:
-        """The answers' rows one after the other.
-
-        Many rows are copied into an anonymous map faulted in at once (MAP_POPULATE):
-        megabytes of fresh memory faulted in page by page cost more than the copy."""
-        size = len(answers) * self.width
-        populate = getattr(mmap, "MAP_POPULATE", 0)
-        if size < _MAPPED_ROWS or not populate:
-            return b"".join(self.rows(answers))
-        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | populate
-        joined = mmap.mmap(-1, size, flags=flags)
-        width = self.width
-        with memoryview(self._map) as data:
-            for i, a in enumerate(answers):
-                row = self.offset + a * width
-                joined[i * width : (i + 1) * width] = data[row : row + width]
-        return joined
+    @cached_property
+    def every_guess(self) -> array:
+        return array("H", range(self.width))
 
     def every_answer(self, guess: int) -> bytes:
         """A guess's codes against every answer (one strided read)."""
@@ -212,55 +193,35 @@ class Rows:
         self.members = members  # answer indexes
         self.n = len(members)
         self.matrix = matrix
-        # Few candidates: their rows, copied out one after the other, so that a guess's
-        # codes over them are one strided slice; many: each guess's codes read from its
-        # column, the candidates' picked out (copying thousands of rows costs more).
-        copied = self.n <= COPIED_ROWS
-        self.joined = matrix.joined_rows(members) if copied else b""
-        self._pick = None if copied else itemgetter(*members)
         self.clc = count_log_count(self.n)
         self.whole = math.log2(self.n)
         self._bucket_counts: dict[tuple[int, ...] | None, bytes] = {}
 
-    def columns(self, guesses: Sequence[int]) -> list[bytes] | list[tuple[int, ...]]:
-        """Each guess's codes over the candidates."""
-        if self._pick is None:
-            joined, width = self.joined, self.matrix.width
-            return [joined[g::width] for g in guesses]
-        return [self._pick(self.matrix.every_answer(g)) for g in guesses]
+    def stats(self, guesses: Sequence[int] | None = None) -> tuple[array, array]:
+        """bucket_stats over the candidates, for `guesses` (None: every guess)."""
+        columns = self.matrix.every_guess if guesses is None else array("H", guesses)
+        return bucket_stats(self.matrix, [self.members], columns)
 
-    def picked(self, guesses: Sequence[int]) -> list[bytes]:
-        """Per candidate, its codes for `guesses` (copied rows only): their columns laid
-        one after another, read back a candidate at a time (one strided slice each, not a
-        pick per code)."""
-        joined, width = self.joined, self.matrix.width
-        laid = b"".join([joined[g::width] for g in guesses])
-        return [laid[i :: self.n] for i in range(self.n)]
+    def columns(self, guesses: Sequence[int]) -> list[list[int]]:
+        """Each guess's codes over the candidates (for the few guesses whose buckets are
+        wanted whole)."""
+        return [self.matrix.column(g, self.members) for g in guesses]
 
     def bucket_counts(self, columns: tuple[int, ...] | None = None) -> bytes:
         """Per guess (of `columns`, by position; None: of every guess), one less than the
-        number of feedbacks it gets over the candidates (copied rows, at most MOST_PAIRED
-        of them)."""
+        number of feedbacks it gets over the candidates."""
         counted = self._bucket_counts.get(columns)
         if counted is None:
-            if columns is None:
-                width = self.matrix.width
-                rows = [self.joined[i * width : (i + 1) * width] for i in range(self.n)]
-            else:
-                rows = self.picked(columns)
-            counted = bucket_counts(rows)
+            counted = self.stats(columns)[1].tobytes()
             self._bucket_counts[columns] = counted
         return counted
 
     def bits(self, guesses: Sequence[int]) -> list[tuple[float, bool]]:
         """Per guess, the entropy of its feedback (as guess_stats computes it) and whether
         it splits the candidates apart."""
-        out = []
-        for column in self.columns(guesses):
-            counts = bucket_sizes(column).values()
-            entropy = self.whole - sum(map(self.clc.__getitem__, counts)) / self.n
-            out.append((entropy, len(counts) == self.n))
-        return out
+        sums, parts = self.stats(guesses)
+        whole, n, apart = self.whole, self.n, self.n - 1
+        return [(whole - s / n, p == apart) for s, p in zip(sums, parts, strict=True)]
 
 
 def bucket_sizes(codes: Iterable[int]) -> dict[int, int]:
@@ -270,40 +231,41 @@ def bucket_sizes(codes: Iterable[int]) -> dict[int, int]:
     return found
 
 
-def bucket_counts(rows: Sequence[bytes]) -> bytes:
-    """Per position (guess), one less than the number of distinct codes the rows (equally
-    long, at most MOST_PAIRED) have there.
+class Gathered:
+    """Some guesses' columns over some answers, copied out of the matrix row by row: a
+    matrix of its own (rows: the answers' positions; columns: the guesses' positions)
+    whose rows are read whole."""
 
-    Each row is read as one integer, a byte a lane, and compared with every earlier row in
-    one go: two rows' codes differ in a lane when the byte of their xor is not zero, which
-    ((x & 0x7f..) + 0x7f..) | x marks in that byte's top bit, with no carry into the next
-    lane. A row whose code differs from every earlier row's is the first with that code;
-    counting those lane by lane (at most 255: one byte) counts the codes, less the first
-    row's. Pairs of rows, not rows times positions: fast for few rows."""
-    values = [int.from_bytes(row, "little") for row in rows]
-    return lane_bucket_counts(values, len(rows[0]))
+    def __init__(self, matrix: Matrix, answers: Sequence[int], guesses: Sequence[int]) -> None:
+        self.width = len(guesses)
+        self.every_guess = array("H", range(self.width))
+        self._codes = gather(matrix.address, matrix.width, array("H", answers), array("H", guesses))
+        self.address = self._codes.buffer_info()[0]
 
-
-def lane_bucket_counts(values: Sequence[int], width: int) -> bytes:
-    """bucket_counts for rows read as little-endian integers (`width` bytes each)."""
-    if len(values) > MOST_PAIRED:
-        raise ValueError("too many rows for a byte per count")
-    low, ones = _lane_masks(width)
-    firsts = 0
-    for at in range(1, len(values)):
-        row = values[at]
-        differs = -1
-        for earlier in values[:at]:
-            codes = earlier ^ row
-            differs &= ((codes & low) + low) | codes
-        firsts += (differs >> 7) & ones
-    return firsts.to_bytes(width, "little")
+    def column(self, guess: int, answers: Iterable[int]) -> list[int]:
+        codes, width = self._codes, self.width
+        return [codes[a * width + guess] for a in answers]
 
 
-MOST_PAIRED = 256
+def bucket_stats(
+    matrix: Matrix | Gathered, groups: Sequence[Sequence[int]], guesses: array
+) -> tuple[array, array]:
+    """Per group of answers (rows of `matrix`) and per guess of `guesses` (array 'H'): the
+    sum of c * log2(c) over its bucket sizes c (in the order its codes first occur over
+    the group's answers, as bucket_sizes finds them), and its number of buckets less one
+    (arrays 'd' and 'B', a group's guesses after another's; the native kernel, in one
+    call)."""
+    answers = array("H")
+    ends = array("I")
+    for group in groups:
+        answers.extend(group)
+        ends.append(len(answers))
+    largest = max(map(len, groups))
+    return count_buckets(
+        matrix.address, matrix.width, answers, ends, guesses, _count_log_count_array(largest)
+    )
 
 
 @cache
-def _lane_masks(width: int) -> tuple[int, int]:
-    """(0x7f, 0x01) in every byte of a `width`-byte integer."""
-    return int.from_bytes(b"\x7f" * width, "little"), int.from_bytes(b"\x01" * width, "little")
+def _count_log_count_array(size: int) -> array:
+    return array("d", count_log_count(size))

@@ -4,6 +4,7 @@ the look one guess ahead (two_ply_costs) and the search's guess first."""
 from __future__ import annotations
 
 import math
+from array import array
 from bisect import insort
 from collections.abc import Callable, Iterator
 from functools import partial
@@ -17,15 +18,15 @@ from epdle.solver.pure.bounds import (
     feedback_floor_order,
     floor_order,
 )
-from epdle.solver.pure.hard import Allowed, follower, trapped
+from epdle.solver.pure.hard import Allowed, PoolHints, trapped
 from epdle.solver.pure.matrix import (
     BATCH,
+    Gathered,
     Matrix,
     Rows,
     Undecided,
     bucket_sizes,
-    count_log_count,
-    lane_bucket_counts,
+    bucket_stats,
     shipped_lists_indexed,
 )
 from epdle.solver.pure.search import Search
@@ -121,33 +122,30 @@ class Trap(NamedTuple):
 
 
 def finish_cost(
-    rows: list[bytes],
-    values: list[int],
+    pooled: Gathered,
+    bucket: list[int],
     members: list[int],
+    stats: tuple[array, array],
     trap: Trap | None = None,
     follows: Callable[[int], bool] | None = None,
 ) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket (every candidate equally likely).
 
-    `rows` holds each of the bucket's words' codes for the pool guesses (`values`: as
-    little-endian integers); `members` the pool positions of the bucket's own words.
-    Hard mode: `trap` charges each guess, and only the pool guesses that `follows` (by
-    position) may finish it, any if none may."""
-    size = len(rows)
-    if size == 1:
-        return 1.0 + 1e-12 if members else 2.0
-    width = len(rows[0])
-    block = b"".join(rows)
-    clc = count_log_count(size)
+    `pooled` holds the candidates' codes for the pool guesses, `bucket` the positions of
+    the bucket's words among the candidates (two or more), `members` the pool positions
+    of its own words, `stats` each pool guess's bucket_stats over it. Hard mode: `trap`
+    charges each guess, and only the pool guesses that `follows` (by position) may
+    finish it, any if none may."""
+    size = len(bucket)
+    sums, parts = stats
     whole = math.log2(size)
 
-    def cost(column: bytes, probability: float) -> float:
-        sizes = bucket_sizes(column)
-        bits = whole - sum(map(clc.__getitem__, sizes.values())) / size
-        estimate = estimated_cost(bits, probability, whole)
+    def cost(i: int, probability: float) -> float:
+        estimate = estimated_cost(whole - sums[i] / size, probability, whole)
         if trap is None:
             return estimate
+        sizes = bucket_sizes(pooled.column(i, bucket))
         return estimate + trap.penalty * trapped(sizes, trap.larger_than, trap.length) / size
 
     chance = 1.0 / size
@@ -155,29 +153,19 @@ def finish_cost(
     # cost 2 or more, and its others as much or more. (Hard mode: it may follow, and
     # leaves no family of more than one word: no charge.)
     for i in members:
-        column = block[i::width]
-        if len(set(column)) == size:
-            return cost(column, chance)
-    if size <= PAIRED_BUCKET:
-        feedbacks = lane_bucket_counts(values, width)
-    else:
-        feedbacks = bytes(len(set(block[i::width])) - 1 for i in range(width))
+        if parts[i] == size - 1:
+            return cost(i, chance)
     best = math.inf
     inside = set(members)
     floor = partial(feedback_floor, size)
-    for lowest, i in feedback_floor_order(feedbacks, inside, floor):
+    for lowest, i in feedback_floor_order(parts.tobytes(), inside, floor):
         if lowest >= best:
             break  # no guess left can beat the best
         if follows is None or follows(i):
-            best = min(best, cost(block[i::width], chance if i in inside else 0.0))
+            best = min(best, cost(i, chance if i in inside else 0.0))
     if best == math.inf and follows is not None:
-        return finish_cost(rows, values, members, trap)  # none may follow: any may
+        return finish_cost(pooled, bucket, members, stats, trap)  # none may follow: any may
     return best
-
-
-# Up to this many words in a bucket, counting the pool guesses' feedbacks by pairs of
-# words beats a set per guess.
-PAIRED_BUCKET = 64
 
 
 def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None) -> list[Ranked]:
@@ -190,28 +178,38 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
     at = {guess: i for i, guess in enumerate(pool)}
-    pooled = rows.picked(pool)  # per candidate (by position), its pool codes
-    values = [int.from_bytes(codes, "little") for codes in pooled]
+    pooled = Gathered(rows.matrix, rows.members, pool)
     own = [at.get(guess_of[a]) for a in rows.members]  # its own guess's pool position
     solved = 3**length - 1
     trap = None if guesses_left is None else Trap(TRAP_PENALTY_NEXT, guesses_left - 2, length)
+    hints = None if trap is None else PoolHints(words, pool)
     leaders = order[: LOOKAHEAD_WIDTH[False]]
     costs = []
+    width = len(pool)
     for leader, codes in zip(leaders, rows.columns([r.key[2] for r in leaders]), strict=True):
         parts: dict[int, list[int]] = {}
         for position, code in enumerate(codes):
             parts.setdefault(code, []).append(position)
+        # Every bucket of two or more words counted in one call; one word is guessed next
+        # (its own guess is in the pool: it is a candidate), or the one after.
+        larger = [part for code, part in parts.items() if code != solved and len(part) > 1]
+        if larger:
+            sums, counts = bucket_stats(pooled, larger, pooled.every_guess)
         total = 0.0
+        at_group = 0
         for code, part in parts.items():
-            if code != solved:
-                members = [i for i in map(own.__getitem__, part) if i is not None]
-                bucket = list(map(pooled.__getitem__, part))
-                lanes = list(map(values.__getitem__, part))
-                follows = None
-                if trap is not None:
-                    follows = follower(words[leader.key[2]], code, words, pool)
-                finish = finish_cost(bucket, lanes, members, trap, follows)
-                total += len(part) / rows.n * finish
+            if code == solved:
+                continue
+            members = [i for i in map(own.__getitem__, part) if i is not None]
+            if len(part) == 1:
+                finish = 1.0 + 1e-12 if members else 2.0
+            else:
+                follows = None if hints is None else hints.follower(words[leader.key[2]], code)
+                span = slice(at_group * width, (at_group + 1) * width)
+                at_group += 1
+                stats = (sums[span], counts[span])
+                finish = finish_cost(pooled, part, members, stats, trap, follows)
+            total += len(part) / rows.n * finish
         cost = 1.0 + total
         if guesses_left is not None:
             sizes = {code: len(part) for code, part in parts.items()}
@@ -239,7 +237,7 @@ def ranked_guesses(
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES[False] and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, ranking_floors(rows, own, allowed), own, count)
+    order = top_guesses(rows, ranking_floors(rows, own, count, allowed), own, count)
     guesses_left = max(1, GAME_GUESSES - turns)
     if look:
         order = look_ahead(rows, order, None if allowed is None else guesses_left)
@@ -252,25 +250,64 @@ def ranked_guesses(
 
 
 def ranking_floors(
-    rows: Rows, own: set[int], allowed: Allowed = None
+    rows: Rows, own: set[int], count: int, allowed: Allowed = None
 ) -> Iterator[tuple[float, int]]:
     """(floor, guess) for top_guesses, lowest first, over the guesses `allowed` (None:
-    all): from each guess's exact number of feedbacks for few candidates (a tighter
-    bound, and soon found), else from its letters."""
-    if rows.n <= PAIRED_RANKING:
+    all), the kernel counting every guess's buckets over few candidates: for up to
+    PARTS_RANKING, floors from each guess's number of buckets (tied guesses soon found
+    in list order); up to COUNTED_WORK codes counted, each guess's exact estimate; past
+    that, a floor from its letters (counting every guess would cost more than the
+    guesses it spares)."""
+    if rows.n <= PARTS_RANKING:
         feedbacks = rows.bucket_counts(allowed)
-        return column_floor_order(feedbacks, allowed, own, partial(feedback_floor, rows.n))
-    answers = shipped_lists_indexed()[1]
-    bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
-    order = floor_order(bounds, own, 1.0 / rows.n, rows.whole)
+        floor = partial(feedback_floor, rows.n)
+        order = column_floor_order(feedbacks, allowed, own, floor)
+        return _few_apart(order, own, floor(rows.n, False), count)
+    if rows.n * (rows.matrix.width if allowed is None else len(allowed)) <= COUNTED_WORK:
+        sums, _ = rows.stats(allowed)
+        whole, n = rows.whole, rows.n
+        exact = [whole - s / n for s in sums]
+        if allowed is None:
+            bounds = exact
+        else:
+            bounds = [-1.0] * rows.matrix.width  # below any entropy: last
+            for guess, bits in zip(allowed, exact, strict=True):
+                bounds[guess] = bits
+        # Exact: the list reads little more than the pool.
+        order = floor_order(bounds, own, 1.0 / n, whole, LOOKAHEAD_POOL * 4)
+    else:
+        answers = shipped_lists_indexed()[1]
+        bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
+        order = floor_order(bounds, own, 1.0 / rows.n, rows.whole, LETTERS_SORTED_FIRST)
     if allowed is None:
         return order
     kept = set(allowed)
     return (entry for entry in order if entry[1] in kept)
 
 
-# Up to this many candidates, counting every guess's feedbacks (pairs of rows, 7 us a
-# pair) costs less than the letters' bounds (5 ms) and the guesses those would bucket
-# besides: measured over random first guesses, the pairs win at 25 to 40 candidates, are
-# even to 48, and lose from 50 on (1,200 pairs and more).
-PAIRED_RANKING = 40
+def _few_apart(
+    order: Iterator[tuple[float, int]], own: set[int], apart: float, count: int
+) -> Iterator[tuple[float, int]]:
+    """`order` (floors from the number of buckets) without the guesses that split the
+    candidates apart (at floor `apart`, not candidates) past the first `count` + 1: they
+    come in list order, all at the same cost, their floor, so the list keeps none of the
+    later ones, and those are edges of rounding only as the first ones are. With few
+    candidates they are thousands."""
+    kept = 0
+    for value, guess in order:
+        if value == apart and guess not in own:
+            kept += 1
+            if kept > count + 1:
+                continue
+        yield value, guess
+
+
+# Measured over second turns on the shipped lists (14,855 guesses): floors from the
+# number of buckets win while the list is the few guesses shown (up to
+# SEARCH_MAX_CANDIDATES, the search's guess goes first); for the look's 300, counting every
+# guess wins from 25 to about 300 candidates, is even near 280 and loses from 1,300 on to
+# the letters' floors.
+PARTS_RANKING = SEARCH_MAX_CANDIDATES[False]
+COUNTED_WORK = 400 * 14_855  # candidates times guesses counted
+# Guesses the letters' floors order first (a ranking reads a few hundred or thousand).
+LETTERS_SORTED_FIRST = 4096

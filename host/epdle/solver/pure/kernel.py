@@ -1,0 +1,105 @@
+"""The native bucket counter (host/native/buckets.c, built and installed with the package)
+through ctypes: for many guesses at once, the sum of c * log2(c) over each one's feedback
+buckets and its number of buckets, read straight from a matrix of feedback codes.
+
+Without the library (a checkout run without building it) the calls raise KernelMissing
+and the caller leaves the answer to the Solver.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from array import array
+from functools import cache
+
+LIBRARY_NAME = "libepdle_buckets.so"
+# Candidates one call counts (a bucket's size is 16 bits in the kernel).
+MOST_ANSWERS = 65535
+
+
+class KernelMissing(Exception):
+    """The library is not built, or does not load."""
+
+
+def library_path() -> str | None:
+    """The installed library, from this package's folders (an editable install keeps it
+    in site-packages, apart from the sources), or None."""
+    from epdle.solver import pure
+
+    for folder in pure.__path__:
+        path = os.path.join(folder, LIBRARY_NAME)
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+@cache
+def _library() -> ctypes.CDLL:
+    """The library, its functions typed."""
+    path = library_path()
+    if path is None:
+        raise KernelMissing(f"{LIBRARY_NAME} is not installed")
+    try:
+        library = ctypes.CDLL(path)
+        stats, gather = library.buckets_stats, library.buckets_gather
+    except (OSError, AttributeError) as error:
+        raise KernelMissing(f"{path}: {error}") from None
+    count, pointer = ctypes.c_uint32, ctypes.c_void_p
+    # The matrix, its rows (stats: grouped), its columns; then the table and the results,
+    # or the copy.
+    stats.argtypes = (pointer, count, pointer, pointer, count, pointer, count)
+    stats.argtypes += (pointer, pointer, pointer)
+    stats.restype = ctypes.c_int
+    gather.argtypes = (pointer, count, pointer, count, pointer, count, pointer)
+    gather.restype = None
+    return library
+
+
+def count_buckets(
+    matrix: int, width: int, answers: array, ends: array, guesses: array, count_log_count: array
+) -> tuple[array, array]:
+    """Per group of the rows `answers` (array 'H'; the groups end at `ends`, array 'I')
+    of the matrix whose data starts at address `matrix` (`width` bytes a row), and per
+    guess of `guesses` (array 'H' of column indexes): the sum of count_log_count (array
+    'd', one more value than the largest group) over its bucket sizes, and its number of
+    buckets less one (arrays 'd' and 'B', group by group)."""
+    starts = [0, *ends[:-1]]
+    if any(not 0 < end - start <= MOST_ANSWERS for start, end in zip(starts, ends, strict=True)):
+        raise ValueError("cannot count buckets over an empty group, or one that large")
+    if len(count_log_count) <= max(end - start for start, end in zip(starts, ends, strict=True)):
+        raise ValueError("count_log_count is too short for the groups")
+    size = len(ends) * len(guesses)
+    sums = array("d", bytes(8 * size))
+    parts = array("B", bytes(size))
+    status = _library().buckets_stats(
+        matrix,
+        width,
+        answers.buffer_info()[0],
+        ends.buffer_info()[0],
+        len(ends),
+        guesses.buffer_info()[0],
+        len(guesses),
+        count_log_count.buffer_info()[0],
+        sums.buffer_info()[0],
+        parts.buffer_info()[0],
+    )
+    if status != 0:
+        raise MemoryError("no memory left to count buckets")
+    return sums, parts
+
+
+def gather(matrix: int, width: int, answers: array, guesses: array) -> array:
+    """The codes of `guesses` over the rows `answers`, row by row (array 'B' of
+    len(answers) * len(guesses))."""
+    out = array("B", bytes(len(answers) * len(guesses)))
+    _library().buckets_gather(
+        matrix,
+        width,
+        answers.buffer_info()[0],
+        len(answers),
+        guesses.buffer_info()[0],
+        len(guesses),
+        out.buffer_info()[0],
+    )
+    return out
