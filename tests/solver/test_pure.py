@@ -266,9 +266,13 @@ def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     assert json.loads(path.read_text())["lists"] == matrix.shipped_key()
 
 
-# What a one-shot suggest does without: the numpy engine, the other layers' libraries, and
-# the path and resource machinery the shipped files are read without (each a few ms).
-NOT_LOADED = "{'numpy', 'PIL', 'serial', 'pathlib', 'importlib.resources', 'tempfile'}"
+# What a one-shot suggest does without: the numpy engine, the other layers' libraries, the
+# path and resource machinery the shipped files are read without, and the standard
+# library's typing, shutil and hashlib (each a few ms; tests/cli/test_cold_start.py).
+NOT_LOADED = (
+    "{'numpy', 'PIL', 'serial', 'pathlib', 'importlib.resources', 'tempfile', 'typing', "
+    "'shutil', 'hashlib'}"
+)
 
 
 def _second_run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

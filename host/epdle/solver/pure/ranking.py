@@ -8,8 +8,8 @@ from array import array
 from bisect import insort
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import NamedTuple
 
+from epdle.named_tuple import NamedTuple
 from epdle.solver.pure.bounds import (
     column_floor_order,
     entropy_bounds,
