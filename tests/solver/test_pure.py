@@ -486,7 +486,8 @@ def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver
     expected = min(map(cost, tried))
     bucket = list(range(size))
     stats = matrix.bucket_stats(pooled, [bucket], pooled.every_guess)
-    found = ranking.finish_cost(pooled, bucket, members, stats, trap, follows)
+    followers = [i for i in range(len(pool)) if follows(i)]
+    found = ranking.finish_cost(pooled, bucket, members, stats, trap, followers)
     assert found == pytest.approx(expected, abs=1e-12)
 
 
@@ -520,9 +521,8 @@ def test_the_pools_hints_allow_what_the_hints_allow(hard, seed):
         guess = guesses[sample.choice(pool)]
         answer = sample.choice(hard.universe.answers)
         code = pattern_code(score(guess, answer))
-        follows = hints.follower(guess, code)
         expected = pure_hard.after_feedback(guess, code, guesses, pool)
-        assert [pool[i] for i in range(len(pool)) if follows(i)] == expected
+        assert [pool[i] for i in hints.followers(guess, code)] == expected
 
 
 def test_the_entropy_bound_of_a_repeated_letter_is_its_marks(solver):

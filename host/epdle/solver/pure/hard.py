@@ -3,7 +3,8 @@ and the trapped share of a feedback split. The rule itself is scoring.hard_mode_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from itertools import compress
 
 from epdle.solver.scoring import HardModeHints, hard_mode_break, hard_mode_hints, pattern_string
 from epdle.solver.settings import pinned_feedbacks
@@ -42,6 +43,9 @@ def after_feedback(guess: str, code: int, words: Sequence[str], among: Iterable[
     return allowed_after(hard_mode_hints(guess, pattern_string(code, len(guess))), words, among)
 
 
+_DIGIT_VALUES = bytes.maketrans(b"01", b"\x00\x01")
+
+
 class PoolHints:
     """Which pool guesses (by position) keep a (guess, feedback)'s hints, as the bits of
     one integer: per hint (a letter at a position, a letter at least so many times) the
@@ -63,15 +67,16 @@ class PoolHints:
             kept = self._kept[hint] = int("".join(reversed(marks)) or "0", 2)
         return kept
 
-    def follower(self, guess: str, code: int) -> Callable[[int], bool]:
-        """Whether the pool guess at a position may follow `guess` with feedback `code`."""
+    def followers(self, guess: str, code: int) -> list[int]:
+        """The positions of the pool guesses that may follow `guess` with feedback `code`."""
         hints = hard_mode_hints(guess, pattern_string(code, len(guess)))
         kept = (1 << len(self._spelled)) - 1
         for green in hints.greens:
             kept &= self._words_with(green)
         for revealed in hints.counts.items():
             kept &= self._words_with(revealed)
-        return lambda position: bool(kept >> position & 1)
+        marks = bin(kept)[:1:-1].encode().translate(_DIGIT_VALUES)  # lowest position first
+        return list(compress(range(len(marks)), marks))
 
 
 def trapped(sizes: dict[int, int], larger_than: int, length: int) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import insort
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 
 from epdle.named_tuple import NamedTuple
@@ -127,7 +127,7 @@ def finish_cost(
     members: list[int],
     stats: tuple[array, array],
     trap: Trap | None = None,
-    follows: Callable[[int], bool] | None = None,
+    followers: list[int] | None = None,
 ) -> float:
     """The cheapest estimated cost of finishing one bucket with a pool guess: two_ply_costs'
     `finish` for one bucket (every candidate equally likely).
@@ -135,7 +135,7 @@ def finish_cost(
     `pooled` holds the candidates' codes for the pool guesses, `bucket` the positions of
     the bucket's words among the candidates (two or more), `members` the pool positions
     of its own words, `stats` each pool guess's bucket_stats over it. Hard mode: `trap`
-    charges each guess, and only the pool guesses that `follows` (by position) may
+    charges each guess, and only the pool guesses at `followers` (sorted positions) may
     finish it, any if none may."""
     size = len(bucket)
     sums, parts = stats
@@ -158,13 +158,15 @@ def finish_cost(
     best = math.inf
     inside = set(members)
     floor = partial(feedback_floor, size)
-    for lowest, i in feedback_floor_order(parts.tobytes(), inside, floor):
+    if followers:
+        feedbacks = bytes(map(parts.__getitem__, followers))
+        order = column_floor_order(feedbacks, followers, inside, floor)
+    else:  # any may finish it
+        order = feedback_floor_order(parts.tobytes(), inside, floor)
+    for lowest, i in order:
         if lowest >= best:
             break  # no guess left can beat the best
-        if follows is None or follows(i):
-            best = min(best, cost(i, chance if i in inside else 0.0))
-    if best == math.inf and follows is not None:
-        return finish_cost(pooled, bucket, members, stats, trap)  # none may follow: any may
+        best = min(best, cost(i, chance if i in inside else 0.0))
     return best
 
 
@@ -204,11 +206,11 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
             if len(part) == 1:
                 finish = 1.0 + 1e-12 if members else 2.0
             else:
-                follows = None if hints is None else hints.follower(words[leader.key[2]], code)
+                followers = None if hints is None else hints.followers(words[leader.key[2]], code)
                 span = slice(at_group * width, (at_group + 1) * width)
                 at_group += 1
                 stats = (sums[span], counts[span])
-                finish = finish_cost(pooled, part, members, stats, trap, follows)
+                finish = finish_cost(pooled, part, members, stats, trap, followers)
             total += len(part) / rows.n * finish
         cost = 1.0 + total
         if guesses_left is not None:
