@@ -95,6 +95,19 @@ def test_cold_advice_equals_the_solver_off_the_tree(solver, top, seed):
     _compared(solver, _off_tree_histories(solver, 45, seed), top)
 
 
+@pytest.mark.parametrize(
+    "history", [[("slate", "YBYBY")], [("adieu", "GYBYB")], [("crane", "BYGBY")]]
+)
+def test_few_candidates_that_thousands_of_guesses_split_apart_rank_as_the_solver(solver, history):
+    # Three to nine left: thousands of guesses tie at the cost of splitting them apart,
+    # and only the first few of those in list order are read.
+    assert len(solver.state_after(history).candidates) <= 9
+    fast = pure.cold_advice(history, False, 12)
+    assert fast is not None
+    solver.forget_rankings()
+    assert_same_advice(fast, solver.engine_advice(history, 12))
+
+
 @pytest.fixture(scope="module")
 def shipped_hard(shipped) -> Solver:
     """The Solver on the shipped lists in hard mode, on the same cache."""
