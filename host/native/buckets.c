@@ -1,7 +1,6 @@
 #include "buckets.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 /* Guesses counted in one pass over the candidates' rows: their counts stay in the CPU's
  * first-level cache while each row is read once per block. */
@@ -11,10 +10,12 @@
 #define AHEAD 4u
 
 /* One block's counts: each guess's bucket sizes by code, and its codes in the order they
- * first occur (so that only those are summed, and reset). */
+ * first occur (so that only those are summed, and reset). Each code is written to the
+ * next place in `seen` and kept only if new: once all 256 have come, that place is the
+ * one past them. */
 struct counts {
     uint16_t sizes[BLOCK][CODES];
-    uint8_t seen[BLOCK][CODES];
+    uint8_t seen[BLOCK][CODES + 1];
     uint16_t distinct[BLOCK];
 };
 

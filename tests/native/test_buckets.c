@@ -164,6 +164,32 @@ static void test_refuses_empty_and_oversized_groups(void **state) {
     }
 }
 
+static void test_every_code_of_a_byte(void **state) {
+    (void)state;
+    /* 300 rows: guess 0 sees all 256 codes (some twice), guess 1 only two. */
+    static uint8_t wide[300][2];
+    static double table[301];
+    uint16_t answers[300];
+    for (uint32_t r = 0; r < 300; r++) {
+        wide[r][0] = (uint8_t)(r % 256);
+        wide[r][1] = (uint8_t)(r % 2);
+        answers[r] = (uint16_t)r;
+    }
+    for (uint32_t c = 0; c <= 300; c++) {
+        table[c] = c == 0 ? 0.0 : (double)c * log2((double)c);
+    }
+    uint16_t guesses[] = {0, 1};
+    const uint32_t ends[] = {300};
+    double sums[2];
+    uint8_t parts[2];
+    assert_int_equal(
+        buckets_stats(&wide[0][0], 2, answers, ends, 1, guesses, 2, table, sums, parts), 0);
+    assert_int_equal(parts[0], 255);
+    assert_true(sums[0] == 44 * table[2]); /* codes 0-43 twice, the rest once */
+    assert_int_equal(parts[1], 1);
+    assert_true(sums[1] == 2 * table[150]);
+}
+
 static void test_gather_copies_the_codes_row_by_row(void **state) {
     (void)state;
     fill(11, 243);
@@ -185,6 +211,7 @@ int main(void) {
         cmocka_unit_test(test_one_bucket_and_all_apart),
         cmocka_unit_test(test_refuses_empty_and_oversized_groups),
         cmocka_unit_test(test_groups_are_counted_apart),
+        cmocka_unit_test(test_every_code_of_a_byte),
         cmocka_unit_test(test_gather_copies_the_codes_row_by_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
