@@ -568,7 +568,7 @@ def test_the_floor_order_merges_candidates_in():
     sample = random.Random(4)
     bounds = [sample.random() * 5 for _ in range(5000)]
     inside = set(sample.sample(range(5000), 40))
-    order = list(pure_bounds.floor_order(bounds, inside, 0.1, 5.0))
+    order = list(pure_bounds.floor_order(bounds, inside, 0.1, 5.0, 1024))
     expected = sorted(
         (pure_bounds.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
         for g, b in enumerate(bounds)

@@ -86,7 +86,7 @@ def floor_order(
     is_candidate: set[int],
     chance: float,
     uncertainty: float,
-    sorted_first: int = 4096,
+    sorted_first: int,
 ) -> Iterator[tuple[float, int]]:
     """(floor, guess) for every guess, lowest floor first: the floor is the cost at the
     guess's entropy bound, and the cost falls as the entropy rises. (`sorted_first`: as

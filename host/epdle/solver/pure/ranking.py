@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from array import array
 from bisect import insort
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 
 from epdle.named_tuple import NamedTuple
@@ -64,17 +64,23 @@ class Ranked(NamedTuple):
     apart: bool  # splits the candidates into singletons
 
 
+# Per guess of a batch: the entropy of its feedback over the candidates, and whether it
+# splits them apart (Rows.bits, or what is known already).
+Measure = Callable[[list[int]], list[tuple[float, bool]]]
+
+
 def top_guesses(
     rows: Rows,
     order: Iterator[tuple[float, int]],
+    measure: Measure,
     is_candidate: set[int],
     count: int,
 ) -> list[Ranked]:
     """The `count` guesses with the lowest estimated cost, in the Solver's order
     (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
-    A guess is bucketed only while its floor (the cost at its entropy bound; `order`:
+    A guess is measured only while its floor (the cost at its entropy bound; `order`:
     (floor, guess), lowest first) can make the list: whatever order equal floors come in,
-    that buckets every guess the list needs, and every guess near a cost kept."""
+    that measures every guess the list needs, and every guess near a cost kept."""
     chance = 1.0 / rows.n
     uncertainty = rows.whole
     kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
@@ -91,7 +97,7 @@ def top_guesses(
                 break
         else:
             done = True
-        for guess, (bits, apart) in zip(batch, rows.bits(batch), strict=True):
+        for guess, (bits, apart) in zip(batch, measure(batch), strict=True):
             probability = chance if guess in is_candidate else 0.0
             cost = estimated_cost(bits, probability, uncertainty)
             scaled = cost * _SCALE
@@ -239,7 +245,8 @@ def ranked_guesses(
     look = not searched and n <= LOOKAHEAD_MAX_CANDIDATES[False] and turns in LOOKAHEAD_TURNS
     # One more than shown: the search's guess may move up from anywhere below.
     count = max(top + 1, LOOKAHEAD_POOL if look else 0)
-    order = top_guesses(rows, ranking_floors(rows, own, count, allowed), own, count)
+    floors, measure = ranking_floors(rows, own, count, allowed)
+    order = top_guesses(rows, floors, measure, own, count)
     guesses_left = max(1, GAME_GUESSES - turns)
     if look:
         order = look_ahead(rows, order, None if allowed is None else guesses_left)
@@ -253,28 +260,34 @@ def ranked_guesses(
 
 def ranking_floors(
     rows: Rows, own: set[int], count: int, allowed: Allowed = None
-) -> Iterator[tuple[float, int]]:
+) -> tuple[Iterator[tuple[float, int]], Measure]:
     """(floor, guess) for top_guesses, lowest first, over the guesses `allowed` (None:
-    all), the kernel counting every guess's buckets over few candidates: for up to
-    PARTS_RANKING, floors from each guess's number of buckets (tied guesses soon found
-    in list order); up to COUNTED_WORK codes counted, each guess's exact estimate; past
-    that, a floor from its letters (counting every guess would cost more than the
-    guesses it spares)."""
+    all), and how to measure the guesses read, the kernel counting every guess's buckets
+    over few candidates: for up to PARTS_RANKING, floors from each guess's number of
+    buckets (tied guesses soon found in list order); up to COUNTED_WORK codes counted,
+    each guess's exact estimate (then known, not counted again); past that, a floor from
+    its letters (counting every guess would cost more than the guesses it spares)."""
+    measure: Measure = rows.bits
     if rows.n <= PARTS_RANKING:
         feedbacks = rows.bucket_counts(allowed)
         floor = partial(feedback_floor, rows.n)
         order = column_floor_order(feedbacks, allowed, own, floor)
-        return _few_apart(order, own, floor(rows.n, False), count)
+        return _few_apart(order, own, floor(rows.n, False), count), measure
     if rows.n * (rows.matrix.width if allowed is None else len(allowed)) <= COUNTED_WORK:
-        sums, _ = rows.stats(allowed)
+        sums, parts = rows.stats(allowed)
         whole, n = rows.whole, rows.n
         exact = [whole - s / n for s in sums]
         if allowed is None:
-            bounds = exact
+            bounds, more = exact, parts
         else:
             bounds = [-1.0] * rows.matrix.width  # below any entropy: last
-            for guess, bits in zip(allowed, exact, strict=True):
-                bounds[guess] = bits
+            more = array("B", bytes(rows.matrix.width))
+            for guess, bits, buckets in zip(allowed, exact, parts, strict=True):
+                bounds[guess], more[guess] = bits, buckets
+
+        def measure(batch: list[int]) -> list[tuple[float, bool]]:
+            return [(bounds[g], more[g] == n - 1) for g in batch]
+
         # Exact: the list reads little more than the pool.
         order = floor_order(bounds, own, 1.0 / n, whole, LOOKAHEAD_POOL * 4)
     else:
@@ -282,9 +295,9 @@ def ranking_floors(
         bounds = entropy_bounds([answers[a] for a in rows.members], rows.matrix.width)
         order = floor_order(bounds, own, 1.0 / rows.n, rows.whole, LETTERS_SORTED_FIRST)
     if allowed is None:
-        return order
+        return order, measure
     kept = set(allowed)
-    return (entry for entry in order if entry[1] in kept)
+    return (entry for entry in order if entry[1] in kept), measure
 
 
 def _few_apart(
