@@ -1,11 +1,15 @@
 """Layers run one way: importing a lower layer loads nothing of the ones above it, nor
-their third-party libraries (each import runs in a fresh interpreter)."""
+their third-party libraries (each import runs in a fresh interpreter). And the imports as
+written run one way too: no module imports its way back to itself, none takes another's
+private names."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -104,3 +108,106 @@ def test_the_words_package_loads_a_module_only_when_used() -> None:
         assert any(getattr(module, name, None) is value for module in modules), name
     with pytest.raises(AttributeError):
         epdle.words.not_a_name  # noqa: B018
+
+
+# -- the imports as written: no circle, no private name taken from another module ------
+
+PACKAGE = Path(__file__).resolve().parents[2] / "host" / "epdle"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, modules: set[str]) -> list[tuple[str, str | None]]:
+    """(module, name taken from it) of every epdle import in the file, those inside
+    functions too; not those for type checkers alone (under `if TYPE_CHECKING:`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for node in ast.walk(block)
+    }
+    found: list[tuple[str, str | None]] = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("epdle"):
+            for alias in node.names:
+                submodule = f"{node.module}.{alias.name}"
+                found.append(
+                    (submodule, None) if submodule in modules else (node.module, alias.name)
+                )
+        elif isinstance(node, ast.Import):
+            found += [(alias.name, None) for alias in node.names if alias.name.startswith("epdle")]
+    return found
+
+
+def _import_graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Which epdle modules each imports, and every private name one takes from another."""
+    paths = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    private = []
+    for module, path in paths.items():
+        imports = _imports(path, set(paths))
+        graph[module] = {target for target, _ in imports if target in paths and target != module}
+        private += [
+            f"{module} takes {target}.{name}"
+            for target, name in imports
+            if name is not None and name.startswith("_") and not name.startswith("__")
+        ]
+    return graph, private
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            module, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    work.append((target, iter(sorted(graph[target]))))
+                elif target in stack:
+                    low[module] = min(low[module], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[module])
+            if low[module] == index[module]:
+                group = []
+                while (member := stack.pop()) != module:
+                    group.append(member)
+                group.append(module)
+                if len(group) > 1:
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_no_module_imports_its_way_back_to_itself() -> None:
+    graph, _ = _import_graph()
+    assert "epdle.cli.solver" in graph and "epdle.session.setup" in graph
+    assert _circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert _circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_module_takes_another_ones_private_names() -> None:
+    _, private = _import_graph()
+    assert private == []

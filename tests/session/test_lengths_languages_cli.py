@@ -123,11 +123,11 @@ def test_even_samples_spread_over_the_list() -> None:
 def test_a_command_may_leave_the_length_options_out() -> None:
     import argparse
 
-    from epdle.cli.options import add_solver_options, is_dictionary_game
+    from epdle.cli.options import add_solver_options, game_spec
 
     parser = argparse.ArgumentParser()
     add_solver_options(parser, other_lengths=False)
     args = parser.parse_args(["--blind"])
-    assert not hasattr(args, "length") and not is_dictionary_game(args)
+    assert not hasattr(args, "length") and not game_spec(args).dictionary
     with pytest.raises(SystemExit):
         parser.parse_args(["--length", "6"])

@@ -14,11 +14,11 @@ from starlette.applications import Starlette
 from starlette.testclient import TestClient
 from web_support import settle
 
-from epdle.session.controller import Controller
-from epdle.session.game import Game
 from epdle.session.presenter import DevicePresenter
+from epdle.session.setup import GameSetup
+from epdle.session.spec import GameSpec
 from epdle.solver import Solver
-from epdle.solver.universe import Universe
+from epdle.web.multistate import web_session as web_session_of
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
@@ -29,28 +29,19 @@ BASE = "http://127.0.0.1:8000"
 @pytest.fixture(scope="session")
 def solvers() -> Callable[[Settings], Solver]:
     """Solvers by settings, built once for every test that wants them."""
-    return language_solvers(None)
+    setup = game_setup(None)
+    return lambda settings: setup.solver(settings.hard, settings.blind, settings.strategy)
 
 
-_MADE: dict[tuple[str | None, Settings], Solver] = {}
+# Solvers made so far, by language: shared by every test's setup (each made once).
+_MADE: dict[str | None, dict] = {}
 
 
-def language_solvers(language: str | None) -> Callable[[Settings], Solver]:
-    """Solvers by settings for the shipped English lists (None) or a language's
-    five-letter dictionary words (as `epdle web --language`), built once per session."""
-
-    def make(settings: Settings) -> Solver:
-        key = (language, settings)
-        if key not in _MADE:
-            if language is None:
-                solver = Solver(settings.strategy, settings.hard, settings.blind)
-            else:
-                universe = Universe.dictionary(language, 5)
-                solver = Solver(settings.strategy, settings.hard, universe=universe)
-            _MADE[key] = solver
-        return _MADE[key]
-
-    return make
+def game_setup(language: str | None, hard: bool = False, top: int = 3) -> GameSetup:
+    """The game of `epdle web` on the shipped English lists (None) or a language's
+    five-letter dictionary words (`--language`), its solvers shared with every test."""
+    spec = GameSpec(hard=hard, top=top, language=language)
+    return GameSetup(spec, made=_MADE.setdefault(language, {}))
 
 
 @pytest.fixture
@@ -61,9 +52,7 @@ def web_session() -> Callable[..., WebSession]:
     def make(
         port: str = "sim://", hard: bool = False, top: int = 3, language: str | None = None
     ) -> WebSession:
-        solvers = language_solvers(language)
-        solver = solvers(Settings("best", hard, language is not None))
-        return WebSession(Controller(Game(solver, top=top), DevicePresenter(port)), solvers)
+        return web_session_of(game_setup(language, hard, top), DevicePresenter(port))
 
     return make
 

@@ -26,12 +26,11 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
 )
 from web_support import settle
 
-from epdle.session.multicontroller import MultiController
-from epdle.session.multigame import MultiGame
 from epdle.session.presenter import DevicePresenter
+from epdle.session.setup import GameSetup
+from epdle.session.spec import GameSpec
 from epdle.solver import score
-from epdle.solver.multi import MultiSolver
-from epdle.web.multistate import MultiWebSession
+from epdle.web.multistate import MultiWebSession, web_session
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 
@@ -40,21 +39,16 @@ QUORDLE = ["cigar", "rebut", "sissy", "humph"]
 # Two boards, JAUNT and CIGAR: the ?AUNT words never find JAUNT, CIGAR comes last.
 DORDLE = ["jaunt", "cigar"]
 LOSING = ["salet", "daunt", "gaunt", "haunt", "taunt", "vaunt", "cigar"]
-_SOLVERS: dict[tuple[int, bool, bool], MultiSolver] = {}
-
-
-def solver_for(boards: int, hard: bool = False, blind: bool = False) -> MultiSolver:
-    key = (boards, hard, blind)
-    if key not in _SOLVERS:
-        _SOLVERS[key] = MultiSolver(boards, hard=hard, blind=blind)
-    return _SOLVERS[key]
+# Solvers made so far, by boards: shared by every test's setup (each made once).
+_MADE: dict[int, dict] = {}
 
 
 def multi_session(boards: int) -> MultiWebSession:
-    game = MultiGame(
-        solver_for(boards), top=3, solvers=lambda hard, blind: solver_for(boards, hard, blind)
-    )
-    return MultiWebSession(MultiController(game, DevicePresenter("sim://")))
+    """`epdle web --boards N --top 3`'s session on the simulated board, not started."""
+    setup = GameSetup(GameSpec(boards=boards, top=3), made=_MADE.setdefault(boards, {}))
+    session = web_session(setup, DevicePresenter("sim://"))
+    assert isinstance(session, MultiWebSession)
+    return session
 
 
 def colours_of(word: str, answers: list[str]) -> str:

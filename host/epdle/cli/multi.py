@@ -9,12 +9,14 @@ import time
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import UsageError
-from epdle.cli.options import is_dictionary_game, original_game, progress_bar, universe_from_args
+from epdle.cli.options import progress_bar
+from epdle.cli.tables import print_bench
 from epdle.solver.multi import MultiHistoryError, guess_limit, parse_multi_history
 from epdle.solver.names import mode_name
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
+    from epdle.session.spec import GameSpec
     from epdle.solver.multi import MultiAdvice, MultiSolver
     from epdle.solver.multi.bench import MultiBenchResult
     from epdle.solver.universe import Universe
@@ -23,38 +25,23 @@ if TYPE_CHECKING:
 LISTED_IN_TEXT = 6
 
 
-def check_multi_options(args: argparse.Namespace) -> None:
-    """Options that mean nothing with several boards are usage errors."""
-    from epdle.solver.names import DEFAULT_STRATEGY
-
-    if args.strategy != DEFAULT_STRATEGY:
-        raise UsageError("--strategy applies to one board; several boards have their own search")
-
-
-def multi_solver(args: argparse.Namespace, universe: Universe | None = None) -> MultiSolver:
-    from epdle.solver.multi import MultiSolver
-
-    return MultiSolver(args.boards, hard=args.hard, universe=universe or universe_from_args(args))
-
-
-def run_multi_suggest(args: argparse.Namespace) -> int:
+def run_multi_suggest(spec: GameSpec, history_text: str, as_json: bool) -> int:
     from epdle.session.terminal import columns_text
 
-    check_multi_options(args)
-    history = parse_multi_history(args.history, args.boards)
-    solver = multi_solver(args)
+    history = parse_multi_history(history_text, spec.boards)
+    solver = spec.multi_solver()
     try:
-        advice = solver.advise(history, top=args.top)
+        advice = solver.advise(history, top=spec.top)
     except MultiHistoryError:
-        if solver.blind or not original_game(args):
+        if solver.blind or not spec.widens:
             raise
         # A board's answer may be outside the original list: every accepted word, as `play`.
         from epdle.session.game import WIDENED_NOTE
 
-        solver = multi_solver(argparse.Namespace(**{**vars(args), "blind": True}))
-        advice = solver.advise(history, top=args.top)
+        solver = spec.in_mode(spec.hard, True).multi_solver()
+        advice = solver.advise(history, top=spec.top)
         print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
-    if args.json:
+    if as_json:
         print(json.dumps(multi_advice_json(advice, solver)))
         return 0
     if advice.solved:
@@ -67,7 +54,7 @@ def run_multi_suggest(args: argparse.Namespace) -> int:
             boards = ", ".join(str(board + 1) for board in suggestion.solves) or "-"
             word = display_word(suggestion.word)
             rows.append((str(rank), word, f"{suggestion.expected_guesses:.2f}", boards))
-        print(f"{args.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}")
+        print(f"{spec.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}")
         print(columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust)))
     for number, board in enumerate(advice.boards, start=1):
         if board.answer is not None:
@@ -138,27 +125,24 @@ def read_games(path: str, boards: int, universe: Universe) -> list[list[str]]:
     return games
 
 
-def run_multi_bench(args: argparse.Namespace) -> int:
+def run_multi_bench(spec: GameSpec, args: argparse.Namespace) -> int:
     from epdle import words
     from epdle.solver.multi.bench import run_bench, sample_games
 
-    check_multi_options(args)
     if args.latency:
         raise UsageError("--latency times one board; leave out --boards")
     if (args.limit is None) == (args.games is None):
         raise UsageError("--boards: give --limit G (a seeded sample of G games) or --games FILE")
     started = time.perf_counter()
-    universe = universe_from_args(args)
-    solver = multi_solver(args, universe)
+    universe = spec.universe()
+    solver = spec.multi_solver(universe)
     if args.games is not None:
-        games = read_games(args.games, args.boards, universe)
+        games = read_games(args.games, spec.boards, universe)
     else:
-        if args.answers or is_dictionary_game(args):
-            pool = list(universe.answers)
-        else:
-            pool = list(words.answers())
-        games = sample_games(pool, args.boards, args.limit, args.seed)
-    with progress_bar(f"bench {args.boards} boards") as progress:
+        shipped = not (spec.answers or spec.dictionary)
+        pool = list(words.answers()) if shipped else list(universe.answers)
+        games = sample_games(pool, spec.boards, args.limit, args.seed)
+    with progress_bar(f"bench {spec.boards} boards") as progress:
         result = run_bench(solver, games, progress, started)
     if args.plot:
         from epdle.solver.multi.picture import plot_multi_histogram
@@ -172,7 +156,6 @@ def run_multi_bench(args: argparse.Namespace) -> int:
 
 
 def print_multi_bench(result: MultiBenchResult) -> None:
-    from epdle.cli.solver import print_bench  # not at the top: cli.solver loads this module
     from epdle.solver.multi.picture import game_name
 
     mode = mode_name(result.hard, result.blind)

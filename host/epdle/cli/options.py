@@ -1,4 +1,5 @@
-"""Options shared by several commands: the device port, the solver and its word lists."""
+"""Options shared by several commands: the device port, the solver and its word lists,
+the boards; and `game_spec`, the game they describe."""
 
 from __future__ import annotations
 
@@ -7,12 +8,11 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from epdle.cli.errors import int_in
+from epdle.cli.errors import CommandError, UsageError, int_in, shorten
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from epdle.solver import Solver
-    from epdle.solver.universe import Universe
+    from epdle.session.spec import GameSpec
 
 
 AUTO_PORT = "auto"
@@ -109,63 +109,74 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     )
 
 
-def is_dictionary_game(args: argparse.Namespace) -> bool:
-    """A game on the shipped dictionary lists (another language or length)?"""
-    return bool(getattr(args, "language", None)) or getattr(args, "length", 5) != 5
+def add_boards_option(parser: argparse.ArgumentParser) -> None:
+    """--boards N: a game of several boards (Dordle 2, Quordle 4, Octordle 8, up to 32)."""
+    from epdle.solver.scoring import EXTRA_GUESSES, MAX_BOARDS
 
-
-def original_game(args: argparse.Namespace) -> bool:
-    """The original game's lists (no --answers, --guesses, --language or --length): the
-    one game whose answer may still leave its answer list (today's game, say)."""
-    return not (args.answers or args.guesses or is_dictionary_game(args))
-
-
-def universe_from_args(args: argparse.Namespace) -> Universe:
-    from epdle import words
-    from epdle.solver.universe import Universe
-    from epdle.words.languages import language as lookup
-
-    keep = args.keep_plurals
-    if is_dictionary_game(args):
-        # Another language or length: the shipped dictionary words, played blind under
-        # the frequency prior (a list of answers of your own is played as given).
-        lang = lookup(args.language)
-        if not args.guesses and not args.answers:
-            return Universe.dictionary(lang.code, args.length, keep_plurals=keep)
-        shipped = words.language_list(lang.code, args.length, keep_plurals=keep)
-        guess_words = (
-            words.read_word_file(args.guesses, args.length, lang.fold)
-            if args.guesses
-            else shipped.guesses
-        )
-        if args.answers:
-            answer_words = words.read_word_file(args.answers, args.length, lang.fold)
-            blind = args.blind
-        else:
-            answer_words, blind = shipped.candidates, True
-        return Universe(
-            guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
-        )
-    guess_words = words.read_word_file(args.guesses) if args.guesses else list(words.guesses())
-    answer_words = words.read_word_file(args.answers) if args.answers else list(words.answers())
-    if args.blind:
-        return Universe(guess_words, None, keep_plurals=keep)
-    return Universe(guess_words, answer_words, keep_plurals=keep)
-
-
-def solver_from_args(
-    args: argparse.Namespace,
-    universe: Universe | None = None,
-    progress: Callable[[int, int], None] | None = None,
-) -> Solver:
-    from epdle.solver import Solver
-
-    return Solver(
-        args.strategy,
-        args.hard,
-        universe=universe or universe_from_args(args),
-        progress=progress,
+    parser.add_argument(
+        "--boards",
+        type=int_in(1, MAX_BOARDS),
+        default=1,
+        metavar="N",
+        help="boards played at once, each guess on all of them: 2 Dordle, 4 Quordle, "
+        f"8 Octordle (up to {MAX_BOARDS}); the game allows N + {EXTRA_GUESSES} guesses "
+        "(default: 1, the single game)",
     )
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """What a game on the device is played with: the solver, --top and --boards (`play`,
+    `daemon`, `demo`, `web`)."""
+    add_solver_options(parser)
+    add_top_option(parser, for_device=True)
+    add_boards_option(parser)
+
+
+def game_spec(args: argparse.Namespace) -> GameSpec:
+    """The game the parsed arguments describe, fixed: the one place a command's options
+    become its settings. A combination that means nothing is a usage error here."""
+    from epdle.session.spec import GameSpec
+    from epdle.solver.names import DEFAULT_STRATEGY
+
+    spec = GameSpec(
+        boards=getattr(args, "boards", 1),
+        strategy=args.strategy,
+        hard=args.hard,
+        blind=args.blind,
+        answers=args.answers,
+        guesses=args.guesses,
+        keep_plurals=args.keep_plurals,
+        language=getattr(args, "language", None),
+        length=getattr(args, "length", 5),
+        top=getattr(args, "top", 5),
+    )
+    if spec.boards > 1 and spec.strategy != DEFAULT_STRATEGY:
+        raise UsageError("--strategy applies to one board; several boards have their own search")
+    return spec
+
+
+PORT_HELP = (
+    "serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
+    "or auto (default: the one USB serial adapter present, else sim://)"
+)
+
+
+def device_port(port: str | None) -> str:
+    """--port as given, or (None) the one USB serial adapter present, else the simulated
+    board. A device path that does not exist is an error, not a game without a device."""
+    from pathlib import Path
+
+    if port is None:
+        from epdle.link.ports import one_adapter_present
+
+        port = AUTO_PORT if one_adapter_present() else "sim://"
+    port = resolve_port(port)
+    if "://" not in port and sys.platform != "win32" and not Path(port).exists():
+        raise CommandError(
+            f"no serial device at {shorten(port)}: plug the device in, or --port sim:// "
+            "for the simulated board"
+        )
+    return port
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError, UsageError, int_in
-from epdle.cli.options import add_solver_options, add_top_option, solver_from_args
+from epdle.cli.options import add_solver_options, add_top_option, game_spec
 from epdle.cli.paths import input_file, output_dir, output_file
 
 if TYPE_CHECKING:
@@ -135,7 +135,7 @@ def run_render(args: argparse.Namespace) -> int:
     from epdle.solver import parse_history
 
     history = parse_history(args.history)
-    solver = solver_from_args(args)
+    solver = game_spec(args).solver()
     advice = solver.advise(history, top=args.top)
     frames = render_advice(history, advice, args.top)
     output_dir(args.out)

@@ -6,39 +6,30 @@ import argparse
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from urllib.parse import urlencode
 
-from epdle.cli.boards import add_boards_option, multi_mode_solvers
 from epdle.cli.errors import CommandError, shorten
 from epdle.cli.options import (
-    AUTO_PORT,
+    PORT_HELP,
+    add_game_options,
     add_port_option,
     add_solver_options,
-    add_top_option,
-    is_dictionary_game,
+    device_port,
+    game_spec,
     progress_bar,
     resolve_port,
-    solver_from_args,
 )
 from epdle.cli.paths import input_file, output_dir, output_file
+from epdle.session.setup import GameSetup
 
 if TYPE_CHECKING:
-    from epdle.session.controller import Controller
     from epdle.session.demo import DemoResult
-    from epdle.session.game import SolverFor
+    from epdle.session.game import Game
     from epdle.session.multigame import MultiGame
-    from epdle.session.presenter import DevicePresenter
     from epdle.session.review import Review
-    from epdle.solver import Solver
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
-
-
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    add_solver_options(parser)
-    add_top_option(parser, for_device=True)
-    add_boards_option(parser)
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -61,7 +52,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_PLAY_PANEL_DIR,
         help=f"where the simulated panel is saved (default: {DEFAULT_PLAY_PANEL_DIR})",
     )
-    _add_game_options(play)
+    add_game_options(play)
     play.set_defaults(func=_play)
 
     daemon = commands.add_parser(
@@ -78,7 +69,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_port_option(daemon)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
     daemon.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    _add_game_options(daemon)
+    add_game_options(daemon)
     daemon.set_defaults(func=_daemon)
 
     demo = commands.add_parser(
@@ -97,7 +88,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     demo.add_argument(
         "--no-cycle", action="store_true", help="do not press the button through every frame"
     )
-    _add_game_options(demo)
+    add_game_options(demo)
     demo.set_defaults(func=_demo)
 
     review = commands.add_parser(
@@ -126,92 +117,25 @@ def register(commands: argparse._SubParsersAction) -> None:
     review.set_defaults(func=_review)
 
 
-PORT_HELP = (
-    "serial device (/dev/ttyUSB0), any pyserial URL, sim:// for the simulated board, "
-    "or auto (default: the one USB serial adapter present, else sim://)"
-)
-
-
-def device_port(port: str | None) -> str:
-    """--port as given, or (None) the one USB serial adapter present, else the simulated
-    board. A device path that does not exist is an error, not a game without a device."""
-    if port is None:
-        from epdle.link.ports import one_adapter_present
-
-        port = AUTO_PORT if one_adapter_present() else "sim://"
-    port = resolve_port(port)
-    if "://" not in port and sys.platform != "win32" and not Path(port).exists():
-        raise CommandError(
-            f"no serial device at {shorten(port)}: plug the device in, or --port sim:// "
-            "for the simulated board"
-        )
-    return port
-
-
-def _controller(args: argparse.Namespace, port: str) -> Controller:
-    from epdle.session.controller import Controller
-    from epdle.session.game import Game
-    from epdle.session.presenter import DevicePresenter
-
-    if args.boards > 1:
-        return _multi_controller(args, DevicePresenter(port))
-    solver = _ready_solver(args)
-    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
-    return Controller(game, DevicePresenter(port))
-
-
-def _multi_game(args: argparse.Namespace) -> MultiGame:
-    from epdle.session.multigame import MultiGame
-
-    solvers = multi_mode_solvers(args)
-    return MultiGame(solvers(args.hard, args.blind), top=args.top, solvers=solvers)
-
-
-def _multi_controller(args: argparse.Namespace, presenter: DevicePresenter) -> Controller:
-    from epdle.session.multicontroller import MultiController
-
-    return MultiController(_multi_game(args), presenter)
-
-
-def _ready_solver(args: argparse.Namespace) -> Solver:
-    """The solver with its opening advice computed (a list of your own may need a
-    `best` tree built first: with a progress bar)."""
-    with progress_bar("preparing the solver") as progress:
-        solver = solver_from_args(args, progress=progress)
-        solver.advise([], top=1)
-    return solver
-
-
-def _mode_solvers(args: argparse.Namespace, first: Solver) -> SolverFor:
-    """The game's solvers by (hard, blind), made on first use from the same options: the
-    blind one when the feedback leaves the answer list, others when the mode is switched."""
-    # Another language or length is blind whatever is asked: one solver per hard mode.
-    always_blind = is_dictionary_game(args) and not args.answers
-    made = {(first.hard, first.blind): first}
-
-    def solver_for(hard: bool, blind: bool) -> Solver:
-        key = (hard, blind or always_blind)
-        if key not in made:
-            options = argparse.Namespace(**{**vars(args), "hard": hard, "blind": key[1]})
-            with progress_bar("preparing the solver") as progress:
-                made[key] = solver_from_args(options, progress=progress)
-        return made[key]
-
-    return solver_for
+def game_setup(args: argparse.Namespace) -> GameSetup:
+    """The command's game (its usage errors first), its solvers made with a progress bar."""
+    return GameSetup(game_spec(args), progress_bar)
 
 
 def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from epdle.session import play
+    from epdle.session.presenter import DevicePresenter
 
+    setup = game_setup(args)
     console = Console()
     port = device_port(args.port)
     panel_dir = None
     if port == "sim://":
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
         port = "sim://?" + urlencode({"png_dir": str(panel_dir)})
-    controller = _controller(args, port)
+    controller = setup.new_controller(DevicePresenter(port))
     if panel_dir is not None:
         # A new board counts its refreshes from 1 again: an earlier session's panels go.
         for stale in panel_dir.glob("panel-*.png"):
@@ -224,7 +148,9 @@ def _play(args: argparse.Namespace) -> int:
 
 def _daemon(args: argparse.Namespace) -> int:
     from epdle.session import daemon
+    from epdle.session.presenter import DevicePresenter
 
+    setup = game_setup(args)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(message)s",
@@ -232,26 +158,27 @@ def _daemon(args: argparse.Namespace) -> int:
     )
     if args.feed != "-":
         input_file(args.feed, "feed")
-    return daemon.run(_controller(args, resolve_port(args.port)), args.feed)
+    return daemon.run(setup.new_controller(DevicePresenter(resolve_port(args.port))), args.feed)
 
 
 def _demo(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from epdle.session.demo import play_demo
-    from epdle.session.game import Game
     from epdle.words.languages import display_word
 
+    setup = game_setup(args)
     output_dir(args.out)
-    if args.boards > 1:
-        return _multi_demo(args)
-    solver = _ready_solver(args)
+    game = setup.new_game()
+    if setup.spec.boards > 1:  # the answer is one word per board
+        return _multi_demo(args, cast("MultiGame", game))
+    game = cast("Game", game)
+    solver = game.solver
     answer = solver.universe.lang.fold(args.answer)
     if answer not in solver.universe.guess_index:
         raise CommandError(f"{shorten(args.answer)!r} is not an accepted word")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
-    game = Game(solver, top=args.top, solvers=_mode_solvers(args, solver))
     result = play_demo(game, answer, args.out, cycle=not args.no_cycle)
     guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
@@ -262,12 +189,11 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _multi_demo(args: argparse.Namespace) -> int:
+def _multi_demo(args: argparse.Namespace, game: MultiGame) -> int:
     from rich.console import Console
 
     from epdle.session.demo import play_multi_demo
 
-    game = _multi_game(args)
     universe = game.solver.universe
     answers = [universe.lang.fold(word.strip()) for word in args.answer.split(",")]
     if len(answers) != args.boards:
@@ -331,9 +257,9 @@ def _review(args: argparse.Namespace) -> int:
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
     except ValueError as error:
         raise CommandError(str(error)) from None
-    solver = _ready_solver(args)
+    game = cast("Game", game_setup(args).new_game())  # review plays one board
     try:
-        review = review_game(history, solver, lambda: _mode_solvers(args, solver)(args.hard, True))
+        review = review_game(history, game.solver, game.every_word)
     except ReviewError as error:
         raise CommandError(str(error)) from None
     if args.frame is not None:

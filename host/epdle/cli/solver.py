@@ -8,16 +8,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from epdle.cli.boards import add_boards_option
 from epdle.cli.errors import UsageError, int_in
 from epdle.cli.options import (
+    add_boards_option,
     add_solver_options,
     add_top_option,
-    is_dictionary_game,
-    original_game,
+    game_spec,
     progress_bar,
-    solver_from_args,
-    universe_from_args,
 )
 from epdle.solver.names import Kind, mode_name
 from epdle.solver.scoring import parse_history
@@ -25,8 +22,7 @@ from epdle.words.languages import display_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rich.console import Console
-
+    from epdle.session.spec import GameSpec
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
     from epdle.solver.bench import LatencyResult
@@ -133,20 +129,21 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 
 def run_suggest(args: argparse.Namespace) -> int:
-    if args.boards != 1:
+    spec = game_spec(args)
+    if spec.boards > 1:
         from epdle.cli.multi import run_multi_suggest
 
-        return run_multi_suggest(args)
+        return run_multi_suggest(spec, args.history, args.json)
     history = parse_history(args.history)
     try:
-        advice, hard, blind = _advice(args, history)
+        advice, hard, blind = _advice(spec, history)
     except ValueError as error:
         from epdle.solver.engine import HistoryError
 
-        if not isinstance(error, HistoryError) or args.blind or not original_game(args):
+        if not isinstance(error, HistoryError) or spec.blind or not spec.widens:
             raise
         # Today's answer may be outside the original list: every accepted word, as `play`.
-        advice, hard, blind = _advice(argparse.Namespace(**{**vars(args), "blind": True}), history)
+        advice, hard, blind = _advice(spec.in_mode(spec.hard, True), history)
         from epdle.session.game import WIDENED_NOTE
 
         print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
@@ -154,7 +151,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
     if args.json:
-        report = advice_json(advice, args.strategy, hard, blind)
+        report = advice_json(advice, spec.strategy, hard, blind)
         print(json.dumps({**report, "warnings": warnings}))
         return 0
     from epdle.session.terminal import advice_text, candidates_text
@@ -162,7 +159,7 @@ def run_suggest(args: argparse.Namespace) -> int:
     if advice.answer is not None:
         print(f"Solved: {display_word(advice.answer)}")
         return 0
-    print(advice_text(advice, args.strategy))
+    print(advice_text(advice, spec.strategy))
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
@@ -205,21 +202,17 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
     return warnings
 
 
-def _advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
-    """The advice for ``history`` with (hard, blind) as played."""
-    advice = _quick_advice(args, history)
-    if advice is not None:
-        return advice, args.hard, False  # the shipped tree's game: the original lists
-    with progress_bar("building the best tree") as progress:
-        solver = solver_from_args(args, progress=progress)
-        return solver.advise(history, top=args.top), solver.hard, solver.blind
-
-
-def _quick_advice(args: argparse.Namespace, history: list[tuple[str, str]]) -> Advice | None:
-    """The solver's fast path (epdle.solver.fast), before the Solver and numpy are loaded."""
+def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
+    """The advice for ``history`` with (hard, blind) as played: the solver's fast path
+    (epdle.solver.fast) before the Solver and numpy are loaded, else the Solver."""
     from epdle.solver.fast import fast_advice
 
-    return fast_advice(args.strategy, args.hard, args.blind, original_game(args), history, args.top)
+    advice = fast_advice(spec.strategy, spec.hard, spec.blind, spec.original, history, spec.top)
+    if advice is not None:
+        return advice, spec.hard, False  # the shipped tree's game: the original lists
+    with progress_bar("building the best tree") as progress:
+        solver = spec.solver(progress=progress)
+        return solver.advise(history, top=spec.top), solver.hard, solver.blind
 
 
 def run_bench(args: argparse.Namespace) -> int:
@@ -227,28 +220,29 @@ def run_bench(args: argparse.Namespace) -> int:
     from epdle.solver.bench import run_bench as play_all
 
     started = time.perf_counter()
+    spec = game_spec(args)
     if args.plot:
         _check_picture_name(args.plot)  # before the bench runs, not after
-    if args.boards != 1:
+    if spec.boards > 1:
         from epdle.cli.multi import run_multi_bench
 
-        return run_multi_bench(args)
+        return run_multi_bench(spec, args)
     if args.games is not None:
         raise UsageError("--games FILE plays several boards: give --boards N too")
-    universe = universe_from_args(args)
-    if args.answers:
-        hidden = words.read_word_file(args.answers)
-    elif is_dictionary_game(args):
+    universe = spec.universe()
+    if spec.answers:
+        hidden = words.read_word_file(spec.answers)
+    elif spec.dictionary:
         hidden = universe.answers
     else:
         hidden = list(words.answers())
     hidden = words.even_sample(hidden, args.limit, args.seed)
     with progress_bar("building the best tree") as tree_progress:
-        solver = solver_from_args(args, universe, tree_progress)
+        solver = spec.solver(universe, tree_progress)
         if solver.kind is Kind.TREE:  # build or load the tree before the clock runs
             solver.next_guess(solver.initial_state())
     if args.latency:
-        return _run_latency(args, solver, hidden)
+        return _run_latency(args, spec, solver, hidden)
     with progress_bar(f"bench {args.strategy}") as progress:
         result = play_all(solver, hidden, progress, started)
     if args.plot:
@@ -261,6 +255,8 @@ def run_bench(args: argparse.Namespace) -> int:
     from epdle.solver.scoring import GAME_GUESSES
 
     mode = mode_name(result.hard, result.blind)
+    from epdle.cli.tables import print_bench
+
     console = print_bench(
         f"bench: {result.strategy} ({mode}), first guess {result.first_guess}",
         f"failures (>{GAME_GUESSES})",
@@ -288,9 +284,10 @@ def _check_picture_name(name: str) -> None:
 def run_tree(args: argparse.Namespace) -> int:
     from epdle.solver.pictures import decision_tree, draw_tree
 
+    spec = game_spec(args)
     _check_picture_name(args.out)
     with progress_bar("building the best tree") as progress:
-        solver = solver_from_args(args, progress=progress)
+        solver = spec.solver(progress=progress)
         root = decision_tree(solver, args.opener, args.depth, args.branches)
     mode = mode_name(solver.hard, solver.blind)
     title = f"{args.strategy} ({mode}) from {display_word(root.guess)}"
@@ -299,7 +296,9 @@ def run_tree(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) -> int:
+def _run_latency(
+    args: argparse.Namespace, spec: GameSpec, solver: Solver, hidden: list[str]
+) -> int:
     from epdle.solver.bench import measure_latency, second_turn_histories
 
     openers = args.openers.lower().split(",") if args.openers else None
@@ -312,7 +311,7 @@ def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) ->
         count = min(args.processes, len(histories))
         spread = [histories[i * len(histories) // count] for i in range(count)]
         with progress_bar("timing epdle suggest processes") as progress:
-            rows["process"] = _time_processes(args, spread, progress)
+            rows["process"] = _time_processes(spec, spread, progress)
     mode = mode_name(solver.hard, solver.blind)
     if args.json:
         report = {name: {"turns": r.histories, **r.summary()} for name, r in rows.items()}
@@ -333,7 +332,7 @@ def _run_latency(args: argparse.Namespace, solver: Solver, hidden: list[str]) ->
 
 
 def _time_processes(
-    args: argparse.Namespace,
+    spec: GameSpec,
     histories: list[list[tuple[str, str]]],
     progress: Callable[[int, int], None] | None,
 ) -> LatencyResult:
@@ -346,15 +345,15 @@ def _time_processes(
 
     from epdle.solver.bench import LatencyResult
 
-    options = ["--strategy", args.strategy]
-    options += ["--hard"] * args.hard + ["--blind"] * args.blind
-    if is_dictionary_game(args):
-        options += ["--length", str(args.length)]
-        options += ["--language", args.language] if args.language else []
-    options += ["--keep-plurals"] * args.keep_plurals
+    options = ["--strategy", spec.strategy]
+    options += ["--hard"] * spec.hard + ["--blind"] * spec.blind
+    if spec.dictionary:
+        options += ["--length", str(spec.length)]
+        options += ["--language", spec.language] if spec.language else []
+    options += ["--keep-plurals"] * spec.keep_plurals
     for name in ("answers", "guesses"):
-        if getattr(args, name):
-            options += [f"--{name}", getattr(args, name)]
+        if getattr(spec, name):
+            options += [f"--{name}", getattr(spec, name)]
     script = os.path.join(os.path.dirname(sys.executable), "epdle")
     program = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "epdle"]
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -376,29 +375,3 @@ def _time_processes(
         if progress is not None:
             progress(done, len(histories))
     return LatencyResult(len(histories), seconds)
-
-
-def print_bench(
-    title: str,
-    lost_column: str,
-    row: tuple[int, float, int, int, float],
-    histogram: dict[int, int],
-) -> Console:
-    """A bench's summary (games, mean, max, games lost, seconds) and its histogram, printed;
-    the console, for what the caller adds."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title)
-    for column in ("games", "mean", "max", lost_column, "seconds"):
-        table.add_column(column, justify="right")
-    games, mean, worst, lost, seconds = row
-    table.add_row(str(games), f"{mean:.4f}", str(worst), str(lost), f"{seconds:.1f}")
-    counts = Table(title="guesses per game")
-    for turns in histogram:
-        counts.add_column(str(turns), justify="right")
-    counts.add_row(*(str(count) for count in histogram.values()))
-    console = Console()
-    console.print(table)
-    console.print(counts)
-    return console

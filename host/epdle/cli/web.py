@@ -8,23 +8,10 @@ import socket
 import sys
 import threading
 import webbrowser
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError
-from epdle.cli.options import solver_from_args
-from epdle.cli.session import (
-    PORT_HELP,
-    _add_game_options,
-    _multi_game,
-    _ready_solver,
-    device_port,
-)
-
-if TYPE_CHECKING:
-    from epdle.session.presenter import DevicePresenter
-    from epdle.solver import Solver
-    from epdle.web.state import Settings, WebSession
+from epdle.cli.options import PORT_HELP, add_game_options, device_port, game_spec, progress_bar
+from epdle.session.setup import GameSetup
 
 DEFAULT_LISTEN = "127.0.0.1:8000"
 
@@ -62,23 +49,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         help=f"address to serve the page on (default: {DEFAULT_LISTEN}; port 0: any free port)",
     )
     web.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    _add_game_options(web)
+    add_game_options(web)
     web.set_defaults(func=_web)
-
-
-def _solver_factory(args: argparse.Namespace) -> Callable[[Settings], Solver]:
-    def make(settings: Settings) -> Solver:
-        changed = argparse.Namespace(**vars(args))
-        changed.strategy, changed.hard, changed.blind = (
-            settings.strategy,
-            settings.hard,
-            settings.blind,
-        )
-        solver = solver_from_args(changed)
-        solver.advise([], top=1)
-        return solver
-
-    return make
 
 
 def web_requirements() -> list[str]:
@@ -135,24 +107,10 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _session(args: argparse.Namespace, presenter: DevicePresenter) -> WebSession:
-    """The page's game: one board, or --boards N."""
-    from epdle.session.controller import Controller
-    from epdle.session.game import Game
-    from epdle.web.state import WebSession
-
-    if args.boards > 1:
-        from epdle.session.multicontroller import MultiController
-        from epdle.web.multistate import MultiWebSession
-
-        return MultiWebSession(MultiController(_multi_game(args), presenter))
-    controller = Controller(Game(_ready_solver(args), top=args.top), presenter)
-    return WebSession(controller, _solver_factory(args))
-
-
 def _web(args: argparse.Namespace) -> int:
     try:
         from epdle.session.presenter import DevicePresenter
+        from epdle.web.multistate import web_session
         from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
     except ImportError as error:
@@ -160,10 +118,7 @@ def _web(args: argparse.Namespace) -> int:
             f"the page needs {error.name or error}: {sys.executable} -m pip install "
             + " ".join(web_requirements())
         ) from None
-    if args.boards > 1:
-        from epdle.cli.multi import check_multi_options
-
-        check_multi_options(args)  # before anything is opened
+    setup = GameSetup(game_spec(args), progress_bar)  # its usage errors before anything opens
     device = device_port(args.port)
     host, port = args.listen
     try:
@@ -173,7 +128,7 @@ def _web(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     guard = Guard.for_address(host, port)
     try:
-        session = _session(args, DevicePresenter(device))
+        session = web_session(setup, DevicePresenter(device))
     except (OSError, ValueError) as error:
         sock.close()
         print(f"epdle web: {error}", file=sys.stderr)

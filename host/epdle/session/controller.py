@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from epdle.link import LinkError
 from epdle.render.planes import Planes
 from epdle.session.commands import (
+    HELP_TEXT,
     Command,
     Control,
     InputError,
@@ -23,6 +24,10 @@ from epdle.session.commands import (
 from epdle.session.game import WIDENED_NOTE, Game, GameError
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rich.console import Console
 
 log = logging.getLogger("epdle.session")
 
@@ -172,6 +177,24 @@ class Controller:
     def frames(self) -> list[Planes]:
         """The frames the device should hold for the game now."""
         return frames_for(self.game)
+
+    # -- the game as text: what `play` prints and the daemon logs --------------------------
+
+    def help_text(self) -> str:
+        """The commands' help, with this game's played line."""
+        return HELP_TEXT
+
+    def show(self, console: Console) -> None:
+        """Print the game: the board so far, then the advice or the game's end."""
+        from epdle.session.gameterminal import show_game
+
+        show_game(console, self.game)
+
+    def summary(self) -> str:
+        """The game in one line, as the daemon logs it."""
+        from epdle.session.gameterminal import game_summary
+
+        return game_summary(self.game)
 
     def _publish(self, outcome: Outcome) -> None:
         if self.defer_pushes:

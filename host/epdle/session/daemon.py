@@ -25,10 +25,7 @@ from typing import BinaryIO
 
 from epdle.link import LinkError
 from epdle.session.controller import Controller, Outcome
-from epdle.session.multicontroller import MultiController
-from epdle.session.multiterminal import boards_summary
 from epdle.session.presenter import describe_event
-from epdle.session.terminal import lost_text
 from epdle.solver.scoring import MAX_QUOTED, quoted
 
 log = logging.getLogger("epdle.daemon")
@@ -157,18 +154,8 @@ class Daemon:
     def _report(self, outcome: Outcome, line: str) -> None:
         if outcome.error:
             log.error("%s: %s", line or "input", outcome.error)
-        if outcome.changed and isinstance(self.controller, MultiController):
-            log.info("%s", boards_summary(self.controller.game))
-        elif outcome.changed:
-            game = self.controller.game
-            if game.solved:
-                log.info("solved in %d", len(game.history))
-            elif game.lost:
-                log.info("%s", lost_text(game))
-            else:
-                advice = game.advice
-                words = ", ".join(s.word for s in advice.suggestions)
-                log.info("%d candidate(s) left; next: %s", advice.candidates_left, words)
+        if outcome.changed:
+            log.info("%s", self.controller.summary())
         for note in outcome.notes:
             log.info("%s", note)
 

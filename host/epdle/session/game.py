@@ -16,6 +16,7 @@ from epdle.solver import Advice, HistoryError, Solver
 from epdle.solver.scoring import GAME_GUESSES, is_solved
 
 if TYPE_CHECKING:
+    from epdle.session.spec import GameSpec
     from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and strategy (the caller keeps them).
@@ -58,6 +59,8 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     history: list[TurnT] = field(default_factory=list)
     # Solvers for other modes: without it the game neither widens nor switches modes.
     solvers: Callable[[bool, bool], SolverT] | None = None
+    # Whether the feedback may leave the answer list (GameSpec.widens: the original lists).
+    widens: bool = True
     # True once the feedback has left the solver's answer list (blind solver in use).
     widened: bool = field(default=False, init=False)
     _advice: AdviceT | None = field(default=None, init=False, repr=False)
@@ -96,7 +99,7 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         try:
             return self.solver.advise(history, top=self.top), False
         except history_error as error:
-            if self.solvers is None or self.solver.blind:
+            if self.solvers is None or not self.widens or self.solver.blind:
                 raise GameError(str(error)) from None
         try:  # the feedback left the answer list, or the history is wrong for any list
             return self.solvers(self.solver.hard, True).advise(history, top=self.top), True
@@ -119,6 +122,12 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         self._advice, self.widened = advice, widened
         return advice
 
+    def every_word(self) -> SolverT:
+        """The solver of this game's mode over every accepted word (blind)."""
+        if self.solvers is None:
+            raise GameError("this game cannot change modes")
+        return self.solvers(self.solver.hard, True)
+
     def undo(self) -> AdviceT:
         if not self.history:
             raise GameError("nothing to undo")
@@ -131,24 +140,39 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         self._advice = None
         return self.advice
 
-    def switch(self, hard: bool | None = None, blind: bool | None = None) -> AdviceT:
-        """Go on under other rules (hard mode, blind from the start); the history is
-        replayed. GameError, game unchanged, if it cannot be (a guess breaks hard mode)."""
-        if self.solvers is None:
+    def switch(
+        self,
+        hard: bool | None = None,
+        blind: bool | None = None,
+        solvers: Callable[[bool, bool], SolverT] | None = None,
+    ) -> AdviceT:
+        """Go on under other rules (hard mode, blind from the start; `solvers`: another
+        strategy's); the history is replayed. GameError, game unchanged, if it cannot be
+        (a guess breaks hard mode)."""
+        solvers = solvers or self.solvers
+        if solvers is None:
             raise GameError("this game cannot change modes")
         hard = self.solver.hard if hard is None else hard
         blind = self.solver.blind if blind is None else blind
-        replay = type(self)(self.solvers(hard, blind), self.top, list(self.history), self.solvers)
+        replay = type(self)(
+            solvers(hard, blind), self.top, list(self.history), solvers, self.widens
+        )
         try:
             advice = replay.advice
         except GameError as error:
             raise GameError(f"cannot switch: {error}") from None
-        self.solver, self.widened, self._advice = replay.solver, replay.widened, advice
+        self.solver, self.solvers = replay.solver, solvers
+        self.widened, self._advice = replay.widened, advice
         return advice
 
 
 class Game(Played[Solver, Advice, tuple[str, str]]):
     """One board's game: six guesses."""
+
+    @staticmethod
+    def solver_of(spec: GameSpec, progress: Callable[[int, int], None] | None = None) -> Solver:
+        """The solver this game plays with under `spec` (GameSetup makes and keeps it)."""
+        return spec.solver(progress=progress)
 
     @property
     def solved(self) -> bool:

@@ -16,6 +16,10 @@ from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import panel_mode
 from epdle.solver.scoring import quoted
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rich.console import Console
+
 MULTI_HELP = """\
   <guess> <colours>   what you played and each board's colours, in board order,
                       separated by /, - for a board already solved, e.g.
@@ -64,3 +68,16 @@ class MultiController(Controller):
 
     def frames(self) -> list[Planes]:
         return render_multi(self.game.advice, self.game.top, panel_mode(self.game))
+
+    def help_text(self) -> str:
+        return multi_help()
+
+    def show(self, console: Console) -> None:
+        from epdle.session.multiterminal import show_game
+
+        show_game(console, self.game)
+
+    def summary(self) -> str:
+        from epdle.session.multiterminal import boards_summary
+
+        return boards_summary(self.game)

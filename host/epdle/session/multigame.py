@@ -17,6 +17,7 @@ from epdle.solver.multi.history import SOLVED_MARK
 from epdle.solver.scoring import is_solved, parse_feedback, quoted
 
 if TYPE_CHECKING:
+    from epdle.session.spec import GameSpec
     from epdle.solver.multi import MultiAdvice, MultiSolver
 
 # (hard, blind) -> a solver of the same words and boards (the caller keeps them).
@@ -58,6 +59,13 @@ def parse_colours(word: str, colours: str, open_boards: Sequence[bool]) -> list[
 
 class MultiGame(Played["MultiSolver", "MultiAdvice", "MultiTurn"]):
     """Several boards' game: boards + 5 guesses, each played on every open board."""
+
+    @staticmethod
+    def solver_of(
+        spec: GameSpec, progress: Callable[[int, int], None] | None = None
+    ) -> MultiSolver:
+        """The solver this game plays with under `spec` (GameSetup makes and keeps it)."""
+        return spec.multi_solver()
 
     @property
     def boards(self) -> int:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from epdle.session.terminal import _TILE_STYLES, columns_text, mode_text, plural
+from epdle.session.terminal import TILE_STYLES, columns_text, mode_text, plural
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def boards_text(game: MultiGame, coloured: bool = True) -> Text:
                 text.append(feedback)
             else:
                 for letter, colour in zip(word, feedback, strict=True):
-                    text.append(letter, style=_TILE_STYLES[colour])
+                    text.append(letter, style=TILE_STYLES[colour])
         text.append("\n")
     return text
 

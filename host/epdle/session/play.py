@@ -16,14 +16,8 @@ from typing import TextIO
 from rich.console import Console
 
 from epdle.link import LinkError
-from epdle.session.commands import HELP_TEXT
 from epdle.session.controller import Controller, Outcome
-from epdle.session.game import Game
-from epdle.session.multicontroller import MultiController, multi_help
-from epdle.session.multiterminal import show_game
 from epdle.session.presenter import describe_event
-from epdle.session.review import ReviewError, game_review
-from epdle.session.terminal import advice_text, board_text, lost_text, mode_text
 
 # How often the prompt looks for button presses while it waits for a line.
 WATCH_INTERVAL_S = 0.2
@@ -125,41 +119,12 @@ def show_outcome(
         print(f"epdle play: error: {error}", file=errors, flush=True)
     elif error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
-    multi = isinstance(controller, MultiController)
     if outcome.help:
-        console.print(multi_help() if multi else HELP_TEXT, markup=False)
-    if outcome.changed and isinstance(controller, MultiController):
-        show_game(console, controller.game)
-    elif outcome.changed:
-        game = controller.game
-        if game.history:
-            console.print(board_text(game.history, console.color_system is not None))
-        if game.solved:
-            console.print(f"[green]Solved in {len(game.history)}![/green] 'new' for another game.")
-        elif game.lost:
-            console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
-        else:
-            console.print(
-                advice_text(game.advice, game.solver.strategy, mode_text(game)),
-                highlight=False,
-                markup=False,
-            )
-        if game.over:
-            console.print(review_text(game), highlight=False)
+        console.print(controller.help_text(), markup=False)
+    if outcome.changed:
+        controller.show(console)
     for note in outcome.notes:
         console.print(f"[dim]{note}[/dim]", highlight=False)
-
-
-def review_text(game: Game) -> str:
-    """The finished game's review in a line (its frame follows the end card on the device)."""
-    try:
-        review = game_review(tuple(game.history), game.solver, game.solvers)
-    except ReviewError as error:
-        return f"No review: {error}"
-    return (
-        f"Review: skill {review.skill}/99, luck {review.luck}/99 (press the button for each "
-        "guess's; `epdle review` for the details)."
-    )
 
 
 def run(controller: Controller, stdin: TextIO | None = None, console: Console | None = None) -> int:

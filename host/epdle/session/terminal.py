@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from epdle.session.multigame import MultiGame
     from epdle.solver.advice import Advice
 
-_TILE_STYLES = {
+TILE_STYLES = {
     "G": "bold white on green4",
     "Y": "bold black on yellow3",
     "B": "bold white on grey35",
@@ -34,7 +34,7 @@ def board_text(history: list[tuple[str, str]], coloured: bool = True) -> Text:
             continue
         for column, (letter, colour) in enumerate(zip(display_word(guess), feedback, strict=True)):
             text.append(" " if column else "")
-            text.append(f" {letter} ", style=_TILE_STYLES[colour])
+            text.append(f" {letter} ", style=TILE_STYLES[colour])
         text.append("\n")
     return text
 

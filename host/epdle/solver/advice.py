@@ -8,7 +8,7 @@ a tenth of its time.
 from __future__ import annotations
 
 
-class _Value:
+class Value:
     """Immutable-by-convention value: equality, hash and repr over its slots."""
 
     __slots__ = ()
@@ -18,7 +18,7 @@ class _Value:
         return tuple(getattr(self, name) for name in names)
 
     def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self) or not isinstance(other, _Value):
+        if type(other) is not type(self) or not isinstance(other, Value):
             return NotImplemented
         return self._fields() == other._fields()
 
@@ -31,7 +31,7 @@ class _Value:
         return f"{type(self).__name__}({inner})"
 
 
-class Suggestion(_Value):
+class Suggestion(Value):
     __slots__ = ("bits", "expected_left", "is_candidate", "word")
 
     def __init__(self, word: str, bits: float, expected_left: float, is_candidate: bool) -> None:
@@ -41,7 +41,7 @@ class Suggestion(_Value):
         self.is_candidate = is_candidate  # could itself be the answer
 
 
-class Advice(_Value):
+class Advice(Value):
     __slots__ = ("candidates", "candidates_left", "solved", "suggestions")
 
     def __init__(

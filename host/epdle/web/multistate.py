@@ -9,27 +9,18 @@ from typing import TYPE_CHECKING, Any
 from epdle.session.controller import Controller
 from epdle.session.game import GameError
 from epdle.session.multicontroller import MultiController
-from epdle.web.state import Reply, Settings, WebSession, language_of
+from epdle.web.state import Reply, WebSession, language_of
 
 if TYPE_CHECKING:
-    from epdle.solver import Solver
+    from epdle.session.presenter import DevicePresenter
+    from epdle.session.setup import GameSetup
 
 # Of each board's candidates, the page lists the likeliest this many.
 LISTED = 30
 
 
-def _one_solver(settings: Settings) -> Solver:
-    raise ValueError("a game of several boards has one strategy")
-
-
 class MultiWebSession(WebSession):
     controller: MultiController
-
-    def __init__(self, controller: MultiController) -> None:
-        super().__init__(controller, _one_solver)
-
-    def _adopt_solvers(self, controller: Controller) -> None:
-        """The game switches modes with its own solvers (it is made with them)."""
 
     def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
         """Play a guess, ``colours`` one group per board separated by / ('-' for a solved
@@ -94,3 +85,16 @@ class MultiWebSession(WebSession):
 
 # What the page's strategy list names the several-board search.
 MULTI_STRATEGY = "boards"
+
+
+# The page's session for each kind of game's controller.
+SESSIONS: dict[type[Controller], type[WebSession]] = {
+    Controller: WebSession,
+    MultiController: MultiWebSession,
+}
+
+
+def web_session(setup: GameSetup, presenter: DevicePresenter) -> WebSession:
+    """The page's session of a new game of `setup`, on `presenter`'s device."""
+    controller = setup.new_controller(presenter)
+    return SESSIONS[type(controller)](controller, setup)

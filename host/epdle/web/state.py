@@ -10,10 +10,9 @@ from __future__ import annotations
 import io
 import logging
 import secrets
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PIL import Image
 
@@ -22,13 +21,15 @@ from epdle.link import LinkError
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
-from epdle.session.game import Game, GameError, SolverFor
+from epdle.session.game import GameError
 from epdle.sim import board_behind
 from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.web.rules import hard_mode_refusal
 
 if TYPE_CHECKING:
+    from epdle.session.game import SolverFor
+    from epdle.session.setup import GameSetup
     from epdle.solver import Solver
     from epdle.solver.multi import MultiSolver
 
@@ -42,9 +43,6 @@ class Settings:
     strategy: str
     hard: bool
     blind: bool
-
-
-SolverFactory = Callable[[Settings], "Solver"]
 
 
 @dataclass(frozen=True)
@@ -74,11 +72,12 @@ def language_of(solver: Solver | MultiSolver) -> dict[str, Any]:
 
 
 class WebSession:
-    def __init__(self, controller: Controller, solver_factory: SolverFactory) -> None:
+    """The page's game: `controller`'s, of a game `setup` made (its solvers for every
+    mode and strategy come from there)."""
+
+    def __init__(self, controller: Controller, setup: GameSetup) -> None:
         self.controller = controller
-        self._solver_factory = solver_factory
-        self._solvers: dict[Settings, Solver] = {}
-        self._adopt_solvers(controller)
+        self.setup = setup
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="epdle-web")
         self.server_id = secrets.token_hex(4)  # a page tells a restarted server apart
         self.revision = 0  # bumped on every change a page should see
@@ -92,12 +91,6 @@ class WebSession:
         controller.presenter.on_shown = self._shown
         # The page gets the new advice first; the push to the device follows (catch_up).
         controller.defer_pushes = True
-
-    def _adopt_solvers(self, controller: Controller) -> None:
-        """Keep the game's solver; the other modes' solvers come from here."""
-        self._solvers[settings_of(controller.game.solver)] = controller.game.solver
-        if controller.game.solvers is None:
-            controller.game.solvers = self._modes(controller.game.solver.strategy)
 
     # -- everything below runs on the session thread ------------------------------------
 
@@ -185,31 +178,13 @@ class WebSession:
                         409,
                     )
         try:
-            if wanted.strategy == now.strategy:
-                game.switch(hard=wanted.hard, blind=wanted.blind)
-            else:
-                solvers = self._modes(wanted.strategy)
-                replay = Game(
-                    solvers(wanted.hard, wanted.blind), game.top, list(game.history), solvers
-                )
-                replay.advice  # noqa: B018 - replays the history: raises if it cannot be
-                self.controller.game = replay
+            solvers = cast("SolverFor", self.setup.modes(wanted.strategy))
+            game.switch(wanted.hard, wanted.blind, solvers)
         except GameError as error:
             return Reply(str(error), 409)
         except (ValueError, OSError) as error:
             return Reply(f"cannot switch: {error}", 409)
         return self._finish(self.controller.start())
-
-    def _modes(self, strategy: str) -> SolverFor:
-        """The game's solvers by (hard, blind) for one strategy, each made once."""
-
-        def solver_for(hard: bool, blind: bool) -> Solver:
-            settings = Settings(strategy, hard, blind)
-            if settings not in self._solvers:
-                self._solvers[settings] = self._solver_factory(settings)
-            return self._solvers[settings]
-
-        return solver_for
 
     def poll(self) -> bool:
         """Look for device events (a button pressed on the real device, a reconnection);

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from epdle.solver.advice import _Value
+from epdle.solver.advice import Value
 
 
-class MultiSuggestion(_Value):
+class MultiSuggestion(Value):
     __slots__ = ("expected_guesses", "solves", "word")
 
     def __init__(self, word: str, expected_guesses: float, solves: tuple[int, ...]) -> None:
@@ -16,7 +16,7 @@ class MultiSuggestion(_Value):
         self.solves = solves  # the boards (0-based) it may solve now: it is a candidate there
 
 
-class BoardAdvice(_Value):
+class BoardAdvice(Value):
     __slots__ = ("candidates", "candidates_left", "solved_in")
 
     def __init__(self, solved_in: int | None, candidates_left: int, candidates: list[str]) -> None:
@@ -30,7 +30,7 @@ class BoardAdvice(_Value):
         return self.candidates[0] if self.solved_in is not None and self.candidates else None
 
 
-class MultiAdvice(_Value):
+class MultiAdvice(Value):
     __slots__ = ("boards", "guesses_left", "guesses_used", "lost", "solved", "suggestions")
 
     def __init__(

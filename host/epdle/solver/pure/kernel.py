@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 from array import array
 from functools import cache
 
@@ -25,9 +26,8 @@ class KernelMissing(Exception):
 def library_path() -> str | None:
     """The installed library, from this package's folders (an editable install keeps it
     in site-packages, apart from the sources), or None."""
-    from epdle.solver import pure
-
-    for folder in pure.__path__:
+    package = sys.modules[__package__]  # loaded before this module: no import of it here
+    for folder in package.__path__:
         path = os.path.join(folder, LIBRARY_NAME)
         if os.path.isfile(path):
             return path

@@ -1,0 +1,103 @@
+"""What one spec's games are made of: the solvers per mode, each made once and kept, and
+new games; `GameSetup.game_type()` is the one place that chooses one board's game or
+several boards' (as pyserial picks a port's backend from its URL, once): the game kind
+makes its solvers and its controller.
+
+`play`, `daemon`, `demo`, `review` and the web page take a GameSetup; the rules it
+applies are the spec's (always blind, the guess limit) and the game's (widening past the
+answer list, switching modes, Played._advise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+
+from epdle.named_tuple import NamedTuple
+from epdle.session.spec import GameSpec
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from epdle.session.controller import Controller
+    from epdle.session.game import Game
+    from epdle.session.multigame import MultiGame
+    from epdle.session.presenter import DevicePresenter
+    from epdle.solver import Solver
+    from epdle.solver.multi import MultiSolver
+
+    AnySolver = Solver | MultiSolver
+
+# (what is being done) -> a context giving a progress callback (None: nothing shown).
+ProgressBar = Callable[[str], AbstractContextManager[Callable[[int, int], None] | None]]
+# A solver's key among those made: (strategy, hard, blind).
+ModeKey = tuple[str, bool, bool]
+
+
+@contextmanager
+def no_progress(_description: str) -> Iterator[None]:
+    yield None
+
+
+class GameKind(NamedTuple):
+    """One board's game or several boards': the game, and what handles its lines."""
+
+    game: type[Game] | type[MultiGame]
+    controller: type[Controller]
+
+
+class GameSetup:
+    """The games of one spec and the solvers they play with."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        progress: ProgressBar = no_progress,
+        made: dict[ModeKey, AnySolver] | None = None,
+    ) -> None:
+        self.spec = spec
+        self._progress = progress
+        # Solvers made so far by (strategy, hard, blind); `made` may be shared by setups
+        # of the same word lists and boards.
+        self._made: dict[ModeKey, AnySolver] = {} if made is None else made
+
+    def game_kind(self) -> GameKind:
+        """One board's game, or several boards' (Dordle, Quordle, ...): the only place
+        that chooses."""
+        if self.spec.boards > 1:
+            from epdle.session.multicontroller import MultiController
+            from epdle.session.multigame import MultiGame
+
+            return GameKind(MultiGame, MultiController)
+        from epdle.session.controller import Controller
+        from epdle.session.game import Game
+
+        return GameKind(Game, Controller)
+
+    def solver(self, hard: bool, blind: bool, strategy: str | None = None) -> AnySolver:
+        """The solver of this game in a mode (and strategy), made on first use with its
+        opening worked out, then kept: the blind one when the feedback leaves the answer
+        list, others when the mode is switched. Blind where the lists always are."""
+        spec = self.spec.in_mode(hard, blind, strategy)
+        key = (spec.strategy, spec.hard, spec.blind)
+        if key not in self._made:
+            with self._progress("preparing the solver") as progress:
+                made = self.game_kind().game.solver_of(spec, progress)
+                made.advise([], top=1)  # the opening, worked out once here
+            self._made[key] = made
+        return self._made[key]
+
+    def modes(self, strategy: str | None = None) -> Callable[[bool, bool], AnySolver]:
+        """The solvers by (hard, blind) of one strategy (the spec's by default)."""
+        return lambda hard, blind: self.solver(hard, blind, strategy)
+
+    def new_game(self, strategy: str | None = None) -> Game | MultiGame:
+        """A new game in the spec's mode (of `game_kind`), switching modes and widening
+        with this setup's solvers."""
+        solvers = self.modes(strategy)
+        game = self.game_kind().game
+        spec = self.spec
+        return game(solvers(spec.hard, spec.blind), spec.top, solvers=solvers, widens=spec.widens)  # type: ignore[arg-type]
+
+    def new_controller(self, presenter: DevicePresenter) -> Controller:
+        """A new game and what handles its input lines, showing it on `presenter`."""
+        return self.game_kind().controller(self.new_game(), presenter)  # type: ignore[arg-type]

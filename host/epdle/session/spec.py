@@ -1,0 +1,124 @@
+"""The game a command plays, fixed once: its boards, strategy, mode, word lists and
+how many suggestions a turn shows (`GameSpec`, made from the parsed arguments by
+epdle.cli.options.game_spec). The rules that follow from the lists alone are here:
+which games are always blind, which may widen past their answer list, the guess limit.
+
+Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
+"""
+
+from __future__ import annotations
+
+from epdle.named_tuple import NamedTuple
+from epdle.solver.names import DEFAULT_STRATEGY
+from epdle.solver.scoring import EXTRA_GUESSES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from epdle.solver import Solver
+    from epdle.solver.multi import MultiSolver
+    from epdle.solver.universe import Universe
+
+
+class GameSpec(NamedTuple):
+    """One game's settings, immutable: `in_mode` gives another mode's."""
+
+    boards: int = 1
+    strategy: str = DEFAULT_STRATEGY
+    hard: bool = False
+    blind: bool = False
+    answers: str | None = None  # answer list file
+    guesses: str | None = None  # accepted-guess list file
+    keep_plurals: bool = False
+    language: str | None = None
+    length: int = 5
+    top: int = 5
+
+    @property
+    def dictionary(self) -> bool:
+        """A game on the shipped dictionary lists (another language or length)?"""
+        return bool(self.language) or self.length != 5
+
+    @property
+    def original(self) -> bool:
+        """The original game's lists (no answers or guesses file, no other language or
+        length): the one game whose answer may still leave its answer list."""
+        return not (self.answers or self.guesses or self.dictionary)
+
+    @property
+    def widens(self) -> bool:
+        """Whether a game on these lists goes on with every accepted word when the feedback
+        leaves the answer list: the original game's alone (today's answer may be outside
+        it; a list of one's own is taken at its word)."""
+        return self.original
+
+    @property
+    def always_blind(self) -> bool:
+        """Another language or length, without an answer list of one's own: blind
+        whatever is asked (one solver per hard mode)."""
+        return self.dictionary and not self.answers
+
+    @property
+    def guess_limit(self) -> int:
+        """Guesses the game allows: six for one board, boards + 5 for several."""
+        return self.boards + EXTRA_GUESSES
+
+    def in_mode(self, hard: bool, blind: bool, strategy: str | None = None) -> GameSpec:
+        """This game in another mode (and strategy); blind where the lists always are."""
+        return self._replace(
+            hard=hard,
+            blind=blind or self.always_blind,
+            strategy=self.strategy if strategy is None else strategy,
+        )
+
+    def universe(self) -> Universe:
+        """The words this game is played over."""
+        from epdle import words
+        from epdle.solver.universe import Universe
+        from epdle.words.languages import language as lookup
+
+        keep = self.keep_plurals
+        if self.dictionary:
+            # Another language or length: the shipped dictionary words, played blind under
+            # the frequency prior (a list of answers of your own is played as given).
+            lang = lookup(self.language)
+            if not self.guesses and not self.answers:
+                return Universe.dictionary(lang.code, self.length, keep_plurals=keep)
+            shipped = words.language_list(lang.code, self.length, keep_plurals=keep)
+            guess_words = (
+                words.read_word_file(self.guesses, self.length, lang.fold)
+                if self.guesses
+                else shipped.guesses
+            )
+            if self.answers:
+                answer_words = words.read_word_file(self.answers, self.length, lang.fold)
+                blind = self.blind
+            else:
+                answer_words, blind = shipped.candidates, True
+            return Universe(
+                guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
+            )
+        guess_words = words.read_word_file(self.guesses) if self.guesses else list(words.guesses())
+        answer_words = words.read_word_file(self.answers) if self.answers else list(words.answers())
+        if self.blind:
+            return Universe(guess_words, None, keep_plurals=keep)
+        return Universe(guess_words, answer_words, keep_plurals=keep)
+
+    def solver(
+        self,
+        universe: Universe | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Solver:
+        """One board's solver for this spec (a `best` tree of a list of your own is
+        built on first use, reporting to `progress`)."""
+        from epdle.solver import Solver
+
+        universe = universe or self.universe()
+        return Solver(self.strategy, self.hard, universe=universe, progress=progress)
+
+    def multi_solver(self, universe: Universe | None = None) -> MultiSolver:
+        """The solver of this spec's boards, all at once."""
+        from epdle.solver.multi import MultiSolver
+
+        return MultiSolver(self.boards, hard=self.hard, universe=universe or self.universe())
