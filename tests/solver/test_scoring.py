@@ -95,14 +95,12 @@ def test_pattern_codes_round_trip():
 
 
 def test_the_hard_mode_rule_names_a_later_green_before_an_earlier_yellow() -> None:
-    # One rule for the solver's history check and the page: greens first, as the game.
+    # One rule and one wording for every front end: greens first, as the game.
     from epdle.solver.scoring import hard_mode_break, hard_mode_violation
-    from epdle.web.rules import hard_mode_refusal
 
     history = [("salet", "BYBBB"), ("lunch", "GBBBB")]
     assert hard_mode_break(history, "broom") == ("l", 0, 1, "lunch")
     assert hard_mode_violation(history, "broom") == "letter 1 must be L (green in LUNCH)"
-    assert hard_mode_refusal(history, "broom") == "the 1st letter must be L"
     assert hard_mode_violation(history, "lorry") == "the guess must use A (revealed by SALET)"
     assert hard_mode_violation([("geese", "BYBBY")], "trend") == (
         "the guess must use E 2 times (revealed by GEESE)"

@@ -201,7 +201,9 @@ def test_hard_mode_refuses_a_guess_with_the_reason(client: TestClient) -> None:
     guess(client, "salet", "BBBGB")
     response = guess(client, "crony", "BBBBB")
     assert response.status_code == 422
-    assert response.json()["error"] == "hard mode: the 4th letter must be E"
+    assert response.json()["error"] == (
+        "guess 2 'crony': hard mode: letter 4 must be E (green in SALET)"
+    )
     assert guess(client, "embed", "BBBGB").status_code == 200
     # Normal mode takes it.
     client.post("/api/undo")
@@ -214,7 +216,9 @@ def test_hard_mode_cannot_be_switched_on_over_a_guess_that_breaks_it(client: Tes
     guess(client, "crony", "BBBBB")
     response = client.post("/api/settings", json={"hard": True})
     assert response.status_code == 409
-    assert "guess 2 CRONY breaks it (the 4th letter must be E)" in response.json()["error"]
+    assert response.json()["error"] == (
+        "cannot switch: guess 2 'crony': hard mode: letter 4 must be E (green in SALET)"
+    )
     assert client.get("/api/state").json()["settings"]["hard"] is False
 
 

@@ -225,7 +225,9 @@ def test_hard_mode_refuses_a_guess_and_says_why(context: BrowserContext, live_se
     expect(page.locator("#board li")).to_have_count(1)
     guess.fill("crony")
     guess.press("Enter")
-    expect(page.get_by_role("alert")).to_have_text("hard mode: the 4th letter must be E")
+    expect(page.get_by_role("alert")).to_have_text(
+        "guess 2 'crony': hard mode: letter 4 must be E (green in SALET)"
+    )
     expect(page.locator("#board li")).to_have_count(1)
     expect(guess).to_have_value("crony")  # kept, to fix
     guess.fill("embed")
@@ -273,7 +275,7 @@ def test_todays_answer_outside_the_list_and_hard_mode_midgame(
     expect(page.locator("#left")).to_have_text("1 candidate left")
     # COURD left SALET's yellow A out: hard mode cannot take this game, and says why.
     page.get_by_role("checkbox", name="Hard mode").click()
-    expect(page.get_by_role("alert")).to_contain_text("cannot switch to hard mode: guess 2")
+    expect(page.get_by_role("alert")).to_contain_text("cannot switch: guess 2")
     expect(page.get_by_role("checkbox", name="Hard mode")).not_to_be_checked()
     page.get_by_role("checkbox", name="Every accepted word from the start").check()
     expect(mode).to_have_text("Words: every accepted word, the common ones first")

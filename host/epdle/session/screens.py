@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from epdle.render.planes import Planes
 from epdle.render.suggestions import StatusKind, render_advice, render_status
 from epdle.session.review import review_frame
+from epdle.solver import names
 
 if TYPE_CHECKING:
     from epdle.session.game import Game
@@ -15,12 +16,8 @@ if TYPE_CHECKING:
 
 
 def panel_mode(game: Game | MultiGame) -> str:
-    """The game's rules as the panel's header says them: "hard", "all words" (every
-    accepted word, not the original list), both, or nothing."""
-    parts = ["hard"] if game.solver.hard else []
-    if game.widened or game.solver.blind:
-        parts.append("all words")
-    return ", ".join(parts)
+    """The game's mode as the panel's header says it (names.panel_mode)."""
+    return names.panel_mode(game.solver.hard, game.solver.blind, game.widened)
 
 
 def frames_for(game: Game) -> list[Planes]:

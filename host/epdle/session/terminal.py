@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from epdle.solver import names
 from epdle.words.languages import display_word
 
 TYPE_CHECKING = False
@@ -44,14 +45,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def mode_text(game: Game | MultiGame) -> str:
-    """Which words the advice weighs, and hard mode: the game's mode in a few words."""
-    if game.widened:
-        words = "every accepted word (not in the original list)"
-    elif game.solver.blind:
-        words = "every accepted word"
-    else:
-        words = "the original list"
-    return words + (", hard mode" if game.solver.hard else "")
+    """The game's mode as the terminal says it (names.mode_text)."""
+    return names.mode_text(game.solver.hard, game.solver.blind, game.widened)
 
 
 # The suggestion table's columns, the same in `play` and `suggest`, and how each is

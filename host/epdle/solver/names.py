@@ -37,10 +37,35 @@ DEFAULT_STRATEGY = "best"
 MAX_SUGGESTIONS = 50
 
 
+# A game's mode, named here alone: in tables, titles and file names (mode_name), in the
+# terminal's heading of a turn (mode_text), in the panel's header (panel_mode).
+
+
 def mode_name(hard: bool, blind: bool = False) -> str:
     """A game mode in words, as tables, titles and file names give it: 'normal', 'hard',
     'hard, blind'."""
     return ("hard" if hard else "normal") + (", blind" if blind else "")
+
+
+def mode_text(hard: bool, blind: bool, widened: bool = False) -> str:
+    """Which words the advice weighs, and hard mode, as the terminal says it (`widened`:
+    the feedback has left the original list)."""
+    if widened:
+        words = "every accepted word (not in the original list)"
+    elif blind:
+        words = "every accepted word"
+    else:
+        words = "the original list"
+    return words + (", hard mode" if hard else "")
+
+
+def panel_mode(hard: bool, blind: bool, widened: bool = False) -> str:
+    """The mode as the panel's header says it: "hard", "all words" (every accepted word,
+    not the original list), both, or nothing."""
+    parts = ["hard"] if hard else []
+    if widened or blind:
+        parts.append("all words")
+    return ", ".join(parts)
 
 
 def strategy(name: str) -> Strategy:

@@ -22,14 +22,6 @@ LISTED = 30
 class MultiWebSession(WebSession):
     controller: MultiController
 
-    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
-        """Play a guess, ``colours`` one group per board separated by / ('-' for a solved
-        board); refused (422) past the game's N + 5 guesses or against a board's rule."""
-        moved_on = self._moved_on(turn)
-        if moved_on is not None:
-            return moved_on
-        return self._finish(self.controller.play(word, colours), error_status=422)
-
     def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
         game = self.controller.game
         if strategy not in (None, MULTI_STRATEGY):

@@ -25,7 +25,6 @@ from epdle.session.game import GameError
 from epdle.sim import board_behind
 from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
-from epdle.web.rules import hard_mode_refusal
 
 if TYPE_CHECKING:
     from epdle.session.game import SolverFor
@@ -105,18 +104,11 @@ class WebSession:
         self.controller.presenter.close()
 
     def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
-        """Play a guess; `turn` is the number of guesses the page saw (None: not checked)."""
-        game = self.controller.game
+        """Play a guess; `turn` is the number of guesses the page saw (None: not checked).
+        The game refuses (422) what it cannot take, hard mode's breaks in its words."""
         moved_on = self._moved_on(turn)
         if moved_on is not None:
             return moved_on
-        universe = game.solver.universe
-        # A word of the wrong length or one the game does not accept gets that error first.
-        known = universe.lang.fold(word.strip().lower()) in universe.guess_index
-        if game.solver.hard and known and not game.over:
-            reason = hard_mode_refusal(game.history, word)
-            if reason is not None:
-                return Reply(f"hard mode: {reason}", 422)
         return self._finish(self.controller.play(word, colours), error_status=422)
 
     def _moved_on(self, turn: int | None) -> Reply | None:
@@ -168,15 +160,6 @@ class WebSession:
             )
         if wanted == now:
             return Reply()
-        if wanted.hard and not now.hard:
-            for turn, (word, _feedback) in enumerate(game.history):
-                reason = hard_mode_refusal(game.history[:turn], word)
-                if reason is not None:
-                    return Reply(
-                        f"cannot switch to hard mode: guess {turn + 1} {word.upper()} "
-                        f"breaks it ({reason})",
-                        409,
-                    )
         try:
             solvers = cast("SolverFor", self.setup.modes(wanted.strategy))
             game.switch(wanted.hard, wanted.blind, solvers)
