@@ -49,7 +49,7 @@ def test_before_the_safe_leader_and_the_narrowing_those_words_took_seven(old_pla
 @pytest.fixture(scope="module")
 def half_a_solver() -> Solver:
     """Blind hard mode under the prior fitted on half A of the answers (held out: VAUNT is in
-    half B), as tools/blind_holdout.py --held-out fits it."""
+    half B), as tools/bench/blind_holdout.py --held-out fits it."""
     from epdle.solver.prior import HALF_SHARE_PSEUDO_ANSWERS, fit_on
 
     prior, factor = fit_on(list(words.answers())[0::2], 0.5, HALF_SHARE_PSEUDO_ANSWERS)

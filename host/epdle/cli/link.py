@@ -28,6 +28,14 @@ MAX_FRAME_NUMBER = 32
 
 def register(commands: argparse._SubParsersAction) -> None:
     """Add this module's subcommands to the `epdle` parser."""
+    _register_push(commands)
+    _register_show(commands)
+    _register_info(commands)
+    _register_merge(commands)
+    _register_bench(commands)
+
+
+def _register_push(commands: argparse._SubParsersAction) -> None:
     push = commands.add_parser(
         "push",
         help="upload a set of frames to the device (pictures, .frame or .hex files)",
@@ -56,6 +64,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     push.set_defaults(func=run_push)
 
+
+def _register_show(commands: argparse._SubParsersAction) -> None:
     show = commands.add_parser(
         "show",
         help="show frame N of the device's set, or the test pattern (waits for the refresh)",
@@ -80,6 +90,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     show.set_defaults(func=run_show)
 
+
+def _register_info(commands: argparse._SubParsersAction) -> None:
     info = commands.add_parser(
         "info",
         help="firmware version, protocol, capacity, frames stored, current frame",
@@ -89,6 +101,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     info.add_argument("--json", action="store_true", help="print JSON")
     info.set_defaults(func=run_info)
 
+
+def _register_merge(commands: argparse._SubParsersAction) -> None:
     merge = commands.add_parser(
         "merge",
         help="merge the firmware's Intel HEX with a frame set, to program a device that "
@@ -105,6 +119,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     merge.set_defaults(func=run_merge)
 
+
+def _register_bench(commands: argparse._SubParsersAction) -> None:
     bench = commands.add_parser(
         "link-bench",
         help="measure an upload of typical suggestion frames over the simulated line",

@@ -33,6 +33,13 @@ DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
 
 def register(commands: argparse._SubParsersAction) -> None:
+    _register_play(commands)
+    _register_daemon(commands)
+    _register_demo(commands)
+    _register_review(commands)
+
+
+def _register_play(commands: argparse._SubParsersAction) -> None:
     play = commands.add_parser(
         "play",
         help="interactive helper: type what you played, the device shows the next guesses",
@@ -55,6 +62,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_game_options(play)
     play.set_defaults(func=_play)
 
+
+def _register_daemon(commands: argparse._SubParsersAction) -> None:
     daemon = commands.add_parser(
         "daemon",
         help="headless helper fed one 'guess colours' line at a time",
@@ -72,6 +81,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_game_options(daemon)
     daemon.set_defaults(func=_daemon)
 
+
+def _register_demo(commands: argparse._SubParsersAction) -> None:
     demo = commands.add_parser(
         "demo",
         help="play a whole game automatically on the simulated board",
@@ -91,6 +102,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_game_options(demo)
     demo.set_defaults(func=_demo)
 
+
+def _register_review(commands: argparse._SubParsersAction) -> None:
     review = commands.add_parser(
         "review",
         help="score a finished game turn by turn against the best move",

@@ -28,7 +28,7 @@ from epdle.words.prior_fit import PROBABILITY_FLOOR, fit_prior
 # (tools/build_language_words.py, MIN_ZIPF).
 LISTED_MIN_ZIPF = 2.0
 # Fitted on all 2,315 original answers with 0.5 pseudo-answers (fit_blind_prior, as
-# tools/blind_holdout.py fits each half): 27 of the 1,224 unlisted accepted words are
+# tools/bench/blind_holdout.py fits each half): 27 of the 1,224 unlisted accepted words are
 # answers (British spellings such as FIBRE and MOULT, and CYBER, RALPH), against 2,248
 # of the 4,606 listed ones. A test refits them.
 BLIND_PRIOR = words.Prior(

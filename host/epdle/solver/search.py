@@ -167,33 +167,9 @@ class TreeSearch:
                 return 2.0 * n - 1, own  # as below, without bucketing every guess
         weights = self.weights[candidates]
         mass = float(weights.sum())
-        columns = (
-            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        columns, bucket_count, estimate, is_candidate, answer_weight = self._guess_estimates(
+            candidates, allowed, weights
         )
-        bucket_count = np.empty(len(columns), dtype=np.int64)
-        estimate = np.empty(len(columns))
-        blocks = bucket_blocks(
-            self.patterns[candidates],
-            columns,
-            self.universe.pattern_count,
-            None if self.uniform else weights,
-        )
-        for part, counts, bucket_mass in blocks:
-            bucket_count[part] = (counts > 0).sum(axis=1)
-            if bucket_mass is None:
-                estimate[part] = _estimated_cost(counts).sum(axis=1)
-            else:
-                per_word = _estimated_cost(counts) / np.maximum(counts, 1)
-                estimate[part] = (bucket_mass * per_word).sum(axis=1)
-        is_candidate = np.zeros(len(columns), dtype=bool)
-        position = np.searchsorted(columns, self.guess_of_answer[candidates])
-        inside = position < len(columns)
-        hit = inside & (
-            columns[np.minimum(position, len(columns) - 1)] == self.guess_of_answer[candidates]
-        )
-        is_candidate[position[hit]] = True
-        answer_weight = np.zeros(len(columns))
-        answer_weight[position[hit]] = weights[hit]
         # A guess splitting everything into singletons is optimal: each word costs two
         # guesses, except the guess itself when it may be the answer (the likeliest such).
         # (With unequal weights that is only a bound: a likely candidate may do better.)
@@ -237,6 +213,41 @@ class TreeSearch:
         if best_guess < 0 and target < INFINITE:
             return target, -1  # nothing under the bound: the bound is a lower bound
         return best_cost, best_guess
+
+    def _guess_estimates(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every guess the search may play (`columns`, guess indexes), with its buckets'
+        count over the candidates, its estimated cost (the candidates' `weights`), whether
+        it is a candidate, and its weight as the answer."""
+        columns = (
+            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        )
+        bucket_count = np.empty(len(columns), dtype=np.int64)
+        estimate = np.empty(len(columns))
+        blocks = bucket_blocks(
+            self.patterns[candidates],
+            columns,
+            self.universe.pattern_count,
+            None if self.uniform else weights,
+        )
+        for part, counts, bucket_mass in blocks:
+            bucket_count[part] = (counts > 0).sum(axis=1)
+            if bucket_mass is None:
+                estimate[part] = _estimated_cost(counts).sum(axis=1)
+            else:
+                per_word = _estimated_cost(counts) / np.maximum(counts, 1)
+                estimate[part] = (bucket_mass * per_word).sum(axis=1)
+        is_candidate = np.zeros(len(columns), dtype=bool)
+        position = np.searchsorted(columns, self.guess_of_answer[candidates])
+        inside = position < len(columns)
+        hit = inside & (
+            columns[np.minimum(position, len(columns) - 1)] == self.guess_of_answer[candidates]
+        )
+        is_candidate[position[hit]] = True
+        answer_weight = np.zeros(len(columns))
+        answer_weight[position[hit]] = weights[hit]
+        return columns, bucket_count, estimate, is_candidate, answer_weight
 
     def _own_perfect_split(self, candidates: np.ndarray, allowed: np.ndarray | None) -> int:
         """The first candidate (in guess order) whose feedbacks tell every candidate

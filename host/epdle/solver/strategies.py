@@ -199,64 +199,83 @@ def two_ply_costs(
     pool_answer = universe.answer_of_guess[pool]
     # Which candidate each pool guess is (-1: none), for its chance of being the answer.
     pool_candidate = np.where(pool_answer >= 0, position[np.maximum(pool_answer, 0)], -1)
-    columns = np.arange(len(pool))
     costs = np.empty(len(first_guesses))
     for index, guess in enumerate(first_guesses):
-        first = universe.patterns[candidates, guess]
-        bucket_codes, bucket_of = np.unique(first, return_inverse=True)
-        bucket_count = len(bucket_codes)
-        bucket_mass = np.bincount(bucket_of, weights=weights, minlength=bucket_count)
-        keys = (bucket_of * universe.pattern_count).astype(np.int32)[None, :] + codes
-        order = np.argsort(keys, axis=1)
-        sorted_keys = np.take_along_axis(keys, order, axis=1)
-        running = np.cumsum(weights[order], axis=1)
-        ends = np.ones(keys.shape, dtype=bool)
-        ends[:, :-1] = sorted_keys[:, :-1] != sorted_keys[:, 1:]
-        column, row = np.nonzero(ends)
-        group_end = running[column, row]
-        group_mass = np.diff(group_end, prepend=0.0)
-        first_of_column = np.ones(len(column), dtype=bool)
-        first_of_column[1:] = column[1:] != column[:-1]
-        group_mass[first_of_column] = group_end[first_of_column]
-        group_bucket = sorted_keys[column, row] // universe.pattern_count
-        share = group_mass / bucket_mass[group_bucket]
-        cell = group_bucket * len(pool) + column
-        charge: np.ndarray | float = 0.0
-        if trap is not None:
-            penalty, guesses_left = trap
-            # Group sizes: ends are in row order within each column.
-            size = np.diff(row, prepend=-1)
-            size[first_of_column] = row[first_of_column] + 1
-            code = sorted_keys[column, row] % universe.pattern_count
-            caught = pinned[code] & (size > guesses_left - 2)
-            trapped = np.bincount(
-                cell[caught], weights=share[caught], minlength=bucket_count * len(pool)
-            )
-            charge = penalty * trapped.reshape(bucket_count, len(pool))
-        entropy_terms = -share * np.log2(share)
-        bits = np.bincount(cell, weights=entropy_terms, minlength=bucket_count * len(pool))
-        bits = bits.reshape(bucket_count, len(pool))
-        answer_probability = np.zeros((bucket_count, len(pool)))
-        is_candidate = pool_candidate >= 0
-        hit = pool_candidate[is_candidate]
-        answer_probability[bucket_of[hit], columns[is_candidate]] = (
-            weights[hit] / bucket_mass[bucket_of[hit]]
+        pool_feedback = (pool, codes, pool_candidate)
+        costs[index] = _two_ply_cost(
+            universe, candidates, guess, pool_feedback, weights, pinned, hard, trap
         )
-        within = weights / bucket_mass[bucket_of]
-        bucket_bits = np.bincount(
-            bucket_of, weights=-within * np.log2(within), minlength=bucket_count
-        )
-        missed = np.maximum(1.0 - answer_probability, 1e-12)
-        remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
-        each = 1.0 + missed * bits_to_guesses(remaining) + charge
-        finish = each.min(axis=1)
-        if hard:
-            valid = _hard_mode_valid(universe, guess, bucket_codes, pool)
-            restricted = np.where(valid, each, np.inf).min(axis=1)
-            finish = np.where(np.isfinite(restricted), restricted, finish)
-        finish[bucket_codes == universe.pattern_count - 1] = 0.0  # solved: nothing left
-        costs[index] = 1.0 + float(bucket_mass @ finish)
     return costs
+
+
+def _two_ply_cost(
+    universe: Universe,
+    candidates: np.ndarray,
+    guess: int,
+    pool_feedback: tuple[np.ndarray, np.ndarray, np.ndarray],
+    weights: np.ndarray,
+    pinned: np.ndarray,
+    hard: bool,
+    trap: tuple[float, int] | None,
+) -> float:
+    """two_ply_costs for one first guess. `pool_feedback`: the pool, each pool guess's
+    feedback on the candidates (pool, candidates), and which candidate each pool guess is
+    (-1: none); `weights` the candidates' (summing to 1); `pinned` pinned_codes."""
+    pool, codes, pool_candidate = pool_feedback
+    pool_size = len(pool)
+    columns = np.arange(pool_size)
+    first = universe.patterns[candidates, guess]
+    bucket_codes, bucket_of = np.unique(first, return_inverse=True)
+    bucket_count = len(bucket_codes)
+    bucket_mass = np.bincount(bucket_of, weights=weights, minlength=bucket_count)
+    keys = (bucket_of * universe.pattern_count).astype(np.int32)[None, :] + codes
+    order = np.argsort(keys, axis=1)
+    sorted_keys = np.take_along_axis(keys, order, axis=1)
+    running = np.cumsum(weights[order], axis=1)
+    ends = np.ones(keys.shape, dtype=bool)
+    ends[:, :-1] = sorted_keys[:, :-1] != sorted_keys[:, 1:]
+    column, row = np.nonzero(ends)
+    group_end = running[column, row]
+    group_mass = np.diff(group_end, prepend=0.0)
+    first_of_column = np.ones(len(column), dtype=bool)
+    first_of_column[1:] = column[1:] != column[:-1]
+    group_mass[first_of_column] = group_end[first_of_column]
+    group_bucket = sorted_keys[column, row] // universe.pattern_count
+    share = group_mass / bucket_mass[group_bucket]
+    cell = group_bucket * pool_size + column
+    charge: np.ndarray | float = 0.0
+    if trap is not None:
+        penalty, guesses_left = trap
+        # Group sizes: ends are in row order within each column.
+        size = np.diff(row, prepend=-1)
+        size[first_of_column] = row[first_of_column] + 1
+        code = sorted_keys[column, row] % universe.pattern_count
+        caught = pinned[code] & (size > guesses_left - 2)
+        trapped = np.bincount(
+            cell[caught], weights=share[caught], minlength=bucket_count * pool_size
+        )
+        charge = penalty * trapped.reshape(bucket_count, pool_size)
+    entropy_terms = -share * np.log2(share)
+    bits = np.bincount(cell, weights=entropy_terms, minlength=bucket_count * pool_size)
+    bits = bits.reshape(bucket_count, pool_size)
+    answer_probability = np.zeros((bucket_count, pool_size))
+    is_candidate = pool_candidate >= 0
+    hit = pool_candidate[is_candidate]
+    answer_probability[bucket_of[hit], columns[is_candidate]] = (
+        weights[hit] / bucket_mass[bucket_of[hit]]
+    )
+    within = weights / bucket_mass[bucket_of]
+    bucket_bits = np.bincount(bucket_of, weights=-within * np.log2(within), minlength=bucket_count)
+    missed = np.maximum(1.0 - answer_probability, 1e-12)
+    remaining = np.maximum(0.0, bucket_bits[:, None] - bits) / missed
+    each = 1.0 + missed * bits_to_guesses(remaining) + charge
+    finish = each.min(axis=1)
+    if hard:
+        valid = _hard_mode_valid(universe, guess, bucket_codes, pool)
+        restricted = np.where(valid, each, np.inf).min(axis=1)
+        finish = np.where(np.isfinite(restricted), restricted, finish)
+    finish[bucket_codes == universe.pattern_count - 1] = 0.0  # solved: nothing left
+    return 1.0 + float(bucket_mass @ finish)
 
 
 def pinned_codes(length: int) -> np.ndarray:

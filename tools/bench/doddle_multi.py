@@ -1,10 +1,10 @@
 """Play doddle's multi-board solver on given games: the anchor of the multi-board bench.
 
 doddle (PyPI, MIT) is not a dependency and none of its code is in this repository: it
-runs in a virtual environment of its own (tools/bench_multi.py makes it), with epdle's
+runs in a virtual environment of its own (tools/bench/bench_multi.py makes it), with epdle's
 sources on the path (only `epdle.words`, standard library only, is imported):
 
-    PYTHONPATH=host build/doddle-venv/bin/python tools/doddle_multi.py GAMES_FILE
+    PYTHONPATH=host build/doddle-venv/bin/python tools/bench/doddle_multi.py GAMES_FILE
 
 GAMES_FILE has one game a line, its hidden words comma-separated. doddle's simultaneous
 engine with its entropy solver (one ply) plays every game on epdle's shipped lists (the

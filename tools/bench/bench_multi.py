@@ -5,11 +5,11 @@ with epdle's MultiSolver and with doddle 1.6.0's simultaneous entropy solver, dr
 epdle's histograms (`epdle bench --boards N --plot`'s picture) and writes the table
 between the `<!-- bench:multi -->` markers of docs/bench.md. doddle runs in a virtual
 environment of its own (build/doddle-venv, made here; it needs numpy < 1.25) through
-tools/doddle_multi.py, which writes each game as it ends: an interrupted doddle run
+tools/bench/doddle_multi.py, which writes each game as it ends: an interrupted doddle run
 keeps its games, and the table then compares both solvers on the games doddle played.
 
-    PYTHONPATH=host .venv/bin/python tools/bench_multi.py            # everything
-    PYTHONPATH=host .venv/bin/python tools/bench_multi.py --no-doddle  # doddle's games so far
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py            # everything
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --no-doddle  # doddle's games so far
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from epdle.solver.multi.bench import MultiBenchResult, run_bench, sample_games
 from epdle.solver.multi.picture import game_name, plot_multi_histogram
 from epdle.solver.scoring import score
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "build" / "bench-multi"
 DODDLE_VENV = ROOT / "build" / "doddle-venv"
 DODDLE_PINS = ("doddle==1.6.0", "numpy<1.25")
@@ -67,7 +67,7 @@ def doddle_games(boards: int, games: Path, run: bool) -> list[int]:
     played = len(_read_doddle(path))
     if run and played < len(games.read_text().splitlines()):
         env = {**os.environ, "PYTHONPATH": str(ROOT / "host")}
-        script = str(ROOT / "tools" / "doddle_multi.py")
+        script = str(ROOT / "tools" / "bench" / "doddle_multi.py")
         with path.open("a") as out:
             subprocess.run(
                 [str(doddle_python()), script, str(games), "--first", str(played + 1)],
@@ -192,7 +192,7 @@ def write_section(
         "board. epdle: `MultiSolver` on the shipped lists (14,855 accepted guesses); doddle "
         "1.6.0: its simultaneous entropy solver (one ply) on the same lists, from its own "
         "opener, in a virtual environment of its own with numpy < 1.25. Mean / max / lost "
-        "(a board still open at the limit). Written by `tools/bench_multi.py`; "
+        "(a board still open at the limit). Written by `tools/bench/bench_multi.py`; "
         f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()} "
         f"({platform.python_implementation()}), shared with other jobs; epdle's games took "
         f"{seconds:.0f} s in all.",

@@ -5,7 +5,7 @@ document; nothing outside those markers is touched. A row is one `epdle bench --
 run (the figures are that JSON's), keyed by the run's name and the code it ran on
 (`--code`, e.g. before / after a change), and says what it was measured on: cores,
 CPU model and Python build. A run measured again replaces its row; the others stay.
-`tools/bench_docs.py` is the command line.
+`tools/bench/bench_docs.py` is the command line.
 """
 
 from __future__ import annotations

@@ -6,11 +6,11 @@ sources on the path (only `epdle.words`, which needs nothing but the standard
 library, is imported):
 
     python3 -m venv /tmp/doddle-venv && /tmp/doddle-venv/bin/pip install doddle==1.6.0
-    PYTHONPATH=host /tmp/doddle-venv/bin/python tools/doddle_anchor.py --sample 150
+    PYTHONPATH=host /tmp/doddle-venv/bin/python tools/bench/doddle_anchor.py --sample 150
 
 doddle's engine is given the same accepted words and the same candidate pool
 (`Dictionary(all words, common words)`), its entropy solver, and the same evenly
-spread hidden words as tools/bench_languages.py; its solver also picks the opener
+spread hidden words as tools/bench/bench_languages.py; its solver also picks the opener
 for these lists (doddle's built-in openers are fixed per length for its own English
 lists, and RAISE is no German word). doddle scores letters A-Z only, so
 German and Spanish letters are relabelled onto spare codes ([ \\ ] ^ _) first: a

@@ -1,6 +1,7 @@
 """How much does the blind prior owe to the answers it is benched on? A held-out split.
 
-    PYTHONPATH=host nice .venv/bin/python tools/blind_holdout.py [--hard] [--held-out] [--limit N]
+    PYTHONPATH=host nice .venv/bin/python tools/bench/blind_holdout.py [options]
+    (options: --hard, --held-out, --limit N)
 
 The shipped prior was read off the full answer list that the blind bench hides.
 Here the alphabetical answer list is split into half A (even positions) and half B

@@ -1,9 +1,9 @@
 """Measure the benchmarks and write their tables into docs/bench.md.
 
-    PYTHONPATH=host .venv/bin/python tools/bench_docs.py strategies
-    PYTHONPATH=host .venv/bin/python tools/bench_docs.py languages --sample 30
-    PYTHONPATH=host .venv/bin/python tools/bench_docs.py latency
-    PYTHONPATH=host .venv/bin/python tools/bench_docs.py strategies --only '^best' \\
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_docs.py strategies
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_docs.py languages --sample 30
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_docs.py latency
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_docs.py strategies --only '^best' \\
         --source /path/to/older/checkout --code before
 
 Each run is `epdle bench ... --json` in a process of its own; its row (figures from that
@@ -19,9 +19,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from epdle.solver import bench_docs
+import docs_tables as bench_docs  # beside this script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def main() -> int:

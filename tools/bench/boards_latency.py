@@ -7,7 +7,7 @@ solver's advice: what the daemon logs) and, apart, the panel frames rendered for
 push to the device is left out: it follows the answer and its time is the link's (see
 `epdle link-bench`).
 
-Usage: PYTHONPATH=host python tools/boards_latency.py [--boards 4] [--games 30] [--seed 1]
+Usage: PYTHONPATH=host python tools/bench/boards_latency.py [--boards 4] [--games 30] [--seed 1]
        [--markdown docs/boards-latency.md]
 """
 
@@ -116,10 +116,10 @@ def main() -> int:
     if args.markdown is not None:
         args.markdown.write_text(
             "# The daemon's answer with several boards\n\n"
-            "Written by `tools/boards_latency.py`: each feed line of seeded games played "
+            "Written by `tools/bench/boards_latency.py`: each feed line of seeded games played "
             "through the daemon's controller, in process; the push to the device, which "
             "follows the answer, is not counted. Again with: `PYTHONPATH=host python "
-            f"tools/boards_latency.py --boards {args.boards} --games {args.games} --seed "
+            f"tools/bench/boards_latency.py --boards {args.boards} --games {args.games} --seed "
             f"{args.seed} --markdown {args.markdown}`. Wall-clock times grow with the load "
             "of the cores; CPU time does not.\n\n" + "\n".join(f"- {line}" for line in lines) + "\n"
         )

@@ -1,6 +1,6 @@
 """Bench blind mode on the shipped dictionary lists: every length 4..9 per language.
 
-    PYTHONPATH=host nice .venv/bin/python tools/bench_languages.py --sample 150 \
+    PYTHONPATH=host nice .venv/bin/python tools/bench/bench_languages.py --sample 150 \
         --languages en de es --out /tmp/bench-languages.jsonl
 
 Each (language, length) plays `--sample` hidden words spread evenly over the
