@@ -204,7 +204,8 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
 
 def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
     """The advice for ``history`` with (hard, blind) as played: the solver's fast path
-    (epdle.solver.fast) before the Solver and numpy are loaded, else the Solver."""
+    (epdle.solver.fast) before the Solver and numpy are loaded; where it declines, the
+    Solver's own ranking (not advise(), which would try the fast path again)."""
     from epdle.solver.fast import fast_advice
 
     advice = fast_advice(spec.strategy, spec.hard, spec.blind, spec.original, history, spec.top)
@@ -212,7 +213,7 @@ def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, boo
         return advice, spec.hard, False  # the shipped tree's game: the original lists
     with progress_bar("building the best tree") as progress:
         solver = spec.solver(progress=progress)
-        return solver.advise(history, top=spec.top), solver.hard, solver.blind
+        return solver.engine_advice(history, top=spec.top), solver.hard, solver.blind
 
 
 def run_bench(args: argparse.Namespace) -> int:

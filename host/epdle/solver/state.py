@@ -69,24 +69,38 @@ def apply(universe: Universe, state: GameState, guess: str, feedback: str) -> Ga
     return GameState((*state.history, (guess, feedback)), state.candidates[keep], allowed, solved)
 
 
+def checked_guess(
+    universe: Universe,
+    turn: int,
+    raw_guess: str,
+    error: type[ValueError],
+    *,
+    solved: bool = False,
+) -> str:
+    """The guess of a history's turn as the game spells it; `error` naming it if it cannot
+    be played there: not the game's letters, the game `solved` before it, not the game's
+    length, not an accepted word (one board's replay and several boards' check here)."""
+    guess = universe.lang.fold(raw_guess)
+    where = f"guess {turn} {quoted(guess)}"
+    try:
+        universe.lang.spell(guess)
+    except ValueError as problem:
+        raise error(f"guess {turn}: {problem}") from None
+    if solved:
+        raise error(f"{where}: the game was already solved by the guess before it")
+    if len(guess) != universe.length:
+        raise error(f"{where}: has {len(guess)} letters, this game uses {universe.length}")
+    if guess not in universe.guess_index:
+        raise error(f"{where}: not in the accepted word list")
+    return guess
+
+
 def replay(universe: Universe, hard: bool, history: History) -> GameState:
     """Replay a history; raise HistoryError naming the first guess that cannot be right."""
     state = initial_state(universe, hard)
     for turn, (raw_guess, feedback) in enumerate(history, start=1):
-        guess = universe.lang.fold(raw_guess)
+        guess = checked_guess(universe, turn, raw_guess, HistoryError, solved=state.solved)
         where = f"guess {turn} {quoted(guess)}"
-        try:
-            universe.lang.spell(guess)
-        except ValueError as error:
-            raise HistoryError(f"guess {turn}: {error}") from None
-        if state.solved:
-            raise HistoryError(f"{where}: the game was already solved by the guess before it")
-        if len(guess) != universe.length:
-            raise HistoryError(
-                f"{where}: has {len(guess)} letters, this game uses {universe.length}"
-            )
-        if guess not in universe.guess_index:
-            raise HistoryError(f"{where}: not in the accepted word list")
         if state.allowed is not None and not state.allowed[universe.guess_index[guess]]:
             reason = hard_mode_violation(state.history, guess) or "it breaks the rule"
             raise HistoryError(f"{where}: hard mode: {reason}")

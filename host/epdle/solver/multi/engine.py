@@ -27,9 +27,9 @@ from epdle.solver.multi.history import (
     check_boards,
     guess_limit,
 )
-from epdle.solver.patterns import patterns_against
-from epdle.solver.scoring import hard_mode_violation, pattern_code, quoted, solved_code
+from epdle.solver.scoring import hard_mode_violation, quoted
 from epdle.solver.settings import cost_curve
+from epdle.solver.state import GameState, apply, checked_guess
 from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
@@ -98,20 +98,10 @@ class MultiSolver:
         """Replay a parsed history; raise MultiHistoryError naming the first wrong guess."""
         state = self.initial_state()
         for turn, (raw_guess, feedbacks) in enumerate(history, start=1):
-            guess = self.universe.lang.fold(raw_guess)
+            guess = checked_guess(self.universe, turn, raw_guess, MultiHistoryError)
             where = f"guess {turn} {quoted(guess)}"
-            try:
-                self.universe.lang.spell(guess)
-            except ValueError as error:
-                raise MultiHistoryError(f"guess {turn}: {error}") from None
             if len(feedbacks) != self.boards:
                 raise MultiHistoryError(f"{where}: {len(feedbacks)} feedbacks for {self.boards}")
-            if len(guess) != self.universe.length:
-                raise MultiHistoryError(
-                    f"{where}: has {len(guess)} letters, this game uses {self.universe.length}"
-                )
-            if guess not in self.universe.guess_index:
-                raise MultiHistoryError(f"{where}: not in the accepted word list")
             if turn > self.max_guesses:
                 raise MultiHistoryError(f"{where}: the game allows {self.max_guesses} guesses")
             for board, (board_state, feedback) in enumerate(
@@ -142,16 +132,10 @@ class MultiSolver:
             if feedback is None or board.solved_in is not None:
                 boards.append(board)
                 continue
-            letters = self.universe.answer_letters[board.candidates]
-            code = pattern_code(feedback)
-            candidates = board.candidates[patterns_against(guess, letters) == code]
-            allowed = board.allowed
-            if allowed is not None:
-                allowed = allowed & self.universe.hard_mode_mask(guess, feedback)
-            solved = used if code == solved_code(self.universe.length) else None
-            boards.append(
-                BoardState(candidates, allowed, solved, (*board.history, (guess, feedback)))
-            )
+            one = GameState(board.history, board.candidates, board.allowed)
+            after = apply(self.universe, one, guess, feedback)  # as one board's game
+            solved = used if after.solved else None
+            boards.append(BoardState(after.candidates, after.allowed, solved, after.history))
         return MultiState(tuple(boards), used)
 
     # -- advice ---------------------------------------------------------------------------
