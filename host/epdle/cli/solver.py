@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
 
 from epdle.cli.errors import UsageError, int_in
 from epdle.cli.options import (
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
     from epdle.session.spec import GameSpec
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
-    from epdle.solver.bench import LatencyResult
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -300,7 +298,7 @@ def run_tree(args: argparse.Namespace) -> int:
 def _run_latency(
     args: argparse.Namespace, spec: GameSpec, solver: Solver, hidden: list[str]
 ) -> int:
-    from epdle.solver.bench import measure_latency, second_turn_histories
+    from epdle.solver.bench import measure_latency, second_turn_histories, time_processes
 
     openers = args.openers.lower().split(",") if args.openers else None
     histories = second_turn_histories(solver, hidden, args.per_opener, openers=openers)
@@ -312,7 +310,7 @@ def _run_latency(
         count = min(args.processes, len(histories))
         spread = [histories[i * len(histories) // count] for i in range(count)]
         with progress_bar("timing epdle suggest processes") as progress:
-            rows["process"] = _time_processes(spec, spread, progress)
+            rows["process"] = time_processes(suggest_options(spec), spread, progress)
     mode = mode_name(solver.hard, solver.blind)
     if args.json:
         report = {name: {"turns": r.histories, **r.summary()} for name, r in rows.items()}
@@ -332,20 +330,8 @@ def _run_latency(
     return 0
 
 
-def _time_processes(
-    spec: GameSpec,
-    histories: list[list[tuple[str, str]]],
-    progress: Callable[[int, int], None] | None,
-) -> LatencyResult:
-    """Wall time of whole `epdle suggest` processes (interpreter start and imports included),
-    each printing its text as a user runs it (not --json): the `epdle` command beside this
-    Python (else `python -m epdle`), its bytecode compiled and its files read once first,
-    as after installing it and a first run."""
-    import os
-    import subprocess
-
-    from epdle.solver.bench import LatencyResult
-
+def suggest_options(spec: GameSpec) -> list[str]:
+    """The `epdle suggest` options that play `spec`'s game (its board, lists and mode)."""
     options = ["--strategy", spec.strategy]
     options += ["--hard"] * spec.hard + ["--blind"] * spec.blind
     if spec.dictionary:
@@ -355,24 +341,4 @@ def _time_processes(
     for name in ("answers", "guesses"):
         if getattr(spec, name):
             options += [f"--{name}", getattr(spec, name)]
-    script = os.path.join(os.path.dirname(sys.executable), "epdle")
-    program = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "epdle"]
-    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
-    def run(history: list[tuple[str, str]]) -> None:
-        text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
-        command = [*program, "suggest", "--history", text, *options]
-        finished = subprocess.run(command, capture_output=True, text=True, env=environment)
-        if finished.returncode != 0:
-            raise ValueError(f"epdle suggest failed: {finished.stderr.strip()}")
-
-    for history in histories[:1]:
-        run(history)  # untimed: writes the bytecode, reads the files into the page cache
-    seconds = []
-    for done, history in enumerate(histories, start=1):
-        started = time.perf_counter()
-        run(history)
-        seconds.append(time.perf_counter() - started)
-        if progress is not None:
-            progress(done, len(histories))
-    return LatencyResult(len(histories), seconds)
+    return options

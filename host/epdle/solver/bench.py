@@ -190,3 +190,39 @@ def measure_latency(
         if progress is not None:
             progress(done, len(histories))
     return LatencyResult(len(histories), seconds)
+
+
+def time_processes(
+    options: Sequence[str],
+    histories: Sequence[Sequence[tuple[str, str]]],
+    progress: Callable[[int, int], None] | None = None,
+) -> LatencyResult:
+    """Wall time of whole `epdle suggest` processes (interpreter start and imports
+    included), each with `options` and printing its text as a user runs it (not --json):
+    the `epdle` command beside this Python (else `python -m epdle`), its bytecode compiled
+    and its files read once first, as after installing it and a first run."""
+    import os
+    import subprocess
+    import sys
+
+    script = os.path.join(os.path.dirname(sys.executable), "epdle")
+    program = [script] if os.access(script, os.X_OK) else [sys.executable, "-m", "epdle"]
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def run(history: Sequence[tuple[str, str]]) -> None:
+        text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
+        command = [*program, "suggest", "--history", text, *options]
+        finished = subprocess.run(command, capture_output=True, text=True, env=environment)
+        if finished.returncode != 0:
+            raise ValueError(f"epdle suggest failed: {finished.stderr.strip()}")
+
+    for history in histories[:1]:
+        run(history)  # untimed: writes the bytecode, reads the files into the page cache
+    seconds = []
+    for done, history in enumerate(histories, start=1):
+        started = time.perf_counter()
+        run(history)
+        seconds.append(time.perf_counter() - started)
+        if progress is not None:
+            progress(done, len(histories))
+    return LatencyResult(len(histories), seconds)
