@@ -115,6 +115,31 @@ static bool wait_until_idle(uint16_t timeout_ms) {
     return true;
 }
 
+/*
+ * After a command that makes the controller busy (POWER_ON, POWER_OFF,
+ * DISPLAY_REFRESH): BUSY falls a little after the command, not with it, so a
+ * wait for BUSY high that starts at once could see the level from before the
+ * command and end at once. This waits, bounded, for BUSY to go low first. No
+ * datasheet gives that delay; GxEPD2 and Zephyr's uc81xx driver wait 1 ms
+ * before they poll. The bound is ten times that (twice the 5 ms the tests
+ * try); BUSY still high after it is left to the wait for idle.
+ */
+#define BUSY_ASSERT_POLL_US 100u
+#define BUSY_ASSERT_POLLS 100u /* 10 ms */
+HAL_STATIC_ASSERT(busy_assert_polls_u8, BUSY_ASSERT_POLLS <= 0xFFu);
+
+static void send_busy_command(uint8_t command) {
+    uint8_t polls;
+
+    send_command(command);
+    for (polls = 0u; polls < (uint8_t)BUSY_ASSERT_POLLS; polls++) {
+        if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
+            return;
+        }
+        hal_delay_us(BUSY_ASSERT_POLL_US);
+    }
+}
+
 /* Every control pin low first, then the supply: no pin may feed an unpowered panel. */
 static void cut_power(void) {
     hal_pin_write(HAL_PIN_EPD_SCL, 0u);
@@ -149,7 +174,7 @@ epd_status_t epd_power_up_start(void) {
     send_data(0x17u);
     send_data(0x17u);
     send_data(0x17u);
-    send_command(CMD_POWER_ON);
+    send_busy_command(CMD_POWER_ON);
     panel_state = PANEL_STARTING;
     return EPD_OK;
 }
@@ -287,7 +312,7 @@ epd_status_t epd_refresh_start(void) {
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
-    send_command(CMD_DISPLAY_REFRESH);
+    send_busy_command(CMD_DISPLAY_REFRESH);
     return EPD_OK;
 }
 
@@ -307,7 +332,7 @@ epd_status_t epd_power_down(void) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {
-            send_command(CMD_POWER_OFF);
+            send_busy_command(CMD_POWER_OFF);
             if (wait_until_idle(POWER_OFF_TIMEOUT_MS)) {
                 send_command(CMD_DEEP_SLEEP);
                 send_data(DEEP_SLEEP_CHECK_CODE);

@@ -63,7 +63,9 @@ typedef struct {
     bool pumps_on;
     bool board_power_loss;
     busy_kind_t busy;
-    uint64_t busy_until_ns;
+    bool busy_pin_pending;  /* busy, BUSY not yet pulled low (the latency) */
+    uint64_t busy_pin_ns;   /* when BUSY goes low */
+    uint64_t busy_until_ns; /* when the operation ends and BUSY goes high */
 
     /* SPI receiver */
     uint8_t shift;
@@ -97,6 +99,7 @@ static panel_t panel;
 static uint64_t busy_ns[BUSY_REFRESH + 1] = {0, SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS,
                                              SIM_PANEL_REFRESH_NS};
 static bool busy_held_low;
+static uint64_t busy_latency_ns;
 
 /* What the controller drives on BUSY when nothing is in progress. */
 static uint8_t idle_busy_level(void) {
@@ -157,15 +160,22 @@ int sim_epd_transaction(size_t index, sim_epd_transaction_t *out) {
 
 /* ---- state ---------------------------------------------------------------- */
 
+/* Busy from the command on; the pin follows busy_latency_ns later, and the
+ * operation's own time counts from there. */
 static void set_busy(busy_kind_t kind, uint64_t duration_ns) {
     panel.busy = kind;
-    panel.busy_until_ns = sim_now() + duration_ns;
-    sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    panel.busy_pin_ns = sim_now() + busy_latency_ns;
+    panel.busy_until_ns = panel.busy_pin_ns + duration_ns;
+    panel.busy_pin_pending = busy_latency_ns != 0u;
+    if (!panel.busy_pin_pending) {
+        sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    }
     sim_power_update();
 }
 
 static void clear_busy(void) {
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
     sim_power_update();
 }
@@ -197,6 +207,10 @@ void sim_panel_set_busy_ns(uint64_t power_on_ns, uint64_t power_off_ns, uint64_t
     busy_ns[BUSY_REFRESH] = refresh_ns;
 }
 
+void sim_panel_set_busy_latency_ns(uint64_t latency_ns) {
+    busy_latency_ns = latency_ns;
+}
+
 void sim_panel_hold_busy_low(bool held) {
     busy_held_low = held;
     if (panel.busy == BUSY_NONE) {
@@ -207,6 +221,7 @@ void sim_panel_hold_busy_low(bool held) {
 void sim_panel_reset(void) {
     sim_panel_set_busy_ns(SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS, SIM_PANEL_REFRESH_NS);
     busy_held_low = false;
+    busy_latency_ns = 0u;
     memset(&panel, 0, sizeof panel);
     reset_registers();
     /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
@@ -454,11 +469,8 @@ static void byte_received(uint8_t byte, uint8_t dc) {
         return;
     }
     if (panel.busy != BUSY_NONE) {
-        if (dc != 0u) {
-            sim_violation("data 0x%02X while BUSY", byte);
-        } else {
-            sim_violation("command 0x%02X while BUSY", byte);
-        }
+        sim_violation("%s 0x%02X while BUSY%s", dc != 0u ? "data" : "command", byte,
+                      panel.busy_pin_pending ? " (the pin not low yet)" : "");
         return;
     }
     if (dc == 0u) {
@@ -486,6 +498,7 @@ static void supply_on(void) {
     reset_registers();
     forget_ram();
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
 }
 
@@ -507,6 +520,7 @@ static void supply_off(void) {
     panel.board_power_loss = false;
     panel.powered = false;
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     reset_registers();
     forget_ram();
     sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
@@ -589,13 +603,20 @@ void sim_panel_on_edge(sim_net_t net, uint8_t level) {
 /* ---- BUSY timing ------------------------------------------------------------ */
 
 uint64_t sim_panel_next_event(void) {
-    return panel.busy != BUSY_NONE ? panel.busy_until_ns : SIM_NEVER;
+    if (panel.busy == BUSY_NONE) {
+        return SIM_NEVER;
+    }
+    return panel.busy_pin_pending ? panel.busy_pin_ns : panel.busy_until_ns;
 }
 
 void sim_panel_run_events(void) {
     busy_kind_t finished = panel.busy;
 
-    if (finished == BUSY_NONE || panel.busy_until_ns > sim_now()) {
+    if (finished != BUSY_NONE && panel.busy_pin_pending && panel.busy_pin_ns <= sim_now()) {
+        panel.busy_pin_pending = false;
+        sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    }
+    if (finished == BUSY_NONE || panel.busy_pin_pending || panel.busy_until_ns > sim_now()) {
         return;
     }
     switch (finished) {

@@ -442,6 +442,40 @@ static void test_full_update_reaches_refresh_quickly(void **state) {
     assert_no_violations();
 }
 
+/*
+ * A controller that pulls BUSY low a while after the command (0..5 ms): every
+ * wait still covers the whole operation, and nothing is sent while it runs.
+ */
+static void test_busy_latency_is_waited_for(void **state) {
+    uint64_t latency_ms;
+    long power_on;
+    long refresh;
+
+    (void)state;
+    for (latency_ms = 0u; latency_ms <= 5u; latency_ms++) {
+        assert_int_equal(sim_boot(NULL), 0);
+        hal_init();
+        sim_panel_set_busy_latency_ns(latency_ms * MS);
+        power_up_ok();
+        power_on = find_command(0x04, 0);
+        assert_true(power_on >= 0);
+        assert_true(transaction((size_t)power_on + 1u).t_ns - transaction((size_t)power_on).t_ns >=
+                    latency_ms * MS + SIM_PANEL_POWER_ON_NS);
+        assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+        assert_int_equal(epd_refresh_start(), EPD_OK);
+        assert_int_equal(epd_refresh_wait(), EPD_OK);
+        assert_int_equal(sim_refresh_count(), 1);
+        assert_int_equal(epd_power_down(), EPD_OK);
+        refresh = find_command(0x12, 0);
+        assert_true(refresh >= 0);
+        /* POWER_OFF only once the refresh is over. */
+        assert_true(transaction((size_t)refresh + 1u).t_ns - transaction((size_t)refresh).t_ns >=
+                    latency_ms * MS + SIM_PANEL_REFRESH_NS);
+        assert_panel_pins_all_low();
+        assert_no_violations();
+    }
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -462,6 +496,7 @@ int main(void) {
         T(test_power_down_when_off_only_drives_pins_low),
         T(test_slow_power_off_still_cuts_supply),
         T(test_full_update_reaches_refresh_quickly),
+        T(test_busy_latency_is_waited_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
