@@ -17,9 +17,12 @@ void pins_set(sim_net_t net, uint8_t level);
 void pins_spi_byte(uint8_t byte, uint8_t dc);
 void pins_command(uint8_t command);
 void pins_data(uint8_t byte);
-/* Supply on and a reset pulse: the controller listens afterwards. */
+/* Supply on and three reset pulses (either controller listens 10 ms after the last). */
 void pins_power_up(void);
-/* BOOSTER_SOFT_START, POWER_ON and its BUSY time, PANEL_SETTING, resolution. */
+/* Three reset pulses of 60 us, then the 10 ms the UC8151D's vendors wait. */
+void pins_reset(void);
+/* An init either controller takes: BOOSTER_SOFT_START (the UC8151D's defaults), POWER_ON
+ * and its BUSY time, PANEL_SETTING 0x8F, VCOM and data interval, resolution. */
 void pins_init_controller(void);
 
 #endif /* EPDLE_SIM_TEST_PINS_H */
