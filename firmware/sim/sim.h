@@ -82,6 +82,14 @@ uint32_t sim_refresh_count(void);
 void sim_panel_shown(uint8_t *black, uint8_t *red);
 void sim_panel_ram(uint8_t *black, uint8_t *red);
 
+/*
+ * The panel's controller is busy from a command that makes it so (POWER_ON,
+ * POWER_OFF, DISPLAY_REFRESH) on, but pulls BUSY low only latency_ns later
+ * (0 at boot); the operation's time counts from there. A command in between
+ * is one sent while busy.
+ */
+void sim_panel_set_busy_latency_ns(uint64_t latency_ns);
+
 /* Violations of the panel protocol, the power rules and the NVM rules. */
 size_t sim_violation_count(void);
 const char *sim_violation_text(size_t index);

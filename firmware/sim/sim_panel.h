@@ -68,11 +68,6 @@ sim_panel_state_t sim_panel_state(void);
  */
 void sim_panel_set_busy_ns(uint64_t power_on_ns, uint64_t power_off_ns, uint64_t refresh_ns);
 void sim_panel_hold_busy_low(bool held);
-/*
- * The controller is busy from the command on, but pulls BUSY low only
- * latency_ns later (0 after sim_panel_reset()); the operation's time counts
- * from there. A command in between is one sent while busy.
- */
-void sim_panel_set_busy_latency_ns(uint64_t latency_ns);
+/* (sim_panel_set_busy_latency_ns() is in sim.h: the host sets it.) */
 
 #endif /* EPDLE_SIM_PANEL_H */
