@@ -6,7 +6,31 @@
 #include "sim_bus.h"
 #include "sim_clock.h"
 
+#include <stddef.h>
+#include <string.h>
+
 #define STEP_NS 125u
+
+int pins_boot(void **state) {
+    (void)state;
+    return sim_boot(NULL);
+}
+
+int pins_shut_down(void **state) {
+    (void)state;
+    sim_shutdown();
+    return 0;
+}
+
+int pins_violations_matching(const char *needle) {
+    size_t i;
+    int found = 0;
+
+    for (i = 0; i < sim_violation_count(); i++) {
+        found += strstr(sim_violation_text(i), needle) != NULL;
+    }
+    return found;
+}
 
 void pins_wait_ns(uint64_t ns) {
     sim_clock_run_to(sim_now() + ns);

@@ -9,6 +9,11 @@
 
 #include <stdint.h>
 
+/* cmocka fixtures: a fresh board (no firmware runs unless the test advances the board). */
+int pins_boot(void **state);
+int pins_shut_down(void **state);
+/* How many of the board's violations contain `needle`. */
+int pins_violations_matching(const char *needle);
 /* Let ns of virtual time pass (events due on the way are applied). */
 void pins_wait_ns(uint64_t ns);
 /* Set a net and let one instruction time pass, like hal_pin_write. */

@@ -26,27 +26,6 @@ static const sim_net_t panel_inputs[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA, SIM_N
                                          SIM_NET_EPD_DC, SIM_NET_EPD_RST};
 #define INPUT_COUNT (sizeof panel_inputs / sizeof panel_inputs[0])
 
-static int boot(void **state) {
-    (void)state;
-    return sim_boot(NULL);
-}
-
-static int shut_down(void **state) {
-    (void)state;
-    sim_shutdown();
-    return 0;
-}
-
-static int violations_matching(const char *needle) {
-    size_t i;
-    int found = 0;
-
-    for (i = 0; i < sim_violation_count(); i++) {
-        found += strstr(sim_violation_text(i), needle) != NULL;
-    }
-    return found;
-}
-
 /* Every input low but `kept` (none if kept >= INPUT_COUNT), which is left as it is. */
 static void inputs_low_but(size_t kept) {
     size_t i;
@@ -62,7 +41,7 @@ static void expect_backfeed_of(sim_net_t net) {
     char text[64];
 
     snprintf(text, sizeof text, "%s high while EPD_VCC is off", sim_bus_net_name(net));
-    assert_int_equal(violations_matching(text), 1);
+    assert_int_equal(pins_violations_matching(text), 1);
     assert_int_equal(sim_violation_count(), 1);
 }
 
@@ -121,7 +100,8 @@ static void test_rx_through_r2_alone_feeds_vdd(void **state) {
     sim_uart_set_rx_path(SIM_RX_PATH_RESISTOR);
     host_sends_a_byte();
     /* VDD is the cell's 3.0 V less its sag under the woken CPU. */
-    assert_int_equal(violations_matching("UART_RX driven to 3.30 V through R2 with VDD at 2.9"), 1);
+    assert_int_equal(
+        pins_violations_matching("UART_RX driven to 3.30 V through R2 with VDD at 2.9"), 1);
     assert_int_equal(sim_violation_count(), 1);
 }
 
@@ -134,11 +114,15 @@ static void test_rx_through_the_schottky_is_clean(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_each_input_high_at_the_cut, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_each_input_rising_while_off, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_all_low_before_the_cut_is_clean, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_rx_through_r2_alone_feeds_vdd, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_rx_through_the_schottky_is_clean, boot, shut_down),
+        cmocka_unit_test_setup_teardown(test_each_input_high_at_the_cut, pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_each_input_rising_while_off, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_all_low_before_the_cut_is_clean, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_rx_through_r2_alone_feeds_vdd, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_rx_through_the_schottky_is_clean, pins_boot,
+                                        pins_shut_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
