@@ -63,7 +63,8 @@ PARTS: tuple[Placed, ...] = (
     Placed("C4", {"1": (28, 16), "2": (28, 17)}, "220u", copper_side=True),
     Placed("D1", {"1": (29, 9), "2": (29, 8)}, "BAT85"),
     Placed("R1", {"1": (9, 5), "2": (9, 8)}, "10k"),
-    Placed("R2", {"1": (26, 8), "2": (26, 7)}, "470"),
+    Placed("R2", {"1": (26, 8), "2": (26, 7)}, "220"),
+    Placed("R4", {"1": (23, 10), "2": (26, 10)}, "10k"),  # lying along row 10, over the cut
     Placed("R3", {"1": (17, 8), "2": (17, 5)}, "100k"),
     Placed("BT1", {"1": (0, 2), "2": (0, 3)}, "cell holder", flying=True),
     Placed("SW1", {"1": (5, 6), "2": (5, 3)}, "button", flying=True),
@@ -75,6 +76,7 @@ CUTS: frozenset[Hole] = frozenset(
     | {(23, 3)}  # GND rail | J2's MCLR
     | {(23, 8), (25, 8)}  # J2 pin 6 alone; D1's anode and R2 on their own piece
     | {(27, 9), (27, 11)}  # J1's TXD and GND off SCL and SDA
+    | {(25, 10)}  # R4 between RC1 and J1's RXD
     | {(24, 14), (24, 15), (24, 16), (22, 16)}  # U2's two sides; its NC pin alone
     | {(24, 17)}  # C4's GND piece off SCL
 )

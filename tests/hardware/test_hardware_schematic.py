@@ -146,7 +146,8 @@ def test_programming_and_uart_headers() -> None:
     adapter_txd = net_of("J1", "1")
     assert {net_of("R2", "1"), net_of("R2", "2")} == {net_of("D1", "2"), net_of(MCU, "12")}
     assert mcu_port_on(net_of(MCU, "12")) == pins["UART_RX"]
-    assert mcu_port_on(net_of("J1", "2")) == pins["UART_TX"]
+    assert {net_of("R4", "1"), net_of("R4", "2")} == {net_of("J1", "2"), net_of(MCU, "9")}
+    assert mcu_port_on(net_of(MCU, "9")) == pins["UART_TX"]
     assert net_of("J1", "3") == gnd
 
 
