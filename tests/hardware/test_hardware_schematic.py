@@ -143,7 +143,7 @@ def test_programming_and_uart_headers() -> None:
     assert mcu_port_on(net_of("J2", "5")) == "RA1"
     assert {net_of("R1", "1"), net_of("R1", "2")} == {vdd, net_of(MCU, "4")}, "MCLR pull-up"
     # UART: the adapter's TXD reaches RX only through D1 and R2; its RXD takes TX.
-    adapter_txd = net_of("J1", "1")
+    assert net_of("D1", "1") == net_of("J1", "1")
     assert {net_of("R2", "1"), net_of("R2", "2")} == {net_of("D1", "2"), net_of(MCU, "12")}
     assert mcu_port_on(net_of(MCU, "12")) == pins["UART_RX"]
     assert {net_of("R4", "1"), net_of("R4", "2")} == {net_of("J1", "2"), net_of(MCU, "9")}
