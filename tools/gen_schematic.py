@@ -231,8 +231,8 @@ PARTS: tuple[Part, ...] = (
         "Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical",
         "Waveshare",
         "2.13inch e-Paper Module (B) V3 (212x104, black/white/red)",
-        "Good Display GDEW0213Z16 panel on a DESPI-C02 adapter board, wired to the same "
-        "8 signals; NOT the V4 module (250x122, SSD1680)",
+        "Good Display GDEW0213Z16 panel on a DESPI-C02 adapter board (RESE at 3 Ohm), its"
+        " header wired to J3 in reverse order (bom.md); NOT the V4 module (250x122, SSD1680)",
         "panel module header: VCC GND DIN CLK CS DC RST BUSY",
         {
             "1": "EPD_VCC",
