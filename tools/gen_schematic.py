@@ -155,14 +155,23 @@ UART = Symbol(
     width=7.62,
     height=3.81,
 )
+# SPDT slide switch with its common on pin 1, the middle pin (Wuerth WS-SLTV 450301014042).
 SLIDE = Symbol(
     "SW_SPDT",
     "SW",
-    _pins(("2", "C", "passive", "L"), ("1", "A", "passive", "R"), ("3", "B", "passive", "R")),
+    _pins(("1", "C", "passive", "L"), ("2", "A", "passive", "R"), ("3", "B", "passive", "R")),
     width=5.08,
     height=3.81,
 )
 RESISTOR = _two_pin("R", "R")
+# Pin 1 the cathode, pin 2 the anode (KiCad's diode convention); drawn anode at the top.
+SCHOTTKY = Symbol(
+    "D_Schottky",
+    "D",
+    _pins(("2", "A", "passive", "T"), ("1", "K", "passive", "B")),
+    1.27,
+    2.54,
+)
 CAPACITOR = _two_pin("C", "C")
 BATTERY = Symbol(
     "Battery_Cell", "BT", _pins(("1", "+", "passive", "T"), ("2", "-", "passive", "B")), 2.54, 2.54
@@ -222,8 +231,8 @@ PARTS: tuple[Part, ...] = (
         "Connector_PinHeader_2.54mm:PinHeader_1x08_P2.54mm_Vertical",
         "Waveshare",
         "2.13inch e-Paper Module (B) V3 (212x104, black/white/red)",
-        "Good Display GDEW0213Z16 panel on a DESPI-C02 adapter board, wired to the same "
-        "8 signals; NOT the V4 module (250x122, SSD1680)",
+        "Good Display GDEW0213Z16 panel on a DESPI-C02 adapter board (RESE at 3 Ohm), its"
+        " header wired to J3 in reverse order (bom.md); NOT the V4 module (250x122, SSD1680)",
         "panel module header: VCC GND DIN CLK CS DC RST BUSY",
         {
             "1": "EPD_VCC",
@@ -258,19 +267,46 @@ PARTS: tuple[Part, ...] = (
         "68000-103HLF",
         "any 1x3 2.54 mm straight pin header cut from a strip",
         "to a 3.3 V USB-UART adapter: its TXD, RXD, GND",
-        {"1": "UART_RX_IN", "2": "UART_TX", "3": "GND"},
+        {"1": "UART_RX_IN", "2": "UART_TX_OUT", "3": "GND"},
+    ),
+    Part(
+        "D1",
+        "BAT85",
+        SCHOTTKY,
+        (55.88, 106.68),
+        "Diode_THT:D_DO-34_SOD68_P2.54mm_Vertical_AnodeUp",
+        "Nexperia",
+        "BAT85,133",
+        "Vishay BAT85S-TAP, or any small-signal Schottky with VF <= 0.32 V at 1 mA and IR <= 2 uA"
+        " (hardware/README.md, the UART receive line)",
+        "UART receive: the adapter's TXD can only pull RA1 low (cathode to J1), never drive it"
+        " above VDD; RA1's weak pull-up makes the high",
+        {"1": "UART_RX_IN", "2": "UART_RX_D"},
     ),
     Part(
         "R2",
-        "1k",
+        "220",
         RESISTOR,
-        (63.5, 106.68),
-        "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P5.08mm_Vertical",
+        (71.12, 106.68),
+        "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P2.54mm_Vertical",
         "Yageo",
-        "MFR-25FBF52-1K",
-        "any 1 kOhm 1/4 W resistor",
-        "UART TXD into RA1, which is also ICSPCLK: the programmer overdrives the adapter",
-        {"1": "UART_RX_IN", "2": "UART_RX"},
+        "MFR-25FBF52-220R",
+        "any 220 Ohm 1/4 W resistor",
+        "RA1 is also ICSPCLK: limits the current when the programmer drives it against an"
+        " adapter pulling low",
+        {"1": "UART_RX_D", "2": "UART_RX"},
+    ),
+    Part(
+        "R4",
+        "10k",
+        RESISTOR,
+        (86.36, 106.68),
+        "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P7.62mm_Horizontal",
+        "Yageo",
+        "MFR-25FBF52-10K",
+        "any 10 kOhm 1/4 W resistor",
+        "UART transmit: bounds what RC1's idle high can push into an unpowered adapter's RXD",
+        {"1": "UART_TX", "2": "UART_TX_OUT"},
     ),
     Part(
         "R1",
@@ -322,6 +358,19 @@ PARTS: tuple[Part, ...] = (
         {"1": "VDD", "2": "GND"},
     ),
     Part(
+        "C4",
+        "220u",
+        CAPACITOR,
+        (144.78, 30.48),
+        "Capacitor_SMD:C_1210_3225Metric",
+        "Murata",
+        "GRM32ER60J227ME05L",
+        "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
+        "reservoir at U2 VIN, next to it: the panel's switch-on and refresh current come from"
+        " here, not through the cell's resistance; soldered across two strips",
+        {"1": "VDD", "2": "GND"},
+    ),
+    Part(
         "C3",
         "1u",
         CAPACITOR,
@@ -362,12 +411,13 @@ PARTS: tuple[Part, ...] = (
         "BATT/OFF",
         SLIDE,
         (63.5, 68.58),
-        "Button_Switch_THT:SW_Slide_SPDT_Straight_CK_OS102011MS2Q",
-        "C&K",
-        "OS102011MS2QN1",
-        "any SPDT (or SPST) slide switch, 2.54 mm pitch",
+        "Button_Switch_THT:SW_Slide-03_Wuerth-WS-SLTV_10x2.5x6.4_P2.54mm",
+        "Wurth Elektronik",
+        "450301014042",
+        "any SPDT slide switch with three pins in a row at 2.54 mm and no mounting lugs; or any"
+        " slide switch on flying leads (common to VDD)",
         "cell on/off: OFF isolates the cell while a programmer or a bench supply powers VDD",
-        {"2": "VDD", "1": "VBAT", "3": None},
+        {"1": "VDD", "2": "VBAT", "3": None},
     ),
     Part("#FLG01", "PWR_FLAG", PWR_FLAG, (101.6, 93.98), nets={"1": "VDD"}),
     Part("#FLG02", "PWR_FLAG", PWR_FLAG, (116.84, 93.98), nets={"1": "GND"}),
@@ -446,6 +496,17 @@ def _symbol_body(symbol: Symbol) -> list[str]:
             " (polyline (pts (xy 0 2.54) (xy 0 1.778)) (stroke (width 0) (type default))"
             " (fill (type none))) (polyline (pts (xy 0 -2.54) (xy 0 0.508))"
             " (stroke (width 0) (type default)) (fill (type none)))"
+        )
+    elif name == "D_Schottky":
+        # Anode at the top: a triangle pointing down onto the cathode's bar (hooked ends).
+        graphic = (
+            "(polyline (pts (xy -1.27 1.27) (xy 1.27 1.27) (xy 0 -1.27) (xy -1.27 1.27))"
+            " (stroke (width 0.254) (type default)) (fill (type none))) (polyline (pts"
+            " (xy -1.905 -0.635) (xy -1.905 -1.27) (xy 1.905 -1.27) (xy 1.905 -1.905))"
+            " (stroke (width 0.254) (type default)) (fill (type none))) (polyline (pts"
+            " (xy 0 2.54) (xy 0 1.27)) (stroke (width 0) (type default)) (fill (type none)))"
+            " (polyline (pts (xy 0 -2.54) (xy 0 -1.27)) (stroke (width 0) (type default))"
+            " (fill (type none)))"
         )
     elif name == "SW_Push":
         graphic = (

@@ -33,6 +33,7 @@ class Placed:
     pins: dict[str, Hole]  # pin number -> hole
     label: str
     flying: bool = False  # leads on wires (off-board part), not the part's own legs
+    copper_side: bool = False  # a surface-mount part soldered across strips, under the board
 
 
 def _dip(ref: str, label: str, col: int, row: int, pins: int) -> Placed:
@@ -54,12 +55,16 @@ PARTS: tuple[Placed, ...] = (
     _column("J2", "ICSP", 24, 3, 6),
     _column("J1", "UART", 28, 9, 3),
     _column("J3", "panel", 20, 14, 8),
-    Placed("SW2", {"3": (2, 0), "2": (2, 1), "1": (2, 2)}, "BATT/OFF"),
+    Placed("SW2", {"3": (2, 0), "1": (2, 1), "2": (2, 2)}, "BATT/OFF"),
     Placed("C1", {"1": (10, 1), "2": (10, 3)}, "100n"),
     Placed("C2", {"1": (6, 1), "2": (6, 3)}, "10u"),
     Placed("C3", {"1": (22, 14), "2": (22, 15)}, "1u"),
+    # 1210 MLCC on the copper side, one end on U2's VIN strip, the other on the GND strip below.
+    Placed("C4", {"1": (28, 16), "2": (28, 17)}, "220u", copper_side=True),
+    Placed("D1", {"1": (29, 9), "2": (29, 8)}, "BAT85"),
     Placed("R1", {"1": (9, 5), "2": (9, 8)}, "10k"),
-    Placed("R2", {"1": (29, 9), "2": (29, 7)}, "1k"),
+    Placed("R2", {"1": (26, 8), "2": (26, 7)}, "220"),
+    Placed("R4", {"1": (23, 10), "2": (26, 10)}, "10k"),  # lying along row 10, over the cut
     Placed("R3", {"1": (17, 8), "2": (17, 5)}, "100k"),
     Placed("BT1", {"1": (0, 2), "2": (0, 3)}, "cell holder", flying=True),
     Placed("SW1", {"1": (5, 6), "2": (5, 3)}, "button", flying=True),
@@ -69,8 +74,11 @@ CUTS: frozenset[Hole] = frozenset(
     {(13, row) for row in range(5, 12)}  # under U1: its two sides apart
     | {(5, 2)}  # VBAT | MCLR
     | {(23, 3)}  # GND rail | J2's MCLR
-    | {(23, 8), (27, 9), (27, 11)}  # J2 pin 6 alone; J1's TXD and GND off SCL and SDA
+    | {(23, 8), (25, 8)}  # J2 pin 6 alone; D1's anode and R2 on their own piece
+    | {(27, 9), (27, 11)}  # J1's TXD and GND off SCL and SDA
+    | {(25, 10)}  # R4 between RC1 and J1's RXD
     | {(24, 14), (24, 15), (24, 16), (22, 16)}  # U2's two sides; its NC pin alone
+    | {(24, 17)}  # C4's GND piece off SCL
 )
 
 LINKS: tuple[tuple[Hole, Hole], ...] = (
@@ -90,6 +98,7 @@ LINKS: tuple[tuple[Hole, Hole], ...] = (
     ((9, 20), (9, 11)),  # EPD_RST
     ((8, 21), (8, 7)),  # EPD_BUSY
     ((29, 11), (26, 5)),  # J1 GND
+    ((25, 17), (21, 15)),  # C4's GND piece to the panel's and U2's GND
 )
 
 
@@ -184,7 +193,8 @@ def drawing(netlist: dict[tuple[str, str], tuple[str, str]]) -> str:
         f'<text x="{MARGIN}" y="16" font-size="12">epdle on stripboard, seen from the component'
         f" side ({COLUMNS} x {ROWS} holes, 2.54 mm); strips along the rows</text>",
         f'<text x="{MARGIN}" y="30" font-size="11">red X: cut the strip at that hole;'
-        " blue: wire link; dashed: flying lead to an off-board part</text>",
+        " blue: wire link; dashed line: flying lead to an off-board part;"
+        " dashed box: SMD part across two strips, copper side</text>",
         "<style>text { paint-order: stroke; stroke: #ffffff; stroke-width: 2.5px; }</style>",
     ]
     for row in range(ROWS):
@@ -218,14 +228,16 @@ def drawing(netlist: dict[tuple[str, str], tuple[str, str]]) -> str:
                 )
                 out.append(f'<text x="{x - 34}" y="{y - 10}">{part.ref}.{pin}</text>')
             continue
+        dashed = ' stroke-dasharray="4,2"' if part.copper_side else ""
         out.append(
             f'<rect x="{min(xs) - 8}" y="{min(ys) - 8}" width="{max(xs) - min(xs) + 16}"'
             f' height="{max(ys) - min(ys) + 16}" rx="4" fill="none" stroke="#202020"'
-            ' stroke-width="1.5"/>'
+            f' stroke-width="1.5"{dashed}/>'
         )
+        under = " (copper side)" if part.copper_side else ""
         out.append(
             f'<text x="{min(xs) - 8}" y="{max(ys) + 21}" font-weight="bold">{part.ref}'
-            f'<tspan font-weight="normal"> {part.label}</tspan></text>'
+            f'<tspan font-weight="normal"> {part.label}{under}</tspan></text>'
         )
         for pin, hole in part.pins.items():
             x, y = _xy(hole)

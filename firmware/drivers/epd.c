@@ -1,6 +1,6 @@
 /*
- * epd.c - IL0373 panel driver: bit-banged SPI, reset, init, streamed plane
- * writes, refresh, deep sleep and power gating.
+ * epd.c - panel driver (UC8151D or IL0373, epd.h): bit-banged SPI, reset,
+ * init, streamed plane writes, refresh, deep sleep and power gating.
  */
 #include "epd.h"
 
@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-/* IL0373 command bytes (facts 1.3). */
+/* Command bytes (facts 1.3; the same on both controllers). */
 #define CMD_PANEL_SETTING 0x00u
 #define CMD_POWER_OFF 0x02u
 #define CMD_POWER_ON 0x04u
@@ -28,23 +28,46 @@
 
 /*
  * Timing. The load switch brings the rail up in well under a millisecond; one
- * millisecond covers it and the controller's own power-on reset. The IL0373
- * latches a reset on a low pulse of microseconds (its vendor's operating
- * sequence is: RST low, RST high, then poll BUSY before the first command), so
- * the reset here is 1 ms low followed by a bounded BUSY wait, instead of the
- * 2 x 200 ms of fixed delays of the original build.
+ * millisecond covers it and the controller's own power-on reset.
  */
 #define SUPPLY_SETTLE_MS 1u
-#define RESET_LOW_MS 1u
-#define RESET_READY_TIMEOUT_MS 10u
-/* BUSY bounds, from the published times on GDEW0213Z16 / IL0373 (power on
- * 37 ms, power off 21 ms, full refresh 14.9 s; datasheets say about 15 s):
- * twice the refresh, a few times the short steps. The short steps are polled;
- * the refresh is slept through (the MCU's run current for 15 s would be a
- * quarter of the energy of an update, hardware/power.md). */
-#define POWER_ON_TIMEOUT_MS 100u
 #define POWER_OFF_TIMEOUT_MS 100u
+#if EPD_CONTROLLER == EPD_UC8151D
+/*
+ * UC8151D (Waveshare 2.13" (B) V3). UltraChip latches a reset on RST_N low
+ * for 50 us; Waveshare's driver for this module holds it 2 ms, then waits
+ * 10 ms; Good Display's note on the upgraded UC8151D asks for the pulse three
+ * times at init, each followed by 10 ms. Here: three pulses of 2 ms low, 2 ms
+ * apart, and the vendors' 10 ms after the last only (20 ms in all, not 36:
+ * the press-to-refresh goal of 300 ms has no room for the other 16), then
+ * BUSY, bounded. GxEPD2 measured power on 79.4 ms, power off 39.1 ms, a full
+ * refresh 16.8 s on it: the bounds are about twice those.
+ */
+#define RESET_PULSES 3u
+#define RESET_LOW_MS 2u
+#define RESET_GAP_MS 2u
+#define RESET_READY_MS 10u
+#define POWER_ON_TIMEOUT_MS 200u
+#define REFRESH_TIMEOUT_MS 34000u
+#else
+/*
+ * IL0373 (GDEW0213Z16). It latches a reset on a low pulse of microseconds
+ * (its vendor's operating sequence is: RST low, RST high, then poll BUSY
+ * before the first command), so one pulse of 1 ms. Published BUSY times:
+ * power on 37 ms, power off 21 ms, full refresh 14.9 s (datasheets: about
+ * 15 s); the bounds are twice the refresh, a few times the short steps.
+ */
+#define RESET_PULSES 1u
+#define RESET_LOW_MS 1u
+#define RESET_GAP_MS 0u
+#define RESET_READY_MS 0u
+#define POWER_ON_TIMEOUT_MS 100u
 #define REFRESH_TIMEOUT_MS 30000u
+#endif
+#define RESET_READY_TIMEOUT_MS 10u
+/* The short steps are polled; the refresh is slept through (the MCU's run
+ * current for 15 s would be a quarter of the energy of an update,
+ * hardware/power.md). */
 
 /* The bounds are counted in 16 bits on the chip. */
 HAL_STATIC_ASSERT(refresh_timeout_16_bits, REFRESH_TIMEOUT_MS <= 0xFFFFu);
@@ -115,6 +138,31 @@ static bool wait_until_idle(uint16_t timeout_ms) {
     return true;
 }
 
+/*
+ * After a command that makes the controller busy (POWER_ON, POWER_OFF,
+ * DISPLAY_REFRESH): BUSY falls a little after the command, not with it, so a
+ * wait for BUSY high that starts at once could see the level from before the
+ * command and end at once. This waits, bounded, for BUSY to go low first. No
+ * datasheet gives that delay; GxEPD2 and Zephyr's uc81xx driver wait 1 ms
+ * before they poll. The bound is ten times that (twice the 5 ms the tests
+ * try); BUSY still high after it is left to the wait for idle.
+ */
+#define BUSY_ASSERT_POLL_US 100u
+#define BUSY_ASSERT_POLLS 100u /* 10 ms */
+HAL_STATIC_ASSERT(busy_assert_polls_u8, BUSY_ASSERT_POLLS <= 0xFFu);
+
+static void send_busy_command(uint8_t command) {
+    uint8_t polls;
+
+    send_command(command);
+    for (polls = 0u; polls < (uint8_t)BUSY_ASSERT_POLLS; polls++) {
+        if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
+            return;
+        }
+        hal_delay_us(BUSY_ASSERT_POLL_US);
+    }
+}
+
 /* Every control pin low first, then the supply: no pin may feed an unpowered panel. */
 static void cut_power(void) {
     hal_pin_write(HAL_PIN_EPD_SCL, 0u);
@@ -127,9 +175,20 @@ static void cut_power(void) {
 }
 
 static void hardware_reset(void) {
-    hal_pin_write(HAL_PIN_EPD_RST, 0u);
-    hal_delay_ms(RESET_LOW_MS);
-    hal_pin_write(HAL_PIN_EPD_RST, 1u);
+    uint8_t pulse = (uint8_t)RESET_PULSES;
+
+    for (;;) {
+        hal_pin_write(HAL_PIN_EPD_RST, 0u);
+        hal_delay_ms(RESET_LOW_MS);
+        hal_pin_write(HAL_PIN_EPD_RST, 1u);
+        if (--pulse == 0u) {
+            break;
+        }
+        hal_delay_ms(RESET_GAP_MS);
+    }
+#if RESET_READY_MS > 0
+    hal_delay_ms(RESET_READY_MS);
+#endif
 }
 
 epd_status_t epd_power_up_start(void) {
@@ -145,11 +204,13 @@ epd_status_t epd_power_up_start(void) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
 
+#if EPD_CONTROLLER == EPD_IL0373
     send_command(CMD_BOOSTER_SOFT_START);
     send_data(0x17u);
     send_data(0x17u);
     send_data(0x17u);
-    send_command(CMD_POWER_ON);
+#endif
+    send_busy_command(CMD_POWER_ON);
     panel_state = PANEL_STARTING;
     return EPD_OK;
 }
@@ -166,6 +227,18 @@ epd_status_t epd_power_up(void) {
     if (!wait_until_idle(POWER_ON_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
+#if EPD_CONTROLLER == EPD_UC8151D
+    /* Waveshare's EPD_2in13b_V3: three colours, LUT from OTP; white border. */
+    send_command(CMD_PANEL_SETTING);
+    send_data(0x0Fu);
+    send_data(0x89u);
+    send_command(CMD_RESOLUTION_SETTING);
+    send_data((uint8_t)EPD_WIDTH);
+    send_data(0x00u);
+    send_data((uint8_t)EPD_HEIGHT);
+    send_command(CMD_VCOM_AND_DATA_INTERVAL);
+    send_data(0x77u);
+#else
     send_command(CMD_PANEL_SETTING);
     send_data(0x8Fu);
     send_command(CMD_VCOM_AND_DATA_INTERVAL);
@@ -174,6 +247,7 @@ epd_status_t epd_power_up(void) {
     send_data((uint8_t)EPD_WIDTH);
     send_data(0x00u);
     send_data((uint8_t)EPD_HEIGHT);
+#endif
 
     panel_state = PANEL_READY;
     return EPD_OK;
@@ -287,7 +361,7 @@ epd_status_t epd_refresh_start(void) {
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
-    send_command(CMD_DISPLAY_REFRESH);
+    send_busy_command(CMD_DISPLAY_REFRESH);
     return EPD_OK;
 }
 
@@ -307,7 +381,7 @@ epd_status_t epd_power_down(void) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {
-            send_command(CMD_POWER_OFF);
+            send_busy_command(CMD_POWER_OFF);
             if (wait_until_idle(POWER_OFF_TIMEOUT_MS)) {
                 send_command(CMD_DEEP_SLEEP);
                 send_data(DEEP_SLEEP_CHECK_CODE);

@@ -1,6 +1,14 @@
 /*
- * epd.h - driver for the 2.13" 104 x 212 black/white/red panel (IL0373
- * command set), SPI bit-banged over the HAL's pins.
+ * epd.h - driver for the 2.13" 104 x 212 black/white/red panel, SPI
+ * bit-banged over the HAL's pins.
+ *
+ * Two controllers speak the same commands (facts 1.3) with another reset,
+ * init and timing: the UC8151D of the module the BOM names (Waveshare 2.13"
+ * (B) V3) and the IL0373 of its alternative (Good Display GDEW0213Z16 on a
+ * DESPI-C02). Which one is chosen here, at build time, in this one place:
+ * the wiring gives no way to ask (SDA is write-only, no MISO), and one image
+ * per module keeps the other's sequence out of the flash. Build with
+ * -DEPD_CONTROLLER=EPD_IL0373 for the alternative.
  *
  * Native geometry: 104 px wide (x, 13 bytes a row, MSB = leftmost pixel)
  * by 212 rows (y). Plane bytes: bit 1 = white; bit 0 = black in plane 1
@@ -17,6 +25,15 @@
 
 #include "hal.h"
 
+#define EPD_UC8151D 1
+#define EPD_IL0373 2
+#ifndef EPD_CONTROLLER
+#define EPD_CONTROLLER EPD_UC8151D
+#endif
+#if EPD_CONTROLLER != EPD_UC8151D && EPD_CONTROLLER != EPD_IL0373
+#error "EPD_CONTROLLER must be EPD_UC8151D or EPD_IL0373"
+#endif
+
 #define EPD_WIDTH 104u
 #define EPD_HEIGHT 212u
 #define EPD_ROW_BYTES (EPD_WIDTH / 8u)
@@ -30,13 +47,15 @@ typedef enum {
 } epd_status_t;
 
 /*
- * Supply on, hardware reset, BOOSTER_SOFT_START and POWER_ON, without the
- * wait for POWER_ON's BUSY (about 37 ms): the caller can work meanwhile.
+ * Supply on, hardware reset, (IL0373: BOOSTER_SOFT_START) and POWER_ON,
+ * without the wait for POWER_ON's BUSY (about 79 ms on the UC8151D, 37 ms on
+ * the IL0373): the caller can work meanwhile.
  */
 epd_status_t epd_power_up_start(void);
+
 /*
- * The rest of the init sequence (facts 1.4): waits for POWER_ON's BUSY, then
- * the panel settings. Starts the power-up first unless epd_power_up_start()
+ * The rest of the init sequence (facts 1.4, 4.1): waits for POWER_ON's BUSY,
+ * then the panel settings. Starts the power-up first unless epd_power_up_start()
  * just did.
  */
 epd_status_t epd_power_up(void);

@@ -82,6 +82,25 @@ uint32_t sim_refresh_count(void);
 void sim_panel_shown(uint8_t *black, uint8_t *red);
 void sim_panel_ram(uint8_t *black, uint8_t *red);
 
+/*
+ * The panel's controller is busy from a command that makes it so (POWER_ON,
+ * POWER_OFF, DISPLAY_REFRESH) on, but pulls BUSY low only latency_ns later
+ * (0 at boot); the operation's time counts from there. A command in between
+ * is one sent while busy.
+ */
+void sim_panel_set_busy_latency_ns(uint64_t latency_ns);
+
+/*
+ * How the serial adapter's TXD (3.3 V logic) reaches RA1 (UART RX). Through
+ * R2 (1 kOhm) alone, as the board was first drawn, a high level above VDD
+ * drives current through RA1's clamp diode into VDD (the cell, or the whole
+ * chip with the cell switched off): a violation. Through a Schottky diode
+ * (cathode at the adapter) with the pin pulled up to VDD, the adapter can
+ * only pull the line low: the default, the board as now drawn.
+ */
+typedef enum { SIM_RX_PATH_SCHOTTKY = 0, SIM_RX_PATH_RESISTOR } sim_rx_path_t;
+void sim_uart_set_rx_path(sim_rx_path_t path);
+
 /* Violations of the panel protocol, the power rules and the NVM rules. */
 size_t sim_violation_count(void);
 const char *sim_violation_text(size_t index);

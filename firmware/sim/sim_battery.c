@@ -49,6 +49,7 @@ static sim_supply_rules_t rules;
 static double open_circuit_v;
 static double internal_ohm;
 static double vdd_min_running_v;
+static double vdd_v;             /* at the last change of load */
 static bool below_spec_reported; /* once per sag below the clock's minimum */
 
 void sim_battery_reset(void) {
@@ -59,6 +60,7 @@ void sim_battery_reset(void) {
     open_circuit_v = FRESH_OPEN_CIRCUIT_V;
     internal_ohm = FRESH_INTERNAL_OHM;
     vdd_min_running_v = open_circuit_v;
+    vdd_v = open_circuit_v;
     below_spec_reported = false;
 }
 
@@ -69,6 +71,11 @@ void sim_battery_rules(const sim_supply_rules_t *design) {
 void sim_battery_set(double open_circuit, double resistance) {
     open_circuit_v = open_circuit;
     internal_ohm = resistance;
+    vdd_v = open_circuit;
+}
+
+double sim_battery_vdd(void) {
+    return vdd_v;
 }
 
 double sim_battery_vdd_min_running(void) {
@@ -77,6 +84,8 @@ double sim_battery_vdd_min_running(void) {
 
 bool sim_battery_load(double load_a) {
     double vdd = open_circuit_v - load_a * internal_ohm;
+
+    vdd_v = vdd;
     double vdd_min = rules.fosc_hz > 16000000u ? VDD_MIN_ABOVE_16MHZ_V : VDD_MIN_UP_TO_16MHZ_V;
     bool held_in_reset = rules.bor_while_running && vdd < rules.vbor_min_v;
 

@@ -34,5 +34,7 @@ bool sim_battery_load(double load_a);
 /* The cell can bring VDD back above the trip point (plus hysteresis) with the
  * chip in reset: the brown-out reset lets go. */
 bool sim_battery_bor_released(void);
+/* VDD now (under the load of the last sim_battery_load()). */
+double sim_battery_vdd(void);
 
 #endif /* EPDLE_SIM_BATTERY_H */

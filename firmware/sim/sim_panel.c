@@ -1,11 +1,17 @@
 /*
- * sim_panel.c - the controller model.
+ * sim_panel.c - the controller model (UC8151D or IL0373, sim_panel.h).
  *
  * SPI is decoded from pin edges alone: CS low frames bytes, SDA is sampled on
  * each rising SCL edge (mode 0, MSB first), DC is latched with a byte's
  * eighth bit. Commands execute as facts 1.3-1.4 describe them; BUSY is held
- * low for the published times; a refresh copies the two RAM planes to the
- * displayed image when BUSY is released.
+ * low for the published times, from a settable latency after the command on;
+ * a refresh copies the two RAM planes to the displayed image when BUSY is
+ * released. What each controller needs before it shows a frame:
+ *   UC8151D: three reset pulses of at least 50 us since power-up or deep
+ *            sleep, 10 ms after the last before the first command, then
+ *            POWER_ON; a PANEL_SETTING for the three colours with the LUT
+ *            from OTP (facts 4.1). GET_STATUS (0x71) is answered while busy.
+ *   IL0373:  BOOSTER_SOFT_START and POWER_ON (facts 1.4).
  */
 #include "sim_panel.h"
 
@@ -58,12 +64,21 @@ typedef enum { BUSY_NONE = 0, BUSY_POWER_ON, BUSY_POWER_OFF, BUSY_REFRESH } busy
 typedef struct {
     bool powered;
     bool in_reset;
+    /* UC8151D reset rules: pulses since power-up or deep sleep, and when RST last moved */
+    uint8_t reset_pulses;
+    bool first_command_seen;
+    uint64_t rst_fall_ns;
+    uint64_t ready_ns;
+    uint8_t panel_setting;
+    uint8_t luts_loaded; /* bit n: LUT register 0x20 + n written */
     bool deep_sleep;
     bool booster_set;
     bool pumps_on;
     bool board_power_loss;
     busy_kind_t busy;
-    uint64_t busy_until_ns;
+    bool busy_pin_pending;  /* busy, BUSY not yet pulled low (the latency) */
+    uint64_t busy_pin_ns;   /* when BUSY goes low */
+    uint64_t busy_until_ns; /* when the operation ends and BUSY goes high */
 
     /* SPI receiver */
     uint8_t shift;
@@ -93,10 +108,13 @@ typedef struct {
 
 static panel_t panel;
 
+static sim_panel_controller_t controller;
+
 /* Fault hooks (sim_panel.h): BUSY times, and a controller that holds BUSY low. */
 static uint64_t busy_ns[BUSY_REFRESH + 1] = {0, SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS,
                                              SIM_PANEL_REFRESH_NS};
 static bool busy_held_low;
+static uint64_t busy_latency_ns;
 
 /* What the controller drives on BUSY when nothing is in progress. */
 static uint8_t idle_busy_level(void) {
@@ -157,15 +175,22 @@ int sim_epd_transaction(size_t index, sim_epd_transaction_t *out) {
 
 /* ---- state ---------------------------------------------------------------- */
 
+/* Busy from the command on; the pin follows busy_latency_ns later, and the
+ * operation's own time counts from there. */
 static void set_busy(busy_kind_t kind, uint64_t duration_ns) {
     panel.busy = kind;
-    panel.busy_until_ns = sim_now() + duration_ns;
-    sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    panel.busy_pin_ns = sim_now() + busy_latency_ns;
+    panel.busy_until_ns = panel.busy_pin_ns + duration_ns;
+    panel.busy_pin_pending = busy_latency_ns != 0u;
+    if (!panel.busy_pin_pending) {
+        sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    }
     sim_power_update();
 }
 
 static void clear_busy(void) {
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
     sim_power_update();
 }
@@ -187,14 +212,27 @@ static void reset_registers(void) {
     panel.window_y1 = PANEL_HEIGHT - 1u;
     panel.resolution_w = 0;
     panel.resolution_h = 0;
+    panel.panel_setting = 0;
+    panel.luts_loaded = 0;
     panel.shift = 0;
     panel.bits = 0;
+}
+
+/* An init starts (power-up, or deep sleep that only a reset ends): the UC8151D's count anew. */
+static void init_starts(void) {
+    panel.reset_pulses = 0;
+    panel.first_command_seen = false;
+    panel.ready_ns = 0;
 }
 
 void sim_panel_set_busy_ns(uint64_t power_on_ns, uint64_t power_off_ns, uint64_t refresh_ns) {
     busy_ns[BUSY_POWER_ON] = power_on_ns;
     busy_ns[BUSY_POWER_OFF] = power_off_ns;
     busy_ns[BUSY_REFRESH] = refresh_ns;
+}
+
+void sim_panel_set_busy_latency_ns(uint64_t latency_ns) {
+    busy_latency_ns = latency_ns;
 }
 
 void sim_panel_hold_busy_low(bool held) {
@@ -204,9 +242,21 @@ void sim_panel_hold_busy_low(bool held) {
     }
 }
 
+void sim_panel_set_controller(sim_panel_controller_t which) {
+    controller = which;
+    if (which == SIM_PANEL_IL0373) {
+        sim_panel_set_busy_ns(SIM_IL0373_POWER_ON_NS, SIM_IL0373_POWER_OFF_NS,
+                              SIM_IL0373_REFRESH_NS);
+    } else {
+        sim_panel_set_busy_ns(SIM_UC8151D_POWER_ON_NS, SIM_UC8151D_POWER_OFF_NS,
+                              SIM_UC8151D_REFRESH_NS);
+    }
+}
+
 void sim_panel_reset(void) {
-    sim_panel_set_busy_ns(SIM_PANEL_POWER_ON_NS, SIM_PANEL_POWER_OFF_NS, SIM_PANEL_REFRESH_NS);
+    sim_panel_set_controller(SIM_PANEL_UC8151D);
     busy_held_low = false;
+    busy_latency_ns = 0u;
     memset(&panel, 0, sizeof panel);
     reset_registers();
     /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
@@ -247,7 +297,11 @@ void sim_panel_expect_board_power_loss(void) {
 }
 
 static bool initialized(void) {
-    return panel.booster_set && panel.pumps_on;
+    return panel.pumps_on && (controller == SIM_PANEL_UC8151D || panel.booster_set);
+}
+
+static const char *init_steps(void) {
+    return controller == SIM_PANEL_UC8151D ? "power on" : "booster soft start + power on";
 }
 
 /* ---- commands ------------------------------------------------------------ */
@@ -293,8 +347,19 @@ static void start_refresh(void) {
     unsigned never_written = 0;
 
     if (!initialized()) {
-        sim_violation("DISPLAY_REFRESH before init (booster soft start + power on)");
+        sim_violation("DISPLAY_REFRESH before init (%s)", init_steps());
         return;
+    }
+    if (controller == SIM_PANEL_UC8151D && (panel.panel_setting & 0x10u) != 0u) {
+        sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: black/white mode, the red "
+                      "plane is not shown",
+                      panel.panel_setting);
+    }
+    if (controller == SIM_PANEL_UC8151D && (panel.panel_setting & 0x20u) != 0u &&
+        panel.luts_loaded != 0x1Fu) {
+        sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: LUT from registers, not all "
+                      "of 0x20-0x24 loaded",
+                      panel.panel_setting);
     }
     if (panel.resolution_w != PANEL_WIDTH || panel.resolution_h != PANEL_HEIGHT) {
         sim_violation("DISPLAY_REFRESH with resolution %ux%u (the panel is 104x212)",
@@ -313,7 +378,27 @@ static void start_refresh(void) {
     set_busy(BUSY_REFRESH, busy_ns[BUSY_REFRESH]);
 }
 
+/* The UC8151D's vendors' reset before the first command of an init (sim_panel.h). */
+static void check_reset_before(uint8_t command) {
+    if (controller != SIM_PANEL_UC8151D) {
+        return;
+    }
+    if (!panel.first_command_seen) {
+        panel.first_command_seen = true;
+        if (panel.reset_pulses < SIM_UC8151D_RESET_PULSES) {
+            sim_violation("UC8151D: first command 0x%02X after %u reset pulse(s) (Good Display's "
+                          "note on the upgraded UC8151D asks for %u at init)",
+                          command, panel.reset_pulses, SIM_UC8151D_RESET_PULSES);
+        }
+    }
+    if (sim_now() < panel.ready_ns) {
+        sim_violation("UC8151D: command 0x%02X %.3f ms after reset (its vendors wait 10 ms)",
+                      command, (double)(sim_now() + SIM_UC8151D_READY_NS - panel.ready_ns) / 1e6);
+    }
+}
+
 static void start_command(uint8_t command) {
+    check_reset_before(command);
     log_command(command);
     panel.have_command = true;
     panel.command = command;
@@ -373,6 +458,7 @@ static void enter_deep_sleep(uint8_t check_code) {
     panel.deep_sleep = true;
     panel.booster_set = false;
     panel.pumps_on = false;
+    init_starts();
     forget_ram();
     sim_power_update();
 }
@@ -386,7 +472,7 @@ static void stream_byte(uint8_t byte, uint32_t index) {
 
     if (!initialized() && !panel.stream_before_init_reported) {
         panel.stream_before_init_reported = true;
-        sim_violation("DTM%u data before init (booster soft start + power on)", plane + 1u);
+        sim_violation("DTM%u data before init (%s)", plane + 1u, init_steps());
     }
     if (index >= capacity) {
         if (!panel.stream_overrun_reported) {
@@ -418,7 +504,18 @@ static void data_byte(uint8_t byte) {
     if (index < MAX_PARAMS) {
         panel.params[index] = byte;
     }
+    if (panel.command >= 0x20u && panel.command <= 0x24u) {
+        panel.luts_loaded |= (uint8_t)(1u << (panel.command - 0x20u));
+    }
     switch (panel.command) {
+    case CMD_PANEL_SETTING:
+        if (index == 0u) {
+            panel.panel_setting = byte;
+            if (controller == SIM_PANEL_UC8151D && (byte & 0x01u) == 0u) {
+                sim_violation("PANEL_SETTING 0x%02X: RST_N = 0 soft-resets the UC8151D", byte);
+            }
+        }
+        break;
     case CMD_BOOSTER_SOFT_START:
         panel.booster_set = panel.booster_set || index == 2u;
         break;
@@ -454,11 +551,11 @@ static void byte_received(uint8_t byte, uint8_t dc) {
         return;
     }
     if (panel.busy != BUSY_NONE) {
-        if (dc != 0u) {
-            sim_violation("data 0x%02X while BUSY", byte);
-        } else {
-            sim_violation("command 0x%02X while BUSY", byte);
+        if (controller == SIM_PANEL_UC8151D && dc == 0u && byte == CMD_GET_STATUS) {
+            return; /* the UC8151D's status read works while busy (Waveshare polls it) */
         }
+        sim_violation("%s 0x%02X while BUSY%s", dc != 0u ? "data" : "command", byte,
+                      panel.busy_pin_pending ? " (the pin not low yet)" : "");
         return;
     }
     if (dc == 0u) {
@@ -483,9 +580,12 @@ static void supply_on(void) {
     panel.powered = true;
     panel.backfeed_reported = 0;
     panel.in_reset = sim_bus_level(SIM_NET_EPD_RST) == 0u;
+    panel.rst_fall_ns = sim_now();
+    init_starts();
     reset_registers();
     forget_ram();
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     sim_bus_drive(SIM_NET_EPD_BUSY, idle_busy_level());
 }
 
@@ -507,20 +607,33 @@ static void supply_off(void) {
     panel.board_power_loss = false;
     panel.powered = false;
     panel.busy = BUSY_NONE;
+    panel.busy_pin_pending = false;
     reset_registers();
     forget_ram();
     sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
 }
 
 static void reset_edge(uint8_t level) {
+    uint64_t low_ns = sim_now() - panel.rst_fall_ns;
+
     if (level == 0u) {
         panel.in_reset = true;
+        panel.rst_fall_ns = sim_now();
         reset_registers();
         if (panel.busy != BUSY_NONE) {
             clear_busy();
         }
     } else {
         panel.in_reset = false;
+        if (controller == SIM_PANEL_UC8151D) {
+            if (low_ns < SIM_UC8151D_RESET_MIN_NS) {
+                sim_violation("UC8151D: RST low for %.1f us (it needs 50 us)",
+                              (double)low_ns / 1e3);
+            } else if (panel.reset_pulses < 0xFFu) {
+                panel.reset_pulses++;
+            }
+            panel.ready_ns = sim_now() + SIM_UC8151D_READY_NS;
+        }
     }
     sim_power_update();
 }
@@ -589,13 +702,20 @@ void sim_panel_on_edge(sim_net_t net, uint8_t level) {
 /* ---- BUSY timing ------------------------------------------------------------ */
 
 uint64_t sim_panel_next_event(void) {
-    return panel.busy != BUSY_NONE ? panel.busy_until_ns : SIM_NEVER;
+    if (panel.busy == BUSY_NONE) {
+        return SIM_NEVER;
+    }
+    return panel.busy_pin_pending ? panel.busy_pin_ns : panel.busy_until_ns;
 }
 
 void sim_panel_run_events(void) {
     busy_kind_t finished = panel.busy;
 
-    if (finished == BUSY_NONE || panel.busy_until_ns > sim_now()) {
+    if (finished != BUSY_NONE && panel.busy_pin_pending && panel.busy_pin_ns <= sim_now()) {
+        panel.busy_pin_pending = false;
+        sim_bus_drive(SIM_NET_EPD_BUSY, 0u);
+    }
+    if (finished == BUSY_NONE || panel.busy_pin_pending || panel.busy_until_ns > sim_now()) {
         return;
     }
     switch (finished) {

@@ -13,10 +13,12 @@
 #include "sim_uart.h"
 
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_board.h"
 #include "sim_bus.h"
 #include "sim_clock.h"
 #include "sim_power.h"
+#include "sim_violation.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,11 @@ static struct {
     uint64_t start_ns;
 } tx;
 
+/* The adapter's TXD high level and how it reaches RA1 (sim.h). */
+#define ADAPTER_HIGH_V 3.3
+static sim_rx_path_t rx_path;
+static bool rx_above_vdd_reported; /* once per boot */
+
 /* Device -> host bytes not yet taken by the host. */
 static uint8_t *tx_out;
 static size_t tx_out_len;
@@ -65,7 +72,25 @@ void sim_uart_reset(void) {
     tx_out_len = tx_out_capacity = 0;
     rx_boundary = 0;
     rx_discard = false;
+    rx_path = SIM_RX_PATH_SCHOTTKY;
+    rx_above_vdd_reported = false;
     sim_uart_chip_reset();
+}
+
+void sim_uart_set_rx_path(sim_rx_path_t path) {
+    rx_path = path;
+}
+
+/* The adapter drives RX high (idle, a stop bit, a 1): above VDD only through R2 alone. */
+static void rx_driven_high(void) {
+    double vdd = sim_powered() ? sim_battery_vdd() : 0.0;
+
+    if (rx_path == SIM_RX_PATH_RESISTOR && ADAPTER_HIGH_V > vdd && !rx_above_vdd_reported) {
+        rx_above_vdd_reported = true;
+        sim_violation("UART_RX driven to %.2f V through R2 with VDD at %.2f V: RA1's clamp diode "
+                      "feeds VDD from the adapter (a Schottky on RX stops it)",
+                      ADAPTER_HIGH_V, vdd);
+    }
 }
 
 void sim_uart_chip_reset(void) {
@@ -197,6 +222,9 @@ void sim_uart_run_events(void) {
             sim_bus_drive(SIM_NET_UART_RX, (uint8_t)((byte >> (rx_boundary - 1u)) & 1u));
         } else if (rx_boundary == 9u) {
             sim_bus_drive(SIM_NET_UART_RX, 1u);
+        }
+        if (rx_boundary > 0u && sim_bus_level(SIM_NET_UART_RX) != 0u) {
+            rx_driven_high();
         }
         if (rx_boundary < BITS_PER_FRAME) {
             rx_boundary++;

@@ -142,11 +142,12 @@ def test_programming_and_uart_headers() -> None:
     assert mcu_port_on(net_of("J2", "4")) == "RA0"
     assert mcu_port_on(net_of("J2", "5")) == "RA1"
     assert {net_of("R1", "1"), net_of("R1", "2")} == {vdd, net_of(MCU, "4")}, "MCLR pull-up"
-    # UART: the adapter's TXD reaches RX only through R2; its RXD takes TX.
-    adapter_txd = net_of("J1", "1")
-    assert {net_of("R2", "1"), net_of("R2", "2")} == {adapter_txd, net_of(MCU, "12")}
+    # UART: the adapter's TXD reaches RX only through D1 and R2; its RXD takes TX.
+    assert net_of("D1", "1") == net_of("J1", "1")
+    assert {net_of("R2", "1"), net_of("R2", "2")} == {net_of("D1", "2"), net_of(MCU, "12")}
     assert mcu_port_on(net_of(MCU, "12")) == pins["UART_RX"]
-    assert mcu_port_on(net_of("J1", "2")) == pins["UART_TX"]
+    assert {net_of("R4", "1"), net_of("R4", "2")} == {net_of("J1", "2"), net_of(MCU, "9")}
+    assert mcu_port_on(net_of(MCU, "9")) == pins["UART_TX"]
     assert net_of("J1", "3") == gnd
 
 
@@ -160,3 +161,19 @@ def test_supply_decoupling_and_cell_isolation() -> None:
     assert cell != vdd and net_of("BT1", "2") == gnd
     assert {net_of("SW2", "1"), net_of("SW2", "2")} == {cell, vdd}
     assert ("SW2", "3") not in netlist()
+
+
+def test_the_adapter_can_only_pull_rx_low() -> None:
+    # D1's cathode (pin 1) on the adapter's TXD, its anode towards RA1: a TXD above VDD
+    # reverse-biases it, so nothing from the adapter reaches RA1's clamp diode or VDD.
+    assert net_of("D1", "1") == net_of("J1", "1")
+    anode = net_of("D1", "2")
+    assert anode not in {net_of("J1", "1"), net_of(MCU, "12"), net_of(MCU, "1")}
+    touching = {ref for (ref, _), (net, _) in netlist().items() if net == anode}
+    assert touching == {"D1", "R2"}, "D1's anode reaches RA1 only through R2"
+    assert "WPUA1" in pin_rows()["UART_RX"]["notes"], "RA1's weak pull-up makes the high"
+
+
+def test_the_load_switch_has_its_reservoir_at_vin() -> None:
+    assert net_of("U2", "4") == net_of(MCU, "1")
+    assert {net_of("C4", "1"), net_of("C4", "2")} == {net_of("U2", "4"), net_of(MCU, "14")}

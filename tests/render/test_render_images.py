@@ -72,3 +72,57 @@ def test_upright_picture_fills_the_panel_held_upright() -> None:
     # Native rows run top to bottom of the upright device, columns left to right.
     assert native_black[:20, 10:].all() and not native_black[20:].any()
     assert native_red[:, :10].all() and not native_red[:, 10:].any()
+
+
+def test_a_huge_picture_is_reduced_before_any_filter(tmp_path, monkeypatch) -> None:
+    """A few KB of PNG declaring 20000 x 1200 pixels of thin lines: every filter and
+    resampling runs on a picture near the panel's size, and the lines still show."""
+    from PIL import ImageDraw
+
+    from epdle.render.images import open_picture
+
+    drawing = Image.new("1", (20_000, 1_200), 1)
+    pen = ImageDraw.Draw(drawing)
+    pen.rectangle((0, 0, 19_999, 1_199), outline=0)
+    for x in range(1_000, 20_000, 2_000):
+        pen.line((x, 0, x, 1_199), fill=0)
+    path = tmp_path / "huge.png"
+    drawing.save(path)
+    assert path.stat().st_size < 20_000
+    bound = 16 * LANDSCAPE_SIZE[0] * LANDSCAPE_SIZE[1]
+    sizes: list[tuple[str, tuple[int, int]]] = []
+
+    def spy(name: str):
+        original = getattr(Image.Image, name)
+
+        def run(self, *args, **kwargs):
+            sizes.append((name, self.size))
+            if self.width * self.height > bound:  # stop here: at full size it takes minutes
+                raise AssertionError(f"{name} ran on {self.width} x {self.height} pixels")
+            return original(self, *args, **kwargs)
+
+        return run
+
+    for name in ("filter", "resize"):
+        monkeypatch.setattr(Image.Image, name, spy(name))
+    black, red = picture_to_planes(open_picture(path)).masks()
+    assert sizes, "the picture was fitted by resampling"
+    assert all(width * height <= bound for _, (width, height) in sizes), sizes
+    # The one-pixel lines, 94 times thinner than a panel pixel, still come out black.
+    assert black.sum() > LANDSCAPE_SIZE[0] and not red.any()
+
+
+def test_darkest_of_blocks_keeps_each_dark_pixel_of_a_long_thin_picture() -> None:
+    from epdle.render.images import darkest_of_blocks
+
+    # A side shorter than the step is one block: a 2,000,000 x 1 strip is not padded
+    # into a square of blocks 9,435 rows tall.
+    strip = Image.new("RGB", (2_000_000, 1), WHITE)
+    strip.putpixel((1_000_000, 0), BLACK)
+    reduced = darkest_of_blocks(strip, 9_435)
+    assert reduced.size == (212, 1)
+    assert (as_array(reduced) == BLACK).all(axis=2).sum() == 1
+    square = Image.new("RGB", (10, 10), WHITE)
+    square.putpixel((9, 9), RED)
+    assert as_array(darkest_of_blocks(square, 3)).shape == (4, 4, 3)
+    assert tuple(as_array(darkest_of_blocks(square, 3))[3, 3]) == RED

@@ -55,6 +55,24 @@ def test_selftest_passes(selftest: tuple[int, Path]) -> None:
     assert code == 0
 
 
+@pytest.mark.parametrize("latency_ms", [0, 1, 2, 3, 4, 5])
+def test_selftest_passes_with_busy_falling_late(tmp_path: Path, latency_ms: int) -> None:
+    args = ["sim", "selftest", "--out", str(tmp_path), "--presses", "2", "--sleep-ms", "100"]
+    assert main([*args, "--busy-latency-ms", str(latency_ms)]) == 0
+    power = json.loads((tmp_path / "power.json").read_text())
+    assert power["busy_latency_ms"] == latency_ms
+    # POWER_ON's BUSY falls latency_ms late, and the refresh command waits for it.
+    transactions = [json.loads(line) for line in (tmp_path / "epd.jsonl").read_text().splitlines()]
+    power_on = next(t["t_ms"] for t in transactions if t["cmd"] == 0x04)
+    setting = next(t["t_ms"] for t in transactions if t["cmd"] == 0x00)
+    assert setting - power_on >= latency_ms + 79.4
+
+
+def test_selftest_refuses_a_latency_outside_0_to_5(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim", "selftest", "--out", "unused", "--busy-latency-ms", "6"]) == 2
+    assert "--busy-latency-ms" in capsys.readouterr().err
+
+
 def test_selftest_fails_on_a_violation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

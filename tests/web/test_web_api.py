@@ -95,6 +95,11 @@ def test_a_guess_moves_the_game_and_the_panel(client: TestClient, session: WebSe
         ("sale", "BBBB", 422, "letters"),
         ("sal3t", "BBBBB", 422, "letters only"),
         ("salet", "BBBB", 422, "4 colours"),
+        # Each malformed form the page may send as typed: the command line's parser refuses it.
+        ("tarse", "bbxbb", 422, "'x' at position 3 is not a mark"),
+        ("tarse", "gybb", 422, "'tarse' has 5 letters but 4 colours were given"),
+        ("tarse", "🟩🟨⬛⬛", 422, "'tarse' has 5 letters but 4 colours were given"),
+        ("tarse", "yyyyyy", 422, "'tarse' has 5 letters but 6 colours were given"),
     ],
 )
 def test_bad_guesses_are_explained_and_change_nothing(

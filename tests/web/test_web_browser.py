@@ -309,6 +309,30 @@ def test_a_line_typed_in_the_box_keeps_its_colours(context: BrowserContext, live
     expect(guess).to_have_value("")
 
 
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("tarse bbxbb", "'x' at position 3 is not a mark"),
+        ("tarse gybb", "'tarse' has 5 letters but 4 colours were given"),
+        ("tarse 🟩🟨⬛⬛", "'tarse' has 5 letters but 4 colours were given"),
+        ("tarse yyyyyy", "'tarse' has 5 letters but 6 colours were given"),
+    ],
+    ids=["not-a-mark", "four-letters", "four-squares", "six-marks"],
+)
+def test_colours_typed_wrong_are_refused_as_the_command_line_refuses_them(
+    context: BrowserContext, live_server, line: str, message: str
+) -> None:
+    page = open_page(context, live_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    guess.fill(line)
+    expect(guess).to_have_value(line)
+    guess.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text(message)
+    assert live_server.session.controller.game.history == []
+    expect(page.locator("#board li")).to_have_count(0)
+    expect(guess).to_have_value(line)  # kept, to fix
+
+
 def test_unknown_word_is_an_error_on_the_page(context: BrowserContext, live_server) -> None:
     page = open_page(context, live_server.url)
     guess = page.get_by_role("textbox", name="Guess")

@@ -19,11 +19,15 @@ from epdle.cli.paths import input_file, output_dir, output_file
 DISPLAY_REFRESH = 0x12
 # The board's limits (hardware/power.md): button edge -> refresh command, standby current.
 # The selftest shows the built-in frame; with the firmware's CPU work charged as SDCC's pic14
-# code takes it on the chip (docs/pic-cycles.md) a press takes 207.1 ms; stored suggestion
-# frames 207.7-271.1 ms (tests/sim/test_board.py, docs/sim-fidelity.md).
+# code takes it on the chip (docs/pic-cycles.md) and the BOM module's UC8151D a press takes
+# 261.2 ms (BUSY 1 ms late); stored suggestion frames up to 324 ms (tests/sim/test_board.py,
+# docs/sim-fidelity.md).
 MAX_BUTTON_TO_REFRESH_MS = 300.0
 MAX_STANDBY_UA = 1.0
-# Bounds on the simulated waits of the selftest (generous: a refresh alone is ~15 s).
+# No datasheet gives how long after a command the controller pulls BUSY low; GxEPD2 and
+# Zephyr's uc81xx driver wait 1 ms before they look.
+DEFAULT_BUSY_LATENCY_MS = 1.0
+# Bounds on the simulated waits of the selftest (generous: a refresh alone is ~17 s).
 BOOT_LIMIT_MS = 10_000.0
 UPDATE_LIMIT_MS = 60_000.0
 
@@ -57,6 +61,13 @@ def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:
         type=number_in(0, 3_600_000),
         default=10_000.0,
         help="simulated sleep after each update, in ms (default 10000)",
+    )
+    selftest.add_argument(
+        "--busy-latency-ms",
+        type=number_in(0, 5),
+        default=DEFAULT_BUSY_LATENCY_MS,
+        help="the panel pulls BUSY low this long after POWER_ON, POWER_OFF and "
+        f"DISPLAY_REFRESH (0-5, default {DEFAULT_BUSY_LATENCY_MS:g})",
     )
     selftest.set_defaults(func=run_selftest)
 
@@ -128,17 +139,19 @@ def run_selftest(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        result = _exercise_board(
-            Board(vcd_path=out / "trace.vcd", epd_log_path=out / "epd.jsonl", png_dir=out),
-            args.presses,
-            args.sleep_ms,
-        )
+        board = Board(vcd_path=out / "trace.vcd", epd_log_path=out / "epd.jsonl", png_dir=out)
+        board.set_busy_latency_ms(args.busy_latency_ms)
+        result = _exercise_board(board, args.presses, args.sleep_ms)
     except SimError as error:
         raise CommandError(f"simulated board: {error}") from None
     wall_s = time.perf_counter() - started
 
     power = result.power
-    report = {**power, "button_to_refresh_command_ms": result.latencies_ms}
+    report = {
+        **power,
+        "button_to_refresh_command_ms": result.latencies_ms,
+        "busy_latency_ms": args.busy_latency_ms,
+    }
     (out / "power.json").write_text(json.dumps(report, indent=2) + "\n")
 
     failures = list(result.failures)
@@ -154,6 +167,7 @@ def run_selftest(args: argparse.Namespace) -> int:
 
     table = Table(title="epdle simulated board selftest", show_header=False)
     table.add_row("presses / refreshes", f"{args.presses} / {result.refreshes}")
+    table.add_row("BUSY latency", f"{args.busy_latency_ms:g} ms")
     table.add_row(
         "button edge -> refresh command",
         ", ".join(f"{ms:.1f} ms" for ms in result.latencies_ms) or "-",

@@ -8,7 +8,7 @@ import threading
 import zlib
 
 import numpy as np
-from PIL import Image, ImageFilter, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps, UnidentifiedImageError
 
 from .options import MAX_PICTURE_PIXELS, WHITE, Fit
 from .planes import LANDSCAPE_SIZE, Planes, flatten_to_rgb, image_to_planes
@@ -61,19 +61,7 @@ def fit_to_panel(img: Image.Image, fit: Fit = Fit.CONTAIN, *, upright: bool = Fa
     controller's native orientation), so it is turned a quarter counter-clockwise
     into the landscape frame, which planes.py turns back.
     """
-    if img.width < 1 or img.height < 1:
-        raise ValueError("the image is empty")
-    # Honour a camera's orientation tag before judging the aspect.
-    rgb = flatten_to_rgb(ImageOps.exif_transpose(img))
-    if upright:
-        rgb = rgb.transpose(Image.Transpose.ROTATE_90)
-    if rgb.size == LANDSCAPE_SIZE:
-        return rgb
-    if fit is Fit.STRETCH:
-        return rgb.resize(LANDSCAPE_SIZE, Image.Resampling.LANCZOS)
-    if fit is Fit.COVER:
-        return ImageOps.fit(rgb, LANDSCAPE_SIZE, Image.Resampling.LANCZOS)
-    return ImageOps.pad(rgb, LANDSCAPE_SIZE, Image.Resampling.LANCZOS, color=WHITE)
+    return _fit(_landscape_rgb(img, upright), fit)
 
 
 def picture_to_planes(
@@ -88,16 +76,59 @@ def picture_to_planes(
 
     Lines thinner than the scaling's step (a line drawing shrunk tenfold) fade to light
     grey and would vanish at the threshold: when the fitted picture keeps under a quarter
-    of the picture's ink, its dark lines are thickened by that step before the scaling.
+    of the picture's ink, the picture is shrunk instead by keeping the darkest pixel of
+    each step x step block, which keeps every line at least a pixel wide. Nothing here
+    filters or resamples the picture at its own size: its cost grows with its pixels,
+    not with pixels x step squared.
     """
-    fitted = fit_to_panel(img, fit, upright=upright)
+    source = _landscape_rgb(img, upright)
+    fitted = _fit(source, fit)
     if not dither:
-        source = flatten_to_rgb(ImageOps.exif_transpose(img))
         scale = max(source.width / LANDSCAPE_SIZE[0], source.height / LANDSCAPE_SIZE[1])
         if scale >= 2 and ink_share(fitted, threshold) < ink_share(source, threshold) / 4:
-            step = int(scale) | 1  # odd: the filter is centred
-            fitted = fit_to_panel(source.filter(ImageFilter.MinFilter(step)), fit, upright=upright)
+            fitted = _fit(darkest_of_blocks(source, int(scale) | 1), fit)
     return image_to_planes(fitted, dither=dither, threshold=threshold)
+
+
+def darkest_of_blocks(img: Image.Image, step: int) -> Image.Image:
+    """``img`` (RGB) shrunk ``step`` times: each pixel the per-channel minimum of a
+    ``step`` x ``step`` block (a side shorter than ``step`` is one block; the last blocks
+    are padded with white)."""
+    down, across = min(step, img.height), min(step, img.width)
+    rows, columns = -(-img.height // down), -(-img.width // across)
+    padded = np.full((rows * down, columns * across, 3), 255, dtype=np.uint8)
+    padded[: img.height, : img.width] = np.asarray(img)
+    blocks = padded.reshape(rows, down, columns, across, 3)
+    return Image.fromarray(blocks.min(axis=(1, 3)))
+
+
+def _landscape_rgb(img: Image.Image, upright: bool) -> Image.Image:
+    if img.width < 1 or img.height < 1:
+        raise ValueError("the image is empty")
+    # Honour a camera's orientation tag before judging the aspect.
+    rgb = flatten_to_rgb(ImageOps.exif_transpose(img))
+    return rgb.transpose(Image.Transpose.ROTATE_90) if upright else rgb
+
+
+def _fit(rgb: Image.Image, fit: Fit) -> Image.Image:
+    """An RGB landscape picture fitted to the panel. A large one is first shrunk by a
+    whole factor (Pillow's block average, one pass over its pixels) to at least twice
+    the size the fit scales it to, so the Lanczos filter runs on a small picture."""
+    if rgb.size == LANDSCAPE_SIZE:
+        return rgb
+    across, down = rgb.width / LANDSCAPE_SIZE[0], rgb.height / LANDSCAPE_SIZE[1]
+    if fit is Fit.STRETCH:
+        factor: tuple[int, int] = (max(1, int(across / 2)), max(1, int(down / 2)))
+    else:
+        scale = max(across, down) if fit is Fit.CONTAIN else min(across, down)
+        factor = (max(1, int(scale / 2)),) * 2
+    if factor != (1, 1):
+        rgb = rgb.reduce(factor)
+    if fit is Fit.STRETCH:
+        return rgb.resize(LANDSCAPE_SIZE, Image.Resampling.LANCZOS)
+    if fit is Fit.COVER:
+        return ImageOps.fit(rgb, LANDSCAPE_SIZE, Image.Resampling.LANCZOS)
+    return ImageOps.pad(rgb, LANDSCAPE_SIZE, Image.Resampling.LANCZOS, color=WHITE)
 
 
 def ink_share(img: Image.Image, threshold: int = 128) -> float:

@@ -228,6 +228,10 @@ class Board:
             raise ValueError(f"unknown net {name!r}; nets: {', '.join(NETS)}")
         return int(self._live().sim_net_level(NETS.index(name)))
 
+    def set_busy_latency_ms(self, ms: float) -> None:
+        """The panel pulls BUSY low this long after a command that makes it busy."""
+        self._live().sim_panel_set_busy_latency_ns(round(ms * NS_PER_MS))
+
     @property
     def refresh_count(self) -> int:
         return int(self._live().sim_refresh_count())

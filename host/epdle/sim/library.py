@@ -70,6 +70,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_net_level": (ctypes.c_int, [ctypes.c_int]),
     "sim_refresh_count": (ctypes.c_uint32, []),
     "sim_panel_shown": (None, [ctypes.c_char_p, ctypes.c_char_p]),
+    "sim_panel_set_busy_latency_ns": (None, [ctypes.c_uint64]),
     "sim_violation_count": (ctypes.c_size_t, []),
     "sim_violation_text": (ctypes.c_char_p, [ctypes.c_size_t]),
     "sim_epd_transaction_count": (ctypes.c_size_t, []),

@@ -575,8 +575,9 @@ static void test_refresh_is_slept_through_until_busy_rises(void **state) {
     /* Woken by BUSY's edge itself, not at the next watchdog period. */
     assert_in_range(marks[1] - marks[0], SIM_PANEL_REFRESH_NS, SIM_PANEL_REFRESH_NS + 2000u);
     sim_power_stats(&stats);
-    /* Running only for the watchdog wake-ups (one per 32 ms) and the set-up around them. */
-    assert_true(stats.mcu_run_ns < 100u * MS);
+    /* Running only for the watchdog wake-ups (one per 32 ms) and the set-up around them
+     * (the UC8151D's reset and POWER_ON, 90 ms, polled here from the host). */
+    assert_true(stats.mcu_run_ns < 150u * MS);
     assert_true(stats.mcu_sleep_ns > 19000u * MS);
     assert_true(stats.active_ns > 14900u * MS);
     assert_true(stats.standby_ns < 5100u * MS);

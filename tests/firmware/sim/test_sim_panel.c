@@ -19,27 +19,6 @@
 /* The board needs a firmware entry point; these tests never run it. */
 void app_main(void) {}
 
-static int boot(void **state) {
-    (void)state;
-    return sim_boot(NULL);
-}
-
-static int shut_down(void **state) {
-    (void)state;
-    sim_shutdown();
-    return 0;
-}
-
-static int violations_matching(const char *needle) {
-    size_t i;
-    int found = 0;
-
-    for (i = 0; i < sim_violation_count(); i++) {
-        found += strstr(sim_violation_text(i), needle) != NULL;
-    }
-    return found;
-}
-
 static sim_epd_transaction_t transaction(size_t index) {
     sim_epd_transaction_t entry;
 
@@ -57,39 +36,123 @@ static void send_plane(uint8_t command, uint8_t seed, unsigned count) {
 }
 
 static void test_init_sequence_is_decoded_from_pins(void **state) {
-    sim_epd_transaction_t booster;
+    sim_epd_transaction_t setting;
     sim_epd_transaction_t resolution;
 
     (void)state;
     pins_power_up();
-    pins_command(0x06u);
-    pins_data(0x17u);
-    pins_data(0x17u);
-    pins_data(0x17u);
     pins_command(0x04u);
-    /* POWER_ON holds BUSY low for the published ~37 ms. */
+    /* POWER_ON holds BUSY low for the 79.4 ms GxEPD2 measured on the UC8151D. */
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
-    pins_wait_ns(36000000u);
+    pins_wait_ns(79000000u);
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
-    pins_wait_ns(2000000u);
+    pins_wait_ns(1000000u);
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    pins_command(0x00u);
+    pins_data(0x0Fu);
+    pins_data(0x89u);
     pins_command(0x61u);
     pins_data(0x68u);
     pins_data(0x00u);
     pins_data(0xD4u);
 
     assert_int_equal(sim_epd_transaction_count(), 3);
-    booster = transaction(0);
-    assert_int_equal(booster.cmd, 0x06);
-    assert_int_equal(booster.len, 3);
-    assert_memory_equal(booster.data, "\x17\x17\x17", 3);
-    assert_int_equal(transaction(1).cmd, 0x04);
-    assert_int_equal(transaction(1).len, 0);
+    assert_int_equal(transaction(0).cmd, 0x04);
+    assert_int_equal(transaction(0).len, 0);
+    setting = transaction(1);
+    assert_int_equal(setting.cmd, 0x00);
+    assert_memory_equal(setting.data, "\x0F\x89", 2);
     resolution = transaction(2);
     assert_int_equal(resolution.cmd, 0x61);
     assert_memory_equal(resolution.data, "\x68\x00\xD4", 3);
-    assert_true(resolution.t_ns > booster.t_ns);
+    assert_true(resolution.t_ns > setting.t_ns);
     assert_int_equal(sim_violation_count(), 0);
+}
+
+/* The IL0373: 37 ms of POWER_ON, and no data before its booster soft start. */
+static void test_il0373_needs_its_booster_and_has_its_times(void **state) {
+    (void)state;
+    sim_panel_set_controller(SIM_PANEL_IL0373);
+    pins_power_up();
+    pins_command(0x04u);
+    pins_wait_ns(36000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    pins_wait_ns(2000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    send_plane(0x10u, 0u, 4u);
+    assert_int_equal(
+        pins_violations_matching("DTM1 data before init (booster soft start + power on)"), 1);
+}
+
+/* The UC8151D's reset as its vendors give it: three pulses of 50 us or more, 10 ms to wait. */
+static void test_uc8151d_reset_rules(void **state) {
+    (void)state;
+    pins_set(SIM_NET_EPD_VCC, 1u);
+    pins_set(SIM_NET_EPD_CS, 1u);
+    pins_wait_ns(1000000u);
+    pins_set(SIM_NET_EPD_RST, 1u); /* one pulse, held low since power-up */
+    pins_wait_ns(10000000u);
+    pins_set(SIM_NET_EPD_RST, 0u);
+    pins_wait_ns(20000u); /* too short to count */
+    pins_set(SIM_NET_EPD_RST, 1u);
+    assert_int_equal(pins_violations_matching("UC8151D: RST low for 20.1 us (it needs 50 us)"), 1);
+    pins_wait_ns(1000000u);
+    pins_command(0x04u);
+    assert_int_equal(pins_violations_matching("first command 0x04 after 1 reset pulse(s)"), 1);
+    assert_int_equal(pins_violations_matching("command 0x04 1.00"), 1);
+    /* Deep sleep starts a new init: three pulses again, then no complaint. */
+    pins_wait_ns(80000000u);
+    pins_command(0x02u);
+    pins_wait_ns(40000000u);
+    pins_command(0x07u);
+    pins_data(0xA5u);
+    pins_reset();
+    pins_command(0x04u);
+    assert_int_equal(sim_violation_count(), 3);
+}
+
+/* BUSY falls a set latency after the command; the controller is busy from the command on. */
+static void test_busy_latency(void **state) {
+    (void)state;
+    sim_panel_set_busy_latency_ns(3000000u);
+    pins_power_up();
+    pins_command(0x04u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    assert_int_equal(sim_panel_state(), SIM_PANEL_BUSY);
+    pins_command(0x00u);
+    assert_int_equal(pins_violations_matching("command 0x00 while BUSY (the pin not low yet)"), 1);
+    pins_wait_ns(3000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    /* The operation's own time counts from there. */
+    pins_wait_ns(SIM_UC8151D_POWER_ON_NS - 1000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    /* The UC8151D's status read works while busy (Waveshare's driver polls it). */
+    pins_command(0x71u);
+    assert_int_equal(sim_violation_count(), 1);
+    pins_wait_ns(1000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+}
+
+/* A PANEL_SETTING that does not show the three colours from OTP is refused at the refresh. */
+static void test_uc8151d_panel_setting_rules(void **state) {
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    pins_command(0x00u);
+    pins_data(0x1Fu); /* black/white only */
+    send_plane(0x10u, 0u, SIM_PLANE_BYTES);
+    send_plane(0x13u, 0u, SIM_PLANE_BYTES);
+    pins_command(0x12u);
+    assert_int_equal(pins_violations_matching("PANEL_SETTING 0x1F: black/white mode"), 1);
+    pins_wait_ns(SIM_PANEL_REFRESH_NS);
+    pins_command(0x00u);
+    pins_data(0x2Fu); /* LUT from registers, none loaded */
+    pins_command(0x12u);
+    assert_int_equal(pins_violations_matching("PANEL_SETTING 0x2F: LUT from registers"), 1);
+    pins_wait_ns(SIM_PANEL_REFRESH_NS);
+    pins_command(0x00u);
+    pins_data(0x0Eu);
+    assert_int_equal(pins_violations_matching("RST_N = 0 soft-resets the UC8151D"), 1);
 }
 
 static void test_sda_is_sampled_on_the_rising_clock_edge_only(void **state) {
@@ -113,7 +176,7 @@ static void test_sda_is_sampled_on_the_rising_clock_edge_only(void **state) {
     pins_set(SIM_NET_EPD_CS, 1u);
     assert_int_equal(sim_epd_transaction_count(), 1);
     assert_int_equal(transaction(0).cmd, 0xA6);
-    assert_int_equal(violations_matching("unknown command 0xA6"), 1);
+    assert_int_equal(pins_violations_matching("unknown command 0xA6"), 1);
 }
 
 static void test_full_frame_refresh_shows_the_ram_planes_after_busy(void **state) {
@@ -130,7 +193,7 @@ static void test_full_frame_refresh_shows_the_ram_planes_after_busy(void **state
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
     sim_panel_shown(black, red);
     assert_int_equal(black[0], 0xFF); /* still the old (white) image */
-    pins_wait_ns(14800000000ull);
+    pins_wait_ns(SIM_PANEL_REFRESH_NS - 100000000ull);
     assert_int_equal(sim_refresh_count(), 0);
     pins_wait_ns(200000000ull);
     assert_int_equal(sim_refresh_count(), 1);
@@ -173,7 +236,8 @@ static void test_partial_window_aligns_x_and_addresses_the_ram(void **state) {
     /* One byte more than the window holds is an overrun. */
     pins_command(0x91u);
     send_plane(0x10u, 0u, 7u);
-    assert_int_equal(violations_matching("DTM1 data overruns the partial window (6 bytes)"), 1);
+    assert_int_equal(pins_violations_matching("DTM1 data overruns the partial window (6 bytes)"),
+                     1);
 }
 
 static void test_window_outside_the_panel_is_reported(void **state) {
@@ -188,7 +252,7 @@ static void test_window_outside_the_panel_is_reported(void **state) {
     pins_data(0u);
     pins_data(5u);
     pins_data(1u);
-    assert_int_equal(violations_matching("outside the 104x212 panel"), 1);
+    assert_int_equal(pins_violations_matching("outside the 104x212 panel"), 1);
 }
 
 static void test_full_plane_overrun_is_reported_once(void **state) {
@@ -196,21 +260,17 @@ static void test_full_plane_overrun_is_reported_once(void **state) {
     pins_power_up();
     pins_init_controller();
     send_plane(0x10u, 0u, SIM_PLANE_BYTES + 3u);
-    assert_int_equal(violations_matching("DTM1 data overruns the plane (2756 bytes)"), 1);
+    assert_int_equal(pins_violations_matching("DTM1 data overruns the plane (2756 bytes)"), 1);
 }
 
 static void test_command_or_data_while_busy(void **state) {
     (void)state;
     pins_power_up();
-    pins_command(0x06u);
-    pins_data(0x17u);
-    pins_data(0x17u);
-    pins_data(0x17u);
     pins_command(0x04u);
     pins_command(0x00u);
     pins_data(0x8Fu);
-    assert_int_equal(violations_matching("command 0x00 while BUSY"), 1);
-    assert_int_equal(violations_matching("data 0x8F while BUSY"), 1);
+    assert_int_equal(pins_violations_matching("command 0x00 while BUSY"), 1);
+    assert_int_equal(pins_violations_matching("data 0x8F while BUSY"), 1);
 }
 
 static void test_data_and_refresh_before_init(void **state) {
@@ -218,8 +278,8 @@ static void test_data_and_refresh_before_init(void **state) {
     pins_power_up();
     send_plane(0x10u, 0u, 4u);
     pins_command(0x12u);
-    assert_int_equal(violations_matching("DTM1 data before init"), 1);
-    assert_int_equal(violations_matching("DISPLAY_REFRESH before init"), 1);
+    assert_int_equal(pins_violations_matching("DTM1 data before init"), 1);
+    assert_int_equal(pins_violations_matching("DISPLAY_REFRESH before init"), 1);
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1); /* nothing started */
 }
 
@@ -228,23 +288,21 @@ static void test_deep_sleep_needs_the_check_code_and_a_reset(void **state) {
     pins_power_up();
     pins_init_controller();
     pins_command(0x02u);
-    pins_wait_ns(22000000u);
+    pins_wait_ns(SIM_PANEL_POWER_OFF_NS + 1000000u);
     pins_command(0x07u);
     pins_data(0x00u);
-    assert_int_equal(violations_matching("check code 0x00 ignored"), 1);
+    assert_int_equal(pins_violations_matching("check code 0x00 ignored"), 1);
     assert_int_equal(sim_panel_state(), SIM_PANEL_IDLE);
     pins_command(0x07u);
     pins_data(0xA5u);
     assert_int_equal(sim_panel_state(), SIM_PANEL_DEEP_SLEEP);
     pins_command(0x04u);
-    assert_int_equal(violations_matching("command 0x04 in deep sleep"), 1);
+    assert_int_equal(pins_violations_matching("command 0x04 in deep sleep"), 1);
     /* Only a hardware reset wakes it. */
-    pins_set(SIM_NET_EPD_RST, 0u);
-    pins_wait_ns(20000u);
-    pins_set(SIM_NET_EPD_RST, 1u);
+    pins_reset();
     assert_int_equal(sim_panel_state(), SIM_PANEL_IDLE);
     pins_command(0x06u);
-    assert_int_equal(violations_matching("in deep sleep"), 1);
+    assert_int_equal(pins_violations_matching("in deep sleep"), 1);
 }
 
 static void test_deep_sleep_with_pumps_on_is_reported(void **state) {
@@ -253,7 +311,7 @@ static void test_deep_sleep_with_pumps_on_is_reported(void **state) {
     pins_init_controller();
     pins_command(0x07u);
     pins_data(0xA5u);
-    assert_int_equal(violations_matching("DEEP_SLEEP with the charge pumps on"), 1);
+    assert_int_equal(pins_violations_matching("DEEP_SLEEP with the charge pumps on"), 1);
 }
 
 static void test_ram_is_lost_when_unpowered(void **state) {
@@ -263,7 +321,7 @@ static void test_ram_is_lost_when_unpowered(void **state) {
     send_plane(0x10u, 0u, SIM_PLANE_BYTES);
     send_plane(0x13u, 0u, SIM_PLANE_BYTES);
     pins_command(0x02u);
-    pins_wait_ns(22000000u);
+    pins_wait_ns(SIM_PANEL_POWER_OFF_NS + 1000000u);
     pins_set(SIM_NET_EPD_CS, 0u);
     pins_set(SIM_NET_EPD_RST, 0u);
     pins_set(SIM_NET_EPD_DC, 0u);
@@ -272,20 +330,20 @@ static void test_ram_is_lost_when_unpowered(void **state) {
     pins_power_up();
     pins_init_controller();
     pins_command(0x12u);
-    assert_int_equal(violations_matching("RAM lost while unpowered"), 1);
+    assert_int_equal(pins_violations_matching("RAM lost while unpowered"), 1);
 }
 
 static void test_control_pin_high_while_unpowered(void **state) {
     (void)state;
     pins_power_up(); /* leaves CS and RST high */
     pins_set(SIM_NET_EPD_VCC, 0u);
-    assert_int_equal(violations_matching("EPD_CS high while EPD_VCC is off"), 1);
-    assert_int_equal(violations_matching("EPD_RST high while EPD_VCC is off"), 1);
+    assert_int_equal(pins_violations_matching("EPD_CS high while EPD_VCC is off"), 1);
+    assert_int_equal(pins_violations_matching("EPD_RST high while EPD_VCC is off"), 1);
     /* A control pin rising while the supply is off is the same fault. */
     pins_set(SIM_NET_EPD_SDA, 1u);
     pins_set(SIM_NET_EPD_SDA, 0u);
     pins_set(SIM_NET_EPD_SDA, 1u);
-    assert_int_equal(violations_matching("EPD_SDA high while EPD_VCC is off"), 1);
+    assert_int_equal(pins_violations_matching("EPD_SDA high while EPD_VCC is off"), 1);
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0); /* an unpowered panel pulls BUSY low */
 }
 
@@ -295,30 +353,26 @@ static void test_supply_cut_with_pumps_on_or_busy(void **state) {
     pins_init_controller();
     /* (Pulling RST low first would reset the controller and stop the pumps.) */
     pins_set(SIM_NET_EPD_VCC, 0u);
-    assert_int_equal(violations_matching("cut with the charge pumps on"), 1);
+    assert_int_equal(pins_violations_matching("cut with the charge pumps on"), 1);
     pins_power_up();
-    pins_command(0x06u);
-    pins_data(0x17u);
-    pins_data(0x17u);
-    pins_data(0x17u);
     pins_command(0x04u);
     /* (Pulling RST low first would abort the power-on and end BUSY.) */
     pins_set(SIM_NET_EPD_VCC, 0u);
-    assert_int_equal(violations_matching("EPD_VCC cut while BUSY"), 1);
+    assert_int_equal(pins_violations_matching("EPD_VCC cut while BUSY"), 1);
 }
 
 static void test_unknown_command_and_partial_byte(void **state) {
     (void)state;
     pins_power_up();
     pins_command(0x55u);
-    assert_int_equal(violations_matching("unknown command 0x55"), 1);
+    assert_int_equal(pins_violations_matching("unknown command 0x55"), 1);
     pins_command(0x22u); /* a LUT register: known */
-    assert_int_equal(violations_matching("unknown command"), 1);
+    assert_int_equal(pins_violations_matching("unknown command"), 1);
     pins_set(SIM_NET_EPD_CS, 0u);
     pins_set(SIM_NET_EPD_SCL, 1u);
     pins_set(SIM_NET_EPD_SCL, 0u);
     pins_set(SIM_NET_EPD_CS, 1u);
-    assert_int_equal(violations_matching("CS released after 1 bits"), 1);
+    assert_int_equal(pins_violations_matching("CS released after 1 bits"), 1);
 }
 
 static void test_bytes_while_reset_is_held_are_reported(void **state) {
@@ -326,32 +380,46 @@ static void test_bytes_while_reset_is_held_are_reported(void **state) {
     pins_power_up();
     pins_set(SIM_NET_EPD_RST, 0u);
     pins_command(0x06u);
-    assert_int_equal(violations_matching("while RST is low"), 1);
+    assert_int_equal(pins_violations_matching("while RST is low"), 1);
     assert_int_equal(sim_epd_transaction_count(), 0);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_init_sequence_is_decoded_from_pins, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_sda_is_sampled_on_the_rising_clock_edge_only, boot,
-                                        shut_down),
+        cmocka_unit_test_setup_teardown(test_init_sequence_is_decoded_from_pins, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_il0373_needs_its_booster_and_has_its_times, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_uc8151d_reset_rules, pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_busy_latency, pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_uc8151d_panel_setting_rules, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_sda_is_sampled_on_the_rising_clock_edge_only,
+                                        pins_boot, pins_shut_down),
         cmocka_unit_test_setup_teardown(test_full_frame_refresh_shows_the_ram_planes_after_busy,
-                                        boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_partial_window_aligns_x_and_addresses_the_ram, boot,
-                                        shut_down),
-        cmocka_unit_test_setup_teardown(test_window_outside_the_panel_is_reported, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_full_plane_overrun_is_reported_once, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_command_or_data_while_busy, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_data_and_refresh_before_init, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_deep_sleep_needs_the_check_code_and_a_reset, boot,
-                                        shut_down),
-        cmocka_unit_test_setup_teardown(test_deep_sleep_with_pumps_on_is_reported, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_ram_is_lost_when_unpowered, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_control_pin_high_while_unpowered, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_supply_cut_with_pumps_on_or_busy, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_unknown_command_and_partial_byte, boot, shut_down),
-        cmocka_unit_test_setup_teardown(test_bytes_while_reset_is_held_are_reported, boot,
-                                        shut_down),
+                                        pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_partial_window_aligns_x_and_addresses_the_ram,
+                                        pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_window_outside_the_panel_is_reported, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_full_plane_overrun_is_reported_once, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_command_or_data_while_busy, pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_data_and_refresh_before_init, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_deep_sleep_needs_the_check_code_and_a_reset, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_deep_sleep_with_pumps_on_is_reported, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_ram_is_lost_when_unpowered, pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_control_pin_high_while_unpowered, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_supply_cut_with_pumps_on_or_busy, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_unknown_command_and_partial_byte, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_bytes_while_reset_is_held_are_reported, pins_boot,
+                                        pins_shut_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,7 +115,7 @@ function submit() {
   pendingEnter = performance.now();
   pendingPanel = { start: pendingEnter, version: state.device.panel_version };
   const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
-  const sent = isMulti(state) ? boardsColoursLine(state) : colours.join("");
+  const sent = isMulti(state) ? boardsColoursLine(state) : coloursToSend();
   api("/api/guess", { word: guess, colours: sent, turn: state.history.length }).then((data) => {
     if (data) {
       if (word() === guess) input.value = ""; // not if the next word is typed already
@@ -127,6 +127,15 @@ function submit() {
       pendingPanel = null;
     }
   });
+}
+
+// The colours a guess is sent with: the tiles', unless the box holds colours typed after
+// the word that the tiles could not take (a mark that is none, too few or too many): those
+// go as typed, for the server to refuse with the command line's own message.
+function coloursToSend() {
+  const line = typedLine(input.value);
+  const taken = line && line.colours !== null && Array.from(line.colours).length === length();
+  return line && line.text && !taken ? line.text : colours.join("");
 }
 
 function press(key) {

@@ -14,10 +14,19 @@
 namespace {
 
 const double HOST_BAUD = 115200.0;
-/* BUSY low times of the panel's controller (docs/sim-fidelity.md has their source). */
-const double POWER_ON_S = 0.037, POWER_OFF_S = 0.021, REFRESH_S = 14.9;
+/* BUSY low times of the BOM module's UC8151D (GxEPD2's measurements; docs/sim-fidelity.md). */
+const double POWER_ON_S = 0.079414, POWER_OFF_S = 0.03914, REFRESH_S = 16.788187;
+/* Its reset (firmware/sim/sim_panel.h): RST low 50 us or more, three pulses since power-up
+ * before the first command, 10 ms after the last. */
+const double RESET_MIN_S = 50e-6, READY_S = 0.010;
+const int RESET_PULSES = 3;
+/* BUSY falls this long after a command that makes the controller busy (BUSY_DELAY_US). */
+const unsigned DEFAULT_BUSY_DELAY_US = 1000;
+const unsigned char GET_STATUS = 0x71;
 enum { SCL = 0, SDA = 2, RST = 3, CS = 4, DC = 5 };
 enum { PWR = 2, BUSY_PIN = 4, BUTTON = 5, RX = 1, MCLR_PIN = 3 };
+const char *const PANEL_INPUTS[][2] = {
+    {"0", "EPD_SCL"}, {"2", "EPD_SDA"}, {"3", "EPD_RST"}, {"4", "EPD_CS"}, {"5", "EPD_DC"}};
 
 } // namespace
 
@@ -42,6 +51,9 @@ Bench::Bench(P16F18326 *cpu, const char *scenario, const char *log_path) : chip(
     if (steps.empty()) {
         log("error", std::string("no steps in ") + scenario);
     }
+    const char *delay = std::getenv("EPDLE_BENCH_BUSY_DELAY_US");
+    busy_delay_us = delay ? (unsigned)std::strtoul(delay, nullptr, 10) : DEFAULT_BUSY_DELAY_US;
+    log("busy_delay_us", std::to_string(busy_delay_us));
     /* First step on the first cycle: the lines idle high, the button released. */
     get_cycles().set_break(1, this);
 }
@@ -93,7 +105,12 @@ void Bench::callback() {
     if (uart_active && now >= uart_next) {
         uart_next_bit();
     }
-    if (busy && now >= busy_end) {
+    if (busy && busy_pin_pending && now >= busy_pin_at) {
+        busy_pin_pending = false;
+        drive(0, BUSY_PIN, false);
+        log("busy", "low");
+    }
+    if (busy && !busy_pin_pending && now >= busy_end) {
         busy = false;
         drive(0, BUSY_PIN, powered);
         log("busy", "0");
@@ -145,7 +162,8 @@ void Bench::callback() {
         }
     };
     consider(uart_active, uart_next);
-    consider(busy, busy_end);
+    consider(busy && busy_pin_pending, busy_pin_at);
+    consider(busy && !busy_pin_pending, busy_end);
     consider(waiting == TIME || waiting == REPLY || waiting == PRESS || waiting == MCLR, deadline);
     if (next) {
         get_cycles().set_break(next, this);
@@ -241,12 +259,47 @@ void Bench::tx_byte(unsigned int byte) {
     }
 }
 
+uint64_t Bench::cycles_in(double seconds) {
+    return (uint64_t)(seconds / get_cycles().seconds_per_cycle());
+}
+
+/* Busy from the command on; BUSY falls busy_delay_us later, and the time counts from there. */
 void Bench::busy_for(double seconds, const char *why) {
     busy = true;
-    busy_end = get_cycles().get() + (uint64_t)(seconds / get_cycles().seconds_per_cycle());
-    drive(0, BUSY_PIN, false);
+    busy_pin_at = get_cycles().get() + cycles_in(busy_delay_us * 1e-6);
+    busy_end = busy_pin_at + cycles_in(seconds);
+    busy_pin_pending = busy_delay_us != 0;
+    if (!busy_pin_pending) {
+        drive(0, BUSY_PIN, false);
+    }
     log("busy", why);
-    get_cycles().set_break(busy_end, this);
+    get_cycles().set_break(busy_pin_pending ? busy_pin_at : busy_end, this);
+}
+
+/* The UC8151D's reset before the first command of an init, and the 10 ms after it. */
+void Bench::check_reset_before(unsigned command) {
+    char text[96];
+    if (!first_command_seen) {
+        first_command_seen = true;
+        if (reset_pulses < RESET_PULSES) {
+            std::snprintf(text, sizeof text, "first command 0x%02x after %d reset pulse(s), not %d",
+                          command, reset_pulses, RESET_PULSES);
+            log("violation", text);
+        }
+    }
+    if (get_cycles().get() < ready_at) {
+        std::snprintf(text, sizeof text, "command 0x%02x within 10 ms of the reset", command);
+        log("violation", text);
+    }
+}
+
+/* A panel input high while the panel's supply is off feeds it through its clamp diodes. */
+void Bench::check_inputs_unpowered(unsigned int high) {
+    for (const auto &input : PANEL_INPUTS) {
+        if ((high >> std::atoi(input[0])) & 1u) {
+            log("violation", std::string(input[1]) + " high while the panel is unpowered");
+        }
+    }
 }
 
 void Bench::latch_changed(int port) {
@@ -257,6 +310,14 @@ void Bench::latch_changed(int port) {
         if (pwr != powered) {
             powered = pwr;
             log("power", pwr ? "on" : "off");
+            if (powered) {
+                reset_pulses = 0;
+                first_command_seen = false;
+                ready_at = 0;
+                rst_fell_at = get_cycles().get();
+            } else {
+                check_inputs_unpowered(last_latc);
+            }
             if (!busy) {
                 drive(0, BUSY_PIN, powered);
             }
@@ -267,6 +328,20 @@ void Bench::latch_changed(int port) {
     unsigned int rose = out & ~last_latc;
     unsigned int fell = ~out & last_latc;
     last_latc = out;
+    if (!powered) {
+        check_inputs_unpowered(rose);
+    }
+    if ((fell >> RST) & 1u) {
+        rst_fell_at = get_cycles().get();
+    }
+    if (((rose >> RST) & 1u) && powered) {
+        if (get_cycles().get() - rst_fell_at < cycles_in(RESET_MIN_S)) {
+            log("violation", "RST low for less than 50 us");
+        } else {
+            reset_pulses++;
+        }
+        ready_at = get_cycles().get() + cycles_in(READY_S);
+    }
     if ((fell >> CS) & 1u) {
         shift = 0;
         bits = 0;
@@ -278,9 +353,6 @@ void Bench::latch_changed(int port) {
         bits = 0;
     }
     if (((rose >> SCL) & 1u) && !((out >> CS) & 1u)) {
-        if (!powered) {
-            log("violation", "SPI clock while the panel is unpowered");
-        }
         shift = (uint8_t)((shift << 1) | ((out >> SDA) & 1u));
         if (++bits == 8) {
             bits = 0;
@@ -289,8 +361,10 @@ void Bench::latch_changed(int port) {
             std::snprintf(text, sizeof text, "%c%02x", data ? 'd' : 'c', shift);
             log("spi", text);
             if (!data) {
-                if (busy) {
-                    log("violation", "command while BUSY");
+                check_reset_before(shift);
+                if (busy && shift != GET_STATUS) {
+                    log("violation", busy_pin_pending ? "command while BUSY (the pin not low yet)"
+                                                      : "command while BUSY");
                 }
                 if (shift == 0x04) {
                     busy_for(POWER_ON_S, "power_on");

@@ -2,7 +2,10 @@
  * The desk around the chip in gpsim: a host on the UART line (115200 8N1 into RA1, its
  * replies read from the EUSART), the button on RA5, MCLR on RA3, and the panel on port C
  * and RA2/RA4: its SPI decoded from the latch writes (SDA at each SCL rise while CS is
- * low, D/C at the eighth bit) and BUSY held low for the controller's published times.
+ * low, D/C at the eighth bit) and BUSY held low for the UC8151D's published times, from
+ * EPDLE_BENCH_BUSY_DELAY_US (default 1000) after the command on. It logs as violations
+ * a command while busy, a reset other than the UC8151D's (three pulses of 50 us or more,
+ * 10 ms before the first command) and a panel input high while the panel is unpowered.
  * It runs a scenario (EPDLE_BENCH_SCENARIO: one step a line: wait MS, send HEX, reply MS,
  * press MS, mclr, peek ADDR, mark NAME, end) and logs every event with its cycle to
  * EPDLE_BENCH_LOG (firmware/toolchain/README.md).
@@ -47,6 +50,9 @@ class Bench : public TriggerObject {
     void log(const char *kind, const std::string &text);
     void drive(int port, int bit, bool level);
     void busy_for(double seconds, const char *why);
+    uint64_t cycles_in(double seconds);
+    void check_reset_before(unsigned command);
+    void check_inputs_unpowered(unsigned int high);
     void uart_next_bit();
 
     P16F18326 *chip;
@@ -74,8 +80,15 @@ class Bench : public TriggerObject {
     uint8_t shift = 0;
     int bits = 0;
     bool busy = false;
+    bool busy_pin_pending = false;
+    uint64_t busy_pin_at = 0;
     uint64_t busy_end = 0;
+    unsigned busy_delay_us = 0;
     bool powered = false;
+    int reset_pulses = 0;
+    bool first_command_seen = false;
+    uint64_t rst_fell_at = 0;
+    uint64_t ready_at = 0;
 
     /* seconds at cycle time_cycle (the clock may change) */
     double time_base = 0.0;
