@@ -1,5 +1,5 @@
 """What one spec's games are made of: the solvers per mode, each made once and kept, and
-new games; `GameSetup.game_type()` is the one place that chooses one board's game or
+new games; `GameSetup.game_kind()` is the one place that chooses one board's game or
 several boards' (as pyserial picks a port's backend from its URL, once): the game kind
 makes its solvers and its controller.
 
@@ -90,13 +90,13 @@ class GameSetup:
         """The solvers by (hard, blind) of one strategy (the spec's by default)."""
         return lambda hard, blind: self.solver(hard, blind, strategy)
 
-    def new_game(self, strategy: str | None = None) -> Game | MultiGame:
+    def new_game(self) -> Game | MultiGame:
         """A new game in the spec's mode (of `game_kind`), switching modes and widening
         with this setup's solvers."""
-        solvers = self.modes(strategy)
+        spec, solvers = self.spec, self.modes()
+        first = solvers(spec.hard, spec.blind)
         game = self.game_kind().game
-        spec = self.spec
-        return game(solvers(spec.hard, spec.blind), spec.top, solvers=solvers, widens=spec.widens)  # type: ignore[arg-type]
+        return game(first, spec.top, solvers=solvers, widens=spec.widens)  # type: ignore[arg-type]
 
     def new_controller(self, presenter: DevicePresenter) -> Controller:
         """A new game and what handles its input lines, showing it on `presenter`."""

@@ -1,7 +1,7 @@
 """The game a command plays, fixed once: its boards, strategy, mode, word lists and
 how many suggestions a turn shows (`GameSpec`, made from the parsed arguments by
 epdle.cli.options.game_spec). The rules that follow from the lists alone are here:
-which games are always blind, which may widen past their answer list, the guess limit.
+which games are always blind, which may widen past their answer list.
 
 Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from epdle.named_tuple import NamedTuple
 from epdle.solver.names import DEFAULT_STRATEGY
-from epdle.solver.scoring import EXTRA_GUESSES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,11 +57,6 @@ class GameSpec(NamedTuple):
         """Another language or length, without an answer list of one's own: blind
         whatever is asked (one solver per hard mode)."""
         return self.dictionary and not self.answers
-
-    @property
-    def guess_limit(self) -> int:
-        """Guesses the game allows: six for one board, boards + 5 for several."""
-        return self.boards + EXTRA_GUESSES
 
     def in_mode(self, hard: bool, blind: bool, strategy: str | None = None) -> GameSpec:
         """This game in another mode (and strategy); blind where the lists always are."""
