@@ -136,6 +136,37 @@ void hal_busy_wake(bool on);
 #define HAL_SLEEP_PERIOD_MS 32u
 hal_wake_t hal_sleep_period(void);
 
+/* ---- supply and watchdog ---------------------------------------------- */
+
+/*
+ * VDD measured: the ADC converts the fixed voltage reference (FVR, 1.024 V)
+ * against VDD as its reference, so the reading falls as VDD rises:
+ * reading = 1023 x 1.024 V / VDD. HAL_VDD_READING(mv) is the reading at a VDD of
+ * mv millivolts (a constant: no division at run time). Bounded (one conversion);
+ * 0xFFFF if the conversion did not end.
+ */
+#define HAL_FVR_MV 1024ul
+#define HAL_VDD_READING(mv) ((uint16_t)((HAL_FVR_MV * 1023ul + (mv) / 2u) / (mv)))
+uint16_t hal_vdd_reading(void);
+
+/*
+ * The brown-out reset under software control (BOREN = SBOREN: BORCON.SBOREN),
+ * armed from reset on. hal_sleep() disarms it for the standby SLEEP (it would
+ * draw microamps) and re-arms it as it was after; the caller disarms it where a
+ * load it has checked for itself (hal_vdd_reading) sags VDD near the trip point.
+ */
+void hal_brownout_reset(bool armed);
+
+/*
+ * The watchdog while awake: from hal_init() on it resets the chip unless
+ * cleared at least every HAL_WATCHDOG_AWAKE_MS (nominal, LFINTOSC), longer than
+ * any bounded wait of the firmware (the longest: a refresh polled awake while
+ * the host talks, 30 s). SLEEP stops it; hal_sleep_period() runs it as the
+ * SLEEP's own bound meanwhile. The main loop clears it on every pass.
+ */
+#define HAL_WATCHDOG_AWAKE_MS 64000ul
+void hal_watchdog_clear(void);
+
 /* ---- UART (EUSART, 115200 8N1) --------------------------------------- */
 
 /* Non-blocking: true and *byte set if a received byte was waiting. */

@@ -14,6 +14,7 @@ from epdle.frames import store as flash_layout
 
 from .protocol import (
     CHUNK_MAX,
+    INFO_FLAG_BATTERY_LOW,
     INFO_PAYLOAD_BYTES,
     Command,
     ErrorCode,
@@ -88,6 +89,7 @@ class DeviceInfo:
     capacity_words: int
     max_frames: int
     chunk_max: int
+    battery_low: bool = False  # the device measured its cell too weak to refresh the panel
 
 
 @dataclass(frozen=True)
@@ -202,6 +204,7 @@ class Device:
         protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
             struct.unpack_from("<BBBBHBBBB", reply.payload)
         )
+        flags = reply.payload[INFO_PAYLOAD_BYTES] if len(reply.payload) > INFO_PAYLOAD_BYTES else 0
         return DeviceInfo(
             version=f"{major}.{minor}.{patch}",
             protocol=protocol,
@@ -211,6 +214,7 @@ class Device:
             capacity_words=words,
             max_frames=max_frames,
             chunk_max=chunk_max,
+            battery_low=bool(flags & INFO_FLAG_BATTERY_LOW),
         )
 
     def push(

@@ -22,6 +22,8 @@ WAKE_PREAMBLE_BYTES = 4
 WAKE_MS = 5
 AWAKE_MS = 1500
 INFO_PAYLOAD_BYTES = 10
+# An 11th INFO byte (firmware since issue 31): status flags; older firmware sends 10 bytes.
+INFO_FLAG_BATTERY_LOW = 0x01
 DELIMITER = 0x00
 
 
