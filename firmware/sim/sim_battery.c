@@ -56,6 +56,8 @@
 #define VBOR_LOW_TYP_V 2.45
 #define VBOR_LOW_MAX_V 2.60
 #define VBOR_HYSTERESIS_V 0.04
+/* RST01: below VPOR (1.6 V typ) the power-on reset holds the chip, BOR or not. */
+#define VPOR_V 1.6
 
 /* Integration step: from 100 ns after a change, doubling while a step moves VDD or the
  * rail by less than 2 mV, at most 1 ms; settled once both sit within 0.1 mV of where
@@ -162,6 +164,9 @@ void sim_supply_get(sim_supply_t *out) {
 
 void sim_supply_set(const sim_supply_t *in) {
     supply = *in;
+    if (sim_now() == 0u) {
+        sim_battery_power_restored(); /* a board not yet run starts on this cell */
+    }
     net.settled = false;
     net.step_ns = STEP_MIN_NS;
 }
@@ -199,7 +204,7 @@ double sim_battery_vdd(void) {
 }
 
 bool sim_battery_bor_released(void) {
-    return rules.bor_mode == SIM_BOR_OFF || net.vdd >= trip_v() + VBOR_HYSTERESIS_V;
+    return net.vdd >= (rules.bor_mode == SIM_BOR_OFF ? VPOR_V : trip_v() + VBOR_HYSTERESIS_V);
 }
 
 /* ---- the network ------------------------------------------------------------------ */
@@ -383,7 +388,7 @@ void sim_battery_advance(const sim_supply_load_t *load) {
         net.last_ns += dt;
         moved = step(load, net.last_ns, (double)dt * 1e-9);
         check_rules(load);
-        if (bor_armed(load) && net.vdd < trip_v()) {
+        if ((bor_armed(load) && net.vdd < trip_v()) || (load->powered && net.vdd < VPOR_V)) {
             sim_board_brownout();
         }
         if (moved < STEP_GROW_BELOW_V && net.step_ns < STEP_MAX_NS) {

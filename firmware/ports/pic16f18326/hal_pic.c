@@ -32,16 +32,29 @@
 #define TX_DRAIN_POLLS 200u  /* a byte in TX1REG plus one in the shift register */
 
 /* WDTCON: WDTPS = 00101, 1:1024 of the 31 kHz LFINTOSC = HAL_SLEEP_PERIOD_MS
- * (32 ms nominal); SWDTEN off until the SLEEP. */
+ * (32 ms nominal); SWDTEN off until the SLEEP. Awake: WDTPS = 10000, 1:2^21 =
+ * HAL_WATCHDOG_AWAKE_MS (64 s nominal), SWDTEN on. */
 #define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
+#define WDT_AWAKE (((uint8_t)(0x10u << _WDTCON_WDTPS0_POSN)) | _WDTCON_SWDTEN_MASK)
+
+/* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
+ * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
+ * CHS = 111111 (FVR buffer 1), right justified, TAD = Fosc/32 = 1 us, references VDD
+ * and VSS. The FVR needs TFVRS (25 us) to settle, a conversion about 12 TAD. */
+#define FVR_1X_ON (_FVRCON_FVREN_MASK | _FVRCON_ADFVR0_MASK)
+#define ADC_CHANNEL_FVR (0x3Fu << _ADCON0_CHS0_POSN)
+#define ADC_RIGHT_FOSC_32 (_ADCON1_ADFM_MASK | _ADCON1_ADCS1_MASK)
+#define FVR_SETTLE_US 25u
+#define ADC_POLLS 50u /* of 1 us: a conversion is about 12 */
+#define ADC_FAILED 0xFFFFu
 
 /* Power of two (indexes wrap by masking), and large enough for most of a packet: the
  * CPU may be busy for milliseconds (a packet's CRC, a flash row) while bytes arrive. */
 #define RX_RING_SIZE 64u
 
 /* Polls and ring indexes are 8-bit counters. */
-HAL_STATIC_ASSERT(polls_fit_u8,
-                  TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu && TX_DRAIN_POLLS <= 0xFFu);
+HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
+                                    TX_DRAIN_POLLS <= 0xFFu && ADC_POLLS <= 0xFFu);
 HAL_STATIC_ASSERT(ring_power_of_two,
                   (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
 
@@ -98,6 +111,11 @@ void hal_init(void) {
 
     /* Peripheral interrupts on; GIE waits for hal_irq_enable(). */
     INTCON = _INTCON_PEIE_MASK;
+
+    /* The watchdog while awake (the main loop clears it); the brown-out reset armed. */
+    CLRWDT();
+    WDTCON = WDT_AWAKE;
+    BORCONbits.SBOREN = 1;
 }
 
 void hal_pin_write(hal_pin_t pin, uint8_t level) {
@@ -292,10 +310,20 @@ static bool uart_woke_cpu(void) {
     return woke;
 }
 
+/* The standby SLEEP: the awake watchdog and the brown-out reset off for it (each would
+ * draw microamps), as they were after. */
 void hal_sleep(void) {
+    uint8_t watchdog = WDTCON;
+    uint8_t brownout = BORCONbits.SBOREN;
+
     if (uart_wake_arm()) {
+        WDTCON = 0x00u;
+        BORCONbits.SBOREN = 0;
         SLEEP();
         NOP();
+        BORCONbits.SBOREN = brownout;
+        WDTCON = watchdog;
+        CLRWDT();
         (void)uart_woke_cpu();
     }
     INTCONbits.GIE = 1;
@@ -345,9 +373,38 @@ hal_wake_t hal_sleep_period(void) {
         WDTCON = WDT_PERIOD_32MS;
         cause = sleep_one_watchdog_period();
         WDTCON = watchdog_before;
+        CLRWDT();
     }
     INTCONbits.GIE = gie;
     return cause;
+}
+
+uint16_t hal_vdd_reading(void) {
+    uint8_t polls;
+    uint16_t reading = ADC_FAILED;
+
+    FVRCON = FVR_1X_ON;
+    ADCON1 = ADC_RIGHT_FOSC_32;
+    ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK;
+    hal_delay_us(FVR_SETTLE_US); /* the FVR's start-up, also the ADC's acquisition */
+    ADCON0bits.GO = 1;
+    for (polls = 0u; ADCON0bits.GO && polls < ADC_POLLS; polls++) {
+        __delay_us(1);
+    }
+    if (!ADCON0bits.GO) {
+        reading = (uint16_t)(((uint16_t)(ADRESH & 0x03u) << 8) | ADRESL);
+    }
+    ADCON0 = 0x00u;
+    FVRCON = 0x00u;
+    return reading;
+}
+
+void hal_brownout_reset(bool armed) {
+    BORCONbits.SBOREN = armed ? 1u : 0u;
+}
+
+void hal_watchdog_clear(void) {
+    CLRWDT();
 }
 
 bool hal_uart_read(uint8_t *byte) {

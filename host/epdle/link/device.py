@@ -89,7 +89,7 @@ class DeviceInfo:
     capacity_words: int
     max_frames: int
     chunk_max: int
-    battery_low: bool = False  # the device measured its cell too weak to refresh the panel
+    battery_low: bool  # the device measured its cell too weak to refresh the panel
 
 
 @dataclass(frozen=True)
@@ -201,10 +201,9 @@ class Device:
         reply = self._request(Command.INFO, expect=Reply.INFO)
         if len(reply.payload) < INFO_PAYLOAD_BYTES:
             raise LinkError(f"short INFO reply from {self.transport.name}")
-        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
-            struct.unpack_from("<BBBBHBBBB", reply.payload)
+        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max, flags = (
+            struct.unpack_from("<BBBBHBBBBB", reply.payload)
         )
-        flags = reply.payload[INFO_PAYLOAD_BYTES] if len(reply.payload) > INFO_PAYLOAD_BYTES else 0
         return DeviceInfo(
             version=f"{major}.{minor}.{patch}",
             protocol=protocol,

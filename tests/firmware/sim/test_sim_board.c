@@ -647,11 +647,14 @@ static void test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification(vo
     assert_true(violations_naming("with the CPU running at 32 MHz") >= 1u);
 }
 
-/* The configured design (BORV = HIGH, trip point 2.55 V at least) on the same cell: the
- * chip is held in reset instead, and restarts once the panel's load is gone. */
-static void test_the_configured_brown_out_reset_keeps_the_cpu_in_specification(void **state) {
+/* With BORV = HIGH (trip point 2.55 V at least) armed while running, on the same cell:
+ * the chip is held in reset instead, and restarts once the panel's load is gone. */
+static void test_the_high_brown_out_reset_keeps_the_cpu_in_specification(void **state) {
+    static const sim_supply_rules_t high_trip = {32000000u, SIM_BOR_AWAKE, 2.55, 2.70, 2.85};
+
     (void)state;
     boot_with(refresh_sleep_body);
+    sim_battery_rules(&high_trip);
     sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
     sim_run_until(3000u * MS);
     assert_true(sim_brownout_count() >= 1u);
@@ -879,7 +882,7 @@ int main(void) {
             test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification, reset_observations,
             shut_down),
         cmocka_unit_test_setup_teardown(
-            test_the_configured_brown_out_reset_keeps_the_cpu_in_specification, reset_observations,
+            test_the_high_brown_out_reset_keeps_the_cpu_in_specification, reset_observations,
             shut_down),
         cmocka_unit_test_setup_teardown(test_refresh_is_slept_through_until_busy_rises,
                                         reset_observations, shut_down),
