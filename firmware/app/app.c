@@ -44,9 +44,6 @@ HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
  */
 #define VDD_AWAKE_MIN_MV 2750u
 #define VDD_LOADED_MIN_MV 2630u
-/* The debounce asleep through POWER_ON: at most this many periods (bounce edges and
- * the host's start bits end one early). */
-#define POWER_ON_SLEEPS_MAX 4u
 
 HAL_STATIC_ASSERT(vdd_readings_ordered,
                   HAL_VDD_READING(VDD_AWAKE_MIN_MV) < HAL_VDD_READING(VDD_LOADED_MIN_MV));
@@ -57,11 +54,10 @@ static bool just_shown;
 static bool held_through_show;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
-/* An update disarmed the brown-out reset: armed again once the cell has rested (after the
- * next standby SLEEP), not while VDD still climbs back from the panel's load; not at all
- * while the cell is known weak (awake, it would sag the chip into reset at every wake). */
+/* The brown-out reset is armed again once the cell has rested (after the next standby
+ * SLEEP), not while VDD still climbs back from the panel's load; not at all while the
+ * cell is known weak (awake, it would sag the chip into reset at every wake). */
 static bool rearm_after_sleep;
-static bool battery_low;
 
 /*
  * A fresh edge is a press if the button is still down once the bounce is over
@@ -112,31 +108,13 @@ static void show_next_frame(void) {
     link_event_shown(display_current(), (uint8_t)status);
 }
 
-/* VDD at least the voltage whose reading is given (the reading falls as VDD rises). */
-static bool vdd_at_least(uint16_t reading_at_min) {
-    return hal_vdd_reading() <= reading_at_min;
-}
+/* VDD at least mv millivolts now (the reading falls as VDD rises). */
+#define VDD_AT_LEAST(mv) (hal_vdd_reading() <= HAL_VDD_READING(mv))
 
-/* The CPU asleep while the panel's charge pumps start: one watchdog period, again after
- * a bounce edge; awake at once for the host. */
-static void sleep_through_power_on(void) {
-    uint8_t sleeps;
-    hal_wake_t woke = HAL_WAKE_OTHER;
-
-    for (sleeps = 0u; sleeps < POWER_ON_SLEEPS_MAX && woke == HAL_WAKE_OTHER; sleeps++) {
-        hal_irq_disable();
-        woke = hal_sleep_period();
-        hal_irq_enable();
-    }
-}
-
-static void note_battery(bool low) {
-    battery_low = low;
-    link_set_battery_low(low);
-}
-
+/* The cell too weak (or it just browned the chip out): said in INFO and in a SHOWN event. */
 static void refuse_for_battery(void) {
-    note_battery(true);
+    link_set_battery_low(true);
+    rearm_after_sleep = false;
     link_event_shown(display_current(), (uint8_t)DISPLAY_ERR_LOW_BATTERY);
 }
 
@@ -146,26 +124,26 @@ static void refuse_for_battery(void) {
  * weak cell, nothing but the report. True if a frame was shown.
  */
 static bool update(void) {
-    bool shown = false;
-
     link_event_button();
-    if (!vdd_at_least(HAL_VDD_READING(VDD_AWAKE_MIN_MV))) {
+    if (!VDD_AT_LEAST(VDD_AWAKE_MIN_MV)) {
         refuse_for_battery();
         return false;
     }
     hal_brownout_reset(false);
     display_wake();
-    sleep_through_power_on();
-    if (vdd_at_least(HAL_VDD_READING(VDD_LOADED_MIN_MV))) {
-        note_battery(false);
-        show_next_frame();
-        shown = true;
-    } else {
+    /* The CPU asleep while the panel's charge pumps start: one watchdog period (32 ms of
+     * POWER_ON's 37), sooner if the host talks or a release bounces (nothing is waited
+     * for, so interrupts may stay on: the routine runs once the CPU wakes). */
+    (void)hal_sleep_period();
+    if (!VDD_AT_LEAST(VDD_LOADED_MIN_MV)) {
         display_sleep();
         refuse_for_battery();
+        return false;
     }
+    link_set_battery_low(false);
     rearm_after_sleep = true;
-    return shown;
+    show_next_frame();
+    return true;
 }
 
 /*
@@ -180,7 +158,7 @@ static void sleep_until_event(void) {
     edge_before_sleep = hal_button_edge_take();
     if (!edge_before_sleep && !hal_uart_pending()) {
         hal_sleep();
-        if (rearm_after_sleep && !battery_low) {
+        if (rearm_after_sleep) {
             rearm_after_sleep = false;
             hal_brownout_reset(true);
         }
@@ -197,16 +175,16 @@ void app_main(void) {
     edge_before_sleep = false;
     hal_init();
     /* A cell that cannot hold the CPU awake above the trip point would reset it again
-     * before the boot ends, and again: the boot runs disarmed, checks the cell as a press
-     * does (after the debounce's time awake) so INFO tells a weak one at once, and the
-     * brown-out reset is armed once the cell has rested. */
+     * before the boot ends, and again: the boot runs disarmed, and the brown-out reset is
+     * armed once the cell has rested, unless it just reset the chip: that cell is weak. */
     hal_brownout_reset(false);
     store_init();
     link_init();
     display_init();
-    hal_delay_ms(DEBOUNCE_MS);
-    note_battery(!vdd_at_least(HAL_VDD_READING(VDD_AWAKE_MIN_MV)));
     rearm_after_sleep = true;
+    if (hal_reset_was_brownout()) {
+        refuse_for_battery();
+    }
     hal_irq_enable();
 
     for (;;) {

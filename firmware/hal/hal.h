@@ -140,14 +140,14 @@ hal_wake_t hal_sleep_period(void);
 
 /*
  * VDD measured: the ADC converts the fixed voltage reference (FVR, 1.024 V)
- * against VDD as its reference, so the reading falls as VDD rises:
- * reading = 1023 x 1.024 V / VDD. HAL_VDD_READING(mv) is the reading at a VDD of
- * mv millivolts (a constant: no division at run time). Bounded (one conversion);
- * 0xFFFF if the conversion did not end.
+ * against VDD as its reference, so the reading falls as VDD rises: its upper 8
+ * bits, reading = 255 x 1.024 V / VDD (about 30 mV a step near 2.7 V).
+ * HAL_VDD_READING(mv) is the reading at a VDD of mv millivolts (a constant: no
+ * division at run time). Bounded (one conversion); 0xFF if it did not end.
  */
 #define HAL_FVR_MV 1024ul
-#define HAL_VDD_READING(mv) ((uint16_t)((HAL_FVR_MV * 1023ul + (mv) / 2u) / (mv)))
-uint16_t hal_vdd_reading(void);
+#define HAL_VDD_READING(mv) ((uint8_t)((HAL_FVR_MV * 255ul + (mv) / 2u) / (mv)))
+uint8_t hal_vdd_reading(void);
 
 /*
  * The brown-out reset under software control (BOREN = SBOREN: BORCON.SBOREN),
@@ -156,6 +156,8 @@ uint16_t hal_vdd_reading(void);
  * load it has checked for itself (hal_vdd_reading) sags VDD near the trip point.
  */
 void hal_brownout_reset(bool armed);
+/* True once after a reset the brown-out reset caused (PCON0: not a power-on, BOR). */
+bool hal_reset_was_brownout(void);
 
 /*
  * The watchdog while awake: from hal_init() on it resets the chip unless

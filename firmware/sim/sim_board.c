@@ -75,6 +75,7 @@ static struct {
     uint64_t awake_longest_ns;
     uint32_t watchdog_resets;
     bool hang; /* test hook: the firmware hangs at its next HAL call */
+    sim_reset_t reset_cause;
 } board;
 
 static const sim_net_t mcu_driven_panel_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,
@@ -400,6 +401,7 @@ static void brown_out(void) {
     board.brownouts++;
     sim_supply_brownout_counted();
     go_dark();
+    board.reset_cause = SIM_RESET_BROWNOUT;
     board.restart_ns = sim_now() + POWER_UP_TIMER_NS;
 }
 
@@ -409,7 +411,15 @@ static void watchdog_reset(void) {
     board.watchdog_pending = false;
     board.watchdog_resets++;
     go_dark();
+    board.reset_cause = SIM_RESET_WATCHDOG;
     board.restart_ns = sim_now() + WATCHDOG_RESTART_NS;
+}
+
+sim_reset_t sim_board_reset_cause_take(void) {
+    sim_reset_t cause = board.reset_cause;
+
+    board.reset_cause = SIM_RESET_OTHER;
+    return cause;
 }
 
 bool sim_board_sboren(void) {
@@ -562,6 +572,7 @@ int sim_boot(const char *vcd_path) {
     board.awake_longest_ns = 0;
     board.watchdog_resets = 0;
     board.hang = false;
+    board.reset_cause = SIM_RESET_POWER_ON;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
         sim_shutdown();
@@ -645,6 +656,7 @@ void sim_power_on(void) {
     board.restart_ns = SIM_NEVER;
     board.supplied = true;
     sim_battery_power_restored();
+    board.reset_cause = SIM_RESET_POWER_ON;
     board.powered = true;
     start_firmware();
 }

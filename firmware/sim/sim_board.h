@@ -65,6 +65,14 @@ bool sim_board_supplied(void);
 void sim_board_watchdog_awake(uint64_t period_ns);
 /* CLRWDT. */
 void sim_board_watchdog_clear(void);
+/* What reset the chip last, as PCON0 tells it (read once: then SIM_RESET_OTHER). */
+typedef enum {
+    SIM_RESET_POWER_ON = 0,
+    SIM_RESET_BROWNOUT,
+    SIM_RESET_WATCHDOG,
+    SIM_RESET_OTHER
+} sim_reset_t;
+sim_reset_t sim_board_reset_cause_take(void);
 /* Firmware context: the supply collapses now; never returns. */
 void sim_board_power_fail(void) __attribute__((noreturn));
 /*

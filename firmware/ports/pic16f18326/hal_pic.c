@@ -39,14 +39,15 @@
 
 /* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
  * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
- * CHS = 111111 (FVR buffer 1), right justified, TAD = Fosc/32 = 1 us, references VDD
- * and VSS. The FVR needs TFVRS (25 us) to settle, a conversion about 12 TAD. */
+ * CHS = 111111 (FVR buffer 1), left justified (ADRESH: the upper 8 bits), TAD = Fosc/32
+ * = 1 us, references VDD and VSS. The FVR needs TFVRS (25 us) to settle, a conversion
+ * about 12 TAD. */
 #define FVR_1X_ON (_FVRCON_FVREN_MASK | _FVRCON_ADFVR0_MASK)
 #define ADC_CHANNEL_FVR (0x3Fu << _ADCON0_CHS0_POSN)
-#define ADC_RIGHT_FOSC_32 (_ADCON1_ADFM_MASK | _ADCON1_ADCS1_MASK)
+#define ADC_LEFT_FOSC_32 _ADCON1_ADCS1_MASK
 #define FVR_SETTLE_US 25u
-#define ADC_POLLS 50u /* of 1 us: a conversion is about 12 */
-#define ADC_FAILED 0xFFFFu
+#define ADC_POLLS 255u /* of about 6 cycles, 190 us: a conversion is about 12 us */
+#define ADC_FAILED 0xFFu
 
 /* Power of two (indexes wrap by masking), and large enough for most of a packet: the
  * CPU may be busy for milliseconds (a packet's CRC, a flash row) while bytes arrive. */
@@ -63,10 +64,6 @@ static volatile uint8_t rx_head;
 static volatile uint8_t rx_tail;
 static volatile uint8_t uart_errors;
 static volatile bool button_edge;
-
-static uint8_t bit_of(uint8_t level) {
-    return level != 0u ? 1u : 0u;
-}
 
 void hal_init(void) {
     INTCONbits.GIE = 0;
@@ -112,19 +109,26 @@ void hal_init(void) {
     /* Peripheral interrupts on; GIE waits for hal_irq_enable(). */
     INTCON = _INTCON_PEIE_MASK;
 
-    /* The watchdog while awake (the main loop clears it); the brown-out reset armed. */
-    CLRWDT();
+    /* The watchdog while awake (the main loop clears it). The brown-out reset is armed
+     * from reset on (BORCON.SBOREN = 1). */
     WDTCON = WDT_AWAKE;
-    BORCONbits.SBOREN = 1;
 }
 
-void hal_pin_write(hal_pin_t pin, uint8_t level) {
-    uint8_t bit = bit_of(level);
+/* The LATC bit of each panel output, in hal_pin_t order: SCL, SDA, CS, DC, RST. */
+static const uint8_t latc_bits[] = {_LATC_LATC0_MASK, _LATC_LATC2_MASK, _LATC_LATC4_MASK,
+                                    _LATC_LATC5_MASK, _LATC_LATC3_MASK};
 
-    switch (pin) {
-        PIC_PANEL_LATC_CASES(bit)
-    case HAL_PIN_EPD_PWR:
-        if (bit != 0u) {
+/* The panel's outputs through a table of LATC bits rather than a case a pin: less code
+ * (a pin write is rare: SPI frames write LATC themselves, pic_spi.h). */
+void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    if (pin <= HAL_PIN_EPD_RST) {
+        if (level != 0u) {
+            LATC |= latc_bits[pin];
+        } else {
+            LATC &= (uint8_t)~latc_bits[pin];
+        }
+    } else if (pin == HAL_PIN_EPD_PWR) {
+        if (level != 0u) {
             TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */
             LATAbits.LATA2 = 1;
         } else {
@@ -132,9 +136,6 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
             LATAbits.LATA4 = 0;
             TRISAbits.TRISA4 = 0;
         }
-        break;
-    default: /* inputs */
-        break;
     }
 }
 
@@ -313,16 +314,15 @@ static bool uart_woke_cpu(void) {
 /* The standby SLEEP: the awake watchdog and the brown-out reset off for it (each would
  * draw microamps), as they were after. */
 void hal_sleep(void) {
-    uint8_t watchdog = WDTCON;
-    uint8_t brownout = BORCONbits.SBOREN;
+    uint8_t brownout = BORCON; /* SBOREN; BORRDY reads only */
 
     if (uart_wake_arm()) {
         WDTCON = 0x00u;
-        BORCONbits.SBOREN = 0;
+        BORCON = 0x00u;
         SLEEP();
         NOP();
-        BORCONbits.SBOREN = brownout;
-        WDTCON = watchdog;
+        BORCON = brownout;
+        WDTCON = WDT_AWAKE;
         CLRWDT();
         (void)uart_woke_cpu();
     }
@@ -379,28 +379,37 @@ hal_wake_t hal_sleep_period(void) {
     return cause;
 }
 
-uint16_t hal_vdd_reading(void) {
+/* ADRESH preset to the lowest VDD: a conversion that does not end reads as a weak cell. */
+uint8_t hal_vdd_reading(void) {
     uint8_t polls;
-    uint16_t reading = ADC_FAILED;
 
     FVRCON = FVR_1X_ON;
-    ADCON1 = ADC_RIGHT_FOSC_32;
+    ADCON1 = ADC_LEFT_FOSC_32;
     ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK;
+    ADRESH = ADC_FAILED;
     hal_delay_us(FVR_SETTLE_US); /* the FVR's start-up, also the ADC's acquisition */
-    ADCON0bits.GO = 1;
-    for (polls = 0u; ADCON0bits.GO && polls < ADC_POLLS; polls++) {
-        __delay_us(1);
-    }
-    if (!ADCON0bits.GO) {
-        reading = (uint16_t)(((uint16_t)(ADRESH & 0x03u) << 8) | ADRESL);
+    ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK | _ADCON0_GO_MASK;
+    for (polls = ADC_POLLS; ADCON0bits.GO && polls != 0u; polls--) {
     }
     ADCON0 = 0x00u;
     FVRCON = 0x00u;
-    return reading;
+    return ADRESH;
 }
 
 void hal_brownout_reset(bool armed) {
-    BORCONbits.SBOREN = armed ? 1u : 0u;
+    BORCON = 0x00u;
+    if (armed) {
+        BORCON = _BORCON_SBOREN_MASK;
+    }
+}
+
+/* PCON0: NOT_POR (bit 1) set means no power-on since, NOT_BOR (bit 0) clear a brown-out;
+ * both set again for the next reset. */
+bool hal_reset_was_brownout(void) {
+    uint8_t flags = PCON0 & (_PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK);
+
+    PCON0 |= _PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK;
+    return flags == _PCON0_NOT_POR_MASK;
 }
 
 void hal_watchdog_clear(void) {

@@ -26,7 +26,7 @@
 /* A VDD measurement as ports/pic16f18326 makes it: the FVR's start-up (TFVRS, 25 us) and
  * one conversion (about 12 TAD of 1 us), a few instructions around them. */
 #define VDD_READING_NS 40000u
-#define ADC_FULL_SCALE 1023u
+#define ADC_FULL_SCALE 255u /* ADRESH, left justified */
 /* As ports/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
 #define TX_DRAIN_POLLS 200u
 /*
@@ -257,8 +257,8 @@ hal_wake_t hal_sleep_period(void) {
                                      : HAL_WAKE_OTHER;
 }
 
-/* As the ADC would convert it: the FVR against VDD, rounded, at most full scale. */
-uint16_t hal_vdd_reading(void) {
+/* As the ADC would convert it: the FVR against VDD, its upper 8 bits, at most full scale. */
+uint8_t hal_vdd_reading(void) {
     double vdd;
     double reading;
 
@@ -266,13 +266,19 @@ uint16_t hal_vdd_reading(void) {
     sim_cpu_spend(VDD_READING_NS);
     vdd = sim_battery_vdd();
     reading = vdd > 0.0 ? (double)HAL_FVR_MV * 1e-3 * ADC_FULL_SCALE / vdd + 0.5 : ADC_FULL_SCALE;
-    return reading >= ADC_FULL_SCALE ? (uint16_t)ADC_FULL_SCALE : (uint16_t)reading;
+    return reading >= ADC_FULL_SCALE ? (uint8_t)ADC_FULL_SCALE : (uint8_t)reading;
 }
 
 void hal_brownout_reset(bool armed) {
     sim_board_hal_call();
     sim_board_set_sboren(armed);
     spend_instructions(1u);
+}
+
+bool hal_reset_was_brownout(void) {
+    sim_board_hal_call();
+    spend_instructions(4u);
+    return sim_board_reset_cause_take() == SIM_RESET_BROWNOUT;
 }
 
 void hal_watchdog_clear(void) {

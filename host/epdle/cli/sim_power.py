@@ -19,11 +19,12 @@ def register(sim_commands: argparse._SubParsersAction) -> None:
     power = sim_commands.add_parser(
         "power",
         help="press once from sleep and report what the supply path went through",
-        description="Boot the simulated board with the given coin cell and module, press the "
-        "button once (a refresh from sleep) and report the lowest VDD at the panel's switch-on "
-        "(U2's turn-on to the end of POWER_ON) and during the refresh, the brown-out trip "
-        "level, the brown-out resets, whether the panel refreshed, whether the device reports "
-        "a low battery (its INFO reply), and the charge drawn from the cell.",
+        description="Boot the simulated board, put the given coin cell and module in, press "
+        "the button once (a refresh from sleep) and report, from the cell's change on, the "
+        "lowest VDD at the panel's switch-on (U2's turn-on to the end of POWER_ON), during the "
+        "refresh and with the brown-out reset armed, the brown-out trip level, the brown-out "
+        "resets, whether the panel refreshed, whether the device reports a low battery (its "
+        "INFO reply), and the charge drawn from the cell.",
     )
     power.add_argument(
         "--cell-volts",
@@ -71,9 +72,10 @@ def run_power(args: argparse.Namespace) -> int:
             board = board_behind(device.serial)
             if board is None:
                 raise CommandError("the simulated port has no board behind it")
-            board.set_supply(args.cell_volts, args.cell_ohms, args.reservoir_uf, args.panel_uf)
             board.select_bor_trip(args.bor)
-            press = press_from_sleep(board)
+            press = press_from_sleep(
+                board, args.cell_volts, args.cell_ohms, args.reservoir_uf, args.panel_uf
+            )
             try:
                 battery_low: bool | None = device.info().battery_low
             except LinkError:

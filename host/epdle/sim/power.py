@@ -103,14 +103,22 @@ class PressFigures(TypedDict):
     ended_asleep: bool
 
 
-def press_from_sleep(board: Board) -> PressFigures:
-    """Let the board boot and sleep, then press its button once and run until the update
-    is over (the board asleep again with the panel off): what the supply went through."""
+def press_from_sleep(
+    board: Board,
+    cell_volts: float | None = None,
+    cell_ohms: float | None = None,
+    reservoir_uf: float | None = None,
+    panel_uf: float | None = None,
+) -> PressFigures:
+    """Put the cell and capacitors in (what is not given stays), let the board sleep, then
+    press its button once and run until the update is over (the board asleep again with
+    the panel off): what the supply went through from the cell's change on."""
+    board.supply_report_start()
+    board.set_supply(cell_volts, cell_ohms, reservoir_uf, panel_uf)
     # A cell too weak for the chip awake keeps it in a reset loop: it never sleeps, and the
     # press lands in that loop.
     slept = board.run_until(lambda b: b.asleep, BOOT_LIMIT_MS)
     board.run_ms(SETTLE_MS)
-    board.supply_report_start()
     refreshes = board.refresh_count
     watchdog_resets = board.watchdog_resets
     pressed_ms = board.time_ms

@@ -288,7 +288,9 @@ VBOR_MIN = (2.55, 2.30)
 
 def clock_within_supply(configs: dict[str, int], events: list[Event]) -> tuple[str, bool, str]:
     """The brown-out reset holds the chip in reset below VBOR, so every clock the image runs
-    at must be within specification down to VBOR, with BOR on while the CPU runs."""
+    at must be within specification down to VBOR, with BOR on while the CPU runs; or the BOR
+    is under software control (SBOREN) and the firmware measures VDD against the FVR before
+    it loads the cell (app.c; tests/hardware/test_hardware_pic_config.py checks the levels)."""
     word1, word2 = configs.get("8007", 0x3FFF), configs.get("8008", 0x3FFF)
     rstosc = (word1 >> 4) & 7
     clocks = [32e6 if rstosc == 0 else 1e6]
@@ -297,8 +299,8 @@ def clock_within_supply(configs: dict[str, int], events: list[Event]) -> tuple[s
     need = next(v for f, v in VDD_MIN if fastest <= f)
     boren = (word2 >> 6) & 3
     vbor = VBOR_MIN[(word2 >> 9) & 1]
-    ok = boren in (2, 3) and vbor >= need
-    state = "on" if boren in (2, 3) else "off"
+    ok = (boren in (2, 3) and vbor >= need) or boren == 1
+    state = "on" if boren in (2, 3) else "software" if boren == 1 else "off"
     detail = f"{fastest / 1e6:g} MHz needs {need} V; BOR {state} at {vbor} V"
     return "clock within the supply's specification down to the brown-out level", ok, detail
 
