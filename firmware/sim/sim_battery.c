@@ -34,7 +34,7 @@
 /* The reservoir at U2's VIN (hardware/power.md, "Switching the panel on"); 0 is the
  * board before it. */
 #define RESERVOIR_F 220e-6
-/* The module's input capacitance: the most the design must take (issue 31: up to 10 uF). */
+/* The module's input capacitance: the most the design must take (hardware/power.md). */
 #define MODULE_F 10e-6
 /* TPS22860: on-resistance, about 1 ohm at a 3 V bias, and a turn-on ramp. A ramp shorter
  * than the cell's R x C (milliseconds here) is charge sharing whatever its length: the
