@@ -63,7 +63,9 @@ MEANINGS: dict[str, dict[str, str]] = {
     },
     "WDTE": {
         "OFF": "no watchdog",
-        "SWDTEN": "watchdog off unless the firmware turns it on (SWDTEN)",
+        "SWDTEN": "watchdog under the firmware's control (SWDTEN): awake it resets a hung"
+        " loop (64 s, cleared every pass of the main loop), in a sleep through a panel"
+        " refresh it bounds the sleep (32 ms), off in the standby sleep",
         "SLEEP": "watchdog on while awake, off in sleep",
         "ON": "watchdog always on, awake and asleep",
     },
@@ -74,7 +76,9 @@ MEANINGS: dict[str, dict[str, str]] = {
     "BOREN": {
         "SLEEP": "brown-out reset while running, off in sleep (draws nothing in standby)",
         "ON": "brown-out reset always on, in sleep too (draws its current in standby)",
-        "SBOREN": "brown-out reset under firmware control (SBOREN)",
+        "SBOREN": "brown-out reset under the firmware's control (SBOREN): armed awake with"
+        " the panel off, off in sleep (draws nothing in standby) and through an update,"
+        " which the firmware guards by measuring VDD (`hardware/power.md`)",
         "OFF": "no brown-out reset",
     },
     "BORV": {

@@ -27,17 +27,40 @@
 HAL_STATIC_ASSERT(release_wait_fits_u8, RELEASE_WAIT_MS <= 0xFFu); /* an 8-bit loop counts it */
 HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
 
+/*
+ * The coin cell, checked before each update (hardware/power.md, "A design that survives
+ * it"). The brown-out reset trips anywhere from 2.30 to 2.60 V (BORV = LOW) and the CPU
+ * at 32 MHz needs 2.5 V, so an update runs with the brown-out reset disarmed, on two
+ * measurements of VDD instead:
+ *   - awake with the panel off, after the debounce's 20 ms at the CPU's 2.6 mA: a cell
+ *     under VDD_AWAKE_MIN_MV there (a spent one: 2.8 V, 50 ohm reads about 2.69 V) is
+ *     not asked for more;
+ *   - after the panel's POWER_ON has drawn its 8 mA for a watchdog period (32 ms, the
+ *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, plus the
+ *     CPU's 2.6 mA for the release wait, about 2.6 mV an ohm more) would take VDD under
+ *     the 2.5 V the clock needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
+ * Either way the panel keeps its picture and the device says so (INFO, and a SHOWN
+ * event with DISPLAY_ERR_LOW_BATTERY); the brown-out reset is not armed again while
+ * awake until an update passes (a weak cell would reset the chip at every wake).
+ */
+#define VDD_AWAKE_MIN_MV 2750u
+#define VDD_LOADED_MIN_MV 2630u
+
+HAL_STATIC_ASSERT(vdd_readings_ordered,
+                  HAL_VDD_READING(VDD_AWAKE_MIN_MV) < HAL_VDD_READING(VDD_LOADED_MIN_MV));
+
 /* The last loop pass showed a frame: an edge seen now was latched during it. */
 static bool just_shown;
 /* The button was still down when that frame's refresh started (its release came later). */
 static bool held_through_show;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
+/* The brown-out reset is armed again once the cell has rested (after the next standby
+ * SLEEP), not while VDD still climbs back from the panel's load; not at all while the
+ * cell is known weak (awake, it would sag the chip into reset at every wake). */
+static bool rearm_after_sleep;
 
 /*
- * The panel is already powering up meanwhile (display_wake()): a glitch costs
- * one power-up and power-down, a press 20 ms less to its refresh.
- *
  * A fresh edge is a press if the button is still down once the bounce is over
  * (so a glitch or release bounce is not a press). An edge latched during a
  * show is a press made while the chip was busy, unless the button was held
@@ -80,11 +103,48 @@ static bool wait_for_release(void) {
 static void show_next_frame(void) {
     display_status_t status;
 
-    link_event_button();
     status = display_refresh_start(display_load_next());
     held_through_show = !wait_for_release();
     status = display_refresh_end(status);
     link_event_shown(display_current(), (uint8_t)status);
+}
+
+/* VDD at least mv millivolts now (the reading falls as VDD rises). */
+#define VDD_AT_LEAST(mv) (hal_vdd_reading() <= HAL_VDD_READING(mv))
+
+/* The cell too weak (or it just browned the chip out): said in INFO and in a SHOWN event. */
+static void refuse_for_battery(void) {
+    link_set_battery_low(true);
+    rearm_after_sleep = false;
+    link_event_shown(display_current(), (uint8_t)DISPLAY_ERR_LOW_BATTERY);
+}
+
+/*
+ * A confirmed press: the cell checked awake, the panel powered with the brown-out reset
+ * disarmed, the cell checked under the panel's load, then the frame shown; or, for a
+ * weak cell, nothing but the report. True if a frame was shown.
+ */
+static bool update(void) {
+    link_event_button();
+    if (!VDD_AT_LEAST(VDD_AWAKE_MIN_MV)) {
+        refuse_for_battery();
+        return false;
+    }
+    hal_brownout_reset(false);
+    display_wake();
+    /* The CPU asleep while the panel's charge pumps start: one watchdog period (32 ms of
+     * POWER_ON's 37), sooner if the host talks or a release bounces (nothing is waited
+     * for, so interrupts may stay on: the routine runs once the CPU wakes). */
+    (void)hal_sleep_period();
+    if (!VDD_AT_LEAST(VDD_LOADED_MIN_MV)) {
+        display_sleep();
+        refuse_for_battery();
+        return false;
+    }
+    link_set_battery_low(false);
+    rearm_after_sleep = true;
+    show_next_frame();
+    return true;
 }
 
 /*
@@ -99,6 +159,10 @@ static void sleep_until_event(void) {
     edge_before_sleep = hal_button_edge_take();
     if (!edge_before_sleep && !hal_uart_pending()) {
         hal_sleep();
+        if (rearm_after_sleep) {
+            rearm_after_sleep = false;
+            hal_brownout_reset(true);
+        }
     }
     hal_irq_enable();
 }
@@ -111,25 +175,28 @@ void app_main(void) {
     held_through_show = false;
     edge_before_sleep = false;
     hal_init();
+    /* A cell that cannot hold the CPU awake above the trip point would reset it again
+     * before the boot ends, and again: the boot runs disarmed, and the brown-out reset is
+     * armed once the cell has rested, unless it just reset the chip: that cell is weak. */
+    hal_brownout_reset(false);
     store_init();
     link_init();
     display_init();
+    rearm_after_sleep = true;
+    if (hal_reset_was_brownout()) {
+        refuse_for_battery();
+    }
     hal_irq_enable();
 
     for (;;) {
+        hal_watchdog_clear();
         edge = edge_before_sleep || hal_button_edge_take();
         edge_before_sleep = false;
         latched_during_show = just_shown;
         just_shown = false;
-        if (edge) {
-            /* The panel's power-up (37 ms of POWER_ON) runs through the debounce. */
-            display_wake();
-            if (press_confirmed(latched_during_show)) {
-                show_next_frame();
-                just_shown = true;
-                continue;
-            }
-            display_sleep();
+        if (edge && press_confirmed(latched_during_show) && update()) {
+            just_shown = true;
+            continue;
         }
         if (!link_service()) {
             sleep_until_event();

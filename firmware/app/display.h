@@ -9,10 +9,11 @@
 
 typedef enum {
     DISPLAY_OK = 0,
-    DISPLAY_ERR_NO_FRAME,  /* index out of range / nothing to show */
-    DISPLAY_ERR_BAD_FRAME, /* CRC failed (panel untouched) or the frame did not decode (no refresh)
-                            */
-    DISPLAY_ERR_PANEL      /* the driver reported an error (e.g. BUSY stuck) */
+    DISPLAY_ERR_NO_FRAME,   /* index out of range / nothing to show */
+    DISPLAY_ERR_BAD_FRAME,  /* CRC failed (panel untouched) or the frame did not decode (no refresh)
+                             */
+    DISPLAY_ERR_PANEL,      /* the driver reported an error (e.g. BUSY stuck) */
+    DISPLAY_ERR_LOW_BATTERY /* not refreshed: the cell too weak (app.c) */
 } display_status_t;
 
 /* Forget the current index (as after reset); call once from app_main(). */

@@ -53,6 +53,7 @@ static uint16_t quiet_polls;
 static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
+static uint8_t info_flags; /* LINK_INFO_FLAG_* */
 
 void link_init(void) {
     store_write_abort();
@@ -63,6 +64,7 @@ void link_init(void) {
     heard_since_wake = false;
     sleep_requested = false;
     event_seq = 0;
+    info_flags = 0u;
     (void)hal_uart_errors_take();
 }
 
@@ -112,6 +114,10 @@ void link_event_button(void) {
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
     send_event(LINK_EVT_SHOWN, index, display_status, 2u);
+}
+
+void link_set_battery_low(bool low) {
+    info_flags = low ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
 }
 
 static void event_error(uint8_t code, uint16_t detail) {
@@ -169,6 +175,7 @@ static void command_info(void) {
     reply[9] = display_current();
     reply[10] = STORE_MAX_FRAMES;
     reply[11] = LINK_CHUNK_MAX;
+    reply[12] = info_flags;
     respond(LINK_RSP_INFO, LINK_INFO_PAYLOAD_BYTES);
 }
 

@@ -20,5 +20,7 @@ bool link_service(void);
 /* Device events sent to the host (best effort, no ack expected). */
 void link_event_button(void);
 void link_event_shown(uint8_t index, uint8_t display_status);
+/* The cell was found too weak to refresh the panel (or strong enough again): INFO says so. */
+void link_set_battery_low(bool low);
 
 #endif /* EPDLE_LINK_H */

@@ -52,9 +52,10 @@
 #define LINK_RSP_ACK 0x80u   /* command-specific payload (CHUNK: next offset u16) */
 #define LINK_RSP_ERROR 0x81u /* code u8, detail u16 */
 /* protocol u8, version major/minor/patch u8, capacity_words u16, frames u8,
- * current u8, max_frames u8, chunk_max u8 */
+ * current u8, max_frames u8, chunk_max u8, flags u8 (LINK_INFO_FLAG_*) */
 #define LINK_RSP_INFO 0x82u
-#define LINK_INFO_PAYLOAD_BYTES 10u
+#define LINK_INFO_PAYLOAD_BYTES 11u
+#define LINK_INFO_FLAG_BATTERY_LOW 0x01u /* the cell was too weak for the last update */
 
 /* ---- device events (unsolicited; seq = the device's event counter) ----- */
 

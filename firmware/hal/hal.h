@@ -136,6 +136,39 @@ void hal_busy_wake(bool on);
 #define HAL_SLEEP_PERIOD_MS 32u
 hal_wake_t hal_sleep_period(void);
 
+/* ---- supply and watchdog ---------------------------------------------- */
+
+/*
+ * VDD measured: the ADC converts the fixed voltage reference (FVR, 1.024 V)
+ * against VDD as its reference, so the reading falls as VDD rises: its upper 8
+ * bits, reading = 255 x 1.024 V / VDD (about 30 mV a step near 2.7 V).
+ * HAL_VDD_READING(mv) is the reading at a VDD of mv millivolts (a constant: no
+ * division at run time). Bounded (one conversion); 0xFF if it did not end.
+ */
+#define HAL_FVR_MV 1024ul
+#define HAL_VDD_READING(mv) ((uint8_t)((HAL_FVR_MV * 255ul + (mv) / 2u) / (mv)))
+uint8_t hal_vdd_reading(void);
+
+/*
+ * The brown-out reset under software control (BOREN = SBOREN: BORCON.SBOREN),
+ * armed from reset on. hal_sleep() disarms it for the standby SLEEP (it would
+ * draw microamps) and re-arms it as it was after; the caller disarms it where a
+ * load it has checked for itself (hal_vdd_reading) sags VDD near the trip point.
+ */
+void hal_brownout_reset(bool armed);
+/* True once after a reset the brown-out reset caused (PCON0: not a power-on, BOR). */
+bool hal_reset_was_brownout(void);
+
+/*
+ * The watchdog while awake: from hal_init() on it resets the chip unless
+ * cleared at least every HAL_WATCHDOG_AWAKE_MS (nominal, LFINTOSC), longer than
+ * any bounded wait of the firmware (the longest: a refresh polled awake while
+ * the host talks, 30 s). SLEEP stops it; hal_sleep_period() runs it as the
+ * SLEEP's own bound meanwhile. The main loop clears it on every pass.
+ */
+#define HAL_WATCHDOG_AWAKE_MS 64000ul
+void hal_watchdog_clear(void);
+
 /* ---- UART (EUSART, 115200 8N1) --------------------------------------- */
 
 /* Non-blocking: true and *byte set if a received byte was waiting. */

@@ -133,17 +133,56 @@ uint8_t sim_eeprom_peek(uint8_t addr);
 void sim_power_stats(sim_power_stats_t *out);
 
 /*
- * The coin cell (firmware/sim/sim_battery.c): VDD = open-circuit voltage - load x
- * internal resistance. sim_boot() starts with a fresh CR2032 (3.0 V, 15 ohm); set a
- * cold or run-down one after it. Below the brown-out trip point of the configuration
- * words the chip resets (the supply stays: it restarts once the cell recovers);
- * the CPU running below its clock's lowest VDD is a violation.
+ * The supply path (firmware/sim/sim_battery.c): the coin cell (open-circuit voltage
+ * behind its internal resistance), VDD as a node with C1, C2 and the reservoir at
+ * U2's VIN, the panel's rail behind U2 with C3 and the module's input capacitance,
+ * integrated over virtual time. sim_boot() starts with a fresh CR2032 (3.0 V,
+ * 15 ohm) and the board's capacitors; set a cold or run-down cell after it. Below
+ * the brown-out trip point, with the BOR armed as the configuration words (and
+ * BORCON.SBOREN) say, the chip resets (the supply stays: it restarts once VDD is
+ * back above the trip point); the CPU running below its clock's lowest VDD is a
+ * violation.
  */
 void sim_battery_set(double open_circuit_v, double internal_ohm);
 /* The lowest VDD with the CPU running since boot. */
 double sim_battery_vdd_min_running(void);
 /* Brown-out resets since boot. */
 uint32_t sim_brownout_count(void);
+
+typedef struct {
+    double cell_v, cell_ohm;
+    double reservoir_uf; /* at U2's VIN, besides C1 (0.1 uF) and C2 (10 uF) */
+    double panel_uf;     /* the module's input capacitance, besides C3 (1 uF) */
+} sim_supply_t;
+void sim_supply_get(sim_supply_t *out);
+void sim_supply_set(const sim_supply_t *in);
+
+/* Where in the configured trip range (RST06 min / typ / max) the simulated chip trips. */
+typedef enum { SIM_BOR_TRIP_MIN = 0, SIM_BOR_TRIP_TYP, SIM_BOR_TRIP_MAX } sim_bor_trip_t;
+void sim_bor_trip_select(sim_bor_trip_t which);
+double sim_bor_trip_v(void);
+/* The highest trip point of the configured range (0 with the BOR off). */
+double sim_bor_trip_max_v(void);
+
+/* Since sim_supply_report_start() (or boot): the lowest VDD from U2's turn-on to the
+ * end of POWER_ON's BUSY, during DISPLAY_REFRESH's BUSY, with the brown-out reset
+ * armed, and with the CPU running (INFINITY if none); the charge drawn from the cell;
+ * the brown-out resets. */
+typedef struct {
+    double min_vdd_switch_on, min_vdd_refresh, min_vdd_bor_armed, min_vdd_running;
+    double charge_c;
+    uint32_t brownouts;
+} sim_supply_report_t;
+void sim_supply_report_start(void);
+void sim_supply_report(sim_supply_report_t *out);
+
+/* Watchdog resets (a time-out with the CPU awake) since boot. */
+uint32_t sim_watchdog_reset_count(void);
+/* The longest the CPU ran with the awake watchdog on and not cleared, since boot. */
+uint64_t sim_watchdog_longest_ns(void);
+/* Fault hook for tests: the firmware hangs at its next HAL call (a loop that never
+ * clears the watchdog) until the chip resets. */
+void sim_hang_firmware(void);
 
 /*
  * Races at any point of the firmware: the HAL calls it has entered since

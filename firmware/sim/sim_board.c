@@ -32,6 +32,8 @@
 #define FIRMWARE_STACK_BYTES (256u * 1024u)
 /* After a brown-out the power-up timer (PWRTE = ON) holds the reset: RST04, 65 ms typ. */
 #define POWER_UP_TIMER_NS 65000000ull
+/* After a watchdog reset: the oscillator's start, microseconds (no power-up timer). */
+#define WATCHDOG_RESTART_NS 10000ull
 
 static ucontext_t host_context;
 static ucontext_t firmware_context;
@@ -60,8 +62,20 @@ static struct {
     uint32_t byte_at_call;    /* sim_uart_byte_at_hal_call(): the call, 0 = none */
     uint8_t byte_value;
     bool brownout_pending; /* the BOR tripped: reset at the next safe point */
+    bool watchdog_pending; /* the awake watchdog timed out: reset at the next safe point */
     uint64_t restart_ns;   /* end of a brown-out reset, SIM_NEVER if none */
     uint32_t brownouts;
+    bool supplied; /* the cell is in (false after sim_cut_power() until sim_power_on()) */
+    bool sboren;   /* BORCON.SBOREN (1 at reset) */
+    /* The watchdog while awake (WDTCON.SWDTEN outside SLEEP): its period, the time-out
+     * (SIM_NEVER while off or asleep), when it was last cleared, the longest run. */
+    uint64_t awake_watchdog_period_ns;
+    uint64_t awake_watchdog_ns;
+    uint64_t awake_cleared_ns;
+    uint64_t awake_longest_ns;
+    uint32_t watchdog_resets;
+    bool hang; /* test hook: the firmware hangs at its next HAL call */
+    sim_reset_t reset_cause;
 } board;
 
 static const sim_net_t mcu_driven_panel_nets[] = {SIM_NET_EPD_SCL, SIM_NET_EPD_SDA,
@@ -98,6 +112,10 @@ static void start_firmware(void) {
     board.ioc_busy_rising = false;
     board.iocaf_busy = false;
     board.watchdog_ns = SIM_NEVER;
+    board.sboren = true;
+    board.awake_watchdog_period_ns = 0;
+    board.awake_watchdog_ns = SIM_NEVER;
+    board.hang = false;
     sim_uart_chip_reset();
     sim_power_update();
 }
@@ -116,6 +134,9 @@ static void note_refresh(void) {
         }
     }
 }
+
+static void awake_watchdog_stop(void);
+static void awake_watchdog_restart(void);
 
 /* ---- CPU -------------------------------------------------------------------- */
 
@@ -136,7 +157,8 @@ void sim_cpu_spend(uint64_t ns) {
 
         sim_clock_run_to(limit);
         note_refresh();
-        if (board.stop_pending || board.brownout_pending || sim_now() >= board.deadline_ns) {
+        if (board.stop_pending || board.brownout_pending || board.watchdog_pending ||
+            sim_now() >= board.deadline_ns) {
             yield_to_host(); /* after a brown-out, never resumed: the chip restarts afresh */
         }
         if (sim_now() >= target) {
@@ -158,11 +180,59 @@ static bool cpu_asleep(void) {
     return board.mcu == SIM_MCU_SLEEP || board.mcu == SIM_MCU_SLEEP_ON_PANEL;
 }
 
-/* The watchdog is cleared on the way out of SLEEP and only runs for it. */
+/* ---- the watchdog while awake ------------------------------------------------ */
+
+static void awake_watchdog_note_run(void) {
+    if (board.awake_watchdog_ns != SIM_NEVER &&
+        sim_now() - board.awake_cleared_ns > board.awake_longest_ns) {
+        board.awake_longest_ns = sim_now() - board.awake_cleared_ns;
+    }
+}
+
+/* SLEEP clears the watchdog; asleep, only the sleep's own bound runs. */
+static void awake_watchdog_stop(void) {
+    awake_watchdog_note_run();
+    board.awake_watchdog_ns = SIM_NEVER;
+}
+
+/* Cleared (CLRWDT, a wake-up, a new setting): it counts its period from now. */
+static void awake_watchdog_restart(void) {
+    awake_watchdog_note_run();
+    board.awake_cleared_ns = sim_now();
+    board.awake_watchdog_ns = board.awake_watchdog_period_ns != 0u &&
+                                      (board.mcu == SIM_MCU_RUN || board.mcu == SIM_MCU_STALL)
+                                  ? sim_now() + board.awake_watchdog_period_ns
+                                  : SIM_NEVER;
+}
+
+void sim_board_watchdog_awake(uint64_t period_ns) {
+    board.awake_watchdog_period_ns = period_ns;
+    awake_watchdog_restart();
+}
+
+void sim_board_watchdog_clear(void) {
+    awake_watchdog_restart();
+}
+
+uint32_t sim_watchdog_reset_count(void) {
+    return board.watchdog_resets;
+}
+
+uint64_t sim_watchdog_longest_ns(void) {
+    awake_watchdog_note_run();
+    return board.awake_longest_ns;
+}
+
+void sim_hang_firmware(void) {
+    board.hang = true;
+}
+
+/* The sleep's watchdog is cleared on the way out of SLEEP; the awake one starts again. */
 static void wake(sim_wake_t cause) {
     board.mcu = SIM_MCU_RUN;
     board.wake_cause = cause;
     board.watchdog_ns = SIM_NEVER;
+    awake_watchdog_restart();
     sim_power_update();
 }
 
@@ -195,6 +265,7 @@ void sim_cpu_sleep(void) {
         board.slept_with_panel_powered = true;
         sim_violation("SLEEP with the panel powered (EPD_VCC high): standby must cut it");
     }
+    awake_watchdog_stop();
     board.mcu = SIM_MCU_SLEEP;
     sim_power_update();
     if (board.in_firmware) {
@@ -208,6 +279,7 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
         return SIM_WAKE_NONE;
     }
     check_transmitter_idle();
+    awake_watchdog_stop();
     board.mcu = SIM_MCU_SLEEP_ON_PANEL;
     board.wake_cause = SIM_WAKE_NONE;
     board.watchdog_ns = sim_now() + watchdog_ns;
@@ -247,6 +319,7 @@ void sim_board_catch_host_power_cut(jmp_buf *to) {
 }
 
 void sim_board_power_fail(void) {
+    board.supplied = false;
     go_dark();
     if (!board.in_firmware) {
         /* A test driving the firmware's code from the host: back to its catch point. */
@@ -310,7 +383,9 @@ void sim_board_busy_rising_edge(void) {
 }
 
 uint64_t sim_board_next_event(void) {
-    return board.watchdog_ns < board.restart_ns ? board.watchdog_ns : board.restart_ns;
+    uint64_t next = board.watchdog_ns < board.restart_ns ? board.watchdog_ns : board.restart_ns;
+
+    return board.awake_watchdog_ns < next ? board.awake_watchdog_ns : next;
 }
 
 void sim_board_brownout(void) {
@@ -324,8 +399,40 @@ void sim_board_brownout(void) {
 static void brown_out(void) {
     board.brownout_pending = false;
     board.brownouts++;
+    sim_supply_brownout_counted();
     go_dark();
+    board.reset_cause = SIM_RESET_BROWNOUT;
     board.restart_ns = sim_now() + POWER_UP_TIMER_NS;
+}
+
+/* Host context: the awake watchdog's reset. The pins let go as in any reset (U2's ON
+ * pin is pulled low: the panel loses its supply); the chip starts again at once. */
+static void watchdog_reset(void) {
+    board.watchdog_pending = false;
+    board.watchdog_resets++;
+    go_dark();
+    board.reset_cause = SIM_RESET_WATCHDOG;
+    board.restart_ns = sim_now() + WATCHDOG_RESTART_NS;
+}
+
+sim_reset_t sim_board_reset_cause_take(void) {
+    sim_reset_t cause = board.reset_cause;
+
+    board.reset_cause = SIM_RESET_OTHER;
+    return cause;
+}
+
+bool sim_board_sboren(void) {
+    return board.sboren;
+}
+
+void sim_board_set_sboren(bool on) {
+    board.sboren = on;
+    sim_power_update();
+}
+
+bool sim_board_supplied(void) {
+    return board.supplied;
 }
 
 uint32_t sim_brownout_count(void) {
@@ -346,6 +453,12 @@ void sim_board_run_events(void) {
         board.watchdog_ns = SIM_NEVER;
         if (board.mcu == SIM_MCU_SLEEP_ON_PANEL) {
             wake(SIM_WAKE_WATCHDOG);
+        }
+    }
+    if (board.awake_watchdog_ns <= sim_now()) {
+        awake_watchdog_stop();
+        if (board.powered) {
+            board.watchdog_pending = true;
         }
     }
 }
@@ -376,8 +489,11 @@ bool sim_board_uart_can_receive(void) {
 /* ---- interrupts between any two HAL calls -------------------------------------------- */
 
 void sim_board_hal_call(void) {
-    if (board.brownout_pending && board.in_firmware) {
+    if ((board.brownout_pending || board.watchdog_pending) && board.in_firmware) {
         yield_to_host(); /* never resumed: the host resets the chip */
+    }
+    while (board.hang && board.in_firmware) {
+        sim_cpu_spend(1000000u); /* until a reset abandons this coroutine */
     }
     board.hal_calls++;
     if (board.byte_at_call != 0u && board.hal_calls == board.byte_at_call) {
@@ -445,8 +561,18 @@ int sim_boot(const char *vcd_path) {
     board.sleeps = 0;
     board.sleeps_with_gie = 0;
     board.brownout_pending = false;
+    board.watchdog_pending = false;
     board.restart_ns = SIM_NEVER;
     board.brownouts = 0;
+    board.supplied = true;
+    board.sboren = true;
+    board.awake_watchdog_period_ns = 0;
+    board.awake_watchdog_ns = SIM_NEVER;
+    board.awake_cleared_ns = 0;
+    board.awake_longest_ns = 0;
+    board.watchdog_resets = 0;
+    board.hang = false;
+    board.reset_cause = SIM_RESET_POWER_ON;
     sim_power_reset();
     if (vcd_path != NULL && sim_vcd_open(vcd_path) != 0) {
         sim_shutdown();
@@ -478,6 +604,8 @@ sim_stop_t sim_run_until(uint64_t t_ns) {
     for (;;) {
         if (board.brownout_pending) {
             brown_out();
+        } else if (board.watchdog_pending) {
+            watchdog_reset();
         }
         if (board.stop_pending) {
             board.stop_pending = false;
@@ -514,6 +642,8 @@ int sim_net_level(sim_net_t net) {
 void sim_cut_power(void) {
     board.restart_ns = SIM_NEVER;
     board.brownout_pending = false;
+    board.watchdog_pending = false;
+    board.supplied = false;
     if (board.booted && board.powered) {
         go_dark();
     }
@@ -524,6 +654,9 @@ void sim_power_on(void) {
         return;
     }
     board.restart_ns = SIM_NEVER;
+    board.supplied = true;
+    sim_battery_power_restored();
+    board.reset_cause = SIM_RESET_POWER_ON;
     board.powered = true;
     start_firmware();
 }

@@ -56,6 +56,23 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns);
  * recovers, and restarts after the power-up timer.
  */
 void sim_board_brownout(void);
+/* BORCON.SBOREN (the brown-out reset with BOREN = SBOREN); 1 at reset. */
+bool sim_board_sboren(void);
+void sim_board_set_sboren(bool on);
+/* The cell is in: false after a power cut until power-on. */
+bool sim_board_supplied(void);
+/* WDTCON outside SLEEP: the watchdog's period while awake (0: off); cleared from now. */
+void sim_board_watchdog_awake(uint64_t period_ns);
+/* CLRWDT. */
+void sim_board_watchdog_clear(void);
+/* What reset the chip last, as PCON0 tells it (read once: then SIM_RESET_OTHER). */
+typedef enum {
+    SIM_RESET_POWER_ON = 0,
+    SIM_RESET_BROWNOUT,
+    SIM_RESET_WATCHDOG,
+    SIM_RESET_OTHER
+} sim_reset_t;
+sim_reset_t sim_board_reset_cause_take(void);
 /* Firmware context: the supply collapses now; never returns. */
 void sim_board_power_fail(void) __attribute__((noreturn));
 /*

@@ -7,6 +7,7 @@
 #include "sim_board.h"
 #include "sim_button.h"
 #include "sim_panel.h"
+#include "sim_power.h"
 #include "sim_uart.h"
 
 static uint64_t now_ns;
@@ -24,8 +25,9 @@ static uint64_t earliest(uint64_t a, uint64_t b) {
 }
 
 uint64_t sim_clock_next_event(void) {
-    return earliest(earliest(sim_button_next_event(), sim_board_next_event()),
-                    earliest(sim_panel_next_event(), sim_uart_next_event()));
+    return earliest(earliest(earliest(sim_button_next_event(), sim_board_next_event()),
+                             earliest(sim_panel_next_event(), sim_uart_next_event())),
+                    sim_power_next_event());
 }
 
 void sim_clock_run_to(uint64_t t_ns) {
@@ -38,6 +40,7 @@ void sim_clock_run_to(uint64_t t_ns) {
         sim_button_run_events();
         sim_panel_run_events();
         sim_uart_run_events();
+        sim_power_run_events();
         sim_board_run_events();
     }
     if (t_ns > now_ns) {

@@ -20,6 +20,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* The controller's command bytes whose BUSY the supply report tells apart. */
+#define EPD_CMD_POWER_ON 0x04u
+#define EPD_CMD_DISPLAY_REFRESH 0x12u
+
 #define SUPPLY_V 3.0
 
 /* PIC16F18326 (hardware/power.md, "MCU") */
@@ -34,6 +38,11 @@
 #define SWITCH_OFF_LEAK_A 0.02e-6 /* TPS22860 off: VIN + VBIAS leakage */
 
 static sim_power_stats_t stats;
+
+/* What the panel's BUSY is for (the command that started it), and the switch-on phase. */
+static uint8_t busy_command;
+static bool switching_on;
+static sim_supply_load_t last_load;
 
 /* The states in force since last_ns (the interval not yet charged). */
 static uint64_t last_ns;
@@ -52,7 +61,10 @@ static void note_states(void) {
 
 void sim_power_reset(void) {
     memset(&stats, 0, sizeof stats);
+    memset(&last_load, 0, sizeof last_load);
     stats.supply_v = SUPPLY_V;
+    busy_command = 0u;
+    switching_on = false;
     sim_battery_reset();
     note_states();
 }
@@ -70,16 +82,59 @@ static double panel_current(sim_panel_state_t state) {
     }
 }
 
-/* With the CPU running (the supply rules bind only then): the load the cell delivers in
- * the states now in force. */
-static void check_supply(void) {
-    if (last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL) {
-        double load = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0) + MCU_RUN_A;
+static double mcu_current(sim_mcu_state_t mcu, bool held) {
+    double pull_up = held ? PULLUP_HELD_A : 0.0;
 
-        if (sim_battery_load(load)) {
-            sim_board_brownout();
-        }
+    switch (mcu) {
+    case SIM_MCU_RUN:
+    case SIM_MCU_STALL:
+        return MCU_RUN_A + pull_up;
+    case SIM_MCU_SLEEP:
+        return MCU_SLEEP_A + pull_up;
+    case SIM_MCU_SLEEP_ON_PANEL:
+        return MCU_SLEEP_A + WATCHDOG_A + pull_up;
+    default:
+        return 0.0;
     }
+}
+
+/* The command whose BUSY has just begun, and the switch-on phase (U2's turn-on to the end
+ * of POWER_ON's BUSY). */
+static void note_phase(sim_panel_state_t before, sim_panel_state_t now) {
+    sim_epd_transaction_t last;
+    size_t count;
+
+    if (now == SIM_PANEL_OFF) {
+        switching_on = false;
+    } else if (before == SIM_PANEL_OFF) {
+        switching_on = true;
+    }
+    if (now == SIM_PANEL_BUSY && before != SIM_PANEL_BUSY) {
+        count = sim_epd_transaction_count();
+        busy_command = count != 0u && sim_epd_transaction(count - 1u, &last) == 0 ? last.cmd : 0u;
+    } else if (now != SIM_PANEL_BUSY && before == SIM_PANEL_BUSY &&
+               busy_command == EPD_CMD_POWER_ON) {
+        switching_on = false;
+    }
+}
+
+/* The loads of the states now in force, for the supply path. */
+static sim_supply_load_t supply_load(void) {
+    sim_supply_load_t load;
+
+    memset(&load, 0, sizeof load);
+    load.mcu_a = mcu_current(last_mcu, last_held);
+    load.switch_on = sim_bus_level(SIM_NET_EPD_VCC) != 0u;
+    load.panel_a = load.switch_on ? panel_current(last_panel) : PANEL_DEEP_SLEEP_A;
+    load.running = last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL;
+    load.powered = sim_powered() != 0;
+    load.sboren = sim_board_sboren();
+    load.supplied = sim_board_supplied();
+    load.phase = switching_on ? SIM_PHASE_SWITCH_ON
+                 : last_panel == SIM_PANEL_BUSY && busy_command == EPD_CMD_DISPLAY_REFRESH
+                     ? SIM_PHASE_REFRESH
+                     : SIM_PHASE_NONE;
+    return load;
 }
 
 void sim_power_update(void) {
@@ -133,8 +188,29 @@ void sim_power_update(void) {
             stats.active_charge_c += (current + MCU_RUN_A) * seconds;
         }
     }
-    note_states();
-    check_supply();
+    sim_battery_advance(&last_load);
+    {
+        sim_panel_state_t before = last_panel;
+        sim_supply_load_t load;
+
+        note_states();
+        note_phase(before, last_panel);
+        load = supply_load();
+        if (memcmp(&load, &last_load, sizeof load) != 0) {
+            last_load = load;
+            sim_battery_load_changed();
+        }
+    }
+}
+
+uint64_t sim_power_next_event(void) {
+    return sim_battery_next_step();
+}
+
+void sim_power_run_events(void) {
+    if (sim_battery_next_step() <= sim_now()) {
+        sim_power_update();
+    }
 }
 
 void sim_power_stats(sim_power_stats_t *out) {

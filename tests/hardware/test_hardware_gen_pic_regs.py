@@ -86,7 +86,8 @@ def test_config_words_follow_main_c_pragmas(regmap) -> None:
     # FEXTOSC OFF, RSTOSC HFINT32, CLKOUTEN OFF, CSWEN ON, FCMEN OFF (datasheet bits).
     assert words["CONFIG1"] == 0x3FFC & 0x3F8F & 0x1FFF
     assert words["CONFIG3"] == 0x3FFD  # WRT HALF (bits 1:0 = 01), LVP ON
-    assert words["CONFIG2"] & 0x0200 == 0  # BORV HIGH (bit 9 = 0)
+    assert words["CONFIG2"] & 0x0200 == 0x0200  # BORV LOW (bit 9 = 1)
+    assert words["CONFIG2"] & 0x00C0 == 0x0040  # BOREN SBOREN (bits 7:6 = 01)
     header = gen.render_sdcc_header(regmap, "p16f18326.inc", words)
     assert "static __code uint16_t __at(0x8007) pic_config1 = 0x1F8Cu;" in header
 

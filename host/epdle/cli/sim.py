@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from epdle.sim import Board, PowerReport
 
+from epdle.cli import sim_power
 from epdle.cli.errors import CommandError, int_in, number_in
 from epdle.cli.paths import input_file, output_dir, output_file
 
@@ -42,6 +43,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     sim_commands = sim.add_subparsers(dest="sim_command", metavar="SUBCOMMAND", required=True)
     _register_selftest(sim_commands)
     _register_serve(sim_commands)
+    sim_power.register(sim_commands)
 
 
 def _register_selftest(sim_commands: argparse._SubParsersAction) -> None:

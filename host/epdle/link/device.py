@@ -14,6 +14,7 @@ from epdle.frames import store as flash_layout
 
 from .protocol import (
     CHUNK_MAX,
+    INFO_FLAG_BATTERY_LOW,
     INFO_PAYLOAD_BYTES,
     Command,
     ErrorCode,
@@ -88,6 +89,7 @@ class DeviceInfo:
     capacity_words: int
     max_frames: int
     chunk_max: int
+    battery_low: bool  # the device measured its cell too weak to refresh the panel
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,8 @@ class Device:
         reply = self._request(Command.INFO, expect=Reply.INFO)
         if len(reply.payload) < INFO_PAYLOAD_BYTES:
             raise LinkError(f"short INFO reply from {self.transport.name}")
-        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
-            struct.unpack_from("<BBBBHBBBB", reply.payload)
+        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max, flags = (
+            struct.unpack_from("<BBBBHBBBBB", reply.payload)
         )
         return DeviceInfo(
             version=f"{major}.{minor}.{patch}",
@@ -211,6 +213,7 @@ class Device:
             capacity_words=words,
             max_frames=max_frames,
             chunk_max=chunk_max,
+            battery_low=bool(flags & INFO_FLAG_BATTERY_LOW),
         )
 
     def push(

@@ -21,7 +21,9 @@ PACKET_MAX = HEADER_BYTES + PAYLOAD_MAX + CRC_BYTES
 WAKE_PREAMBLE_BYTES = 4
 WAKE_MS = 5
 AWAKE_MS = 1500
-INFO_PAYLOAD_BYTES = 10
+INFO_PAYLOAD_BYTES = 11
+# INFO's last byte: status flags.
+INFO_FLAG_BATTERY_LOW = 0x01  # the cell was too weak for the last update
 DELIMITER = 0x00
 
 

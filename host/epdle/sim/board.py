@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
 from epdle.panel import PLANE_BYTES, Planes
-from epdle.sim.library import LOG_DATA_BYTES, PowerStats, SimError, Transaction, load_library
+from epdle.sim.library import (
+    LOG_DATA_BYTES,
+    PowerStats,
+    SimError,
+    Supply,
+    SupplyReport,
+    Transaction,
+    load_library,
+)
 from epdle.sim.power import PowerReport, power_report
 
 if TYPE_CHECKING:
@@ -49,10 +57,23 @@ PREDICATE_STEP_MS = 1.0
 PRESS_BOUNCE = ((0.3, 1), (0.7, 0), (1.5, 1), (2.1, 0))
 RELEASE_BOUNCE = ((0.4, 0), (0.9, 1))
 
+BOR_TRIPS = ("min", "typ", "max")
+
 _STOP_DEADLINE = 0
 _STOP_REFRESH_DONE = 1
 _STOP_BYTE_LANDED = 3
 _NET_VCC = NETS.index("EPD_VCC")
+
+
+class SupplyFigures(TypedDict):
+    """What the supply path saw since `supply_report_start` (volts; None if never)."""
+
+    min_vdd_switch_on: float | None
+    min_vdd_refresh: float | None
+    min_vdd_bor_armed: float | None
+    min_vdd_running: float | None
+    charge_uc: float
+    brownouts: int
 
 
 class EpdTransaction(TypedDict):
@@ -332,6 +353,87 @@ class Board:
         stats = PowerStats()
         self._live().sim_power_stats(ctypes.byref(stats))
         return power_report(stats, self.refresh_count)
+
+    def set_supply(
+        self,
+        cell_volts: float | None = None,
+        cell_ohms: float | None = None,
+        reservoir_uf: float | None = None,
+        panel_uf: float | None = None,
+    ) -> None:
+        """Change the cell (open-circuit volts, internal ohms), the reservoir at U2's VIN
+        or the module's input capacitance (uF); what is not given stays."""
+        supply = Supply()
+        lib = self._live()
+        lib.sim_supply_get(ctypes.byref(supply))
+        for name, value in (
+            ("cell_v", cell_volts),
+            ("cell_ohm", cell_ohms),
+            ("reservoir_uf", reservoir_uf),
+            ("panel_uf", panel_uf),
+        ):
+            if value is not None:
+                if value < 0:
+                    raise ValueError(f"{name} must not be negative, got {value}")
+                setattr(supply, name, value)
+        lib.sim_supply_set(ctypes.byref(supply))
+
+    def supply(self) -> dict[str, float]:
+        """The cell and capacitors in force."""
+        supply = Supply()
+        self._live().sim_supply_get(ctypes.byref(supply))
+        return {field[0]: float(getattr(supply, field[0])) for field in Supply._fields_}
+
+    def select_bor_trip(self, which: str) -> None:
+        """Where in the configured trip range (min, typ, max) the simulated chip trips."""
+        if which not in BOR_TRIPS:
+            raise ValueError(f"BOR trip must be one of {', '.join(BOR_TRIPS)}, got {which!r}")
+        self._live().sim_bor_trip_select(BOR_TRIPS.index(which))
+
+    @property
+    def bor_trip_v(self) -> float:
+        return float(self._live().sim_bor_trip_v())
+
+    @property
+    def bor_trip_max_v(self) -> float:
+        """The highest trip point of the configured range (0 with the BOR off)."""
+        return float(self._live().sim_bor_trip_max_v())
+
+    def supply_report_start(self) -> None:
+        self._live().sim_supply_report_start()
+
+    def supply_report(self) -> SupplyFigures:
+        report = SupplyReport()
+        self._live().sim_supply_report(ctypes.byref(report))
+
+        def volts(value: float) -> float | None:
+            return float(value) if value != float("inf") else None
+
+        return SupplyFigures(
+            min_vdd_switch_on=volts(report.min_vdd_switch_on),
+            min_vdd_refresh=volts(report.min_vdd_refresh),
+            min_vdd_bor_armed=volts(report.min_vdd_bor_armed),
+            min_vdd_running=volts(report.min_vdd_running),
+            charge_uc=float(report.charge_c) * 1e6,
+            brownouts=int(report.brownouts),
+        )
+
+    @property
+    def brownouts(self) -> int:
+        return int(self._live().sim_brownout_count())
+
+    @property
+    def watchdog_resets(self) -> int:
+        return int(self._live().sim_watchdog_reset_count())
+
+    @property
+    def watchdog_longest_ms(self) -> float:
+        """The longest the CPU ran awake without clearing the watchdog."""
+        return int(self._live().sim_watchdog_longest_ns()) / NS_PER_MS
+
+    def hang_firmware(self) -> None:
+        """Test fault: the firmware hangs at its next HAL call until the chip resets."""
+        self._live().sim_hang_firmware()
 
     # ---- private ------------------------------------------------------------------
 

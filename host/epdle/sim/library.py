@@ -55,6 +55,26 @@ class PowerStats(ctypes.Structure):
     ]
 
 
+class Supply(ctypes.Structure):
+    _fields_ = [
+        ("cell_v", ctypes.c_double),
+        ("cell_ohm", ctypes.c_double),
+        ("reservoir_uf", ctypes.c_double),
+        ("panel_uf", ctypes.c_double),
+    ]
+
+
+class SupplyReport(ctypes.Structure):
+    _fields_ = [
+        ("min_vdd_switch_on", ctypes.c_double),
+        ("min_vdd_refresh", ctypes.c_double),
+        ("min_vdd_bor_armed", ctypes.c_double),
+        ("min_vdd_running", ctypes.c_double),
+        ("charge_c", ctypes.c_double),
+        ("brownouts", ctypes.c_uint32),
+    ]
+
+
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_boot": (ctypes.c_int, [ctypes.c_char_p]),
     "sim_shutdown": (None, []),
@@ -86,6 +106,17 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_flash_poke": (None, [ctypes.c_uint16, ctypes.c_uint16]),
     "sim_eeprom_peek": (ctypes.c_uint8, [ctypes.c_uint8]),
     "sim_power_stats": (None, [ctypes.POINTER(PowerStats)]),
+    "sim_supply_get": (None, [ctypes.POINTER(Supply)]),
+    "sim_supply_set": (None, [ctypes.POINTER(Supply)]),
+    "sim_bor_trip_select": (None, [ctypes.c_int]),
+    "sim_bor_trip_v": (ctypes.c_double, []),
+    "sim_bor_trip_max_v": (ctypes.c_double, []),
+    "sim_supply_report_start": (None, []),
+    "sim_supply_report": (None, [ctypes.POINTER(SupplyReport)]),
+    "sim_brownout_count": (ctypes.c_uint32, []),
+    "sim_watchdog_reset_count": (ctypes.c_uint32, []),
+    "sim_watchdog_longest_ns": (ctypes.c_uint64, []),
+    "sim_hang_firmware": (None, []),
 }
 
 _library: ctypes.PyDLL | None = None

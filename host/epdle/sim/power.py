@@ -1,12 +1,15 @@
 """The power report: energy per update, standby current and coin-cell life, from the
-simulated board's power counters (the model itself is C: firmware/sim/sim_power.c,
-hardware/power.md)."""
+simulated board's power counters; and what one press does to the supply path (the
+models themselves are C: firmware/sim/sim_power.c, sim_battery.c, hardware/power.md)."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from epdle.sim.library import PowerStats
+
+if TYPE_CHECKING:
+    from epdle.sim.board import Board
 
 # CR2032 nominal capacity (hardware/power.md) and the usage the brief rates it at.
 COIN_CELL_MAH = 225.0
@@ -74,4 +77,70 @@ def power_report(stats: PowerStats, refreshes: int) -> PowerReport:
         button_held_ms=ms("button_held"),
         standby_ms=ms("standby"),
         active_ms=ms("active"),
+    )
+
+
+# Bounds on the simulated waits of a press (a refresh alone is about 15 s).
+BOOT_LIMIT_MS = 10_000.0
+SETTLE_MS = 2_000.0  # a new cell's voltage reaches the capacitors (R x C: tens of ms)
+PRESS_LIMIT_MS = 60_000.0
+
+
+class PressFigures(TypedDict):
+    """What one press from sleep did to the supply (volts; None where it never happened)."""
+
+    min_vdd_switch_on: float | None
+    min_vdd_refresh: float | None
+    min_vdd_bor_armed: float | None
+    min_vdd_running: float | None
+    bor_trip_v: float
+    bor_trip_max_v: float
+    brownouts: int
+    watchdog_resets: int
+    refreshed: bool
+    charge_uc: float
+    slept_before: bool
+    ended_asleep: bool
+
+
+def press_from_sleep(
+    board: Board,
+    cell_volts: float | None = None,
+    cell_ohms: float | None = None,
+    reservoir_uf: float | None = None,
+    panel_uf: float | None = None,
+) -> PressFigures:
+    """Put the cell and capacitors in (what is not given stays), let the board sleep, then
+    press its button once and run until the update is over (the board asleep again with
+    the panel off): what the supply went through from the cell's change on."""
+    board.supply_report_start()
+    board.set_supply(cell_volts, cell_ohms, reservoir_uf, panel_uf)
+    # A cell too weak for the chip awake keeps it in a reset loop: it never sleeps, and the
+    # press lands in that loop.
+    slept = board.run_until(lambda b: b.asleep, BOOT_LIMIT_MS)
+    board.run_ms(SETTLE_MS)
+    refreshes = board.refresh_count
+    watchdog_resets = board.watchdog_resets
+    pressed_ms = board.time_ms
+    board.press_button()
+
+    def over(b: Board) -> bool:
+        # Past the press and its release, back to the standby sleep with the panel off.
+        return b.time_ms > pressed_ms + 1_000 and b.asleep and not b.panel_powered
+
+    ended = board.run_until(over, PRESS_LIMIT_MS)
+    figures = board.supply_report()
+    return PressFigures(
+        min_vdd_switch_on=figures["min_vdd_switch_on"],
+        min_vdd_refresh=figures["min_vdd_refresh"],
+        min_vdd_bor_armed=figures["min_vdd_bor_armed"],
+        min_vdd_running=figures["min_vdd_running"],
+        bor_trip_v=board.bor_trip_v,
+        bor_trip_max_v=board.bor_trip_max_v,
+        brownouts=figures["brownouts"],
+        watchdog_resets=board.watchdog_resets - watchdog_resets,
+        refreshed=board.refresh_count > refreshes,
+        charge_uc=figures["charge_uc"],
+        slept_before=slept,
+        ended_asleep=ended,
     )

@@ -63,6 +63,7 @@ void pic_host_sleep(void) {
     pic_host.iocap_at_sleep = IOCAP;
     pic_host.iocan_at_sleep = IOCAN;
     pic_host.wdtcon_at_sleep = WDTCON;
+    pic_host.borcon_at_sleep = BORCON;
     pic_host.rx_wakes_at_sleep = ((IOCAN & _IOCAN_IOCAN1_MASK) != 0u && PIE0bits.IOCIE) ||
                                  (BAUD1CONbits.WUE && !VREGCONbits.VREGPM && RC1STAbits.SPEN);
     if (pic_host.on_sleep != NULL) {

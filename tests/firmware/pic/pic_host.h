@@ -31,6 +31,7 @@ typedef struct {
     uint8_t iocap_at_sleep;
     uint8_t iocan_at_sleep;
     uint8_t wdtcon_at_sleep;
+    uint8_t borcon_at_sleep;
     /* At the last SLEEP: whether a start bit on RX (RA1) wakes the CPU. DS40001839,
      * "Peripheral Usage in Sleep": the low-power sleep (VREGPM = 1) is meant for BOR,
      * WDT and interrupt-on-change wake-ups; the EUSART's auto-wake (WUE) only at

@@ -588,6 +588,50 @@ static void test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause(
     assert_int_equal(IOCAF & 0x10, 0x00);
 }
 
+/* ---- supply and watchdog (DS40001839: WDT, BOR, FVR, ADC chapters) ---------------- */
+
+static void test_the_watchdog_runs_awake_and_sleeps_with_the_standby(void **state) {
+    (void)state;
+    /* WDTCON: WDTPS = 10000 (1:2^21 of LFINTOSC, 64 s), SWDTEN = 1. */
+    assert_int_equal(WDTCON, 0x21);
+    BORCON = 0x80; /* armed, as at reset */
+    hal_sleep();
+    /* The standby SLEEP: neither the watchdog nor the brown-out reset draw current. */
+    assert_int_equal(pic_host.wdtcon_at_sleep, 0x00);
+    assert_int_equal(pic_host.borcon_at_sleep & 0x80, 0x00);
+    assert_int_equal(WDTCON, 0x21);
+    assert_int_equal(BORCON & 0x80, 0x80);
+    hal_brownout_reset(false);
+    hal_sleep();
+    assert_int_equal(BORCON & 0x80, 0x00); /* disarmed it stays */
+    hal_brownout_reset(true);
+    assert_int_equal(BORCON & 0x80, 0x80);
+}
+
+static void test_vdd_is_read_on_the_fvr_and_a_conversion_that_never_ends_reads_weak(void **state) {
+    (void)state;
+    /* Nothing here ends the conversion (GO stays set): the bounded poll gives up and the
+     * reading is the lowest VDD, so the firmware refuses the panel. */
+    assert_int_equal(hal_vdd_reading(), 0xFF);
+    assert_int_equal(ADCON1, 0x20); /* left justified, TAD = Fosc/32 (1 us at 32 MHz) */
+    assert_int_equal(ADCON0, 0x00); /* the ADC off again */
+    assert_int_equal(FVRCON, 0x00); /* the FVR off again */
+    /* The reading of a VDD, as the ADC's upper 8 bits of 1023 x 1.024 V / VDD. */
+    assert_int_equal(HAL_VDD_READING(3000u), 87);
+    assert_int_equal(HAL_VDD_READING(2750u), 95);
+    assert_int_equal(HAL_VDD_READING(2500u), 104);
+}
+
+static void test_a_brown_out_reset_is_told_once_and_a_power_on_is_not(void **state) {
+    (void)state;
+    PCON0 = 0x3C; /* after a power-on: NOT_POR = NOT_BOR = 0 */
+    assert_false(hal_reset_was_brownout());
+    assert_int_equal(PCON0 & 0x03, 0x03);
+    PCON0 = 0x3E; /* a brown-out since: NOT_BOR = 0, NOT_POR = 1 */
+    assert_true(hal_reset_was_brownout());
+    assert_false(hal_reset_was_brownout());
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_init_pins, setup),
@@ -621,6 +665,10 @@ int main(void) {
         cmocka_unit_test_setup(test_uart_wake_during_refresh_sleep_keeps_the_cpu_awake,
                                setup_refreshing),
         cmocka_unit_test_setup(test_uart_wake_keeps_the_bound, setup_refreshing),
+        cmocka_unit_test_setup(test_the_watchdog_runs_awake_and_sleeps_with_the_standby, setup),
+        cmocka_unit_test_setup(
+            test_vdd_is_read_on_the_fvr_and_a_conversion_that_never_ends_reads_weak, setup),
+        cmocka_unit_test_setup(test_a_brown_out_reset_is_told_once_and_a_power_on_is_not, setup),
         cmocka_unit_test_setup(test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause,
                                setup_refreshing),
     };

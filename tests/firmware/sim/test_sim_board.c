@@ -17,6 +17,7 @@
 #include "sim_test_pins.h"
 #include "sim_uart.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -635,7 +636,8 @@ static void test_a_fresh_cell_sags_under_the_refresh_but_stays_in_range(void **s
 /* The design before: 32 MHz with BORV = LOW. The CPU may run down to the low trip
  * point's 2.30 V, where 32 MHz asks 2.5 V: a sagging cell takes it there. */
 static void test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification(void **state) {
-    static const sim_supply_rules_t low_trip_at_32_mhz = {32000000u, true, 2.30, 2.45};
+    static const sim_supply_rules_t low_trip_at_32_mhz = {32000000u, SIM_BOR_AWAKE, 2.30, 2.45,
+                                                          2.60};
 
     (void)state;
     boot_with(refresh_sleep_body);
@@ -646,17 +648,142 @@ static void test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification(vo
     assert_true(violations_naming("with the CPU running at 32 MHz") >= 1u);
 }
 
-/* The configured design (BORV = HIGH, trip point 2.55 V at least) on the same cell: the
- * chip is held in reset instead, and restarts once the panel's load is gone. */
-static void test_the_configured_brown_out_reset_keeps_the_cpu_in_specification(void **state) {
+/* With BORV = HIGH (trip point 2.55 V at least) armed while running, on the same cell:
+ * the chip is held in reset instead, and restarts once the panel's load is gone. */
+static void test_the_high_brown_out_reset_keeps_the_cpu_in_specification(void **state) {
+    static const sim_supply_rules_t high_trip = {32000000u, SIM_BOR_AWAKE, 2.55, 2.70, 2.85};
+
     (void)state;
     boot_with(refresh_sleep_body);
+    sim_battery_rules(&high_trip);
     sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
     sim_run_until(3000u * MS);
     assert_true(sim_brownout_count() >= 1u);
     assert_true(boots >= 2u);
     assert_int_equal(violations_naming("with the CPU running"), 0);
     assert_int_equal(sim_violation_count(), 0);
+}
+
+/* ---- the supply path: switch-on, brown-out range, the watchdog ------------------------ */
+
+/* The board's capacitors (hardware/bom.md): C1 + C2 at VDD, C3 at U2's output. */
+#define VDD_BASE_UF 10.1
+#define RAIL_BASE_UF 1.0
+
+static void idle_body(void) {}
+
+static void switch_on_body(void) {
+    hal_pin_write(HAL_PIN_EPD_PWR, 1u);
+    hal_delay_ms(50u);
+    hal_pin_write(HAL_PIN_EPD_PWR, 0u);
+}
+
+static double switch_on_dip(double reservoir_uf, double module_uf, double cell_ohm) {
+    sim_supply_t supply;
+    sim_supply_report_t report;
+
+    boot_with(idle_body);
+    sim_supply_get(&supply);
+    supply.reservoir_uf = reservoir_uf;
+    supply.panel_uf = module_uf;
+    supply.cell_ohm = cell_ohm;
+    sim_supply_set(&supply);
+    sim_run_until(1000u * MS);
+    sim_shutdown();
+    scenario = switch_on_body;
+    assert_int_equal(sim_boot(NULL), 0);
+    sim_supply_set(&supply);
+    sim_supply_report_start();
+    sim_run_until(100u * MS);
+    sim_supply_report(&report);
+    return report.min_vdd_switch_on;
+}
+
+/* Charge sharing: the rail's capacitors fill from VDD's faster than the cell refills it,
+ * so the dip is close to the capacitors' alone, 3.0 V x C_vdd / (C_vdd + C_rail), a
+ * little above it; a reservoir holds VDD up. */
+static void test_switching_the_panel_on_shares_vdd_with_the_rail(void **state) {
+    double alone = 3.0 * VDD_BASE_UF / (VDD_BASE_UF + RAIL_BASE_UF + 10.0);
+
+    (void)state;
+    double shared = 3.0 * (VDD_BASE_UF + 220.0) / (VDD_BASE_UF + 220.0 + RAIL_BASE_UF + 10.0);
+    double dip;
+
+    (void)state;
+    /* 15 ohm x 21 uF is 0.3 ms: the cell gives back a little during U2's 0.1 ms ramp. */
+    dip = switch_on_dip(0.0, 10.0, 15.0);
+    assert_true(dip > alone && dip < alone + 0.4);
+    dip = switch_on_dip(0.0, 0.0, 15.0);
+    assert_true(dip > 3.0 * VDD_BASE_UF / (VDD_BASE_UF + RAIL_BASE_UF) && dip < 2.8);
+    dip = switch_on_dip(220.0, 10.0, 15.0);
+    assert_true(dip > shared && dip < shared + 0.03);
+    sim_shutdown();
+}
+
+/* A cell that refills VDD sags it in the end by its resistance times the load: VDD
+ * gets there within a few R x C, and back to the open-circuit voltage asleep. */
+static void test_vdd_recovers_to_the_cell_less_its_load(void **state) {
+    (void)state;
+    boot_with(switch_on_body);
+    sim_battery_set(2.9, 30.0);
+    sim_run_until(40u * MS);
+    /* Awake, the panel idle (1 mA) and the CPU (2.6 mA) through 30 ohm. */
+    assert_true(fabs(sim_battery_vdd() - (2.9 - 3.6e-3 * 30.0)) < 0.005);
+    sim_run_until(5000u * MS);
+    assert_true(sim_asleep());
+    /* Asleep: 0.4 uA through 30 ohm, nothing to see. */
+    assert_true(fabs(sim_battery_vdd() - 2.9) < 0.001);
+}
+
+static void power_on_awake_body(void) {
+    (void)epd_power_up_start(); /* POWER_ON: the pumps' load for 37 ms */
+    hal_delay_ms(60u);          /* awake through it */
+    panel_off();
+}
+
+/* The trip point the option chooses in the configured range: a cell that sags awake to
+ * about 2.58 V (10.6 mA through 30 ohm) trips BORV = LOW at its highest point, not at
+ * its typical one. */
+static void test_the_brown_out_trips_where_in_its_range_the_option_says(void **state) {
+    static const sim_supply_rules_t low_trip = {32000000u, SIM_BOR_AWAKE, 2.30, 2.45, 2.60};
+    sim_bor_trip_t trips[] = {SIM_BOR_TRIP_TYP, SIM_BOR_TRIP_MAX};
+    uint32_t seen[2];
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < 2u; i++) {
+        boot_with(power_on_awake_body);
+        sim_battery_rules(&low_trip);
+        sim_battery_set(2.9, 30.0);
+        sim_bor_trip_select(trips[i]);
+        sim_run_until(1000u * MS);
+        seen[i] = sim_brownout_count();
+        assert_true(sim_battery_vdd_min_running() < 2.6);
+        sim_shutdown();
+    }
+    assert_int_equal(seen[0], 0u);
+    assert_true(seen[1] >= 1u);
+}
+
+static void hang_body(void) {
+    hal_watchdog_clear();
+    sim_hang_firmware();
+    hal_watchdog_clear(); /* never returns: hangs here */
+    results[0] = true;
+}
+
+/* Awake and never cleared, the watchdog resets the chip after its period, and it restarts. */
+static void test_a_hung_firmware_is_reset_by_the_watchdog(void **state) {
+    (void)state;
+    boot_with(hang_body);
+    sim_run_until((HAL_WATCHDOG_AWAKE_MS - 1000u) * MS);
+    assert_int_equal(sim_watchdog_reset_count(), 0u);
+    assert_int_equal(boots, 1u);
+    sim_run_until((HAL_WATCHDOG_AWAKE_MS + 1000u) * MS);
+    assert_int_equal(sim_watchdog_reset_count(), 1u);
+    assert_true(boots >= 2u);
+    assert_false(results[0]);
+    assert_true(sim_watchdog_longest_ns() >= (uint64_t)HAL_WATCHDOG_AWAKE_MS * MS);
 }
 
 static void stuck_busy_body(void) {
@@ -756,13 +883,21 @@ int main(void) {
             test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification, reset_observations,
             shut_down),
         cmocka_unit_test_setup_teardown(
-            test_the_configured_brown_out_reset_keeps_the_cpu_in_specification, reset_observations,
+            test_the_high_brown_out_reset_keeps_the_cpu_in_specification, reset_observations,
             shut_down),
         cmocka_unit_test_setup_teardown(test_refresh_is_slept_through_until_busy_rises,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_button_and_uart_during_the_refresh_sleep_are_not_lost,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_refresh_sleep_with_busy_stuck_ends_on_the_watchdog,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_switching_the_panel_on_shares_vdd_with_the_rail,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_vdd_recovers_to_the_cell_less_its_load,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_the_brown_out_trips_where_in_its_range_the_option_says,
+                                        reset_observations, shut_down),
+        cmocka_unit_test_setup_teardown(test_a_hung_firmware_is_reset_by_the_watchdog,
                                         reset_observations, shut_down),
         cmocka_unit_test_setup_teardown(test_standby_is_under_one_microamp_with_the_panel_off,
                                         reset_observations, shut_down),

@@ -5,7 +5,7 @@
  *
  * Same pins as firmware/ports/pic16f18326/ (EPD_* on PORTC, EPD_PWR RA2,
  * BUSY RA4, BUTTON RA5). The panel is always idle (BUSY reads 1), the button never
- * pressed, the UART silent. Delays and sleeps take no CPU time: they add the
+ * pressed, the UART silent, VDD a fresh cell's. Delays and sleeps take no CPU time: they add the
  * time asked for to hal_gpsim_waited_us, so cycle counts measured in gpsim
  * are the firmware's own work. hal_gpsim_spi_bytes and hal_gpsim_spi_sum count
  * the bytes clocked out.
@@ -121,6 +121,23 @@ void hal_busy_wake(bool on) {
 /* BUSY reads idle here: a wait for it never sleeps. */
 hal_wake_t hal_sleep_period(void) {
     return HAL_WAKE_OTHER;
+}
+
+/* A fresh cell behind VDD (3.0 V): no supply is modelled here. */
+uint8_t hal_vdd_reading(void) {
+    return HAL_VDD_READING(3000u);
+}
+
+void hal_brownout_reset(bool armed) {
+    (void)armed;
+}
+
+bool hal_reset_was_brownout(void) {
+    return false;
+}
+
+void hal_watchdog_clear(void) {
+    CLRWDT();
 }
 
 bool hal_uart_read(uint8_t *byte) {

@@ -26,6 +26,11 @@ const RegSpec kRegs[] = {
     {P16F18326::R_PIE0, 0x090, "pie0", 0x00},
     {P16F18326::R_PIE1, 0x091, "pie1", 0x00},
     {P16F18326::R_BORCON, 0x116, "borcon", 0x80},
+    {P16F18326::R_FVRCON, 0x117, "fvrcon", 0x00},
+    {P16F18326::R_ADRESL, 0x09b, "adresl", 0x00},
+    {P16F18326::R_ADRESH, 0x09c, "adresh", 0x00},
+    {P16F18326::R_ADCON0, 0x09d, "adcon0", 0x00},
+    {P16F18326::R_ADCON1, 0x09e, "adcon1", 0x00},
     {P16F18326::R_VREGCON, 0x197, "vregcon", 0x01},
     {P16F18326::R_RC1REG, 0x199, "rc1reg", 0x00},
     {P16F18326::R_TX1REG, 0x19a, "tx1reg", 0x00},
@@ -61,6 +66,12 @@ const unsigned int WUE = 1u << 1, BRG16 = 1u << 3, RCIDL = 1u << 6;
 /* PIR1/PIE1, PIR0/PIE0 */
 const unsigned int TXIF = 1u << 4, RCIF = 1u << 5, IOCIF = 1u << 4;
 const unsigned int PIR0_WRITABLE = 0x21u; /* TMR0IF, INTF; IOCIF is read-only */
+
+/* FVRCON, ADCON0, ADCON1 */
+const unsigned int FVREN = 1u << 7, FVRRDY = 1u << 6, ADFVR_1X = 1u;
+const unsigned int ADON = 1u << 0, ADGO = 1u << 1, CHS_FVR = 0x3fu << 2, ADFM = 1u << 7;
+/* The bench's VDD: a fresh CR2032 (the supply itself is the simulated board's model). */
+const double BENCH_VDD = 3.0;
 
 /* Row erase and row write: Tpew, and the EEPROM byte write Tdew (electrical specs). */
 const double FLASH_OP_S = 2.5e-3;
@@ -564,6 +575,16 @@ void P16F18326::reg_put(unsigned int id, unsigned int v) {
         r->value.put(v);
         clock_update();
         return;
+    case R_FVRCON:
+        /* Ready at once (TFVRS, 25 us, is the firmware's wait). */
+        r->value.put((v & ~FVRRDY) | ((v & FVREN) ? FVRRDY : 0u));
+        return;
+    case R_ADCON0:
+        r->value.put(v & ~ADGO);
+        if ((v & ADGO) && (v & ADON)) {
+            adc_convert(v & CHS_FVR);
+        }
+        return;
     case R_RXPPS:
         r->value.put(v & 0x1f);
         return;
@@ -573,6 +594,23 @@ void P16F18326::reg_put(unsigned int id, unsigned int v) {
     default:
         r->value.put(v);
         return;
+    }
+}
+
+/* One conversion, done at once (its 12 TAD are not counted): the FVR buffer at 1x against
+ * VDD, else 0; ADRESH:ADRESL as ADFM justifies them. */
+void P16F18326::adc_convert(unsigned int channel) {
+    unsigned int fvr = regs[R_FVRCON]->value.get();
+    unsigned int result = 0;
+    if (channel == CHS_FVR && (fvr & FVREN) && (fvr & 3u) == ADFVR_1X) {
+        result = (unsigned int)(1023.0 * 1.024 / BENCH_VDD + 0.5);
+    }
+    if (regs[R_ADCON1]->value.get() & ADFM) {
+        regs[R_ADRESH]->value.put(result >> 8);
+        regs[R_ADRESL]->value.put(result & 0xffu);
+    } else {
+        regs[R_ADRESH]->value.put(result >> 2);
+        regs[R_ADRESL]->value.put((result & 3u) << 6);
     }
 }
 

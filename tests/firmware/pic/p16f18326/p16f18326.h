@@ -139,6 +139,11 @@ class P16F18326 : public _14bit_e_processor {
         R_RC1PPS,
         R_PCON0,
         R_BORCON,
+        R_FVRCON,
+        R_ADRESL,
+        R_ADRESH,
+        R_ADCON0,
+        R_ADCON1,
         R_COUNT
     };
     enum { T_RX, T_TX, T_NVM };
@@ -214,6 +219,7 @@ class P16F18326 : public _14bit_e_processor {
     void tx_load();
     void tx_bit();
     void clock_update();
+    void adc_convert(unsigned int channel);
     unsigned int bit_cycles();
     PinModule *rx_pin();
     bool tx_routed();

@@ -1,0 +1,126 @@
+"""CLI command `sim power`: one press from sleep on the simulated board's supply path."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from epdle.cli.errors import CommandError, number_in
+
+# A fresh CR2032 (hardware/power.md) and the module's input capacitance the design takes.
+DEFAULT_CELL_VOLTS = 3.0
+DEFAULT_CELL_OHMS = 15.0
+MAX_PANEL_UF = 10.0
+
+
+def register(sim_commands: argparse._SubParsersAction) -> None:
+    """Add `sim power` to the `epdle sim` parser."""
+    power = sim_commands.add_parser(
+        "power",
+        help="press once from sleep and report what the supply path went through",
+        description="Boot the simulated board, put the given coin cell and module in, press "
+        "the button once (a refresh from sleep) and report, from the cell's change on, the "
+        "lowest VDD at the panel's switch-on (U2's turn-on to the end of POWER_ON), during the "
+        "refresh and with the brown-out reset armed, the brown-out trip level, the brown-out "
+        "resets, whether the panel refreshed, whether the device reports a low battery (its "
+        "INFO reply), and the charge drawn from the cell.",
+    )
+    power.add_argument(
+        "--cell-volts",
+        type=number_in(0.0, 3.6, above=True),
+        default=DEFAULT_CELL_VOLTS,
+        help=f"open-circuit voltage of the cell (default {DEFAULT_CELL_VOLTS}: fresh CR2032)",
+    )
+    power.add_argument(
+        "--cell-ohms",
+        type=number_in(0.0, 1000.0, above=True),
+        default=DEFAULT_CELL_OHMS,
+        help=f"internal resistance of the cell (default {DEFAULT_CELL_OHMS:.0f}: fresh CR2032)",
+    )
+    power.add_argument(
+        "--panel-uf",
+        type=number_in(0.0, MAX_PANEL_UF),
+        default=None,
+        help="input capacitance of the panel module in uF, besides C3 "
+        f"(0-{MAX_PANEL_UF:.0f}; default: the board's, {MAX_PANEL_UF:.0f})",
+    )
+    power.add_argument(
+        "--reservoir-uf",
+        type=number_in(0.0, 1000.0),
+        default=None,
+        help="reservoir at U2's VIN in uF, besides C1 and C2 (default: the board's; "
+        "0 is the design before it)",
+    )
+    power.add_argument(
+        "--bor",
+        choices=("min", "typ", "max"),
+        default="typ",
+        help="where in the configured brown-out range the chip trips (default typ)",
+    )
+    power.add_argument("--json", action="store_true", help="print the figures as JSON")
+    power.set_defaults(func=run_power)
+
+
+def run_power(args: argparse.Namespace) -> int:
+    from epdle.link.device import Device, LinkError
+    from epdle.sim import SimError, board_behind
+    from epdle.sim.power import press_from_sleep
+
+    try:
+        with Device.open("sim://") as device:
+            board = board_behind(device.serial)
+            if board is None:
+                raise CommandError("the simulated port has no board behind it")
+            board.select_bor_trip(args.bor)
+            press = press_from_sleep(
+                board, args.cell_volts, args.cell_ohms, args.reservoir_uf, args.panel_uf
+            )
+            try:
+                battery_low: bool | None = device.info().battery_low
+            except LinkError:
+                battery_low = None  # no answer: a chip in a reset loop reports nothing
+            supply = board.supply()
+            violations = board.violations()
+    except (SimError, LinkError) as error:
+        raise CommandError(f"simulated board: {error}") from None
+    result: dict[str, Any] = {
+        "cell_volts": args.cell_volts,
+        "cell_ohms": args.cell_ohms,
+        "panel_uf": supply["panel_uf"],
+        "reservoir_uf": supply["reservoir_uf"],
+        "bor": args.bor,
+        **press,
+        "battery_low": bool(battery_low),
+        "answered": battery_low is not None,
+        "violations": violations,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(_text(result))
+    return 0
+
+
+def _volts(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f} V"
+
+
+def _text(result: dict[str, Any]) -> str:
+    lines = [
+        f"cell {result['cell_volts']:.2f} V, {result['cell_ohms']:.1f} ohm; module "
+        f"{result['panel_uf']:.1f} uF; reservoir {result['reservoir_uf']:.0f} uF",
+        f"lowest VDD at the panel's switch-on   {_volts(result['min_vdd_switch_on'])}",
+        f"lowest VDD during the refresh          {_volts(result['min_vdd_refresh'])}",
+        f"lowest VDD with the brown-out armed    {_volts(result['min_vdd_bor_armed'])}",
+        f"brown-out trip ({result['bor']})               {_volts(result['bor_trip_v'])} "
+        f"(highest of the range {_volts(result['bor_trip_max_v'])})",
+        f"brown-out resets                       {result['brownouts']}",
+        f"watchdog resets                        {result['watchdog_resets']}",
+        f"panel refreshed                        {'yes' if result['refreshed'] else 'no'}",
+        f"device reports a low battery           {'yes' if result['battery_low'] else 'no'}"
+        + ("" if result["answered"] else " (the device does not answer)"),
+        f"charge drawn from the cell             {result['charge_uc']:.0f} uC",
+    ]
+    lines += [f"violation: {violation}" for violation in result["violations"]]
+    return "\n".join(lines)
