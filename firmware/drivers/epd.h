@@ -86,6 +86,19 @@ epd_status_t epd_refresh_start(void);
 epd_status_t epd_refresh_wait(void);
 
 /*
+ * A fast black/white update of one window (UC8151D only), in place of
+ * epd_refresh_start() once the whole frame is in the panel's RAM: the
+ * waveform GxEPD2's refresh_bw drives on this panel (facts 4.1) loaded into
+ * the LUT registers, PANEL_SETTING for that waveform in black/white, VCOM and
+ * data interval, PARTIAL_IN, the window, DISPLAY_REFRESH. Only the window's
+ * black changes (about 0.64 s of BUSY instead of 16.8 s); red cannot be
+ * driven, so the window must hold none. epd_refresh_wait() then waits with
+ * the fast bound and sets PARTIAL_OUT and the three-colour PANEL_SETTING
+ * again. Rules for x, y, w, h as epd_window_begin().
+ */
+epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
+
+/*
  * The MCU asleep until BUSY reads high (true) or about max_ms have passed
  * (false): the policy over the HAL's one-period sleeps (see epd.c).
  */
