@@ -13,6 +13,7 @@
 #define MAX_CODE_BITS 15u
 
 frame_window_t frame_window;
+frame_window_t frame_fast;
 
 static frame_reader_t reader;
 static uint16_t input_left; /* frame bytes not yet read */
@@ -138,8 +139,36 @@ static void start_plane(uint8_t which) {
     }
 }
 
+/* Bounds shared by the fast window and the windows (sizes in bytes across and rows). */
+static bool window_fits(uint8_t x_bytes, uint8_t y, uint8_t w_bytes, uint8_t height) {
+    /* Compared one at a time so no sum can wrap around a uint8_t. */
+    return w_bytes != 0u && height != 0u && x_bytes < EPD_ROW_BYTES &&
+           w_bytes <= EPD_ROW_BYTES - x_bytes && y < EPD_HEIGHT && height <= EPD_HEIGHT - y;
+}
+
+/* Version 2's fast window: four bytes as a window header's first four, all zero for none. */
+static void read_fast_window(void) {
+    uint8_t x_bytes = read_byte();
+    uint8_t y = read_byte();
+    uint8_t w_bytes = read_byte();
+    uint8_t height = read_byte();
+
+    if (status != FRAME_OK || (uint8_t)(x_bytes | y | w_bytes | height) == 0u) {
+        return;
+    }
+    if (!window_fits(x_bytes, y, w_bytes, height)) {
+        fail(FRAME_ERR_WINDOW);
+        return;
+    }
+    frame_fast.x = (uint8_t)(x_bytes << 3);
+    frame_fast.y = y;
+    frame_fast.w = (uint8_t)(w_bytes << 3);
+    frame_fast.h = height;
+}
+
 frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     uint8_t count;
+    uint8_t version;
 
     reader = read;
     input_left = length;
@@ -152,8 +181,12 @@ frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     width_bytes = 0u;
     plane_bytes = 0u;
     start_plane(2u);
+    frame_fast.h = 0u;
 
-    if (read_byte() != FRAME_VERSION) {
+    version = read_byte();
+    if (version == FRAME_VERSION_FAST) {
+        read_fast_window();
+    } else if (version != FRAME_VERSION) {
         fail(FRAME_ERR_VERSION); /* keeps TRUNCATED if the frame was empty */
         return status;
     }
@@ -210,11 +243,9 @@ frame_status_t frame_next_window(void) {
     if (status != FRAME_OK) {
         return status;
     }
-    /* Compared one at a time so no sum can wrap around a uint8_t. */
-    if (w_bytes == 0u || height == 0u || x_bytes >= EPD_ROW_BYTES ||
-        w_bytes > EPD_ROW_BYTES - x_bytes || y >= EPD_HEIGHT || height > EPD_HEIGHT - y ||
-        (black_orders & 0x0Fu) > FRAME_MAX_ORDER || (black_orders >> 4) > FRAME_MAX_ORDER ||
-        (red_orders & 0x0Fu) > FRAME_MAX_ORDER || (red_orders >> 4) > FRAME_MAX_ORDER) {
+    if (!window_fits(x_bytes, y, w_bytes, height) || (black_orders & 0x0Fu) > FRAME_MAX_ORDER ||
+        (black_orders >> 4) > FRAME_MAX_ORDER || (red_orders & 0x0Fu) > FRAME_MAX_ORDER ||
+        (red_orders >> 4) > FRAME_MAX_ORDER) {
         fail(FRAME_ERR_WINDOW);
         return status;
     }

@@ -9,6 +9,11 @@ from epdle.panel import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
 FRAME_HEADER_BYTES = 2  # version, window count
+# Version 2 is version 1 with the frame's fast window (x / 8, y, w / 8, h; all zero for
+# none) between the version and the window count: where the frames of its set differ, in
+# black only, so the device may show it by a fast black/white update of that window.
+FAST_FORMAT_VERSION = 2
+FAST_WINDOW_BYTES = 4
 # x / 8, y, w / 8, h, then per plane (DTM1, DTM2) the Exp-Golomb orders of its codes:
 # low nibble for codes read where the error to the left is 0, high nibble where it is 1.
 WINDOW_HEADER_BYTES = 6
@@ -20,6 +25,8 @@ MAX_CODE_BITS = 15
 PANEL_WIDTH, PANEL_HEIGHT = NATIVE_SIZE
 
 __all__ = [
+    "FAST_FORMAT_VERSION",
+    "FAST_WINDOW_BYTES",
     "FORMAT_VERSION",
     "FRAME_HEADER_BYTES",
     "MAX_CODE_BITS",
@@ -39,7 +46,7 @@ __all__ = [
 class FrameErrorKind(Enum):
     """Why a frame was refused; the values are the C decoder's frame_status_t codes."""
 
-    VERSION = 1  # first byte is not FORMAT_VERSION
+    VERSION = 1  # first byte is neither FORMAT_VERSION nor FAST_FORMAT_VERSION
     WINDOW = 2  # too many windows, a window outside the panel or empty, order > 7
     TRUNCATED = 3  # the data ends inside a header or a window's bit stream
     CODE = 4  # a run-length code too long or running past the end of its plane
