@@ -55,6 +55,18 @@ class PowerStats(ctypes.Structure):
     ]
 
 
+class RefreshInfo(ctypes.Structure):
+    _fields_ = [
+        ("count", ctypes.c_uint32),
+        ("fast", ctypes.c_uint8),
+        ("dc_balanced", ctypes.c_uint8),
+        ("ghost_max", ctypes.c_uint16),
+        ("frames", ctypes.c_uint32),
+        ("frame_rate_hz", ctypes.c_uint32),
+        ("duration_ns", ctypes.c_uint64),
+    ]
+
+
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_boot": (ctypes.c_int, [ctypes.c_char_p]),
     "sim_shutdown": (None, []),
@@ -86,6 +98,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_flash_poke": (None, [ctypes.c_uint16, ctypes.c_uint16]),
     "sim_eeprom_peek": (ctypes.c_uint8, [ctypes.c_uint8]),
     "sim_power_stats": (None, [ctypes.POINTER(PowerStats)]),
+    "sim_refresh_info": (None, [ctypes.POINTER(RefreshInfo)]),
 }
 
 _library: ctypes.PyDLL | None = None
