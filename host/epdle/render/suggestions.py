@@ -84,10 +84,12 @@ def word_box(has_board: bool) -> Box:
 
 def board_box(length: int, guesses: int) -> tuple[int, int, BoardLayout]:
     """Top-left corner and layout of the board for ``guesses`` played (centred below)."""
-    width, height = WIDTH - 2 * MARGIN, HEIGHT - 2 - SUGGESTION_BOARD_TOP
-    layout = fit_board(length, guesses, width, height)
+    width, room = WIDTH - 2 * MARGIN, HEIGHT - 2 - SUGGESTION_BOARD_TOP
+    # Tiles as large as the 50 px below BOARD_TOP take (larger ones cost a full board's
+    # frame its kilobyte), centred in the room below SUGGESTION_BOARD_TOP.
+    layout = fit_board(length, guesses, width, HEIGHT - 2 - BOARD_TOP)
     left = MARGIN + (width - layout.width) // 2
-    return left, SUGGESTION_BOARD_TOP + (height - layout.height) // 2, layout
+    return left, SUGGESTION_BOARD_TOP + (room - layout.height) // 2, layout
 
 
 def fit_word(word: str, box: Box) -> InkText:
