@@ -46,10 +46,9 @@ def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
 def test_push_sends_fast_windows_unless_told_full_refresh(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str], fast: bool
 ) -> None:
+    from epdle.frames import encode
     from epdle.frames.decoder import fast_window
     from epdle.link import device as device_module
-
-    from epdle.frames import encode
 
     white = b"\xff" * 2756
     paths = []

@@ -113,8 +113,9 @@ def test_a_power_cut_during_a_fast_update_brings_a_full_refresh_back(device_and_
     board.press_button(bounce=False)
     # Cut while the fast waveform runs (BUSY low after its DISPLAY_REFRESH).
     assert board.run_until(
-        lambda b: b.epd_transactions()[-1]["cmd"] == DISPLAY_REFRESH
-        and b.net_level("EPD_BUSY") == 0,
+        lambda b: (
+            b.epd_transactions()[-1]["cmd"] == DISPLAY_REFRESH and b.net_level("EPD_BUSY") == 0
+        ),
         5_000,
     )
     board.schedule_power_cut(0)

@@ -28,8 +28,8 @@ from .options import BLACK, RED, WHITE
 from .planes import Planes, image_to_planes
 from .suggestions import (
     BOARD_HEADER,
-    BOARD_WORD,
     BOARD_TOP,
+    BOARD_WORD,
     HEIGHT,
     MARGIN,
     WIDTH,

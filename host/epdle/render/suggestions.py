@@ -342,9 +342,7 @@ def _draw_first_fitting(canvas: Canvas, texts: Sequence[str], box: Box, largest:
     canvas.stamp_centred(_largest_bold(texts[-1], box, largest), box, BLACK)
 
 
-def _draw_badge(
-    canvas: Canvas, badge: str, top: int, bottom: int, colour: Colour = BLACK
-) -> Box:
+def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int, colour: Colour = BLACK) -> Box:
     """The counter badge, ``badge`` in white on ``colour``: black on suggestion frames,
     where the counter changes from frame to frame and a fast update cannot draw red."""
     badge_ink = ink_text(badge, font(Face.BOLD, 12))

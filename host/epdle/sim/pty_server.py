@@ -115,7 +115,9 @@ class _BoardWatcher:
         if self.board.refresh_count != self.refreshes:
             self.refreshes = self.board.refresh_count
             last = self.board.last_refresh()
-            self.say(f"panel refreshed (refresh {self.refreshes}, {last.kind}, {last.seconds:.2f} s)")
+            self.say(
+                f"panel refreshed (refresh {self.refreshes}, {last.kind}, {last.seconds:.2f} s)"
+            )
         if self.board.asleep != self.asleep:
             self.asleep = self.board.asleep
             self.say("asleep" if self.asleep else "awake")
