@@ -15,39 +15,44 @@
 #include "builtin_frames.h"
 #include "epd.h"
 #include "frame.h"
-#include "hal.h"
 #include "store.h"
 
 /*
  * Fast updates. A stored frame with a fast window (docs/frame-format.md,
  * version 2) goes by a fast black/white update of that window
  * (epd_fast_refresh_start) when the panel is known to show a frame of the same
- * set with the same window, and fewer than FAST_UPDATES_MAX fast updates ran
- * since the last full refresh; anything else is a full refresh: the first
- * frame after a reset or a power cut (the panel's picture is not known), after
- * a new set, after any error, and every FAST_UPDATES_MAX + 1-th press. A fast
- * update drives each pixel it changes once; the simulated panel counts those
- * since the last full refresh (its ghost count), so this bounds it at
- * FAST_UPDATES_MAX, far below the "up to 100" GxEPD2 allows this waveform on
- * this panel: enough to cycle a set of 8 suggestions with one full refresh,
- * and a full one at least once a cycle to clear the ghosts and the reddish
- * tint GxEPD2 reports. The host can refuse fast updates altogether by sending
- * frames without a fast window (`epdle push --full-refresh`).
+ * set (every frame of a set carries the same window: the host makes it so) and
+ * fewer than FAST_UPDATES_MAX fast updates ran since the last full refresh;
+ * anything else is a full refresh: the first frame after a reset or a power cut
+ * (the panel's picture is not known), after a new set, after any error, and
+ * every FAST_UPDATES_MAX + 1-th press. A fast update drives each pixel it
+ * changes once; the simulated panel counts those since the last full refresh
+ * (its ghost count), so this bounds it at FAST_UPDATES_MAX, far below the "up
+ * to 100" GxEPD2 allows this waveform on this panel: enough to cycle a set of
+ * 8 suggestions with one full refresh, and a full one at least once a cycle to
+ * clear the ghosts and the reddish tint GxEPD2 reports. The host can refuse
+ * fast updates altogether by sending frames without a fast window (`epdle push
+ * --full-refresh`).
  */
 #define FAST_UPDATES_MAX 7u
-HAL_STATIC_ASSERT(fast_updates_u8, FAST_UPDATES_MAX < 0xFFu);
 
 static uint8_t current;
 static bool shown_since_init;
-/* The panel shows (or, while loading, is about to show) a frame of set shown_generation
- * with fast window shown_fast; false whenever that is not known. */
-static bool shown_known;
-static bool loaded_stored; /* the frame being loaded is a stored one */
-static bool fast_next;     /* ... and goes by a fast update */
+#if EPD_FAST_UPDATES
+/* Fast updates allowed now, 0 when the next refresh must be full (the panel shows a
+ * frame of set shown_generation with fast window shown_fast, or its picture is not
+ * known, or that frame has no fast window). */
+static uint8_t fast_left;
+/* The same once the frame being loaded is shown; and whether it goes fast. */
+static uint8_t loaded_left;
+static bool fast_next;
 static uint16_t shown_generation;
-static frame_window_t shown_fast;
-static uint8_t fast_updates; /* since the last full refresh */
-static uint16_t builtin_at;  /* next byte of the built-in frame being shown */
+static frame_window_t shown_fast; /* the fast window of that frame */
+#define FAST_FORGET() (fast_left = 0u, fast_next = false)
+#else
+#define FAST_FORGET() ((void)0)
+#endif
+static uint16_t builtin_at; /* next byte of the built-in frame being shown */
 
 static uint8_t read_builtin(void) {
     uint8_t byte = builtin_frame_bytes[builtin_at];
@@ -59,9 +64,7 @@ static uint8_t read_builtin(void) {
 void display_init(void) {
     current = 0u;
     shown_since_init = false;
-    shown_known = false;
-    fast_next = false;
-    fast_updates = 0u;
+    FAST_FORGET();
     builtin_at = 0u;
 }
 
@@ -120,28 +123,42 @@ void display_sleep(void) {
 
 /* The panel powered down, whatever state it was left in; then the error. */
 static display_status_t fail(display_status_t status) {
-    shown_known = false;
-    fast_next = false;
+    FAST_FORGET();
     (void)epd_power_down();
     return status;
 }
 
+#if EPD_FAST_UPDATES
 /*
  * Whether the frame just opened goes by a fast update (see FAST_UPDATES_MAX);
  * from here until its refresh ends, the panel's picture is not known.
  */
 static void decide_fast(bool stored) {
-    uint16_t generation = stored ? store_generation() : 0u;
+    uint16_t generation = store_generation();
+    uint8_t left = fast_left;
+    bool fast_frame = stored && frame_fast.h != 0u;
 
-    fast_next = shown_known && stored && frame_fast.h != 0u && generation == shown_generation &&
-                frame_fast.x == shown_fast.x && frame_fast.y == shown_fast.y &&
-                frame_fast.w == shown_fast.w && frame_fast.h == shown_fast.h &&
-                fast_updates < (uint8_t)FAST_UPDATES_MAX;
-    shown_known = false;
-    loaded_stored = stored;
+    fast_left = 0u;
+    fast_next = false;
+    loaded_left = 0u;
+    if (fast_frame) {
+        loaded_left = (uint8_t)FAST_UPDATES_MAX;
+        if (left != 0u && generation == shown_generation && frame_fast.x == shown_fast.x &&
+            frame_fast.y == shown_fast.y && frame_fast.w == shown_fast.w &&
+            frame_fast.h == shown_fast.h) {
+            fast_next = true;
+            loaded_left = (uint8_t)(left - 1u);
+        }
+    }
     shown_generation = generation;
-    shown_fast = frame_fast;
+    shown_fast.x = frame_fast.x;
+    shown_fast.y = frame_fast.y;
+    shown_fast.w = frame_fast.w;
+    shown_fast.h = frame_fast.h;
 }
+#else
+#define decide_fast(stored) ((void)(stored))
+#endif
 
 display_status_t display_load(uint8_t index) {
     frame_reader_t read = read_builtin;
@@ -168,7 +185,7 @@ display_status_t display_load(uint8_t index) {
     if (frame_open(read, length) != FRAME_OK) {
         return fail(DISPLAY_ERR_BAD_FRAME);
     }
-    decide_fast(read == store_read_byte);
+    decide_fast(store_frame_count() != 0u);
 
     panel = epd_power_up();
     if (panel == EPD_OK && frame_windows_left() == 0u) {
@@ -209,8 +226,12 @@ display_status_t display_refresh_start(display_status_t loaded) {
     if (loaded != DISPLAY_OK) {
         return loaded; /* the load already left the panel unpowered */
     }
-    if ((fast_next ? epd_fast_refresh_start(shown_fast.x, shown_fast.y, shown_fast.w, shown_fast.h)
+#if EPD_FAST_UPDATES
+    if ((fast_next ? epd_fast_refresh_start(frame_fast.x, frame_fast.y, frame_fast.w, frame_fast.h)
                    : epd_refresh_start()) != EPD_OK) {
+#else
+    if (epd_refresh_start() != EPD_OK) {
+#endif
         return fail(DISPLAY_ERR_PANEL);
     }
     return DISPLAY_OK;
@@ -228,9 +249,10 @@ display_status_t display_refresh_end(display_status_t started) {
     if (epd_power_down() != EPD_OK && result == DISPLAY_OK) {
         result = DISPLAY_ERR_PANEL;
     }
-    shown_known = result == DISPLAY_OK && loaded_stored;
-    fast_updates = fast_next ? (uint8_t)(fast_updates + 1u) : 0u;
+#if EPD_FAST_UPDATES
+    fast_left = result == DISPLAY_OK ? loaded_left : 0u;
     fast_next = false;
+#endif
     return result;
 }
 

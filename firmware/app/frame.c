@@ -139,33 +139,6 @@ static void start_plane(uint8_t which) {
     }
 }
 
-/* Bounds shared by the fast window and the windows (sizes in bytes across and rows). */
-static bool window_fits(uint8_t x_bytes, uint8_t y, uint8_t w_bytes, uint8_t height) {
-    /* Compared one at a time so no sum can wrap around a uint8_t. */
-    return w_bytes != 0u && height != 0u && x_bytes < EPD_ROW_BYTES &&
-           w_bytes <= EPD_ROW_BYTES - x_bytes && y < EPD_HEIGHT && height <= EPD_HEIGHT - y;
-}
-
-/* Version 2's fast window: four bytes as a window header's first four, all zero for none. */
-static void read_fast_window(void) {
-    uint8_t x_bytes = read_byte();
-    uint8_t y = read_byte();
-    uint8_t w_bytes = read_byte();
-    uint8_t height = read_byte();
-
-    if (status != FRAME_OK || (uint8_t)(x_bytes | y | w_bytes | height) == 0u) {
-        return;
-    }
-    if (!window_fits(x_bytes, y, w_bytes, height)) {
-        fail(FRAME_ERR_WINDOW);
-        return;
-    }
-    frame_fast.x = (uint8_t)(x_bytes << 3);
-    frame_fast.y = y;
-    frame_fast.w = (uint8_t)(w_bytes << 3);
-    frame_fast.h = height;
-}
-
 frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     uint8_t count;
     uint8_t version;
@@ -185,7 +158,14 @@ frame_status_t frame_open(frame_reader_t read, uint16_t length) {
 
     version = read_byte();
     if (version == FRAME_VERSION_FAST) {
-        read_fast_window();
+        /* The fast window has a window header's form: read and checked as one. */
+        windows_left = 1u;
+        if (frame_next_window() == FRAME_OK) {
+            frame_fast.x = frame_window.x;
+            frame_fast.y = frame_window.y;
+            frame_fast.w = frame_window.w;
+            frame_fast.h = frame_window.h;
+        }
     } else if (version != FRAME_VERSION) {
         fail(FRAME_ERR_VERSION); /* keeps TRUNCATED if the frame was empty */
         return status;
@@ -243,9 +223,11 @@ frame_status_t frame_next_window(void) {
     if (status != FRAME_OK) {
         return status;
     }
-    if (!window_fits(x_bytes, y, w_bytes, height) || (black_orders & 0x0Fu) > FRAME_MAX_ORDER ||
-        (black_orders >> 4) > FRAME_MAX_ORDER || (red_orders & 0x0Fu) > FRAME_MAX_ORDER ||
-        (red_orders >> 4) > FRAME_MAX_ORDER) {
+    /* Compared one at a time so no sum can wrap around a uint8_t. */
+    if (w_bytes == 0u || height == 0u || x_bytes >= EPD_ROW_BYTES ||
+        w_bytes > EPD_ROW_BYTES - x_bytes || y >= EPD_HEIGHT || height > EPD_HEIGHT - y ||
+        (black_orders & 0x0Fu) > FRAME_MAX_ORDER || (black_orders >> 4) > FRAME_MAX_ORDER ||
+        (red_orders & 0x0Fu) > FRAME_MAX_ORDER || (red_orders >> 4) > FRAME_MAX_ORDER) {
         fail(FRAME_ERR_WINDOW);
         return status;
     }

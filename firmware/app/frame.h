@@ -28,7 +28,8 @@
 #include "epd.h"
 
 #define FRAME_VERSION 1u
-/* Version 2: version 1 with a fast window after the version byte (docs/frame-format.md). */
+/* Version 2: version 1 with a fast window, in a window header's form, after the version
+ * byte (docs/frame-format.md). */
 #define FRAME_VERSION_FAST 2u
 #define FRAME_MAX_WINDOWS 16u
 #define FRAME_MAX_ORDER 7u
@@ -59,8 +60,7 @@ typedef struct {
 extern frame_window_t frame_window;
 /*
  * The frame's fast window (version 2), read by frame_open(): where the frames
- * of its set differ, in black only; h == 0 for none (version 1, or a version 2
- * frame that may not be updated fast).
+ * of its set differ, in black only; h == 0 for none (a version 1 frame).
  */
 extern frame_window_t frame_fast;
 

@@ -76,6 +76,10 @@
  */
 #define FAST_REFRESH_TIMEOUT_MS 2000u
 #define LUT_GROUP_BYTES 6u
+#define LUT_BW 2u       /* 0x22 */
+#define LUT_WB 3u       /* 0x23 */
+#define LEVEL_VDH 0x40u /* phase A at VDH: towards black */
+#define LEVEL_VDL 0x80u /* phase A at VDL: towards white */
 #define LUT_VCOM_BYTES 44u
 #define LUT_BYTES 42u
 #define PANEL_SETTING_OTP 0x0Fu     /* three colours, LUT from OTP (Waveshare's init) */
@@ -104,7 +108,9 @@ HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
 typedef enum { PANEL_OFF = 0, PANEL_STARTING, PANEL_READY } panel_state_t;
 static uint8_t panel_state;
 /* A fast refresh is running: its wait has its own bound and restores the settings after. */
+#if EPD_FAST_UPDATES
 static bool fast_refresh;
+#endif
 
 static bool panel_powered(void) {
     return hal_pin_read(HAL_PIN_EPD_PWR) != 0u;
@@ -270,7 +276,9 @@ epd_status_t epd_power_up(void) {
     send_data((uint8_t)EPD_HEIGHT);
 #endif
 
+#if EPD_FAST_UPDATES
     fast_refresh = false;
+#endif
     panel_state = PANEL_READY;
     return EPD_OK;
 }
@@ -390,42 +398,44 @@ epd_status_t epd_refresh_start(void) {
     return EPD_OK;
 }
 
-#if EPD_CONTROLLER == EPD_UC8151D
-/* Level selects of VCOM, WW, BW, WB, BB; each LUT's first group ends in the same five bytes. */
-static const uint8_t fast_levels[5] = {0x00u, 0x00u, 0x80u, 0x40u, 0x00u};
-static const uint8_t fast_group_tail[LUT_GROUP_BYTES - 1u] = {0x1Fu, 0x01u, 0x00u, 0x00u, 0x01u};
-
-static void panel_setting(uint8_t first) {
-    send_command(CMD_PANEL_SETTING);
-    send_data(first);
-    send_data(PANEL_SETTING_SECOND);
-}
-
+#if EPD_FAST_UPDATES
+/*
+ * GxEPD2 sends PARTIAL_OUT and the three-colour PANEL_SETTING again after the
+ * fast refresh, to keep the controller on: here deep sleep follows every
+ * update, and the next power-up's init sets them again.
+ */
 epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     uint8_t lut;
-    uint8_t i;
 
-    if (!window_is_valid(x, y, w, h)) {
-        return EPD_ERR_BAD_WINDOW;
-    }
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
+    /* Each LUT's first group: its level select, 0x1F frames then 1, repeated once. */
     for (lut = 0u; lut < 5u; lut++) {
         send_command((uint8_t)(CMD_LUT_VCOM + lut));
-        send_data(fast_levels[lut]);
-        for (i = 0u; i < (uint8_t)(LUT_GROUP_BYTES - 1u); i++) {
-            send_data(fast_group_tail[i]);
-        }
-        hal_spi_repeat(0x00u, (lut == 0u ? LUT_VCOM_BYTES : LUT_BYTES) - LUT_GROUP_BYTES);
+        send_data(lut == LUT_BW ? LEVEL_VDL : lut == LUT_WB ? LEVEL_VDH : 0x00u);
+        send_data(0x1Fu);
+        send_data(0x01u);
+        hal_spi_repeat(0x00u, 2u);
+        send_data(0x01u);
+        hal_spi_repeat(0x00u,
+                       lut == 0u ? LUT_VCOM_BYTES - LUT_GROUP_BYTES : LUT_BYTES - LUT_GROUP_BYTES);
     }
-    panel_setting(PANEL_SETTING_REG_BW);
+    send_command(CMD_PANEL_SETTING);
+    send_data(PANEL_SETTING_REG_BW);
+    send_data(PANEL_SETTING_SECOND);
     send_command(CMD_VCOM_AND_DATA_INTERVAL);
     send_data(VCOM_DATA_INTERVAL_BW);
     partial_window(x, y, w, h);
     fast_refresh = true;
-    send_busy_command(CMD_DISPLAY_REFRESH);
-    return EPD_OK;
+    return epd_refresh_start();
+}
+
+epd_status_t epd_refresh_wait(void) {
+    uint16_t bound = fast_refresh ? FAST_REFRESH_TIMEOUT_MS : REFRESH_TIMEOUT_MS;
+
+    fast_refresh = false;
+    return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
 #else
 epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
@@ -433,28 +443,13 @@ epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) 
     (void)y;
     (void)w;
     (void)h;
-    return EPD_ERR_NOT_READY; /* the IL0373 build has no fast waveform */
+    return EPD_ERR_NOT_READY; /* built without fast updates (epd.h) */
 }
-#endif
 
 epd_status_t epd_refresh_wait(void) {
-    bool idle;
-
-    if (!fast_refresh) {
-        return epd_sleep_until_idle(REFRESH_TIMEOUT_MS) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
-    }
-    fast_refresh = false;
-    idle = epd_sleep_until_idle(FAST_REFRESH_TIMEOUT_MS);
-#if EPD_CONTROLLER == EPD_UC8151D
-    if (idle) {
-        send_command(CMD_PARTIAL_OUT);
-        panel_setting(PANEL_SETTING_OTP);
-        send_command(CMD_VCOM_AND_DATA_INTERVAL);
-        send_data(VCOM_DATA_INTERVAL);
-    }
-#endif
-    return idle ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
+    return epd_sleep_until_idle(REFRESH_TIMEOUT_MS) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
+#endif
 
 epd_status_t epd_power_down(void) {
     epd_status_t status = EPD_OK;

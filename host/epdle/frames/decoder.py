@@ -7,7 +7,6 @@ import numpy as np
 from .bits import BitReader
 from .format import (
     FAST_FORMAT_VERSION,
-    FAST_WINDOW_BYTES,
     FORMAT_VERSION,
     MAX_GOLOMB_ORDER,
     MAX_WINDOWS,
@@ -66,14 +65,8 @@ def _frame_header(data: bytes) -> tuple[Window | None, int]:
             f"version {data[0]}, expected {FORMAT_VERSION} or {FAST_FORMAT_VERSION} "
             "(a newer epdle wrote it: update the firmware and epdle)",
         )
-    field = data[1 : 1 + FAST_WINDOW_BYTES]
-    if len(field) < FAST_WINDOW_BYTES:
-        raise FrameError(FrameErrorKind.TRUNCATED, "data ends inside the fast window")
-    if not any(field):
-        return None, 1 + FAST_WINDOW_BYTES
-    window = Window(x_bytes=field[0], y=field[1], width_bytes=field[2], height=field[3])
-    window.check()
-    return window, 1 + FAST_WINDOW_BYTES
+    window, _ = _window_header(data, 1)
+    return window, 1 + WINDOW_HEADER_BYTES
 
 
 def _window_header(data: bytes, offset: int) -> tuple[Window, list[tuple[int, int]]]:

@@ -16,10 +16,10 @@ import numpy as np
 
 from .format import (
     FAST_FORMAT_VERSION,
-    FAST_WINDOW_BYTES,
     FORMAT_VERSION,
     PANEL_HEIGHT,
     ROW_BYTES,
+    WINDOW_HEADER_BYTES,
     Window,
 )
 
@@ -66,7 +66,7 @@ def fast_header(red: bytes | np.ndarray, fast: Window | None) -> bytes:
     fast.check()
     if (_rows(red)[fast.rows(), fast.columns()] != 0xFF).any():
         raise ValueError(f"red inside the fast window {fast}: a fast update cannot drive it")
-    return bytes([FAST_FORMAT_VERSION, fast.x_bytes, fast.y, fast.width_bytes, fast.height])
+    return bytes([FAST_FORMAT_VERSION, fast.x_bytes, fast.y, fast.width_bytes, fast.height, 0, 0])
 
 
 def without_header(frame: bytes) -> bytes:
@@ -74,7 +74,7 @@ def without_header(frame: bytes) -> bytes:
     from .decoder import fast_window
 
     fast_window(frame)
-    return frame[1 + (FAST_WINDOW_BYTES if frame[0] == FAST_FORMAT_VERSION else 0) :]
+    return frame[1 + (WINDOW_HEADER_BYTES if frame[0] == FAST_FORMAT_VERSION else 0) :]
 
 
 def mark_fast(frames: Sequence[bytes], allow: bool = True) -> list[bytes]:

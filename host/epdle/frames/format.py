@@ -9,11 +9,11 @@ from epdle.panel import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
 FRAME_HEADER_BYTES = 2  # version, window count
-# Version 2 is version 1 with the frame's fast window (x / 8, y, w / 8, h; all zero for
-# none) between the version and the window count: where the frames of its set differ, in
-# black only, so the device may show it by a fast black/white update of that window.
+# Version 2 is version 1 with the frame's fast window between the version and the window
+# count, in a window header's form (x / 8, y, w / 8, h, then two order bytes of 0): where
+# the frames of its set differ, in black only, so the device may show it by a fast
+# black/white update of that window. A frame without one is version 1.
 FAST_FORMAT_VERSION = 2
-FAST_WINDOW_BYTES = 4
 # x / 8, y, w / 8, h, then per plane (DTM1, DTM2) the Exp-Golomb orders of its codes:
 # low nibble for codes read where the error to the left is 0, high nibble where it is 1.
 WINDOW_HEADER_BYTES = 6
@@ -26,7 +26,6 @@ PANEL_WIDTH, PANEL_HEIGHT = NATIVE_SIZE
 
 __all__ = [
     "FAST_FORMAT_VERSION",
-    "FAST_WINDOW_BYTES",
     "FORMAT_VERSION",
     "FRAME_HEADER_BYTES",
     "MAX_CODE_BITS",
