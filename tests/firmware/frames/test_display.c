@@ -408,11 +408,35 @@ static void test_a_full_refresh_after_a_new_set_an_error_or_a_reset(void **state
     unload(&tiny);
 }
 
+/* A set whose frames carry different fast windows (no host makes one): never fast between them. */
+static void test_frames_with_other_fast_windows_are_refreshed_in_full(void **state) {
+    vector_t fast = load("fast_window", 1);
+    uint8_t *moved = malloc(fast.frame_size);
+
+    (void)state;
+    assert_non_null(moved);
+    memcpy(moved, fast.frame, fast.frame_size);
+    moved[1] = 2u; /* the fast window one byte further right */
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    fake_store_add(moved, (uint16_t)fast.frame_size);
+    fake_store_add(moved, (uint16_t)fast.frame_size);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_FAST_REFRESH);
+    assert_memory_equal(fake_panel.fast_window, "\x10\x08\x18\x0A", 4);
+    free(moved);
+    unload(&fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_stored_frame_streams_its_window, setup),
         cmocka_unit_test_setup(test_runner_ups_go_fast_until_a_full_refresh_is_due, setup),
         cmocka_unit_test_setup(test_a_full_refresh_after_a_new_set_an_error_or_a_reset, setup),
+        cmocka_unit_test_setup(test_frames_with_other_fast_windows_are_refreshed_in_full, setup),
         cmocka_unit_test_setup(test_stored_frames_show_their_vector_planes, setup),
         cmocka_unit_test_setup(test_builtin_frames_show_when_nothing_is_stored, setup),
         cmocka_unit_test_setup(test_crc_failure_leaves_the_panel_untouched, setup),
