@@ -107,7 +107,7 @@ HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
  */
 typedef enum { PANEL_OFF = 0, PANEL_STARTING, PANEL_READY } panel_state_t;
 static uint8_t panel_state;
-/* A fast refresh is running: its wait has its own bound and restores the settings after. */
+/* A fast refresh is running: its wait has its own bound. */
 #if EPD_FAST_UPDATES
 static bool fast_refresh;
 #endif

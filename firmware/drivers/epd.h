@@ -38,7 +38,7 @@
  * Fast black/white updates (epd_fast_refresh_start() and display.c's use of
  * them) on the UC8151D, except in the PIC16F18326 image: it has no room for
  * them yet (they take about 380 program words, its budget leaves 61 free,
- * docs/pic-image.md), so its compilers (SDCC, XC8) leave them out and that
+ * docs/frame-format.md), so its compilers (SDCC, XC8) leave them out and that
  * image shows every frame by a full refresh. -DEPD_FAST_UPDATES=0/1 overrides.
  */
 #ifndef EPD_FAST_UPDATES

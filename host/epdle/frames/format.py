@@ -8,7 +8,6 @@ from enum import Enum
 from epdle.panel import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
-FRAME_HEADER_BYTES = 2  # version, window count
 # Version 2 is version 1 with the frame's fast window between the version and the window
 # count, in a window header's form (x / 8, y, w / 8, h, then two order bytes of 0): where
 # the frames of its set differ, in black only, so the device may show it by a fast
@@ -27,7 +26,6 @@ PANEL_WIDTH, PANEL_HEIGHT = NATIVE_SIZE
 __all__ = [
     "FAST_FORMAT_VERSION",
     "FORMAT_VERSION",
-    "FRAME_HEADER_BYTES",
     "MAX_CODE_BITS",
     "MAX_GOLOMB_ORDER",
     "MAX_WINDOWS",
