@@ -87,6 +87,8 @@ def _valid_vectors() -> Iterator[tuple[str, bytes, Planes]]:
     yield "sixteen_windows", encode_windows(*_stripes(), stripes), _stripes_in(stripes)
     corners = [Window(12, 211, 1, 1), Window(0, 0, 1, 1), Window(0, 0, ROW_BYTES, PANEL_HEIGHT)]
     yield "full_and_corners", encode_windows(*_noise(), corners), _noise()
+    # Version 2: version 1 with a fast window, in a window header's form.
+    yield "fast_window", encode(*_tiny(), fast=Window(1, 8, 3, 10)), _tiny()
 
 
 def _stripes_in(windows: list[Window]) -> Planes:
@@ -116,7 +118,12 @@ def _invalid_vectors() -> Iterator[tuple[str, bytes, FrameErrorKind]]:
 
     yield "empty", b"", FrameErrorKind.TRUNCATED
     yield "version_only", b"\x01", FrameErrorKind.TRUNCATED
-    yield "bad_version", _with(tiny, 0, 2), FrameErrorKind.VERSION
+    yield "bad_version", _with(tiny, 0, 3), FrameErrorKind.VERSION
+    fast = b"\x02" + bytes([2, 200, 1, 13, 0, 0]) + tiny[1:]
+    yield "fast_window_off_bottom", fast, FrameErrorKind.WINDOW
+    yield "fast_window_zero_width", _with(_with(fast, 2, 10), 3, 0), FrameErrorKind.WINDOW
+    yield "fast_window_order_too_big", _with(_with(fast, 2, 10), 5, 0x08), FrameErrorKind.WINDOW
+    yield "fast_window_cut", b"\x02\x00\x00", FrameErrorKind.TRUNCATED
     yield "seventeen_windows", b"\x01\x11", FrameErrorKind.WINDOW
     yield "window_off_right", window(12, 10, 2, 4), FrameErrorKind.WINDOW
     yield "window_x_wraps", window(255, 10, 2, 4), FrameErrorKind.WINDOW

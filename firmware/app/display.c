@@ -17,8 +17,41 @@
 #include "frame.h"
 #include "store.h"
 
+/*
+ * Fast updates. A stored frame with a fast window (docs/frame-format.md,
+ * version 2) goes by a fast black/white update of that window
+ * (epd_fast_refresh_start) when the panel is known to show a frame of the same
+ * set (every frame of a set carries the same window: the host makes it so) and
+ * fewer than FAST_UPDATES_MAX fast updates ran since the last full refresh;
+ * anything else is a full refresh: the first frame after a reset or a power cut
+ * (the panel's picture is not known), after a new set, after any error, and
+ * every FAST_UPDATES_MAX + 1-th press. A fast update drives each pixel it
+ * changes once; the simulated panel counts those since the last full refresh
+ * (its ghost count), so this bounds it at FAST_UPDATES_MAX, far below the "up
+ * to 100" GxEPD2 allows this waveform on this panel: enough to cycle a set of
+ * 8 suggestions with one full refresh, and a full one at least once a cycle to
+ * clear the ghosts and the reddish tint GxEPD2 reports. The host can refuse
+ * fast updates altogether by sending frames without a fast window (`epdle push
+ * --full-refresh`).
+ */
+#define FAST_UPDATES_MAX 7u
+
 static uint8_t current;
 static bool shown_since_init;
+#if EPD_FAST_UPDATES
+/* Fast updates allowed now, 0 when the next refresh must be full (the panel shows a
+ * frame of set shown_generation with fast window shown_fast, or its picture is not
+ * known, or that frame has no fast window). */
+static uint8_t fast_left;
+/* The same once the frame being loaded is shown; and whether it goes fast. */
+static uint8_t loaded_left;
+static bool fast_next;
+static uint16_t shown_generation;
+static frame_window_t shown_fast; /* the fast window of that frame */
+#define FAST_FORGET() (fast_left = 0u, fast_next = false)
+#else
+#define FAST_FORGET() ((void)0)
+#endif
 static uint16_t builtin_at; /* next byte of the built-in frame being shown */
 
 static uint8_t read_builtin(void) {
@@ -31,6 +64,7 @@ static uint8_t read_builtin(void) {
 void display_init(void) {
     current = 0u;
     shown_since_init = false;
+    FAST_FORGET();
     builtin_at = 0u;
 }
 
@@ -89,9 +123,42 @@ void display_sleep(void) {
 
 /* The panel powered down, whatever state it was left in; then the error. */
 static display_status_t fail(display_status_t status) {
+    FAST_FORGET();
     (void)epd_power_down();
     return status;
 }
+
+#if EPD_FAST_UPDATES
+/*
+ * Whether the frame just opened goes by a fast update (see FAST_UPDATES_MAX);
+ * from here until its refresh ends, the panel's picture is not known.
+ */
+static void decide_fast(bool stored) {
+    uint16_t generation = store_generation();
+    uint8_t left = fast_left;
+    bool fast_frame = stored && frame_fast.h != 0u;
+
+    fast_left = 0u;
+    fast_next = false;
+    loaded_left = 0u;
+    if (fast_frame) {
+        loaded_left = (uint8_t)FAST_UPDATES_MAX;
+        if (left != 0u && generation == shown_generation && frame_fast.x == shown_fast.x &&
+            frame_fast.y == shown_fast.y && frame_fast.w == shown_fast.w &&
+            frame_fast.h == shown_fast.h) {
+            fast_next = true;
+            loaded_left = (uint8_t)(left - 1u);
+        }
+    }
+    shown_generation = generation;
+    shown_fast.x = frame_fast.x;
+    shown_fast.y = frame_fast.y;
+    shown_fast.w = frame_fast.w;
+    shown_fast.h = frame_fast.h;
+}
+#else
+#define decide_fast(stored) ((void)(stored))
+#endif
 
 display_status_t display_load(uint8_t index) {
     frame_reader_t read = read_builtin;
@@ -118,6 +185,7 @@ display_status_t display_load(uint8_t index) {
     if (frame_open(read, length) != FRAME_OK) {
         return fail(DISPLAY_ERR_BAD_FRAME);
     }
+    decide_fast(store_frame_count() != 0u);
 
     panel = epd_power_up();
     if (panel == EPD_OK && frame_windows_left() == 0u) {
@@ -158,7 +226,12 @@ display_status_t display_refresh_start(display_status_t loaded) {
     if (loaded != DISPLAY_OK) {
         return loaded; /* the load already left the panel unpowered */
     }
+#if EPD_FAST_UPDATES
+    if ((fast_next ? epd_fast_refresh_start(frame_fast.x, frame_fast.y, frame_fast.w, frame_fast.h)
+                   : epd_refresh_start()) != EPD_OK) {
+#else
     if (epd_refresh_start() != EPD_OK) {
+#endif
         return fail(DISPLAY_ERR_PANEL);
     }
     return DISPLAY_OK;
@@ -176,6 +249,10 @@ display_status_t display_refresh_end(display_status_t started) {
     if (epd_power_down() != EPD_OK && result == DISPLAY_OK) {
         result = DISPLAY_ERR_PANEL;
     }
+#if EPD_FAST_UPDATES
+    fast_left = result == DISPLAY_OK ? loaded_left : 0u;
+    fast_next = false;
+#endif
     return result;
 }
 

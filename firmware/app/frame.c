@@ -13,6 +13,7 @@
 #define MAX_CODE_BITS 15u
 
 frame_window_t frame_window;
+frame_window_t frame_fast;
 
 static frame_reader_t reader;
 static uint16_t input_left; /* frame bytes not yet read */
@@ -140,6 +141,7 @@ static void start_plane(uint8_t which) {
 
 frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     uint8_t count;
+    uint8_t version;
 
     reader = read;
     input_left = length;
@@ -152,8 +154,19 @@ frame_status_t frame_open(frame_reader_t read, uint16_t length) {
     width_bytes = 0u;
     plane_bytes = 0u;
     start_plane(2u);
+    frame_fast.h = 0u;
 
-    if (read_byte() != FRAME_VERSION) {
+    version = read_byte();
+    if (version == FRAME_VERSION_FAST) {
+        /* The fast window has a window header's form: read and checked as one. */
+        windows_left = 1u;
+        if (frame_next_window() == FRAME_OK) {
+            frame_fast.x = frame_window.x;
+            frame_fast.y = frame_window.y;
+            frame_fast.w = frame_window.w;
+            frame_fast.h = frame_window.h;
+        }
+    } else if (version != FRAME_VERSION) {
         fail(FRAME_ERR_VERSION); /* keeps TRUNCATED if the frame was empty */
         return status;
     }

@@ -28,13 +28,16 @@
 #include "epd.h"
 
 #define FRAME_VERSION 1u
+/* Version 2: version 1 with a fast window, in a window header's form, after the version
+ * byte (docs/frame-format.md). */
+#define FRAME_VERSION_FAST 2u
 #define FRAME_MAX_WINDOWS 16u
 #define FRAME_MAX_ORDER 7u
 
 /* Same numbers as epdle.frames.FrameErrorKind (and the shared test vectors). */
 typedef enum {
     FRAME_OK = 0,
-    FRAME_ERR_VERSION = 1,   /* first byte is not FRAME_VERSION */
+    FRAME_ERR_VERSION = 1,   /* first byte is neither FRAME_VERSION nor FRAME_VERSION_FAST */
     FRAME_ERR_WINDOW = 2,    /* too many windows, window empty or off the panel, order > 7 */
     FRAME_ERR_TRUNCATED = 3, /* the data ends inside a header or a window's codes */
     FRAME_ERR_CODE = 4,      /* a code too long or a run past the end of its plane */
@@ -55,6 +58,11 @@ typedef struct {
 
 /* The window frame_next_window() read last. */
 extern frame_window_t frame_window;
+/*
+ * The frame's fast window (version 2), read by frame_open(): where the frames
+ * of its set differ, in black only; h == 0 for none (a version 1 frame).
+ */
+extern frame_window_t frame_fast;
 
 /* Start decoding `length` bytes from read(); reads the version and window count. */
 frame_status_t frame_open(frame_reader_t read, uint16_t length);

@@ -326,6 +326,10 @@ uint8_t store_frame_count(void) {
     return store_current.count;
 }
 
+uint16_t store_generation(void) {
+    return store_current.generation;
+}
+
 bool store_frame_open(uint8_t index) {
     uint16_t addr = store_row_address(store_current.first_row);
     uint16_t left = store_current.words;

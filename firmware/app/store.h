@@ -14,6 +14,9 @@ void store_init(void);
 /* Frames in the current (committed, CRC-checked) set; 0 if none. */
 uint8_t store_frame_count(void);
 
+/* The current set's generation: another value means another set (each commit outranks). */
+uint16_t store_generation(void);
+
 /*
  * Open frame `index` of the current set for reading. Verifies the frame's
  * CRC first: false (and nothing to read) if it is absent or damaged. There

@@ -17,6 +17,7 @@
 #define CMD_DTM1 0x10u
 #define CMD_DISPLAY_REFRESH 0x12u
 #define CMD_DTM2 0x13u
+#define CMD_LUT_VCOM 0x20u /* then WW 0x21, BW 0x22, WB 0x23, BB 0x24 */
 #define CMD_VCOM_AND_DATA_INTERVAL 0x50u
 #define CMD_RESOLUTION_SETTING 0x61u
 #define CMD_PARTIAL_WINDOW 0x90u
@@ -65,6 +66,27 @@
 #define REFRESH_TIMEOUT_MS 30000u
 #endif
 #define RESET_READY_TIMEOUT_MS 10u
+/*
+ * The fast black/white waveform (GxEPD2_213_Z19c's refresh_bw, facts 4.1):
+ * one group per LUT of 0x1F frames then 1, repeated once, at the PLL's reset
+ * frame rate (50 Hz): 32 frames, 640 ms. Level selects (phase A in the top
+ * two bits; 01 VDH pulls a pixel black, 10 VDL white): VCOM at VCOM_DC, WW and
+ * BB grounded, BW (black to white) VDL, WB (white to black) VDH. The rest of
+ * each LUT is zero. Its bound is three times the waveform.
+ */
+#define FAST_REFRESH_TIMEOUT_MS 2000u
+#define LUT_GROUP_BYTES 6u
+#define LUT_BW 2u       /* 0x22 */
+#define LUT_WB 3u       /* 0x23 */
+#define LEVEL_VDH 0x40u /* phase A at VDH: towards black */
+#define LEVEL_VDL 0x80u /* phase A at VDL: towards white */
+#define LUT_VCOM_BYTES 44u
+#define LUT_BYTES 42u
+#define PANEL_SETTING_OTP 0x0Fu     /* three colours, LUT from OTP (Waveshare's init) */
+#define PANEL_SETTING_REG_BW 0x3Fu  /* the same with LUT from registers, black/white */
+#define PANEL_SETTING_SECOND 0x89u  /* Waveshare's second PANEL_SETTING byte */
+#define VCOM_DATA_INTERVAL 0x77u    /* three colours (Waveshare, GxEPD2) */
+#define VCOM_DATA_INTERVAL_BW 0xF7u /* GxEPD2's for the black/white waveform */
 /* The short steps are polled; the refresh is slept through (the MCU's run
  * current for 15 s would be a quarter of the energy of an update,
  * hardware/power.md). */
@@ -74,6 +96,7 @@ HAL_STATIC_ASSERT(refresh_timeout_16_bits, REFRESH_TIMEOUT_MS <= 0xFFFFu);
 HAL_STATIC_ASSERT(short_timeouts_16_bits, POWER_ON_TIMEOUT_MS <= 0xFFFFu &&
                                               POWER_OFF_TIMEOUT_MS <= 0xFFFFu &&
                                               RESET_READY_TIMEOUT_MS <= 0xFFFFu);
+HAL_STATIC_ASSERT(fast_timeout_16_bits, FAST_REFRESH_TIMEOUT_MS <= 0xFFFFu);
 HAL_STATIC_ASSERT(plane_bytes_16_bits, EPD_PLANE_BYTES * 1ul <= 0xFFFFul);
 HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
 
@@ -84,6 +107,10 @@ HAL_STATIC_ASSERT(panel_fits_u8, EPD_WIDTH <= 0xFFu && EPD_HEIGHT <= 0xFFu);
  */
 typedef enum { PANEL_OFF = 0, PANEL_STARTING, PANEL_READY } panel_state_t;
 static uint8_t panel_state;
+/* A fast refresh is running: its wait has its own bound. */
+#if EPD_FAST_UPDATES
+static bool fast_refresh;
+#endif
 
 static bool panel_powered(void) {
     return hal_pin_read(HAL_PIN_EPD_PWR) != 0u;
@@ -230,14 +257,14 @@ epd_status_t epd_power_up(void) {
 #if EPD_CONTROLLER == EPD_UC8151D
     /* Waveshare's EPD_2in13b_V3: three colours, LUT from OTP; white border. */
     send_command(CMD_PANEL_SETTING);
-    send_data(0x0Fu);
-    send_data(0x89u);
+    send_data(PANEL_SETTING_OTP);
+    send_data(PANEL_SETTING_SECOND);
     send_command(CMD_RESOLUTION_SETTING);
     send_data((uint8_t)EPD_WIDTH);
     send_data(0x00u);
     send_data((uint8_t)EPD_HEIGHT);
     send_command(CMD_VCOM_AND_DATA_INTERVAL);
-    send_data(0x77u);
+    send_data(VCOM_DATA_INTERVAL);
 #else
     send_command(CMD_PANEL_SETTING);
     send_data(0x8Fu);
@@ -249,6 +276,9 @@ epd_status_t epd_power_up(void) {
     send_data((uint8_t)EPD_HEIGHT);
 #endif
 
+#if EPD_FAST_UPDATES
+    fast_refresh = false;
+#endif
     panel_state = PANEL_READY;
     return EPD_OK;
 }
@@ -262,16 +292,9 @@ static bool window_is_valid(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     return w <= (uint8_t)(EPD_WIDTH - x) && h <= (uint8_t)(EPD_HEIGHT - y);
 }
 
-epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
-    uint8_t last_row;
-
-    if (!window_is_valid(x, y, w, h)) {
-        return EPD_ERR_BAD_WINDOW;
-    }
-    if (!ready()) {
-        return EPD_ERR_NOT_READY;
-    }
-    last_row = (uint8_t)(y + h - 1u); /* < EPD_HEIGHT, so its high byte is 0 */
+/* PARTIAL_IN and the window (checked by the caller). */
+static void partial_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    uint8_t last_row = (uint8_t)(y + h - 1u); /* < EPD_HEIGHT, so its high byte is 0 */
 
     send_command(CMD_PARTIAL_IN);
     send_command(CMD_PARTIAL_WINDOW);
@@ -282,6 +305,16 @@ epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     send_data(0x00u); /* high byte of the last row */
     send_data(last_row);
     send_data(PARTIAL_WINDOW_SCAN_ALL_GATES);
+}
+
+epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    if (!window_is_valid(x, y, w, h)) {
+        return EPD_ERR_BAD_WINDOW;
+    }
+    if (!ready()) {
+        return EPD_ERR_NOT_READY;
+    }
+    partial_window(x, y, w, h);
     send_command(CMD_DTM1);
     data_mode();
     return EPD_OK;
@@ -365,9 +398,58 @@ epd_status_t epd_refresh_start(void) {
     return EPD_OK;
 }
 
+#if EPD_FAST_UPDATES
+/*
+ * GxEPD2 sends PARTIAL_OUT and the three-colour PANEL_SETTING again after the
+ * fast refresh, to keep the controller on: here deep sleep follows every
+ * update, and the next power-up's init sets them again.
+ */
+epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    uint8_t lut;
+
+    if (!ready()) {
+        return EPD_ERR_NOT_READY;
+    }
+    /* Each LUT's first group: its level select, 0x1F frames then 1, repeated once. */
+    for (lut = 0u; lut < 5u; lut++) {
+        send_command((uint8_t)(CMD_LUT_VCOM + lut));
+        send_data(lut == LUT_BW ? LEVEL_VDL : lut == LUT_WB ? LEVEL_VDH : 0x00u);
+        send_data(0x1Fu);
+        send_data(0x01u);
+        hal_spi_repeat(0x00u, 2u);
+        send_data(0x01u);
+        hal_spi_repeat(0x00u,
+                       lut == 0u ? LUT_VCOM_BYTES - LUT_GROUP_BYTES : LUT_BYTES - LUT_GROUP_BYTES);
+    }
+    send_command(CMD_PANEL_SETTING);
+    send_data(PANEL_SETTING_REG_BW);
+    send_data(PANEL_SETTING_SECOND);
+    send_command(CMD_VCOM_AND_DATA_INTERVAL);
+    send_data(VCOM_DATA_INTERVAL_BW);
+    partial_window(x, y, w, h);
+    fast_refresh = true;
+    return epd_refresh_start();
+}
+
+epd_status_t epd_refresh_wait(void) {
+    uint16_t bound = fast_refresh ? FAST_REFRESH_TIMEOUT_MS : REFRESH_TIMEOUT_MS;
+
+    fast_refresh = false;
+    return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
+}
+#else
+epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    (void)x;
+    (void)y;
+    (void)w;
+    (void)h;
+    return EPD_ERR_NOT_READY; /* built without fast updates (epd.h) */
+}
+
 epd_status_t epd_refresh_wait(void) {
     return epd_sleep_until_idle(REFRESH_TIMEOUT_MS) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
+#endif
 
 epd_status_t epd_power_down(void) {
     epd_status_t status = EPD_OK;

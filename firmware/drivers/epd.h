@@ -34,6 +34,21 @@
 #error "EPD_CONTROLLER must be EPD_UC8151D or EPD_IL0373"
 #endif
 
+/*
+ * Fast black/white updates (epd_fast_refresh_start() and display.c's use of
+ * them) on the UC8151D, except in the PIC16F18326 image: it has no room for
+ * them yet (they take about 380 program words, its budget leaves 61 free,
+ * docs/frame-format.md), so its compilers (SDCC, XC8) leave them out and that
+ * image shows every frame by a full refresh. -DEPD_FAST_UPDATES=0/1 overrides.
+ */
+#ifndef EPD_FAST_UPDATES
+#if EPD_CONTROLLER == EPD_UC8151D && !defined(__SDCC) && !defined(__XC8)
+#define EPD_FAST_UPDATES 1
+#else
+#define EPD_FAST_UPDATES 0
+#endif
+#endif
+
 #define EPD_WIDTH 104u
 #define EPD_HEIGHT 212u
 #define EPD_ROW_BYTES (EPD_WIDTH / 8u)
@@ -84,6 +99,21 @@ epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
  */
 epd_status_t epd_refresh_start(void);
 epd_status_t epd_refresh_wait(void);
+
+/*
+ * A fast black/white update of one window (UC8151D only), in place of
+ * epd_refresh_start() once the whole frame is in the panel's RAM: the
+ * waveform GxEPD2's refresh_bw drives on this panel (facts 4.1) loaded into
+ * the LUT registers, PANEL_SETTING for that waveform in black/white, VCOM and
+ * data interval, PARTIAL_IN, the window, DISPLAY_REFRESH. Only the window's
+ * black changes (about 0.64 s of BUSY instead of 16.8 s); red cannot be
+ * driven, so the window must hold none. epd_refresh_wait() then waits with
+ * the fast bound; epd_power_down() follows (the next epd_power_up() sets the
+ * three-colour PANEL_SETTING again). x, y, w, h: a frame's fast window,
+ * which the frame decoder checked (inside the panel, x and w multiples of
+ * 8); not checked again here.
+ */
+epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 
 /*
  * The MCU asleep until BUSY reads high (true) or about max_ms have passed

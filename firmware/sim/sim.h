@@ -194,4 +194,23 @@ void sim_hang_firmware(void);
 uint32_t sim_hal_call_count(void);
 void sim_uart_byte_at_hal_call(uint32_t call, uint8_t byte);
 
+/*
+ * The panel's last refresh (firmware/sim/sim_panel.c): its kind (0 = the OTP
+ * waveform, 1 = a black/white waveform from the LUT registers), how long BUSY
+ * is charged for it, the waveform's frames and frame rate (register waveforms
+ * only), whether it is DC-balanced (always 1 for the OTP waveform), and the
+ * largest ghost count: the fast updates that drove a pixel since its last
+ * full refresh.
+ */
+typedef struct {
+    uint32_t count;
+    uint8_t fast;
+    uint8_t dc_balanced;
+    uint16_t ghost_max;
+    uint32_t frames;
+    uint32_t frame_rate_hz;
+    uint64_t duration_ns;
+} sim_refresh_info_t;
+void sim_refresh_info(sim_refresh_info_t *out);
+
 #endif /* EPDLE_SIM_H */

@@ -12,6 +12,20 @@
  *            POWER_ON; a PANEL_SETTING for the three colours with the LUT
  *            from OTP (facts 4.1). GET_STATUS (0x71) is answered while busy.
  *   IL0373:  BOOSTER_SOFT_START and POWER_ON (facts 1.4).
+ *
+ * Waveforms (UC8151D). With PANEL_SETTING's LUT-from-OTP bit (5) clear, a
+ * refresh runs the panel's own three-colour waveform for its measured time.
+ * With it set and the black/white bit (4) set too, it runs the waveform of
+ * the LUT registers 0x20 (VCOM, 44 bytes) and 0x21-0x24 (WW, BW, WB, BB, 42
+ * bytes): seven groups of a level-select byte (phases A-D, two bits each from
+ * the top: 00 ground, 01 VDH, 10 VDL, 11 floating), four frame counts and a
+ * repeat count, at the frame rate of PLL_CONTROL (0x30). Each pixel inside
+ * the partial window (the whole panel outside PARTIAL_IN) runs the LUT of its
+ * transition from the black shown to the black plane in RAM; VDH frames pull
+ * it black, VDL frames white, and it ends on the side that got more. Red
+ * particles are not moved (a red pixel inside the window is a violation), and
+ * each pixel counts the fast updates that drove it since the last full
+ * refresh (its ghost count).
  */
 #include "sim_panel.h"
 
@@ -28,6 +42,14 @@
 #define PANEL_WIDTH 104u
 #define PANEL_HEIGHT 212u
 #define MAX_PARAMS 8u
+#define LUT_COUNT 5u       /* 0x20 VCOM, 0x21 WW, 0x22 BW, 0x23 WB, 0x24 BB */
+#define LUT_VCOM_BYTES 44u /* seven groups and two bytes the model ignores */
+#define LUT_BYTES 42u      /* seven groups of six */
+#define LUT_GROUPS 7u
+#define LUT_GROUP_BYTES 6u
+#define PLL_DEFAULT 0x3Cu /* 50 Hz */
+#define PANEL_SETTING_LUT_FROM_REGISTERS 0x20u
+#define PANEL_SETTING_BLACK_WHITE 0x10u
 
 enum {
     CMD_PANEL_SETTING = 0x00,
@@ -100,13 +122,31 @@ typedef struct {
     /* control nets already reported high while unpowered (one report per net per cut) */
     uint16_t backfeed_reported;
 
+    /* waveform registers */
+    uint8_t lut[LUT_COUNT][LUT_VCOM_BYTES];
+    uint8_t pll;
+    bool lut_overrun_reported;
+
     uint8_t ram[2][SIM_PLANE_BYTES];
     bool written[2][SIM_PLANE_BYTES];
     uint8_t shown[2][SIM_PLANE_BYTES];
     uint32_t refresh_count;
+    /* the refresh in progress or the last one (sim_refresh_info) */
+    bool refresh_fast;
+    bool refresh_balanced;
+    uint32_t refresh_frames;
+    uint32_t refresh_rate_hz;
+    uint64_t refresh_ns;
+    /* the window of a black/white refresh, and its drive per LUT (VDH frames - VDL frames) */
+    uint16_t fast_x0, fast_x1, fast_y0, fast_y1;
+    int32_t drive[LUT_COUNT];
 } panel_t;
 
 static panel_t panel;
+
+/* Fast updates that drove each pixel since its last full refresh (kept across power cuts:
+ * it is the state of the ink, not of the controller). */
+static uint16_t ghost[PANEL_HEIGHT][PANEL_WIDTH];
 
 static sim_panel_controller_t controller;
 
@@ -214,6 +254,8 @@ static void reset_registers(void) {
     panel.resolution_h = 0;
     panel.panel_setting = 0;
     panel.luts_loaded = 0;
+    memset(panel.lut, 0, sizeof panel.lut);
+    panel.pll = PLL_DEFAULT;
     panel.shift = 0;
     panel.bits = 0;
 }
@@ -262,6 +304,8 @@ void sim_panel_reset(void) {
     /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
     memset(panel.ram, 0x00, sizeof panel.ram);
     memset(panel.shown, 0xFF, sizeof panel.shown);
+    memset(ghost, 0, sizeof ghost);
+    panel.refresh_balanced = true;
     free(log_entries);
     log_entries = NULL;
     log_count = 0;
@@ -280,6 +324,25 @@ sim_panel_state_t sim_panel_state(void) {
 
 uint32_t sim_refresh_count(void) {
     return panel.refresh_count;
+}
+
+void sim_refresh_info(sim_refresh_info_t *out) {
+    uint16_t most = 0;
+    size_t x;
+    size_t y;
+
+    for (y = 0; y < PANEL_HEIGHT; y++) {
+        for (x = 0; x < PANEL_WIDTH; x++) {
+            most = ghost[y][x] > most ? ghost[y][x] : most;
+        }
+    }
+    out->count = panel.refresh_count;
+    out->fast = panel.refresh_fast ? 1u : 0u;
+    out->dc_balanced = panel.refresh_balanced ? 1u : 0u;
+    out->ghost_max = most;
+    out->frames = panel.refresh_frames;
+    out->frame_rate_hz = panel.refresh_rate_hz;
+    out->duration_ns = panel.refresh_ns;
 }
 
 void sim_panel_shown(uint8_t *black, uint8_t *red) {
@@ -341,6 +404,139 @@ static bool known_command(uint8_t command) {
     }
 }
 
+/* ---- waveforms ------------------------------------------------------------ */
+
+/* The UC8151's PLL_CONTROL table (frame rates in Hz); 0 = not in it. */
+static uint32_t frame_rate_hz(uint8_t pll) {
+    switch (pll) {
+    case 0x3Fu:
+        return 29u;
+    case 0x3Eu:
+        return 33u;
+    case 0x3Du:
+        return 40u;
+    case 0x3Cu:
+        return 50u;
+    case 0x3Bu:
+        return 67u;
+    case 0x3Au:
+        return 100u;
+    case 0x39u:
+        return 200u;
+    default:
+        return 0u;
+    }
+}
+
+/*
+ * Frames of the register waveform (each group lasts as long as its longest
+ * LUT: the five run in step) and each LUT's drive: VDH frames less VDL frames
+ * (for VCOM: above VCOM_DC less below it).
+ */
+static uint32_t waveform_frames(int32_t drive[LUT_COUNT]) {
+    uint32_t total = 0;
+    unsigned group;
+    unsigned lut;
+    unsigned phase;
+
+    for (lut = 0; lut < LUT_COUNT; lut++) {
+        drive[lut] = 0;
+    }
+    for (group = 0; group < LUT_GROUPS; group++) {
+        uint32_t longest = 0;
+
+        for (lut = 0; lut < LUT_COUNT; lut++) {
+            const uint8_t *g = &panel.lut[lut][group * LUT_GROUP_BYTES];
+            uint32_t repeats = g[5];
+            uint32_t frames = 0;
+
+            for (phase = 0; phase < 4u; phase++) {
+                uint8_t level = (uint8_t)((g[0] >> (6u - 2u * phase)) & 0x03u);
+
+                frames += g[1u + phase];
+                if (level == 0x01u) {
+                    drive[lut] += (int32_t)(g[1u + phase] * repeats);
+                } else if (level == 0x02u) {
+                    drive[lut] -= (int32_t)(g[1u + phase] * repeats);
+                }
+            }
+            longest = frames * repeats > longest ? frames * repeats : longest;
+        }
+        total += longest;
+    }
+    return total;
+}
+
+/*
+ * DC balance of a black/white waveform: no net drive where a pixel keeps its
+ * colour (WW, BB) or on VCOM, and a pixel that goes black and back to white
+ * (WB then BW) nets zero.
+ */
+static bool waveform_balanced(const int32_t drive[LUT_COUNT]) {
+    return drive[0] == 0 && drive[1] == 0 && drive[4] == 0 && drive[2] + drive[3] == 0;
+}
+
+static void start_fast_refresh(void) {
+    uint32_t rate = frame_rate_hz(panel.pll);
+    uint16_t x;
+    uint16_t y;
+
+    if (rate == 0u) {
+        sim_violation("PLL_CONTROL 0x%02X is not in the UC8151D's frame-rate table", panel.pll);
+        rate = 50u;
+    }
+    panel.refresh_fast = true;
+    panel.refresh_rate_hz = rate;
+    panel.refresh_frames = waveform_frames(panel.drive);
+    panel.refresh_ns = (uint64_t)panel.refresh_frames * 1000000000ull / rate;
+    panel.refresh_balanced = waveform_balanced(panel.drive);
+    if (!panel.refresh_balanced) {
+        sim_violation("DISPLAY_REFRESH with a register waveform that is not DC-balanced (VDH - "
+                      "VDL frames: VCOM %d, WW %d, BW %d, WB %d, BB %d)",
+                      (int)panel.drive[0], (int)panel.drive[1], (int)panel.drive[2],
+                      (int)panel.drive[3], (int)panel.drive[4]);
+    }
+    panel.fast_x0 = panel.partial_mode ? panel.window_x0 : 0u;
+    panel.fast_x1 = panel.partial_mode ? panel.window_x1 : PANEL_WIDTH - 1u;
+    panel.fast_y0 = panel.partial_mode ? panel.window_y0 : 0u;
+    panel.fast_y1 = panel.partial_mode ? panel.window_y1 : PANEL_HEIGHT - 1u;
+    for (y = panel.fast_y0; y <= panel.fast_y1; y++) {
+        for (x = panel.fast_x0; x <= panel.fast_x1; x++) {
+            if ((panel.shown[1][y * ROW_BYTES + x / 8u] & (0x80u >> (x % 8u))) == 0u) {
+                sim_violation("black/white refresh over a red pixel (%u, %u): its particles "
+                              "cannot be driven by it",
+                              x, y);
+                return;
+            }
+        }
+    }
+}
+
+/* What a black/white refresh leaves: each pixel of the window driven by its transition's LUT. */
+static void finish_fast_refresh(void) {
+    uint16_t x;
+    uint16_t y;
+
+    for (y = panel.fast_y0; y <= panel.fast_y1; y++) {
+        for (x = panel.fast_x0; x <= panel.fast_x1; x++) {
+            size_t at = (size_t)y * ROW_BYTES + x / 8u;
+            uint8_t bit = (uint8_t)(0x80u >> (x % 8u));
+            bool was_white = (panel.shown[0][at] & bit) != 0u;
+            bool to_white = (panel.ram[0][at] & bit) != 0u;
+            int32_t drive = panel.drive[1u + (was_white ? 0u : 1u) + (to_white ? 0u : 2u)];
+
+            if (drive > 0) {
+                panel.shown[0][at] &= (uint8_t)~bit;
+            } else if (drive < 0) {
+                panel.shown[0][at] |= bit;
+            }
+            if (drive != 0 && ghost[y][x] < 0xFFFFu) {
+                ghost[y][x]++;
+            }
+        }
+    }
+}
+
 static void start_refresh(void) {
     size_t plane;
     size_t i;
@@ -350,16 +546,30 @@ static void start_refresh(void) {
         sim_violation("DISPLAY_REFRESH before init (%s)", init_steps());
         return;
     }
-    if (controller == SIM_PANEL_UC8151D && (panel.panel_setting & 0x10u) != 0u) {
-        sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: black/white mode, the red "
-                      "plane is not shown",
-                      panel.panel_setting);
-    }
-    if (controller == SIM_PANEL_UC8151D && (panel.panel_setting & 0x20u) != 0u &&
-        panel.luts_loaded != 0x1Fu) {
-        sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: LUT from registers, not all "
-                      "of 0x20-0x24 loaded",
-                      panel.panel_setting);
+    panel.refresh_fast = false;
+    panel.refresh_balanced = true;
+    panel.refresh_frames = 0;
+    panel.refresh_rate_hz = 0;
+    panel.refresh_ns = busy_ns[BUSY_REFRESH];
+    if (controller == SIM_PANEL_UC8151D) {
+        uint8_t mode = panel.panel_setting &
+                       (uint8_t)(PANEL_SETTING_LUT_FROM_REGISTERS | PANEL_SETTING_BLACK_WHITE);
+
+        if (mode == PANEL_SETTING_BLACK_WHITE) {
+            sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: black/white mode, the red "
+                          "plane is not shown",
+                          panel.panel_setting);
+        } else if ((mode & PANEL_SETTING_LUT_FROM_REGISTERS) != 0u && panel.luts_loaded != 0x1Fu) {
+            sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: LUT from registers, not "
+                          "all of 0x20-0x24 loaded",
+                          panel.panel_setting);
+        } else if (mode == PANEL_SETTING_LUT_FROM_REGISTERS) {
+            sim_violation("DISPLAY_REFRESH with PANEL_SETTING 0x%02X: a three-colour waveform "
+                          "from the registers is not modelled",
+                          panel.panel_setting);
+        } else if (mode != 0u) {
+            start_fast_refresh();
+        }
     }
     if (panel.resolution_w != PANEL_WIDTH || panel.resolution_h != PANEL_HEIGHT) {
         sim_violation("DISPLAY_REFRESH with resolution %ux%u (the panel is 104x212)",
@@ -375,7 +585,7 @@ static void start_refresh(void) {
                       "(%u of 5512 bytes not rewritten)",
                       never_written);
     }
-    set_busy(BUSY_REFRESH, busy_ns[BUSY_REFRESH]);
+    set_busy(BUSY_REFRESH, panel.refresh_ns);
 }
 
 /* The UC8151D's vendors' reset before the first command of an init (sim_panel.h). */
@@ -405,6 +615,7 @@ static void start_command(uint8_t command) {
     panel.data_count = 0;
     panel.stream_overrun_reported = false;
     panel.stream_before_init_reported = false;
+    panel.lut_overrun_reported = false;
 
     switch (command) {
     case CMD_POWER_ON:
@@ -505,7 +716,16 @@ static void data_byte(uint8_t byte) {
         panel.params[index] = byte;
     }
     if (panel.command >= 0x20u && panel.command <= 0x24u) {
-        panel.luts_loaded |= (uint8_t)(1u << (panel.command - 0x20u));
+        unsigned lut = panel.command - 0x20u;
+        unsigned size = lut == 0u ? LUT_VCOM_BYTES : LUT_BYTES;
+
+        panel.luts_loaded |= (uint8_t)(1u << lut);
+        if (index < size) {
+            panel.lut[lut][index] = byte;
+        } else if (!panel.lut_overrun_reported) {
+            panel.lut_overrun_reported = true;
+            sim_violation("LUT 0x%02X: more than its %u bytes", panel.command, size);
+        }
     }
     switch (panel.command) {
     case CMD_PANEL_SETTING:
@@ -514,6 +734,11 @@ static void data_byte(uint8_t byte) {
             if (controller == SIM_PANEL_UC8151D && (byte & 0x01u) == 0u) {
                 sim_violation("PANEL_SETTING 0x%02X: RST_N = 0 soft-resets the UC8151D", byte);
             }
+        }
+        break;
+    case CMD_PLL_CONTROL:
+        if (index == 0u) {
+            panel.pll = byte;
         }
         break;
     case CMD_BOOSTER_SOFT_START:
@@ -726,7 +951,12 @@ void sim_panel_run_events(void) {
         panel.pumps_on = false;
         break;
     case BUSY_REFRESH:
-        memcpy(panel.shown, panel.ram, sizeof panel.shown);
+        if (panel.refresh_fast) {
+            finish_fast_refresh();
+        } else {
+            memcpy(panel.shown, panel.ram, sizeof panel.shown);
+            memset(ghost, 0, sizeof ghost);
+        }
         panel.refresh_count++;
         break;
     default:

@@ -31,6 +31,10 @@ class CDecoder:
 
     def __init__(self) -> None:
         self.lib = ctypes.CDLL(str(library_path()))
+        # The decoder charges its work to the board's clock (HAL_WORK): a booted board.
+        self.lib.sim_boot.restype = ctypes.c_int
+        self.lib.sim_boot.argtypes = [ctypes.c_char_p]
+        assert self.lib.sim_boot(None) == 0
         self.lib.frame_check.restype = ctypes.c_int
         self.lib.frame_check.argtypes = [READER, ctypes.c_uint16]
         self.lib.frame_open.restype = ctypes.c_int

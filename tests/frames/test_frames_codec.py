@@ -111,7 +111,8 @@ def test_typical_suggestion_frame_fits_one_kilobyte(history: tuple, word: str) -
     ("frame", "kind"),
     [
         (b"", FrameErrorKind.TRUNCATED),
-        (b"\x02\x00", FrameErrorKind.VERSION),
+        (b"\x03\x00", FrameErrorKind.VERSION),
+        (b"\x02\x00", FrameErrorKind.TRUNCATED),
         (b"\x01\x00\x00", FrameErrorKind.TRAILING),
         (b"\x01\x01\x00\x00\x01\x01\x08\x00", FrameErrorKind.WINDOW),
     ],

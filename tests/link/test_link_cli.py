@@ -42,6 +42,32 @@ def test_push_frame_files_and_show(tmp_path: Path, capsys: pytest.CaptureFixture
     assert (png_dir / "panel-1.png").exists()
 
 
+@pytest.mark.parametrize(("options", "fast"), [([], True), (["--full-refresh"], False)])
+def test_push_sends_fast_windows_unless_told_full_refresh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str], fast: bool
+) -> None:
+    from epdle.frames import encode
+    from epdle.frames.decoder import fast_window
+    from epdle.link import device as device_module
+
+    white = b"\xff" * 2756
+    paths = []
+    for index, ink in enumerate((0x0F, 0xF0)):  # the same red (none), another black
+        paths.append(tmp_path / f"{index}.frame")
+        paths[-1].write_bytes(encode(white[:600] + bytes([ink]) * 26 + white[626:], white))
+    pushed: list[bytes] = []
+    real_push = device_module.Device.push
+
+    def recording_push(self, frames, **kwargs):  # type: ignore[no-untyped-def]
+        pushed.extend(frames)
+        return real_push(self, frames, **kwargs)
+
+    monkeypatch.setattr(device_module.Device, "push", recording_push)
+    assert main(["push", "--port", "sim://", *options, *map(str, paths)]) == 0
+    assert len(pushed) == 2
+    assert all((fast_window(frame) is not None) == fast for frame in pushed)
+
+
 def test_push_refuses_a_file_that_is_no_frame(tmp_path: Path, capsys) -> None:
     junk = tmp_path / "notes.txt"
     junk.write_text("hello")
@@ -158,4 +184,4 @@ def test_sim_serve_link_log_and_button(tmp_path: Path) -> None:
         _, err = server.communicate(timeout=10)
     assert server.returncode == 0, err
     assert not link.exists() and not link.is_symlink()  # removed on exit
-    assert "button pressed" in err and "panel refreshed (refresh 1)" in err
+    assert "button pressed" in err and "panel refreshed (refresh 1, full, 16.79 s)" in err

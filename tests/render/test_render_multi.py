@@ -17,10 +17,10 @@ from panel_reader import cap_height, read_line, read_lines
 from PIL import Image
 from render_golden_cases import assert_matches_golden
 
-from epdle.render.multi import MIN_CAP, cell_box, grid, render_multi
+from epdle.render.multi import MIN_CAP, cell_box, grid, multi_word_box, render_multi
 from epdle.render.options import BLACK, RED, WHITE
 from epdle.render.planes import LANDSCAPE_SIZE, planes_to_image
-from epdle.render.suggestions import MIN_WORD_CAP_HEIGHT, word_box
+from epdle.render.suggestions import MIN_WORD_CAP_HEIGHT
 from epdle.solver.multi import BoardAdvice, MultiAdvice, MultiSuggestion
 
 
@@ -84,8 +84,8 @@ def test_each_frame_reads_at_arms_length(boards: int, word: str) -> None:
     )
     for frame in render_multi(case, top=2):
         image = planes_to_image(frame)
-        assert read_line(image, word_box(True)) in (word.upper(), "BLIMP")
-        assert cap_height(image, word_box(True)) >= MIN_WORD_CAP_HEIGHT
+        assert read_line(image, multi_word_box()) in (word.upper(), "BLIMP")
+        assert cap_height(image, multi_word_box()) >= MIN_WORD_CAP_HEIGHT
         for index, board in enumerate(states):
             is_solved = board.solved_in is not None
             lines = cell_reads(image, boards, index, is_solved)
@@ -102,9 +102,9 @@ def test_the_first_frame_names_the_next_two_and_the_button_cycles_the_rest() -> 
     frames = render_multi(case, top=3)
     assert len(frames) == 3 and len(set(frames)) == 3
     first = planes_to_image(frames[0])
-    header = (0, 0, LANDSCAPE_SIZE[0], word_box(True)[1])
+    header = (0, 0, LANDSCAPE_SIZE[0], multi_word_box()[1])
     assert read_line(first, header).endswith("MUMMY BLIMP")
-    assert read_line(planes_to_image(frames[1]), word_box(True)) == "MUMMY"
+    assert read_line(planes_to_image(frames[1]), multi_word_box()) == "MUMMY"
     assert len(render_multi(case, top=1)) == 1
 
 
@@ -135,7 +135,7 @@ def test_cells_lie_in_reading_order_inside_the_panel(boards: int, layout) -> Non
     boxes = [cell_box(boards, index) for index in range(boards)]
     assert all(0 <= left_ < right <= LANDSCAPE_SIZE[0] for left_, _, right, _ in boxes)
     assert all(
-        word_box(True)[3] <= top < bottom <= LANDSCAPE_SIZE[1] for _, top, _, bottom in boxes
+        multi_word_box()[3] <= top < bottom <= LANDSCAPE_SIZE[1] for _, top, _, bottom in boxes
     )
     assert boxes == sorted(boxes, key=lambda box: (box[1], box[0]))
 

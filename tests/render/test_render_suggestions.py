@@ -7,6 +7,7 @@ import pytest
 from PIL import Image
 from render_golden_cases import MIDGAME, HandAdvice, HandSuggestion
 
+from epdle.frames.fast import set_fast_window
 from epdle.render.board import MIN_TILE, ROWS_SHOWN, TILE_GAP, tile_gap
 from epdle.render.canvas import InkText, ink_parts
 from epdle.render.options import BLACK, RED, WHITE
@@ -65,11 +66,21 @@ def test_rank_is_the_only_difference_between_identical_suggestions() -> None:
     _, first, second = render_advice(MIDGAME, HandAdvice(40, False, [same] * 3), top=5)
     black_first, red_first = first.masks()
     black_second, red_second = second.masks()
-    assert (black_first == black_second).all()
-    changed_rows, changed_columns = np.nonzero(red_first != red_second)
-    # Only inside the rank badge, at the top of the suggestion panel.
+    assert (red_first == red_second).all()
+    changed_rows, changed_columns = np.nonzero(black_first != black_second)
+    # Only inside the rank badge (black: a fast update redraws it), at the top of the panel.
     assert changed_rows.max() < word_box(True)[1]
     assert changed_columns.min() >= word_box(True)[0]
+
+
+def test_the_frames_of_a_turn_differ_in_black_above_the_board_only() -> None:
+    """What lets the device show the runners-up by fast black/white updates: every
+    difference lies above landscape row 48, in black, and no red lies there."""
+    frames = render_advice(MIDGAME, HandAdvice(40, False, SEVEN), top=7)
+    window = set_fast_window([(planes.black, planes.red) for planes in frames])
+    assert window is not None
+    # Native byte columns 6..12 are landscape rows 0..55; the board starts at row 48.
+    assert window.x_bytes == 7 and window.x_bytes + window.width_bytes == 13
 
 
 def test_solved_advice_gives_the_solved_status_frame() -> None:
@@ -204,7 +215,10 @@ def test_header_says_whether_the_word_can_win() -> None:
     could_win, the_answer, cannot_win = header(True, 2), header(True, 1), header(False, 2)
     assert not (could_win == the_answer).all()
     assert not (could_win == cannot_win).all()
-    assert (could_win == RED).all(axis=2).sum() > (cannot_win == RED).all(axis=2).sum()
+    # In black: the verdict changes between the frames of a turn, which a fast update
+    # redraws in black only.
+    assert (could_win == BLACK).all(axis=2).sum() > (cannot_win == BLACK).all(axis=2).sum()
+    assert not (could_win == RED).all(axis=2).any()
 
 
 def test_waiting_frame_is_the_logo_whatever_the_history() -> None:

@@ -57,6 +57,13 @@ def _register_push(commands: argparse._SubParsersAction) -> None:
         "that frame fits is the stored set cleared first",
     )
     push.add_argument(
+        "--full-refresh",
+        action="store_true",
+        help="show every frame by a full three-colour refresh (about 17 s), for a panel that "
+        "shows ghosts: without it, frames that differ from the rest of the set only in black "
+        "inside one window are shown by a fast black/white update of it (about 1 s)",
+    )
+    push.add_argument(
         "--show",
         type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"),
         metavar="N",
@@ -208,8 +215,11 @@ def run_push(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, DownloadColumn, Progress, TimeRemainingColumn
 
+    from epdle.frames.fast import mark_fast
+
     console = Console(stderr=True)
-    frames = load_frames(args.files)
+    # Loaded frames were checked: their fast windows are recomputed for this set.
+    frames = mark_fast(load_frames(args.files), allow=not args.full_refresh)
     if args.show is not None and args.show > len(frames):
         raise CommandError(f"--show {args.show}: the set has {len(frames)} frame(s)")
     with open_device(args) as device:

@@ -6,8 +6,8 @@ import numpy as np
 
 from .bits import BitReader
 from .format import (
+    FAST_FORMAT_VERSION,
     FORMAT_VERSION,
-    FRAME_HEADER_BYTES,
     MAX_GOLOMB_ORDER,
     MAX_WINDOWS,
     PANEL_HEIGHT,
@@ -27,17 +27,15 @@ def decode(data: bytes) -> tuple[bytes, bytes]:
     FrameErrorKind for the same bytes.
     """
     data = bytes(data)
-    if not data:
-        raise FrameError(FrameErrorKind.TRUNCATED, "empty frame")
-    if data[0] != FORMAT_VERSION:
-        raise FrameError(FrameErrorKind.VERSION, f"version {data[0]}, expected {FORMAT_VERSION}")
-    if len(data) < FRAME_HEADER_BYTES:
+    _, count_at = _frame_header(data)
+    if len(data) <= count_at:
         raise FrameError(FrameErrorKind.TRUNCATED, "no window count")
-    if data[1] > MAX_WINDOWS:
-        raise FrameError(FrameErrorKind.WINDOW, f"{data[1]} windows, at most {MAX_WINDOWS}")
+    count = data[count_at]
+    if count > MAX_WINDOWS:
+        raise FrameError(FrameErrorKind.WINDOW, f"{count} windows, at most {MAX_WINDOWS}")
     planes = [np.full((PANEL_HEIGHT, ROW_BYTES), 0xFF, dtype=np.uint8) for _ in range(2)]
-    offset = FRAME_HEADER_BYTES
-    for _ in range(data[1]):
+    offset = count_at + 1
+    for _ in range(count):
         window, orders = _window_header(data, offset)
         bits = BitReader(data, offset + WINDOW_HEADER_BYTES)
         for plane, order in zip(planes, orders, strict=True):
@@ -48,6 +46,27 @@ def decode(data: bytes) -> tuple[bytes, bytes]:
         extra = len(data) - offset
         raise FrameError(FrameErrorKind.TRAILING, f"{extra} bytes after the last window")
     return planes[0].tobytes(), planes[1].tobytes()
+
+
+def fast_window(data: bytes) -> Window | None:
+    """The frame's fast window (version 2), or None; FrameError on a malformed header."""
+    return _frame_header(bytes(data))[0]
+
+
+def _frame_header(data: bytes) -> tuple[Window | None, int]:
+    """The fast window and where the window count is."""
+    if not data:
+        raise FrameError(FrameErrorKind.TRUNCATED, "empty frame")
+    if data[0] == FORMAT_VERSION:
+        return None, 1
+    if data[0] != FAST_FORMAT_VERSION:
+        raise FrameError(
+            FrameErrorKind.VERSION,
+            f"version {data[0]}, expected {FORMAT_VERSION} or {FAST_FORMAT_VERSION} "
+            "(a newer epdle wrote it: update the firmware and epdle)",
+        )
+    window, _ = _window_header(data, 1)
+    return window, 1 + WINDOW_HEADER_BYTES
 
 
 def _window_header(data: bytes, offset: int) -> tuple[Window, list[tuple[int, int]]]:

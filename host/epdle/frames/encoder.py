@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .bits import golomb_code, golomb_code_length
+from .fast import fast_header, set_fast_window
 from .format import (
-    FORMAT_VERSION,
     MAX_GOLOMB_ORDER,
     MAX_WINDOWS,
     PANEL_HEIGHT,
@@ -27,20 +27,25 @@ if TYPE_CHECKING:
 BAND_GAPS = (4, 12, 32)
 
 
-def encode(black: bytes, red: bytes) -> bytes:
-    """The smallest frame this encoder finds for the native planes (2756 bytes each)."""
+def encode(black: bytes, red: bytes, fast: Window | None = None) -> bytes:
+    """The smallest frame this encoder finds for the native planes (2756 bytes each),
+    with ``fast`` as its fast window (version 2; ValueError if red lies in it)."""
     planes = [_plane_array(plane, name) for plane, name in ((black, "black"), (red, "red"))]
+    header = fast_header(planes[1], fast)
     ink_rows, ink_columns = _ink(planes)
     if not ink_rows.any():
-        return bytes([FORMAT_VERSION, 0])
+        return header + bytes([0])
     window_sets = _window_sets(ink_rows, ink_columns)
-    candidates = [_encode_arrays(planes, windows) for windows in window_sets]
+    candidates = [header + _encode_arrays(planes, windows) for windows in window_sets]
     return min(candidates, key=len)
 
 
-def encode_set(frames: Iterable[Planes]) -> list[bytes]:
-    """A frame set's planes, each encoded (what a push or a .hex/.h file carries)."""
-    return [encode(planes.black, planes.red) for planes in frames]
+def encode_set(frames: Iterable[Planes], fast: bool = True) -> list[bytes]:
+    """A frame set's planes, each encoded (what a push or a .hex/.h file carries). With
+    ``fast``, every frame carries the set's fast window if it has one (``set_fast_window``)."""
+    planes_list = list(frames)
+    window = set_fast_window([(p.black, p.red) for p in planes_list]) if fast else None
+    return [encode(planes.black, planes.red, window) for planes in planes_list]
 
 
 def encode_windows(black: bytes, red: bytes, windows: Sequence[Window]) -> bytes:
@@ -50,7 +55,7 @@ def encode_windows(black: bytes, red: bytes, windows: Sequence[Window]) -> bytes
     for window in windows:
         window.check()
     planes = [_plane_array(plane, name) for plane, name in ((black, "black"), (red, "red"))]
-    return _encode_arrays(planes, windows)
+    return fast_header(planes[1], None) + _encode_arrays(planes, windows)
 
 
 def _plane_array(plane: bytes, name: str) -> np.ndarray:
@@ -98,7 +103,7 @@ def _bounding_window(inked: np.ndarray, band: tuple[int, int]) -> Window:
 
 
 def _encode_arrays(planes: list[np.ndarray], windows: Sequence[Window]) -> bytes:
-    out = bytearray([FORMAT_VERSION, len(windows)])
+    out = bytearray([len(windows)])
     for window in windows:
         plane_codes = [_codes(plane[window.rows(), window.columns()]) for plane in planes]
         plane_orders = [_best_orders(codes) for codes in plane_codes]

@@ -8,7 +8,11 @@ from enum import Enum
 from epdle.panel import NATIVE_SIZE, PLANE_BYTES, ROW_BYTES
 
 FORMAT_VERSION = 1
-FRAME_HEADER_BYTES = 2  # version, window count
+# Version 2 is version 1 with the frame's fast window between the version and the window
+# count, in a window header's form (x / 8, y, w / 8, h, then two order bytes of 0): where
+# the frames of its set differ, in black only, so the device may show it by a fast
+# black/white update of that window. A frame without one is version 1.
+FAST_FORMAT_VERSION = 2
 # x / 8, y, w / 8, h, then per plane (DTM1, DTM2) the Exp-Golomb orders of its codes:
 # low nibble for codes read where the error to the left is 0, high nibble where it is 1.
 WINDOW_HEADER_BYTES = 6
@@ -20,8 +24,8 @@ MAX_CODE_BITS = 15
 PANEL_WIDTH, PANEL_HEIGHT = NATIVE_SIZE
 
 __all__ = [
+    "FAST_FORMAT_VERSION",
     "FORMAT_VERSION",
-    "FRAME_HEADER_BYTES",
     "MAX_CODE_BITS",
     "MAX_GOLOMB_ORDER",
     "MAX_WINDOWS",
@@ -39,7 +43,7 @@ __all__ = [
 class FrameErrorKind(Enum):
     """Why a frame was refused; the values are the C decoder's frame_status_t codes."""
 
-    VERSION = 1  # first byte is not FORMAT_VERSION
+    VERSION = 1  # first byte is neither FORMAT_VERSION nor FAST_FORMAT_VERSION
     WINDOW = 2  # too many windows, a window outside the panel or empty, order > 7
     TRUNCATED = 3  # the data ends inside a header or a window's bit stream
     CODE = 4  # a run-length code too long or running past the end of its plane

@@ -29,6 +29,7 @@ from .planes import Planes, image_to_planes
 from .suggestions import (
     BOARD_HEADER,
     BOARD_TOP,
+    BOARD_WORD,
     HEIGHT,
     MARGIN,
     WIDTH,
@@ -37,7 +38,6 @@ from .suggestions import (
     _largest_bold,
     fit_word,
     letters_apart,
-    word_box,
 )
 
 # An open board with at most this many words left shows its likeliest word.
@@ -91,6 +91,12 @@ class CellText:
     under: list[str]
     one_line: list[str]
     solved: bool
+
+
+def multi_word_box() -> Box:
+    """Where the suggested word's ink goes (the suggestion frames' layout before their
+    fast window moved it up: several-board frames are always refreshed in full)."""
+    return (MARGIN, BOARD_WORD[0], WIDTH - MARGIN, BOARD_WORD[1])
 
 
 def grid(boards: int) -> tuple[int, int]:
@@ -229,10 +235,10 @@ def suggestion_image(
         raise ValueError(f"rank must be within 1..{min(of, len(advice.suggestions))}, got {rank}")
     suggestion = advice.suggestions[rank - 1]
     canvas = Canvas()
-    box = word_box(True)
+    box = multi_word_box()
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     top, bottom = BOARD_HEADER
-    badge = _draw_badge(canvas, f"{rank}/{of}", top, bottom)
+    badge = _draw_badge(canvas, f"{rank}/{of}", top, bottom, RED)
     texts = header_texts(advice, also, mode)
     label = _first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
     # "could win" (red) when the word may solve a board, unless it crowds out the next

@@ -44,10 +44,18 @@ MARGIN = 3
 HEADER_TOP, HEADER_BOTTOM = 3, 18
 WORD_TOP, WORD_BOTTOM = 24, 60
 STATS_TOP, STATS_BOTTOM = 66, 101
-# Frames with a board.
+# Status frames and the several-board frames (epdle.render.multi).
 BOARD_HEADER = (2, 16)
 BOARD_WORD = (18, 50)
 BOARD_TOP = 52
+# A suggestion's header, word and board with guesses played: the header and word end by
+# landscape row 47, the board starts at 48, a byte column of the panel (8 px) apart: the
+# frames of a set differ only above that line (the counter badge, the header, the word),
+# where a fast black/white update may redraw them, and the board's red tiles stay
+# outside that fast window (docs/frame-format.md).
+SUGGESTION_HEADER = (1, 14)
+SUGGESTION_WORD = (15, 47)
+SUGGESTION_BOARD_TOP = 48
 MIN_WORD_CAP_HEIGHT = 24
 # Eight and nine letters: the widest (MAMMOGRAM) at the largest size that fits 206 px.
 MIN_LONG_WORD_CAP_HEIGHT = 21
@@ -70,16 +78,18 @@ class StatusKind(Enum):
 def word_box(has_board: bool) -> Box:
     """Where the suggested word's ink goes (tests measure the glyphs inside it)."""
     if has_board:
-        return (MARGIN, BOARD_WORD[0], WIDTH - MARGIN, BOARD_WORD[1])
+        return (MARGIN, SUGGESTION_WORD[0], WIDTH - MARGIN, SUGGESTION_WORD[1])
     return (MARGIN, WORD_TOP, WIDTH - MARGIN, WORD_BOTTOM)
 
 
 def board_box(length: int, guesses: int) -> tuple[int, int, BoardLayout]:
     """Top-left corner and layout of the board for ``guesses`` played (centred below)."""
-    width, height = WIDTH - 2 * MARGIN, HEIGHT - 2 - BOARD_TOP
-    layout = fit_board(length, guesses, width, height)
+    width, room = WIDTH - 2 * MARGIN, HEIGHT - 2 - SUGGESTION_BOARD_TOP
+    # Tiles as large as the 50 px below BOARD_TOP take (larger ones cost a full board's
+    # frame its kilobyte), centred in the room below SUGGESTION_BOARD_TOP.
+    layout = fit_board(length, guesses, width, HEIGHT - 2 - BOARD_TOP)
     left = MARGIN + (width - layout.width) // 2
-    return left, BOARD_TOP + (height - layout.height) // 2, layout
+    return left, SUGGESTION_BOARD_TOP + (room - layout.height) // 2, layout
 
 
 def fit_word(word: str, box: Box) -> InkText:
@@ -301,7 +311,7 @@ def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]
     that cannot be the answer)."""
     if not suggestion.is_candidate:
         return "", BLACK  # a word played to learn: no verdict, the room goes to the figures
-    return ("the answer" if candidates_left == 1 else "could win"), RED
+    return ("the answer" if candidates_left == 1 else "could win"), BLACK
 
 
 def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:
@@ -312,7 +322,7 @@ def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:
 def _draw_board_header(
     canvas: Canvas, badge: str, texts: Sequence[str], label: str, colour: Colour
 ) -> None:
-    top, bottom = BOARD_HEADER
+    top, bottom = SUGGESTION_HEADER
     badge_box = _draw_badge(canvas, badge, top, bottom)
     label_ink = ink_text(label, font(Face.BOLD, 12))
     label_left = WIDTH - MARGIN - label_ink.width
@@ -332,10 +342,12 @@ def _draw_first_fitting(canvas: Canvas, texts: Sequence[str], box: Box, largest:
     canvas.stamp_centred(_largest_bold(texts[-1], box, largest), box, BLACK)
 
 
-def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int) -> Box:
+def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int, colour: Colour = BLACK) -> Box:
+    """The counter badge, ``badge`` in white on ``colour``: black on suggestion frames,
+    where the counter changes from frame to frame and a fast update cannot draw red."""
     badge_ink = ink_text(badge, font(Face.BOLD, 12))
     badge_box: Box = (MARGIN, top, MARGIN + badge_ink.width + 10, bottom)
-    canvas.rounded(badge_box, RED, radius=3)
+    canvas.rounded(badge_box, colour, radius=3)
     canvas.stamp_centred(badge_ink, badge_box, WHITE)
     return badge_box
 

@@ -15,6 +15,7 @@ import json
 import os
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -22,6 +23,7 @@ from epdle.panel import PLANE_BYTES, Planes
 from epdle.sim.library import (
     LOG_DATA_BYTES,
     PowerStats,
+    RefreshInfo,
     SimError,
     Supply,
     SupplyReport,
@@ -86,6 +88,25 @@ class EpdTransaction(TypedDict):
 
 
 _open_board: weakref.ref[Board] | None = None
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """The panel's last refresh: full (the OTP waveform) or fast (a black/white waveform
+    from the LUT registers), how long BUSY was charged for it, whether its waveform is
+    DC-balanced, and the largest ghost count (fast updates that drove a pixel since its
+    last full refresh)."""
+
+    count: int
+    fast: bool
+    seconds: float
+    frames: int
+    dc_balanced: bool
+    ghost_max: int
+
+    @property
+    def kind(self) -> str:
+        return "fast" if self.fast else "full"
 
 
 class Board:
@@ -256,6 +277,18 @@ class Board:
     @property
     def refresh_count(self) -> int:
         return int(self._live().sim_refresh_count())
+
+    def last_refresh(self) -> Refresh:
+        info = RefreshInfo()
+        self._live().sim_refresh_info(ctypes.byref(info))
+        return Refresh(
+            count=int(info.count),
+            fast=bool(info.fast),
+            seconds=info.duration_ns / 1e9,
+            frames=int(info.frames),
+            dc_balanced=bool(info.dc_balanced),
+            ghost_max=int(info.ghost_max),
+        )
 
     def panel_planes(self) -> tuple[bytes, bytes]:
         """What the panel shows (after its last refresh): native (black, red) planes."""

@@ -75,6 +75,18 @@ class SupplyReport(ctypes.Structure):
     ]
 
 
+class RefreshInfo(ctypes.Structure):
+    _fields_ = [
+        ("count", ctypes.c_uint32),
+        ("fast", ctypes.c_uint8),
+        ("dc_balanced", ctypes.c_uint8),
+        ("ghost_max", ctypes.c_uint16),
+        ("frames", ctypes.c_uint32),
+        ("frame_rate_hz", ctypes.c_uint32),
+        ("duration_ns", ctypes.c_uint64),
+    ]
+
+
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_boot": (ctypes.c_int, [ctypes.c_char_p]),
     "sim_shutdown": (None, []),
@@ -117,6 +129,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_watchdog_reset_count": (ctypes.c_uint32, []),
     "sim_watchdog_longest_ns": (ctypes.c_uint64, []),
     "sim_hang_firmware": (None, []),
+    "sim_refresh_info": (None, [ctypes.POINTER(RefreshInfo)]),
 }
 
 _library: ctypes.PyDLL | None = None

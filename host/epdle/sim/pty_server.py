@@ -114,7 +114,10 @@ class _BoardWatcher:
             return
         if self.board.refresh_count != self.refreshes:
             self.refreshes = self.board.refresh_count
-            self.say(f"panel refreshed (refresh {self.refreshes})")
+            last = self.board.last_refresh()
+            self.say(
+                f"panel refreshed (refresh {self.refreshes}, {last.kind}, {last.seconds:.2f} s)"
+            )
         if self.board.asleep != self.asleep:
             self.asleep = self.board.asleep
             self.say("asleep" if self.asleep else "awake")

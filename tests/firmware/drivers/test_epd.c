@@ -542,6 +542,98 @@ static void test_the_other_controller_refuses_this_init(void **state) {
     assert_int_equal(refused, 1);
 }
 
+#if EPD_CONTROLLER == EPD_UC8151D
+/* A white page, then rows 16-23 of byte columns 1-2 black in the panel's RAM. */
+static void load_black_window(void) {
+    unsigned i;
+
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+    assert_int_equal(epd_window_begin(8, 16, 16, 8), EPD_OK);
+    for (i = 0; i < 16u; i++) {
+        epd_data(0x00u);
+    }
+    epd_second_plane();
+    for (i = 0; i < 16u; i++) {
+        epd_data(0xFFu);
+    }
+    epd_window_end();
+}
+
+/* GxEPD2's refresh_bw for this panel (facts 4.1), with Waveshare's PANEL_SETTING bytes. */
+static const expected_t fast_sequence[] = {
+    {0x20, 44, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
+    {0x21, 42, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
+    {0x22, 42, {0x80, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
+    {0x23, 42, {0x40, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
+    {0x24, 42, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
+    {0x00, 2, {0x3F, 0x89}},
+    {0x50, 1, {0xF7}},
+    {0x91, 0, {0}},
+    {0x90, 7, {8, 23, 0, 16, 0, 23, 0x01}},
+    {0x12, 0, {0}},
+};
+
+static void test_fast_refresh_drives_the_window_in_black_only(void **state) {
+    uint8_t black[EPD_PLANE_BYTES];
+    uint8_t red[EPD_PLANE_BYTES];
+    sim_refresh_info_t info;
+    uint32_t start_ms;
+    size_t first;
+
+    (void)state;
+    power_up_ok();
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    power_up_ok();
+    load_black_window();
+    first = sim_epd_transaction_count();
+    start_ms = now_ms();
+    assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    /* 32 frames at 50 Hz, not the 16.8 s of the OTP waveform. */
+    assert_in_range(now_ms() - start_ms, 640u, 645u);
+    expect_transactions(first, fast_sequence, sizeof fast_sequence / sizeof fast_sequence[0]);
+    sim_refresh_info(&info);
+    assert_int_equal(info.fast, 1);
+    assert_int_equal(info.dc_balanced, 1);
+    assert_int_equal(info.ghost_max, 1);
+    sim_panel_shown(black, red);
+    assert_int_equal(black[16u * 13u + 1u], 0x00);
+    assert_int_equal(black[23u * 13u + 2u], 0x00);
+    assert_int_equal(black[15u * 13u + 1u], 0xFF);
+    assert_int_equal(black[16u * 13u + 3u], 0xFF);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    assert_no_violations();
+}
+
+/* A stuck BUSY under the fast waveform is given up on after its own bound (2 s), not 34 s. */
+static void test_fast_refresh_with_stuck_busy_is_bounded_and_powers_down(void **state) {
+    uint32_t start_ms;
+
+    (void)state;
+    power_up_ok();
+    load_black_window();
+    sim_panel_hold_busy_low(true);
+    start_ms = now_ms();
+    assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_ERR_BUSY_TIMEOUT);
+    assert_in_range(now_ms() - start_ms, 2000u, 2000u + 11u + HAL_SLEEP_PERIOD_MS);
+    assert_int_equal(epd_power_down(), EPD_ERR_BUSY_TIMEOUT);
+    assert_panel_pins_all_low();
+    /* A call before power-up touches nothing. */
+    assert_int_equal(epd_fast_refresh_start(0, 0, 8, 8), EPD_ERR_NOT_READY);
+}
+#else
+static void test_il0373_has_no_fast_refresh(void **state) {
+    (void)state;
+    power_up_ok();
+    assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_ERR_NOT_READY);
+    assert_int_equal(epd_power_down(), EPD_OK);
+}
+#endif
+
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void) {
@@ -564,6 +656,12 @@ int main(void) {
         T(test_full_update_reaches_refresh_quickly),
         T(test_busy_latency_is_waited_for),
         T(test_the_other_controller_refuses_this_init),
+#if EPD_CONTROLLER == EPD_UC8151D
+        T(test_fast_refresh_drives_the_window_in_black_only),
+        T(test_fast_refresh_with_stuck_busy_is_bounded_and_powers_down),
+#else
+        T(test_il0373_has_no_fast_refresh),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

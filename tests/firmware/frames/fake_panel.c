@@ -124,6 +124,16 @@ epd_status_t epd_refresh_start(void) {
     return record(PANEL_REFRESH);
 }
 
+epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+    assert_true(fake_panel.powered);
+    fake_panel.refreshed = true;
+    fake_panel.fast_window[0] = x;
+    fake_panel.fast_window[1] = y;
+    fake_panel.fast_window[2] = w;
+    fake_panel.fast_window[3] = h;
+    return record(PANEL_FAST_REFRESH);
+}
+
 epd_status_t epd_refresh_wait(void) {
     assert_true(fake_panel.refreshed);
     return record(PANEL_REFRESH_WAIT);

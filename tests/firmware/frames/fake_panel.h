@@ -18,6 +18,7 @@ typedef enum {
     PANEL_FILL, /* epd_white_window, not empty */
     PANEL_WINDOW,
     PANEL_REFRESH,      /* epd_refresh_start */
+    PANEL_FAST_REFRESH, /* epd_fast_refresh_start */
     PANEL_REFRESH_WAIT, /* epd_refresh_wait */
     PANEL_POWER_DOWN
 } panel_call_t;
@@ -29,7 +30,8 @@ typedef struct {
     unsigned window_count;
     uint8_t planes[2][EPD_PLANE_BYTES]; /* controller RAM: DTM1, DTM2 */
     bool powered;
-    bool refreshed; /* planes went to the glass */
+    bool refreshed;         /* planes went to the glass */
+    uint8_t fast_window[4]; /* x, y, w, h of the last epd_fast_refresh_start */
     /* Fail the first call of this kind with EPD_ERR_BUSY_TIMEOUT (-1 = never). */
     int fail_call;
 } fake_panel_t;

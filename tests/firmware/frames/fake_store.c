@@ -29,6 +29,10 @@ uint8_t store_frame_count(void) {
     return fake_store.count;
 }
 
+uint16_t store_generation(void) {
+    return fake_store.generation;
+}
+
 /* The open frame and the read position inside it. */
 static uint8_t open_index;
 static uint16_t position;

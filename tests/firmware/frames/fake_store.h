@@ -17,8 +17,9 @@ typedef struct {
     const uint8_t *frames[FAKE_STORE_MAX_FRAMES];
     uint16_t lengths[FAKE_STORE_MAX_FRAMES];
     bool crc_bad[FAKE_STORE_MAX_FRAMES];
-    unsigned reads;     /* bytes handed out so far */
-    unsigned flip_read; /* the read with this number comes back inverted (0 = none) */
+    unsigned reads;      /* bytes handed out so far */
+    unsigned flip_read;  /* the read with this number comes back inverted (0 = none) */
+    uint16_t generation; /* of the set: another set, another value */
 } fake_store_t;
 
 extern fake_store_t fake_store;

@@ -331,9 +331,112 @@ static void test_show_next_steps_over_a_damaged_frame(void **state) {
     unload(&tiny);
 }
 
+/* show_next() with the panel's call log started afresh (it holds 64 calls). */
+static display_status_t show_next_logged(void) {
+    fake_panel.call_count = 0u;
+    return show_next();
+}
+
+/* Which refresh the last show ran: PANEL_REFRESH or PANEL_FAST_REFRESH. */
+static panel_call_t last_refresh(void) {
+    unsigned i;
+
+    for (i = fake_panel.call_count; i > 0u; i--) {
+        if (fake_panel.calls[i - 1u] == PANEL_REFRESH ||
+            fake_panel.calls[i - 1u] == PANEL_FAST_REFRESH) {
+            return fake_panel.calls[i - 1u];
+        }
+    }
+    fail_msg("no refresh");
+    return PANEL_REFRESH;
+}
+
+/*
+ * A set whose frames carry a fast window: the first show is a full refresh, the
+ * next seven fast updates of that window, then a full one again.
+ */
+static void test_runner_ups_go_fast_until_a_full_refresh_is_due(void **state) {
+    vector_t fast = load("fast_window", 1);
+    unsigned press;
+
+    (void)state;
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    for (press = 0; press < 17u; press++) {
+        assert_int_equal(show_next_logged(), DISPLAY_OK);
+        assert_int_equal(last_refresh(), press % 8u == 0u ? PANEL_REFRESH : PANEL_FAST_REFRESH);
+    }
+    /* The window of the frame (1, 8, 3, 10 in bytes across and rows), in pixels. */
+    assert_memory_equal(fake_panel.fast_window, "\x08\x08\x18\x0A", 4);
+    assert_panel_shows(fast.planes);
+    unload(&fast);
+}
+
+/* Anything that leaves the picture unknown or from another set makes the next show full. */
+static void test_a_full_refresh_after_a_new_set_an_error_or_a_reset(void **state) {
+    vector_t fast = load("fast_window", 1);
+    vector_t tiny = load("tiny", 1);
+
+    (void)state;
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_FAST_REFRESH);
+    /* Another set, with the same frames and window. */
+    fake_store.generation++;
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    /* A fast update that fails: the panel may show anything. */
+    fake_panel.fail_call = PANEL_REFRESH_WAIT;
+    assert_int_equal(show_next_logged(), DISPLAY_ERR_PANEL);
+    assert_int_equal(last_refresh(), PANEL_FAST_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    /* A reset (a power cut in the middle of anything). */
+    display_init();
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    /* A frame without a fast window, and the one after it. */
+    fake_store.frames[1] = tiny.frame;
+    fake_store.lengths[1] = (uint16_t)tiny.frame_size;
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    unload(&fast);
+    unload(&tiny);
+}
+
+/* A set whose frames carry different fast windows (no host makes one): never fast between them. */
+static void test_frames_with_other_fast_windows_are_refreshed_in_full(void **state) {
+    vector_t fast = load("fast_window", 1);
+    uint8_t *moved = malloc(fast.frame_size);
+
+    (void)state;
+    assert_non_null(moved);
+    memcpy(moved, fast.frame, fast.frame_size);
+    moved[1] = 2u; /* the fast window one byte further right */
+    fake_store_add(fast.frame, (uint16_t)fast.frame_size);
+    fake_store_add(moved, (uint16_t)fast.frame_size);
+    fake_store_add(moved, (uint16_t)fast.frame_size);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_FAST_REFRESH);
+    assert_memory_equal(fake_panel.fast_window, "\x10\x08\x18\x0A", 4);
+    free(moved);
+    unload(&fast);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_stored_frame_streams_its_window, setup),
+        cmocka_unit_test_setup(test_runner_ups_go_fast_until_a_full_refresh_is_due, setup),
+        cmocka_unit_test_setup(test_a_full_refresh_after_a_new_set_an_error_or_a_reset, setup),
+        cmocka_unit_test_setup(test_frames_with_other_fast_windows_are_refreshed_in_full, setup),
         cmocka_unit_test_setup(test_stored_frames_show_their_vector_planes, setup),
         cmocka_unit_test_setup(test_builtin_frames_show_when_nothing_is_stored, setup),
         cmocka_unit_test_setup(test_crc_failure_leaves_the_panel_untouched, setup),

@@ -208,6 +208,33 @@ static void test_window_ended_early_is_an_error(void **state) {
     free(frame);
 }
 
+/* A version 2 frame's fast window is read in pixels; a version 1 frame has none. */
+static void test_fast_window_is_read_in_pixels(void **state) {
+    size_t size;
+    uint8_t *fast = vector_read("fast_window", "frame", &size);
+    uint8_t *tiny;
+    size_t tiny_size;
+    memory_reader_t memory = {NULL, 0u, 0u, 0u};
+
+    (void)state;
+    memory.data = fast;
+    memory.size = size;
+    reader = &memory;
+    assert_int_equal(frame_check(read_memory, (uint16_t)size), FRAME_OK);
+    assert_int_equal(frame_fast.x, 8);
+    assert_int_equal(frame_fast.y, 8);
+    assert_int_equal(frame_fast.w, 24);
+    assert_int_equal(frame_fast.h, 10);
+    tiny = vector_read("tiny", "frame", &tiny_size);
+    memory.data = tiny;
+    memory.size = tiny_size;
+    memory.position = 0u;
+    assert_int_equal(frame_check(read_memory, (uint16_t)tiny_size), FRAME_OK);
+    assert_int_equal(frame_fast.h, 0);
+    free(fast);
+    free(tiny);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectors_match_python_verdicts),
@@ -215,6 +242,7 @@ int main(void) {
         cmocka_unit_test(test_single_bit_flips_are_bounded),
         cmocka_unit_test(test_bytes_after_the_window_are_white),
         cmocka_unit_test(test_window_ended_early_is_an_error),
+        cmocka_unit_test(test_fast_window_is_read_in_pixels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

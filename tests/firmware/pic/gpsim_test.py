@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "host"))
 from epdle.frames import decoder as host_decoder  # noqa: E402
 from epdle.frames import store as flash_layout  # noqa: E402
 from epdle.frames.bits import BitReader  # noqa: E402
-from epdle.frames.format import FRAME_HEADER_BYTES, WINDOW_HEADER_BYTES  # noqa: E402
+from epdle.frames.format import WINDOW_HEADER_BYTES  # noqa: E402
 from epdle.frames.transitions import transitions_to_pixels  # noqa: E402
 from epdle.link.protocol import cobs_encode, crc16  # noqa: E402
 
@@ -124,8 +124,9 @@ def golden_parts() -> list[list[tuple[str, int, bytes]]]:
 def decoded_bytes(frame: bytes) -> int:
     """Pixel bytes a frame's windows produce (both planes), as the decoder hands them out."""
     total = 0
-    offset = FRAME_HEADER_BYTES
-    for _ in range(frame[1]):
+    _, count_at = host_decoder._frame_header(frame)  # version 1, or 2 with a fast window
+    offset = count_at + 1
+    for _ in range(frame[count_at]):
         window, orders = host_decoder._window_header(frame, offset)
         bits = BitReader(frame, offset + WINDOW_HEADER_BYTES)
         for order in orders:
@@ -141,8 +142,9 @@ def window_stream_crc(frame: bytes) -> int:
     host_decoder.decode(frame)  # raises on a malformed frame
     data = bytes(frame)
     stream = bytearray()
-    offset = FRAME_HEADER_BYTES
-    for _ in range(data[1]):
+    _, count_at = host_decoder._frame_header(data)
+    offset = count_at + 1
+    for _ in range(data[count_at]):
         window, orders = host_decoder._window_header(data, offset)
         bits = BitReader(data, offset + WINDOW_HEADER_BYTES)
         stream += bytes([window.x_bytes * 8, window.y, window.width_bytes * 8, window.height])

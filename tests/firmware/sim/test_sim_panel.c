@@ -384,6 +384,196 @@ static void test_bytes_while_reset_is_held_are_reported(void **state) {
     assert_int_equal(sim_epd_transaction_count(), 0);
 }
 
+/* ---- waveforms from the LUT registers --------------------------------------- */
+
+/*
+ * One group per LUT, as GxEPD2's refresh_bw for this panel loads them (facts
+ * 4.1): level selects VCOM 0x00, WW 0x00, BW 0x80, WB 0x40, BB 0x00, and 0x1F
+ * frames, 1 frame, repeated once; the rest of each LUT zero. `ww` replaces
+ * WW's level select (to make the waveform unbalanced).
+ */
+static void load_bw_luts(uint8_t ww) {
+    const uint8_t levels[5] = {0x00u, ww, 0x80u, 0x40u, 0x00u};
+    unsigned lut;
+    unsigned i;
+
+    for (lut = 0; lut < 5u; lut++) {
+        pins_command((uint8_t)(0x20u + lut));
+        pins_data(levels[lut]);
+        pins_data(0x1Fu);
+        pins_data(0x01u);
+        pins_data(0x00u);
+        pins_data(0x00u);
+        pins_data(0x01u);
+        for (i = 6u; i < (lut == 0u ? 44u : 42u); i++) {
+            pins_data(0x00u);
+        }
+    }
+}
+
+static void send_filled_plane(uint8_t command, uint8_t value) {
+    unsigned i;
+
+    pins_command(command);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        pins_data(value);
+    }
+}
+
+/* A full three-colour refresh of a black plane of `black` and no red. */
+static void show_full(uint8_t black) {
+    send_filled_plane(0x10u, black);
+    send_filled_plane(0x13u, 0xFFu);
+    pins_command(0x12u);
+    pins_wait_ns(SIM_PANEL_REFRESH_NS);
+}
+
+/* Whole planes in RAM, then the b/w waveform over the window x 8..23, rows 10..19. */
+static void fast_update(uint8_t black, uint8_t ww) {
+    pins_command(0x92u); /* the whole plane, not the last window */
+    send_filled_plane(0x10u, black);
+    send_filled_plane(0x13u, 0xFFu);
+    load_bw_luts(ww);
+    pins_command(0x00u);
+    pins_data(0xBFu);
+    pins_command(0x50u);
+    pins_data(0xF7u);
+    pins_command(0x91u);
+    pins_command(0x90u);
+    pins_data(8u);
+    pins_data(23u);
+    pins_data(0u);
+    pins_data(10u);
+    pins_data(0u);
+    pins_data(19u);
+    pins_data(0x01u);
+    pins_command(0x12u);
+}
+
+static void test_fast_refresh_runs_the_register_waveform_in_the_window(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    sim_refresh_info_t info;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    show_full(0xF0u);
+    sim_refresh_info(&info);
+    assert_int_equal(info.fast, 0);
+    assert_int_equal(info.duration_ns, SIM_PANEL_REFRESH_NS);
+    fast_update(0x0Fu, 0x00u);
+    /* 32 frames at the default PLL_CONTROL (0x3C, 50 Hz): 640 ms of BUSY, not 16.79 s. */
+    pins_wait_ns(639000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
+    pins_wait_ns(2000000u);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    sim_refresh_info(&info);
+    assert_int_equal(info.count, 2);
+    assert_int_equal(info.fast, 1);
+    assert_int_equal(info.frames, 32);
+    assert_int_equal(info.frame_rate_hz, 50);
+    assert_int_equal(info.duration_ns, 640000000u);
+    assert_int_equal(info.dc_balanced, 1);
+    assert_int_equal(info.ghost_max, 1);
+    sim_panel_shown(black, red);
+    /* Inside the window (bytes 1-2 of rows 10-19) the new black, outside the old. */
+    assert_int_equal(black[10u * 13u + 1u], 0x0F);
+    assert_int_equal(black[19u * 13u + 2u], 0x0F);
+    assert_int_equal(black[10u * 13u + 0u], 0xF0);
+    assert_int_equal(black[10u * 13u + 3u], 0xF0);
+    assert_int_equal(black[9u * 13u + 1u], 0xF0);
+    assert_int_equal(black[20u * 13u + 1u], 0xF0);
+    assert_int_equal(red[15u * 13u + 1u], 0xFF);
+    assert_int_equal(sim_violation_count(), 0);
+
+    /* PLL_CONTROL 0x3A (100 Hz) halves it. */
+    pins_command(0x30u);
+    pins_data(0x3Au);
+    fast_update(0xF0u, 0x00u);
+    pins_wait_ns(330000000u);
+    sim_refresh_info(&info);
+    assert_int_equal(info.duration_ns, 320000000u);
+    assert_int_equal(info.frame_rate_hz, 100);
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+    /* A value outside the table is reported. */
+    pins_command(0x30u);
+    pins_data(0x12u);
+    fast_update(0xF0u, 0x00u);
+    assert_int_equal(pins_violations_matching("PLL_CONTROL 0x12 is not in"), 1);
+}
+
+/* Each fast update that drives a pixel adds to its ghost count; a full refresh clears it. */
+static void test_ghost_count_grows_with_fast_updates_and_clears_on_a_full_refresh(void **state) {
+    sim_refresh_info_t info;
+    unsigned n;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    show_full(0xFFu);
+    for (n = 0; n < 4u; n++) {
+        fast_update(n % 2u == 0u ? 0x00u : 0xFFu, 0x00u);
+        pins_wait_ns(700000000u);
+    }
+    sim_refresh_info(&info);
+    assert_int_equal(info.ghost_max, 4);
+    /* A pixel that keeps its colour is not driven by this waveform (WW and BB are ground). */
+    fast_update(0xFFu, 0x00u);
+    pins_wait_ns(700000000u);
+    sim_refresh_info(&info);
+    assert_int_equal(info.ghost_max, 4);
+    pins_command(0x00u);
+    pins_data(0x8Fu);
+    pins_command(0x92u);
+    show_full(0xFFu);
+    sim_refresh_info(&info);
+    assert_int_equal(info.ghost_max, 0);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+/* A waveform that drives white pixels towards black every time is not DC-balanced. */
+static void test_unbalanced_register_waveform_is_reported(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    sim_refresh_info_t info;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    show_full(0xFFu);
+    fast_update(0xFFu, 0x40u); /* WW: VDH for 31 frames */
+    assert_int_equal(pins_violations_matching("not DC-balanced (VDH - VDL frames: VCOM 0, WW 31, "
+                                              "BW -31, WB 31, BB 0)"),
+                     1);
+    pins_wait_ns(700000000u);
+    sim_refresh_info(&info);
+    assert_int_equal(info.dc_balanced, 0);
+    /* ... and it does what it says: white stays white only outside the window. */
+    sim_panel_shown(black, red);
+    assert_int_equal(black[12u * 13u + 1u], 0x00);
+    assert_int_equal(black[12u * 13u + 4u], 0xFF);
+}
+
+/* Red cannot be driven by a black/white waveform: a red pixel in its window is refused. */
+static void test_fast_refresh_over_red_is_reported_and_red_is_kept(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_filled_plane(0x10u, 0xFFu);
+    send_filled_plane(0x13u, 0x7Fu); /* the first pixel of every byte red */
+    pins_command(0x12u);
+    pins_wait_ns(SIM_PANEL_REFRESH_NS);
+    fast_update(0x00u, 0x00u);
+    pins_wait_ns(700000000u);
+    assert_int_equal(pins_violations_matching("black/white refresh over a red pixel (8, 10)"), 1);
+    sim_panel_shown(black, red);
+    assert_int_equal(red[12u * 13u + 1u], 0x7F);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_init_sequence_is_decoded_from_pins, pins_boot,
@@ -420,6 +610,15 @@ int main(void) {
                                         pins_shut_down),
         cmocka_unit_test_setup_teardown(test_bytes_while_reset_is_held_are_reported, pins_boot,
                                         pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_fast_refresh_runs_the_register_waveform_in_the_window,
+                                        pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_ghost_count_grows_with_fast_updates_and_clears_on_a_full_refresh, pins_boot,
+            pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_unbalanced_register_waveform_is_reported, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_fast_refresh_over_red_is_reported_and_red_is_kept,
+                                        pins_boot, pins_shut_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
