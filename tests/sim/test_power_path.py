@@ -119,6 +119,11 @@ def test_a_good_cell_refreshes_with_margin(
     assert result["refreshed"] is True and result["battery_low"] is False
     armed = float(result["min_vdd_bor_armed"])  # type: ignore[arg-type]
     assert armed >= BOR_LOW_MAX_V + MARGIN_V
+    for phase in ("switch_on", "refresh"):
+        floor = float(result[f"floor_{phase}_v"])  # type: ignore[arg-type]
+        assert floor in (CLOCK_MIN_V, BOR_LOW_MAX_V)
+        assert float(result[f"margin_{phase}_mv"]) >= MARGIN_V * 1e3, phase  # type: ignore[arg-type]
+    assert result["goal_met"] is True
 
 
 @pytest.mark.parametrize(("volts", "ohms"), SPENT_CELLS)
