@@ -31,7 +31,6 @@
  * millisecond covers it and the controller's own power-on reset.
  */
 #define SUPPLY_SETTLE_MS 1u
-#define POWER_OFF_TIMEOUT_MS 100u
 #if EPD_CONTROLLER == EPD_UC8151D
 /*
  * UC8151D (Waveshare 2.13" (B) V3). UltraChip latches a reset on RST_N low
@@ -65,14 +64,16 @@
 #endif
 #define RESET_READY_TIMEOUT_MS 10u
 /*
- * The reset and POWER_OFF are polled; POWER_ON and the refresh are slept
+ * The reset's wait is polled; POWER_ON, the refresh and POWER_OFF are slept
  * through (the MCU's run current for 15 s would be a quarter of the energy of
  * an update; on top of the charge pumps' 8 mA it would sag a half-used cell's
  * VDD towards the clock's minimum: hardware/power.md). Asleep, every wake-up,
  * a bounce of the button's release too, counts a whole watchdog period: 20 of
- * them bound POWER_ON, room for its BUSY (79 ms, 3 periods) and 17 such edges.
+ * them bound POWER_ON and POWER_OFF, room for their BUSY (79 and 39 ms: 3 and
+ * 2 periods) and 17 such edges.
  */
 #define POWER_ON_TIMEOUT_MS (20u * HAL_SLEEP_PERIOD_MS)
+#define POWER_OFF_TIMEOUT_MS POWER_ON_TIMEOUT_MS
 
 /* The bounds are counted in 16 bits on the chip. */
 HAL_STATIC_ASSERT(refresh_timeout_16_bits, REFRESH_TIMEOUT_MS <= 0xFFFFu);
@@ -389,7 +390,7 @@ epd_status_t epd_power_down(void) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {
             send_busy_command(CMD_POWER_OFF);
-            if (wait_until_idle(POWER_OFF_TIMEOUT_MS)) {
+            if (epd_sleep_until_idle(POWER_OFF_TIMEOUT_MS)) {
                 send_command(CMD_DEEP_SLEEP);
                 send_data(DEEP_SLEEP_CHECK_CODE);
             } else {

@@ -31,9 +31,11 @@
 #define C1_F 0.1e-6
 #define C2_F 10e-6
 #define C3_F 1e-6
-/* The reservoir at U2's VIN (hardware/power.md, "Switching the panel on"); 0 is the
- * board before it. */
-#define RESERVOIR_F 220e-6
+/* The reservoir at U2's VIN (hardware/power.md, "Switching the panel on"), at its
+ * capacitance in use: C4 and C5, 220 uF X5R parts that keep about 100 uF each at the
+ * 2.7-3.0 V of DC bias they sit at (Murata's DC-bias curve of the series: about half);
+ * 0 is the board before it. */
+#define RESERVOIR_F 200e-6
 /* The module's input capacitance: the most the design must take (hardware/power.md). */
 #define MODULE_F 10e-6
 /* TPS22860: on-resistance, about 1 ohm at a 3 V bias, and a turn-on ramp. A ramp shorter

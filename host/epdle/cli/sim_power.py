@@ -56,8 +56,9 @@ def register(sim_commands: argparse._SubParsersAction) -> None:
         "--reservoir-uf",
         type=number_in(0.0, 1000.0),
         default=None,
-        help="reservoir at U2's VIN in uF, besides C1 and C2 (default: the board's; "
-        "0 is the design before it)",
+        help="reservoir at U2's VIN in uF as it acts at about 3 V of DC bias, besides C1 and "
+        "C2 (default: the board's C4 and C5, 2 x 220 uF nominal, about 200 uF; 100 is one "
+        "of them, 0 the design before them)",
     )
     power.add_argument(
         "--bor",
