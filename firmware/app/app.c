@@ -40,9 +40,9 @@ HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
  *     under VDD_AWAKE_MIN_MV there (a spent one: 2.8 V, 50 ohm reads about 2.69 V) is
  *     not asked for more;
  *   - after the panel's POWER_ON has drawn its 8 mA for a watchdog period (32 ms, the
- *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, plus the
- *     CPU's 2.6 mA for the release wait, about 2.6 mV an ohm more) would take VDD under
- *     the 2.5 V the clock needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
+ *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, the CPU
+ *     asleep but for moments) would leave VDD too little above the 2.5 V the clock
+ *     needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
  * Either way the panel keeps its picture and the device says so (INFO, and a SHOWN
  * event with DISPLAY_ERR_LOW_BATTERY); the brown-out reset is not armed again while
  * awake until an update passes (a weak cell would reset the chip at every wake).
