@@ -70,6 +70,10 @@ class SupplyReport(ctypes.Structure):
         ("min_vdd_refresh", ctypes.c_double),
         ("min_vdd_bor_armed", ctypes.c_double),
         ("min_vdd_running", ctypes.c_double),
+        ("margin_switch_on_v", ctypes.c_double),
+        ("margin_refresh_v", ctypes.c_double),
+        ("floor_switch_on_v", ctypes.c_double),
+        ("floor_refresh_v", ctypes.c_double),
         ("charge_c", ctypes.c_double),
         ("brownouts", ctypes.c_uint32),
     ]
