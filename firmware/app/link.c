@@ -76,9 +76,16 @@ static uint16_t get_u16(uint8_t at) {
     return (uint16_t)(cobs_packet[at] | ((uint16_t)cobs_packet[(uint8_t)(at + 1u)] << 8));
 }
 
+/* The CRC of a packet of packet_length decoded bytes (CRC included), over its
+ * first count bytes: the length goes in first, so a packet that lost bytes is
+ * checked against another length (docs/protocol.md). */
+static uint16_t packet_crc(const uint8_t *bytes, uint8_t count, uint8_t packet_length) {
+    return crc16_block(crc16_update(CRC16_INIT, packet_length), bytes, count);
+}
+
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
 static uint8_t seal(uint8_t *body, uint8_t length) {
-    uint16_t crc = crc16_block(CRC16_INIT, body, length);
+    uint16_t crc = packet_crc(body, length, (uint8_t)(length + LINK_CRC_BYTES));
 
     body[length] = (uint8_t)(crc >> 8);
     body[length + 1u] = (uint8_t)crc;
@@ -255,7 +262,7 @@ static void handle_packet(uint8_t length) {
     uint8_t payload_length;
     uint16_t command_crc;
 
-    if (length < LINK_MIN_PACKET || crc16_block(CRC16_INIT, cobs_packet, length) != 0u) {
+    if (length < LINK_MIN_PACKET || packet_crc(cobs_packet, length, length) != 0u) {
         event_error(LINK_ERR_BAD_PACKET, length);
         return;
     }

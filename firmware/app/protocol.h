@@ -5,13 +5,16 @@
  *
  * Wire: 115200 8N1. Every packet is COBS-encoded and ends with 0x00.
  * Decoded packet: type (1), seq (1), payload (0..LINK_PAYLOAD_MAX),
- * CRC-16/CCITT-FALSE of type..payload, big-endian (so the CRC run over the
- * whole decoded packet is 0). Multi-byte payload fields are little-endian.
+ * CRC-16/CCITT-FALSE, big-endian, of the decoded packet's length (one byte,
+ * the CRC's two included; not sent) then type..payload: the CRC run over the
+ * length and the whole decoded packet is 0, and a packet that lost bytes is
+ * checked against another length. Multi-byte payload fields are little-endian.
  */
 #ifndef EPDLE_PROTOCOL_H
 #define EPDLE_PROTOCOL_H
 
-#define LINK_PROTOCOL_VERSION 1u
+/* 2: the CRC covers the packet's length (1 did not: a packet could lose a byte and pass). */
+#define LINK_PROTOCOL_VERSION 2u
 
 #define EPDLE_FW_VERSION_MAJOR 0u
 #define EPDLE_FW_VERSION_MINOR 1u

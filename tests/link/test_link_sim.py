@@ -36,7 +36,7 @@ from epdle.link import (
     LinkError,
     committed_set_words,
 )
-from epdle.link.protocol import CHUNK_MAX, Command, ErrorCode, Packet
+from epdle.link.protocol import CHUNK_MAX, PROTOCOL_VERSION, Command, ErrorCode, Packet
 from epdle.session.link_bench import power_cut_sweep
 
 IMAGES = Path(__file__).resolve().parents[2] / "images"
@@ -68,7 +68,7 @@ def store_region(dev: Device) -> list[int]:
 
 def test_info_push_show_round_trip(device: Device) -> None:
     fresh = device.info()
-    assert fresh.protocol == 1
+    assert fresh.protocol == PROTOCOL_VERSION == 2
     assert fresh.version == "0.1.0"
     assert fresh.capacity_words == flash_layout.DATA_WORDS
     planes = suggestion_planes(["crate", "adobe", "joint"])

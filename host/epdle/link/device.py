@@ -13,8 +13,12 @@ import serial
 from epdle.frames import store as flash_layout
 
 from .protocol import (
+    ACK_PAYLOAD_BYTES,
     CHUNK_MAX,
+    ERROR_PAYLOAD_BYTES,
     INFO_PAYLOAD_BYTES,
+    LENGTHLESS_CRC_VERSION,
+    PROTOCOL_VERSION,
     Command,
     ErrorCode,
     EventType,
@@ -58,6 +62,7 @@ class _NoReply(Enum):
 
     TIMED_OUT = "timed out"
     RESEND_ASKED = "resend asked"
+    MALFORMED = "malformed"
     WAS_DEAF = "was deaf"
 
 
@@ -67,6 +72,17 @@ class LinkError(Exception):
 
 class DeviceNotResponding(LinkError):
     """No valid answer after every retry."""
+
+
+class WrongProtocol(LinkError):
+    """The device speaks another version of the link protocol."""
+
+    def __init__(self, port: str, version: int) -> None:
+        super().__init__(
+            f"the device on {port} speaks protocol {version}, this epdle speaks "
+            f"{PROTOCOL_VERSION}: update the firmware or epdle"
+        )
+        self.version = version
 
 
 class DeviceRejected(LinkError):
@@ -136,12 +152,23 @@ class PushStats:
 
 def _event_from(packet: Packet) -> DeviceEvent | None:
     payload = packet.payload
-    if packet.type == EventType.BUTTON:
+    if packet.type == EventType.BUTTON and not payload:
         return ButtonPressed()
-    if packet.type == EventType.SHOWN and len(payload) >= 2:
+    if packet.type == EventType.SHOWN and len(payload) == 2:
         return FrameShown(payload[0], payload[1])
-    if packet.type == EventType.ERROR and len(payload) >= 3:
+    if packet.type == EventType.ERROR and len(payload) == ERROR_PAYLOAD_BYTES:
         return ErrorEvent(payload[0], struct.unpack_from("<H", payload, 1)[0])
+    return None
+
+
+def _reply_payload_bytes(command: Command, reply_type: int) -> int | None:
+    """The payload length of each reply to `command` (None: not a reply to it)."""
+    if reply_type == Reply.ERROR:
+        return ERROR_PAYLOAD_BYTES
+    if reply_type == Reply.ACK and command != Command.INFO:
+        return ACK_PAYLOAD_BYTES.get(command, 0)
+    if reply_type == Reply.INFO and command == Command.INFO:
+        return INFO_PAYLOAD_BYTES
     return None
 
 
@@ -197,8 +224,8 @@ class Device:
 
     def info(self) -> DeviceInfo:
         reply = self._request(Command.INFO, expect=Reply.INFO)
-        if len(reply.payload) < INFO_PAYLOAD_BYTES:
-            raise LinkError(f"short INFO reply from {self.transport.name}")
+        if reply.payload[0] != PROTOCOL_VERSION:
+            raise WrongProtocol(self.transport.name, reply.payload[0])
         protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
             struct.unpack_from("<BBBBHBBBB", reply.payload)
         )
@@ -446,6 +473,7 @@ class Device:
         self._wait_out_a_press()
         timeouts = 0
         asked_resends = 0
+        malformed = 0
         wake = self.transport.device_may_sleep()
         while True:
             try:
@@ -461,7 +489,13 @@ class Device:
                 extra_wait = max(extra_wait, resend_wait)
             else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
+                malformed += reply is _NoReply.MALFORMED
             if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
+                if malformed:
+                    raise LinkError(
+                        f"device on {self.transport.name} answered {command.name} "
+                        f"{malformed} times with a reply of the wrong length"
+                    )
                 raise DeviceNotResponding(
                     f"device not responding on {self.transport.name} "
                     f"after {timeouts + asked_resends} tries"
@@ -470,7 +504,7 @@ class Device:
             wake = True
         self._session_open = True
         if reply.type == Reply.ERROR:
-            code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
+            code, detail = struct.unpack_from("<BH", reply.payload)
             raise DeviceRejected(command.name, code, detail)
         if reply.type != expect:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
@@ -480,8 +514,9 @@ class Device:
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
     ) -> Packet | _NoReply:
         """The reply to `packet`, else TIMED_OUT, RESEND_ASKED (the device
-        reported line trouble) or WAS_DEAF (a press's refresh held the device
-        past the timeout). Events that come along are kept.
+        reported line trouble), MALFORMED (a reply of the wrong length) or WAS_DEAF
+        (a press's refresh held the device past the timeout). Events that come along
+        are kept.
 
         While the device is deaf the wait is stretched to the end of its refresh
         (bounded by SHOW_TIMEOUT_S), then by the usual timeout: the command may
@@ -492,11 +527,16 @@ class Device:
         while True:
             reply = None
             resend = False
+            malformed = False
             for received in pending:
                 self._note(received)
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
                     if received.seq == packet.seq and reply is None:
-                        reply = received
+                        expected = _reply_payload_bytes(Command(packet.type), received.type)
+                        if expected is None or len(received.payload) == expected:
+                            reply = received
+                        else:  # damage its CRC missed, or a device bug: ask again
+                            malformed = True
                     continue
                 event = _event_from(received)
                 # Line trouble reported while the packet was not sent yet (during
@@ -507,6 +547,10 @@ class Device:
                     self._keep(event)
             if reply is not None:
                 return reply
+            if self.transport.reader.lengthless:
+                raise WrongProtocol(self.transport.name, LENGTHLESS_CRC_VERSION)
+            if malformed:
+                return _NoReply.MALFORMED
             if resend:
                 return _NoReply.RESEND_ASKED
             deaf_left = self._deaf_left()
