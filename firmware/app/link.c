@@ -10,6 +10,7 @@
 #include "cobs.h"
 #include "crc16.h"
 #include "display.h"
+#include "epd.h"
 #include "hal.h"
 #include "protocol.h"
 #include "store.h"
@@ -53,8 +54,17 @@ static uint16_t quiet_polls;
 static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
+/* The BUSY event's wire bytes, made once (it is always the same packet), and
+ * whether the last byte heard during a refresh was part of a packet. */
+#define BUSY_WIRE_BYTES COBS_ENCODED_MAX(LINK_MIN_PACKET)
+static uint8_t busy_wire[BUSY_WIRE_BYTES];
+static bool busy_heard;
+
+static uint8_t seal(uint8_t *body, uint8_t length);
+static void answer_busy(void);
 
 void link_init(void) {
+    uint8_t busy[LINK_MIN_PACKET];
     store_write_abort();
     cobs_decoder_reset();
     reply_length = 0;
@@ -64,6 +74,11 @@ void link_init(void) {
     sleep_requested = false;
     event_seq = 0;
     (void)hal_uart_errors_take();
+    busy[0] = LINK_EVT_BUSY;
+    busy[1] = 0;
+    (void)cobs_encode(busy, seal(busy, LINK_HEADER_BYTES), busy_wire);
+    busy_heard = false;
+    epd_awake_hook = answer_busy;
 }
 
 static void put_u16(uint8_t *at, uint16_t value) {
@@ -119,6 +134,30 @@ void link_event_button(void) {
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
     send_event(LINK_EVT_SHOWN, index, display_status, 2u);
+}
+
+/*
+ * While the panel refreshes (epd_awake_hook, called when the host talks): the
+ * end of each packet, a delimiter after other bytes, is answered with the BUSY
+ * event. Nothing is decoded (shallow: this runs at the bottom of a refresh's
+ * wait), so a command is never run nor answered from the copy meanwhile; the
+ * host sends it again once the SHOWN event says the refresh is over. Bytes lost
+ * meanwhile are forgotten: BUSY answered for them.
+ */
+static void answer_busy(void) {
+    uint8_t byte;
+    uint8_t i;
+
+    while (hal_uart_read(&byte)) {
+        if (byte == COBS_DELIMITER && busy_heard) {
+            for (i = 0; i < BUSY_WIRE_BYTES; i++) {
+                hal_uart_write(busy_wire[i]);
+            }
+            (void)hal_uart_errors_take();
+        }
+        busy_heard = byte != COBS_DELIMITER;
+    }
+    cobs_decoder_reset();
 }
 
 static void event_error(uint8_t code, uint16_t detail) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -185,7 +186,10 @@ def open_device(args: argparse.Namespace) -> Device:
     from epdle.cli.options import resolve_port
     from epdle.link import Device
 
-    return Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
+    device = Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
+    # What the device is doing while the command waits for it (a refresh), one line each.
+    device.notice = lambda line: print(line, file=sys.stderr, flush=True)
+    return device
 
 
 def run_push(args: argparse.Namespace) -> int:

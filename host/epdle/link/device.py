@@ -185,9 +185,18 @@ class Device:
         # press's), which show() waits for.
         self._commanded_shown: list[FrameShown] = []
         self._press_showing = False
-        # A button press announced and nothing heard since: the device is busy
-        # refreshing the panel and hears nothing until then (at the latest).
+        # A SHOW command sent whose SHOWN has not come yet: a refresh the device
+        # reports (BUSY) is then that one, not a press's.
+        self._show_pending = False
+        # A button press announced, or the device said it is busy (BUSY), and
+        # nothing heard since: the device refreshes the panel and reads no command
+        # until then (at the latest).
         self._deaf_until: float | None = None
+        # Told (`notice`) that the host waits out the refresh under way.
+        self._wait_told = False
+        # One line for whoever runs the command: what the device is doing while
+        # the host waits for it (a refresh).
+        self.notice: Callable[[str], None] | None = None
         # When the device was first heard after its last deaf window.
         self._heard_again_at: float | None = None
         self._retries_used = 0
@@ -357,8 +366,15 @@ class Device:
             raise ValueError(f"frame index {index} out of range")
         # Only a SHOWN that comes after this SHOW went out can be its own.
         self._commanded_shown.clear()
-        # A lost ACK leaves the device refreshing, deaf to the resend until it is
-        # done: the resend waits for that, and is then answered from the copy.
+        self._show_pending = True
+        try:
+            self._show(index)
+        finally:
+            self._show_pending = False
+
+    def _show(self, index: int) -> None:
+        # A lost ACK leaves the device refreshing, answering the resend with BUSY
+        # until it is done: the resend goes again then, answered from the copy.
         self._request(Command.SHOW, bytes([index]), resend_wait=SHOW_TIMEOUT_S)
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while True:
@@ -427,11 +443,18 @@ class Device:
 
     def _note(self, packet: Packet) -> None:
         """Follow the device's deaf window: a BUTTON event opens it (the device
-        refreshes the panel next); anything it sends after that closes it."""
-        if packet.type == EventType.BUTTON:
+        refreshes the panel next), as does a BUSY event (the device refreshes the
+        panel now: a press's, unless a SHOW command's is under way); anything else
+        it sends after that closes it."""
+        if packet.type == EventType.BUTTON or (
+            packet.type == EventType.BUSY and self._deaf_until is None
+        ):
             self._deaf_until = self.transport.clock() + SHOW_TIMEOUT_S
             self._heard_again_at = None
-        elif self._deaf_until is not None:
+            self._wait_told = False
+            if packet.type == EventType.BUSY and not self._show_pending:
+                self._press_showing = True
+        elif packet.type != EventType.BUSY and self._deaf_until is not None:
             self._deaf_until = None
             self._heard_again_at = self.transport.clock()
 
@@ -446,10 +469,20 @@ class Device:
             return 0.0
         return left
 
+    def _tell_waiting(self) -> None:
+        """Say once per refresh that the host waits for it."""
+        if self.notice is not None and not self._wait_told:
+            self._wait_told = True
+            self.notice(
+                f"the device on {self.transport.name} is refreshing its panel: "
+                f"waiting for it (at most {SHOW_TIMEOUT_S:.0f} s)"
+            )
+
     def _wait_out_a_press(self) -> None:
         """Let a refresh the button started finish before talking."""
         self._collect(self._receive(0.0, wait_for_any=False))
         while (left := self._deaf_left()) > 0:
+            self._tell_waiting()
             self._collect(self._receive(left))
 
     def _request(
@@ -523,6 +556,8 @@ class Device:
         still be in the device's receive buffer and be answered then."""
         deadline = self.transport.clock() + self.timeout + extra_wait
         deaf_seen = False
+        # The device said it was busy after the packet went out: it dropped it.
+        dropped = False
         pending = early
         while True:
             reply = None
@@ -538,6 +573,7 @@ class Device:
                         else:  # damage its CRC missed, or a device bug: ask again
                             malformed = True
                     continue
+                dropped = dropped or (received.type == EventType.BUSY and pending is not early)
                 event = _event_from(received)
                 # Line trouble reported while the packet was not sent yet (during
                 # the wake pause) is about earlier bytes: no reason to resend it.
@@ -556,8 +592,11 @@ class Device:
             deaf_left = self._deaf_left()
             if deaf_left > 0:
                 deaf_seen = True
+                self._tell_waiting()
                 deadline = max(deadline, self.transport.clock() + deaf_left)
             elif deaf_seen and self._heard_again_at is not None:
+                if dropped:
+                    return _NoReply.WAS_DEAF  # the refresh is over: send it again now
                 deadline = max(deadline, self._heard_again_at + self.timeout)
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:

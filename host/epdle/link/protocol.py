@@ -50,6 +50,7 @@ class EventType(IntEnum):
     BUTTON = 0xC0
     SHOWN = 0xC1
     ERROR = 0xC2
+    BUSY = 0xC3
 
 
 class ErrorCode(IntEnum):
