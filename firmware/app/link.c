@@ -54,17 +54,13 @@ static uint16_t quiet_polls;
 static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
-/* The BUSY event's wire bytes, made once (it is always the same packet), and
- * whether the last byte heard during a refresh was part of a packet. */
-#define BUSY_WIRE_BYTES COBS_ENCODED_MAX(LINK_MIN_PACKET)
-static uint8_t busy_wire[BUSY_WIRE_BYTES];
-static bool busy_heard;
-
-static uint8_t seal(uint8_t *body, uint8_t length);
+/* The BUSY event on the wire: it is always the same packet (type, seq 0, the CRC
+ * of length 4 and those two bytes, COBS, the delimiter), so it is kept whole in
+ * program memory; tests/firmware/link/test_protocol.c parses it. */
+static const uint8_t busy_wire[] = {0x02u, LINK_EVT_BUSY, 0x03u, 0x53u, 0x5Bu, COBS_DELIMITER};
 static void answer_busy(void);
 
 void link_init(void) {
-    uint8_t busy[LINK_MIN_PACKET];
     store_write_abort();
     cobs_decoder_reset();
     reply_length = 0;
@@ -74,10 +70,6 @@ void link_init(void) {
     sleep_requested = false;
     event_seq = 0;
     (void)hal_uart_errors_take();
-    busy[0] = LINK_EVT_BUSY;
-    busy[1] = 0;
-    (void)cobs_encode(busy, seal(busy, LINK_HEADER_BYTES), busy_wire);
-    busy_heard = false;
     epd_awake_hook = answer_busy;
 }
 
@@ -94,13 +86,12 @@ static uint16_t get_u16(uint8_t at) {
 /* The CRC of a packet of packet_length decoded bytes (CRC included), over its
  * first count bytes: the length goes in first, so a packet that lost bytes is
  * checked against another length (docs/protocol.md). */
-static uint16_t packet_crc(const uint8_t *bytes, uint8_t count, uint8_t packet_length) {
-    return crc16_block(crc16_update(CRC16_INIT, packet_length), bytes, count);
-}
+#define PACKET_CRC(bytes, count, packet_length)                                                    \
+    crc16_block(crc16_update(CRC16_INIT, (packet_length)), (bytes), (count))
 
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
 static uint8_t seal(uint8_t *body, uint8_t length) {
-    uint16_t crc = packet_crc(body, length, (uint8_t)(length + LINK_CRC_BYTES));
+    uint16_t crc = PACKET_CRC(body, length, (uint8_t)(length + LINK_CRC_BYTES));
 
     body[length] = (uint8_t)(crc >> 8);
     body[length + 1u] = (uint8_t)crc;
@@ -137,27 +128,25 @@ void link_event_shown(uint8_t index, uint8_t display_status) {
 }
 
 /*
- * While the panel refreshes (epd_awake_hook, called when the host talks): the
- * end of each packet, a delimiter after other bytes, is answered with the BUSY
- * event. Nothing is decoded (shallow: this runs at the bottom of a refresh's
- * wait), so a command is never run nor answered from the copy meanwhile; the
- * host sends it again once the SHOWN event says the refresh is over. Bytes lost
- * meanwhile are forgotten: BUSY answered for them.
+ * While the panel refreshes (epd_awake_hook, called when the host talks): each
+ * packet the decoder closes, whole or damaged, is answered with the BUSY event
+ * and not handled (shallow: this runs at the bottom of a refresh's wait), so a
+ * command is never run nor answered from the copy meanwhile; the host sends it
+ * again once the SHOWN event says the refresh is over. A packet still coming
+ * when the refresh ends is decoded on as usual.
  */
 static void answer_busy(void) {
     uint8_t byte;
     uint8_t i;
 
     while (hal_uart_read(&byte)) {
-        if (byte == COBS_DELIMITER && busy_heard) {
-            for (i = 0; i < BUSY_WIRE_BYTES; i++) {
+        if (cobs_decode_byte(byte) != COBS_MORE) {
+            for (i = 0; i < sizeof busy_wire; i++) {
                 hal_uart_write(busy_wire[i]);
             }
             (void)hal_uart_errors_take();
         }
-        busy_heard = byte != COBS_DELIMITER;
     }
-    cobs_decoder_reset();
 }
 
 static void event_error(uint8_t code, uint16_t detail) {
@@ -301,7 +290,7 @@ static void handle_packet(uint8_t length) {
     uint8_t payload_length;
     uint16_t command_crc;
 
-    if (length < LINK_MIN_PACKET || packet_crc(cobs_packet, length, length) != 0u) {
+    if (length < LINK_MIN_PACKET || PACKET_CRC(cobs_packet, length, length) != 0u) {
         event_error(LINK_ERR_BAD_PACKET, length);
         return;
     }
