@@ -84,9 +84,13 @@ def test_a_device_of_protocol_1_is_named_in_one_line() -> None:
     assert f"speaks protocol 1, this epdle speaks {PROTOCOL_VERSION}" in message
 
 
-def test_a_device_of_a_later_protocol_is_named_in_one_line() -> None:
+@pytest.mark.parametrize("extra", [b"", b"\x01\x02"])
+def test_a_device_of_a_later_protocol_is_named_in_one_line(extra: bytes) -> None:
+    """Whatever the length of its INFO reply."""
+
     def newer(command: Packet) -> bytes:
-        return Packet(Reply.INFO, command.seq, info_payload(PROTOCOL_VERSION + 1)).encode()
+        payload = info_payload(PROTOCOL_VERSION + 1) + extra
+        return Packet(Reply.INFO, command.seq, payload).encode()
 
     device = Device(ScriptedPort(newer))  # type: ignore[arg-type]
     with pytest.raises(LinkError, match=f"protocol {PROTOCOL_VERSION + 1}, this epdle speaks 2"):

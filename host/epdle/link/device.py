@@ -161,6 +161,11 @@ def _event_from(packet: Packet) -> DeviceEvent | None:
     return None
 
 
+def _another_protocol(reply: Packet) -> bool:
+    """An INFO reply of another protocol version, whose length may be another too."""
+    return reply.type == Reply.INFO and reply.payload[:1] not in (b"", bytes([PROTOCOL_VERSION]))
+
+
 def _reply_payload_bytes(command: Command, reply_type: int) -> int | None:
     """The payload length of each reply to `command` (None: not a reply to it)."""
     if reply_type == Reply.ERROR:
@@ -233,7 +238,7 @@ class Device:
 
     def info(self) -> DeviceInfo:
         reply = self._request(Command.INFO, expect=Reply.INFO)
-        if reply.payload[0] != PROTOCOL_VERSION:
+        if _another_protocol(reply):
             raise WrongProtocol(self.transport.name, reply.payload[0])
         protocol, major, minor, patch, words, frames, current, max_frames, chunk_max = (
             struct.unpack_from("<BBBBHBBBB", reply.payload)
@@ -568,7 +573,11 @@ class Device:
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
                     if received.seq == packet.seq and reply is None:
                         expected = _reply_payload_bytes(Command(packet.type), received.type)
-                        if expected is None or len(received.payload) == expected:
+                        if (
+                            expected is None
+                            or len(received.payload) == expected
+                            or _another_protocol(received)
+                        ):
                             reply = received
                         else:  # damage its CRC missed, or a device bug: ask again
                             malformed = True
