@@ -22,6 +22,8 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from epdle.frames.store import REGION_FIRST_ROW, ROW_WORDS
+
 from . import Board
 from .board import EEPROM_BYTES, FLASH_WORDS
 
@@ -34,7 +36,8 @@ READ_BYTES = 4096
 # The memory file: this magic, the flash words the firmware may write (from the frame
 # store's first word on, each u16 LE), the EEPROM's bytes, then a CRC-32 of all before.
 MEMORY_MAGIC = b"EPDLE-NVM1\n"
-MEMORY_FIRST_WORD = 0x2800  # HAL_FLASH_WRITABLE_FROM: below it, the firmware's own code
+# The frame store's first word (HAL_FLASH_WRITABLE_FROM): below it, the firmware's own code.
+MEMORY_FIRST_WORD = REGION_FIRST_ROW * ROW_WORDS
 MEMORY_WORDS = FLASH_WORDS - MEMORY_FIRST_WORD
 MEMORY_BYTES = len(MEMORY_MAGIC) + 2 * MEMORY_WORDS + EEPROM_BYTES + 4
 # While the firmware writes, the file is rewritten at most this often (and at the end).
