@@ -4,9 +4,10 @@ a new session on the terminal for each command (as `epdle info` is), the button 
 (SIGUSR1) at a seeded moment before or during the command. The command must go
 through; while the device refreshes the panel the host says so in one line and waits.
 
-Run as a script for trials of the issue's kind (a push, a press at a random moment
-0.05-2 s after it starts, then `info`):
-    python tests/e2e/test_press_real_time.py --trials 10 --seed 1
+Run as a script for trials of the issue's kinds: a push, a press at a random moment
+0.05-2 s after it starts, then `info`; or (--before) a press at a random moment 0.05-2 s
+before `epdle info`:
+    python tests/e2e/test_press_real_time.py --trials 10 --seed 1 [--before]
 """
 
 from __future__ import annotations
@@ -205,16 +206,22 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--before", action="store_true", help="press before `epdle info`")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     moments = [round(rng.uniform(0.05, 2.0), 2) for _ in range(args.trials)]
+
+    def one(at: float) -> Outcome:
+        return trial("info", -at) if args.before else trial("push", at, then_info=True)
+
     with ThreadPoolExecutor(PARALLEL_TRIALS) as pool:
-        outcomes = list(pool.map(lambda at: trial("push", at, then_info=True), moments))
+        outcomes = list(pool.map(one, moments))
     for at, outcome in zip(moments, outcomes, strict=True):
         result = outcome.error or (
             f"ok ({len(outcome.notices)} notice(s), {outcome.refreshes} refresh(es) after it)"
         )
-        print(f"press {at:4.2f} s into the push: {outcome.seconds:5.1f} s, {result}")
+        when = "before `epdle info`" if args.before else "into the push"
+        print(f"press {at:4.2f} s {when}: {outcome.seconds:5.1f} s, {result}")
     failures = sum(o.error is not None for o in outcomes)
     print(f"{args.trials - failures} of {args.trials} trials went through")
     return 0
