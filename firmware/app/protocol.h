@@ -65,7 +65,7 @@
 #define LINK_EVT_SHOWN 0xC1u  /* index u8, display status u8 (display_status_t) */
 #define LINK_EVT_ERROR 0xC2u  /* code u8, detail u16 */
 /* No payload, seq 0: the panel refreshes and the packet that just ended was not
- * read (any packet: it is not decoded); send it again once SHOWN came. */
+ * handled (any packet: its CRC is not checked); send it again once SHOWN came. */
 #define LINK_EVT_BUSY 0xC3u
 
 /* ---- error codes (LINK_RSP_ERROR, LINK_EVT_ERROR) ---------------------- */

@@ -96,9 +96,10 @@ class SweepResult:
 
 
 def replacing_sweep_planes() -> tuple[list[Planes], list[Planes]]:
-    """(new, old) for a sweep of a replacing push: 8 typical suggestion frames over a
-    stored set of 13 (144 rows) beside which they do not fit, while their first frame
-    does: the push goes in through that first frame alone (docs/protocol.md)."""
+    """(new, old) for a sweep of a replacing push: 8 typical suggestion frames (86 rows)
+    over a stored set of 13 (142 rows) beside which they do not fit, while their first
+    frame (12 rows) does: the push goes in through that first frame alone
+    (docs/protocol.md)."""
     return typical_planes(), typical_planes() + typical_planes(5)
 
 
