@@ -369,6 +369,8 @@ epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
  * Interrupts are off from each look at BUSY to the SLEEP after it: a rise in
  * between leaves its flag set and that SLEEP returns at once.
  */
+void (*epd_awake_hook)(void);
+
 bool epd_sleep_until_idle(uint16_t max_ms) {
     uint16_t waited_ms = 0u;
     bool host_talking = false;
@@ -383,6 +385,9 @@ bool epd_sleep_until_idle(uint16_t max_ms) {
         }
         if (host_talking) {
             hal_irq_enable();
+            if (epd_awake_hook != 0) {
+                epd_awake_hook();
+            }
             hal_delay_ms(1u);
             waited_ms++;
             continue;

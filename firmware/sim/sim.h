@@ -129,6 +129,7 @@ uint32_t sim_flash_row_erase_count(uint16_t row);
 uint16_t sim_flash_peek(uint16_t word_addr);
 void sim_flash_poke(uint16_t word_addr, uint16_t value);
 uint8_t sim_eeprom_peek(uint8_t addr);
+void sim_eeprom_poke(uint8_t addr, uint8_t value);
 
 void sim_power_stats(sim_power_stats_t *out);
 

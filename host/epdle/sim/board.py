@@ -388,6 +388,13 @@ class Board:
         _check_range("EEPROM address", addr, EEPROM_BYTES)
         return int(self._live().sim_eeprom_peek(addr))
 
+    def eeprom_load(self, data: bytes) -> None:
+        """The EEPROM's bytes from address 0, as an external programmer would write them."""
+        _check_range("EEPROM size", len(data), EEPROM_BYTES + 1)
+        lib = self._live()
+        for addr, value in enumerate(data):
+            lib.sim_eeprom_poke(addr, value)
+
     def power_report(self) -> PowerReport:
         """Energy per update, standby current and CR2032 life, plus time in every state."""
         stats = PowerStats()

@@ -121,6 +121,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_flash_peek": (ctypes.c_uint16, [ctypes.c_uint16]),
     "sim_flash_poke": (None, [ctypes.c_uint16, ctypes.c_uint16]),
     "sim_eeprom_peek": (ctypes.c_uint8, [ctypes.c_uint8]),
+    "sim_eeprom_poke": (None, [ctypes.c_uint8, ctypes.c_uint8]),
     "sim_power_stats": (None, [ctypes.POINTER(PowerStats)]),
     "sim_supply_get": (None, [ctypes.POINTER(Supply)]),
     "sim_supply_set": (None, [ctypes.POINTER(Supply)]),
