@@ -10,9 +10,12 @@ fuzz_link/*.bin: packet-mode inputs (fuzz_link.c: byte 0 bit 0 set, byte 1 under
 no power cut, then records [length][type][payload]) that take an upload where random
 bytes seldom get: a CHUNK accepted (chunk-accepted), a whole set committed
 (commit-accepted), a COMMIT sent again and answered from the device's copy of its
-reply (cached-resend: BEGIN's), and a frame with a right CRC that does not decode refused at
-COMMIT (commit-refused). tests/firmware/link/test_fuzz_seeds.c replays them through
-the harness and checks each gets there.
+reply (cached-resend: BEGIN's), a frame with a right CRC that does not decode refused at
+COMMIT (commit-refused), and a CHUNK whose decoded packet ends in 0x00 (its CRC's low
+byte) sent without its last COBS code byte, so that it is that packet one byte short
+(truncated-chunk: reported damaged, never taken for a shorter CHUNK; protocol 1 took
+it). tests/firmware/link/test_fuzz_seeds.c replays them through the harness and checks
+each gets there.
 
 Run from the repository root: python tools/gen_fuzz_seeds.py
 """
@@ -60,6 +63,13 @@ def long_frame_header() -> bytes:
 CMD_BEGIN, CMD_CHUNK, CMD_COMMIT = 0x02, 0x03, 0x04
 CHUNK_MAX = 74
 RESEND = b"\x00\xff"  # fuzz_link.c: send the previous packet again
+TRUNCATE = b"\x00\xfe"  # fuzz_link.c: the next packet loses its last byte before the delimiter
+CRC_BYTES = 2
+
+
+def packet_crc(body: bytes) -> int:
+    """The link's CRC (docs/protocol.md): the decoded length, CRC included, then the body."""
+    return crc16(bytes([len(body) + CRC_BYTES]) + body)
 
 
 def frame_words(length: int) -> int:
@@ -92,6 +102,24 @@ def upload(frame: bytes, commit: bool = True, resend_begin: bool = False) -> byt
     return records
 
 
+def truncated_chunk() -> bytes:
+    """BEGIN, then the first CHUNK of a one-frame set without its last COBS code byte. The
+    harness numbers packets from 1 (the CHUNK is seq 2); the chunk's length and the
+    frame's filler are picked so that its decoded packet ends in 0x00: the byte that
+    code byte stood for, so the decoded packet is one byte short and otherwise whole."""
+    for filler in range(1, 256):
+        frame = bytes([1, 1, 0, 0, 1, 8, 0, 0]) + bytes([filler]) * 16
+        stream = len(frame).to_bytes(2, "little") + crc16(frame).to_bytes(2, "little") + frame
+        for length in range(1, len(stream) + 1):
+            body = bytes([CMD_CHUNK, 2, 0, 0]) + stream[:length]
+            if packet_crc(body) & 0xFF == 0:
+                begin = record(
+                    CMD_BEGIN, bytes([1]) + frame_words(len(frame)).to_bytes(2, "little")
+                )
+                return begin + TRUNCATE + record(CMD_CHUNK, body[2:])
+    raise AssertionError("no chunk ends in 0x00")
+
+
 def link_seeds() -> dict[str, bytes]:
     mode = b"\x01\x00"  # packet records over an empty store, no power cut
     frame = valid_frame()
@@ -101,6 +129,7 @@ def link_seeds() -> dict[str, bytes]:
         "commit-accepted.bin": mode + upload(frame),
         "cached-resend.bin": mode + upload(frame, resend_begin=True),
         "commit-refused.bin": mode + upload(undecodable),
+        "truncated-chunk.bin": mode + truncated_chunk(),
     }
 
 

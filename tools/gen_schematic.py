@@ -173,6 +173,13 @@ SCHOTTKY = Symbol(
     2.54,
 )
 CAPACITOR = _two_pin("C", "C")
+# C4 and C5, the same part in parallel: each keeps about 100 uF at 3 V of DC bias, and one
+# alone is too little for a half-used cell's switch-on (hardware/power.md).
+RESERVOIR_PURPOSE = (
+    "reservoir at U2 VIN, two in parallel next to it (each about 100 uF at 3 V of DC bias):"
+    " the panel's switch-on and refresh current come from here, not through the cell's"
+    " resistance; each soldered across two strips"
+)
 BATTERY = Symbol(
     "Battery_Cell", "BT", _pins(("1", "+", "passive", "T"), ("2", "-", "passive", "B")), 2.54, 2.54
 )
@@ -366,8 +373,19 @@ PARTS: tuple[Part, ...] = (
         "Murata",
         "GRM32ER60J227ME05L",
         "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
-        "reservoir at U2 VIN, next to it: the panel's switch-on and refresh current come from"
-        " here, not through the cell's resistance; soldered across two strips",
+        RESERVOIR_PURPOSE,
+        {"1": "VDD", "2": "GND"},
+    ),
+    Part(
+        "C5",
+        "220u",
+        CAPACITOR,
+        (129.54, 30.48),
+        "Capacitor_SMD:C_1210_3225Metric",
+        "Murata",
+        "GRM32ER60J227ME05L",
+        "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
+        RESERVOIR_PURPOSE,
         {"1": "VDD", "2": "GND"},
     ),
     Part(

@@ -61,6 +61,7 @@ PARTS: tuple[Placed, ...] = (
     Placed("C3", {"1": (22, 14), "2": (22, 15)}, "1u"),
     # 1210 MLCC on the copper side, one end on U2's VIN strip, the other on the GND strip below.
     Placed("C4", {"1": (28, 16), "2": (28, 17)}, "220u", copper_side=True),
+    Placed("C5", {"1": (29, 16), "2": (29, 17)}, "220u", copper_side=True),
     Placed("D1", {"1": (29, 9), "2": (29, 8)}, "BAT85"),
     Placed("R1", {"1": (9, 5), "2": (9, 8)}, "10k"),
     Placed("R2", {"1": (26, 8), "2": (26, 7)}, "220"),
@@ -78,7 +79,7 @@ CUTS: frozenset[Hole] = frozenset(
     | {(27, 9), (27, 11)}  # J1's TXD and GND off SCL and SDA
     | {(25, 10)}  # R4 between RC1 and J1's RXD
     | {(24, 14), (24, 15), (24, 16), (22, 16)}  # U2's two sides; its NC pin alone
-    | {(24, 17)}  # C4's GND piece off SCL
+    | {(24, 17)}  # C4's and C5's GND piece off SCL
 )
 
 LINKS: tuple[tuple[Hole, Hole], ...] = (
@@ -98,7 +99,7 @@ LINKS: tuple[tuple[Hole, Hole], ...] = (
     ((9, 20), (9, 11)),  # EPD_RST
     ((8, 21), (8, 7)),  # EPD_BUSY
     ((29, 11), (26, 5)),  # J1 GND
-    ((25, 17), (21, 15)),  # C4's GND piece to the panel's and U2's GND
+    ((25, 17), (21, 15)),  # C4's and C5's GND piece to the panel's and U2's GND
 )
 
 

@@ -20,11 +20,15 @@
  * The release bounces too, and the interrupt latches those falling edges like
  * a press. The release and its bounce are waited out as the (15 s) refresh
  * starts, so those edges are not taken for a press made during it; the wait
- * is bounded, for a button held down.
+ * is bounded, for a button held down. The CPU sleeps through it a watchdog
+ * period at a time (an edge ends one sooner): awake, its 2.6 mA on top of the
+ * panel's 8 mA would take a half-used cell's VDD about 80 mV nearer the 2.5 V
+ * its clock needs (hardware/power.md, "A design that survives it").
  */
-#define RELEASE_WAIT_MS 150u
+#define RELEASE_WAIT_PERIODS 16u
 
-HAL_STATIC_ASSERT(release_wait_fits_u8, RELEASE_WAIT_MS <= 0xFFu); /* an 8-bit loop counts it */
+HAL_STATIC_ASSERT(release_wait_fits_u8, RELEASE_WAIT_PERIODS <= 0xFFu); /* an 8-bit loop */
+HAL_STATIC_ASSERT(period_outlasts_bounce, HAL_SLEEP_PERIOD_MS > DEBOUNCE_MS);
 HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
 
 /*
@@ -36,9 +40,9 @@ HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
  *     under VDD_AWAKE_MIN_MV there (a spent one: 2.8 V, 50 ohm reads about 2.69 V) is
  *     not asked for more;
  *   - after the panel's POWER_ON has drawn its 8 mA for a watchdog period (32 ms, the
- *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, plus the
- *     CPU's 2.6 mA for the release wait, about 2.6 mV an ohm more) would take VDD under
- *     the 2.5 V the clock needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
+ *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, the CPU
+ *     asleep but for moments) would leave VDD too little above the 2.5 V the clock
+ *     needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
  * Either way the panel keeps its picture and the device says so (INFO, and a SHOWN
  * event with DISPLAY_ERR_LOW_BATTERY); the brown-out reset is not armed again while
  * awake until an update passes (a weak cell would reset the chip at every wake).
@@ -79,34 +83,33 @@ static bool press_confirmed(bool latched_during_show) {
     return down;
 }
 
-/* True once the button is up and its release bounce is over; false if still held. */
-static bool wait_for_release(void) {
-    uint8_t waited_ms;
-
-    for (waited_ms = 0u; waited_ms < RELEASE_WAIT_MS; waited_ms++) {
-        if (hal_pin_read(HAL_PIN_BUTTON) != 0u) {
-            hal_delay_ms(DEBOUNCE_MS); /* the release bounces as long as the press */
-            (void)hal_button_edge_take();
-            return true;
-        }
-        hal_delay_ms(1u);
-    }
-    return false;
-}
-
 /*
- * The frame goes to the panel while the button is released, and the refresh
- * starts as soon as it is there: the release and its bounce are waited out
- * while the panel refreshes, so their edges do not count as a press, and they
- * add nothing to the press to refresh time.
+ * Waits until the button is up and a whole watchdog period (longer than the bounce)
+ * passed without an edge; held_through_show if it is still held, or if the host talks
+ * (its bytes are not slept on: the refresh's wait stays awake for them).
  */
-static void show_next_frame(void) {
-    display_status_t status;
+static void wait_for_release(void) {
+    uint8_t periods;
+    uint8_t up;
+    hal_wake_t wake;
 
-    status = display_refresh_start(display_load_next());
-    held_through_show = !wait_for_release();
-    status = display_refresh_end(status);
-    link_event_shown(display_current(), (uint8_t)status);
+    held_through_show = true;
+    periods = RELEASE_WAIT_PERIODS;
+    do {
+        hal_irq_disable();
+        up = hal_pin_read(HAL_PIN_BUTTON);
+        wake = hal_sleep_period();
+        hal_irq_enable(); /* the interrupt routine latches the edge that woke the CPU */
+        if (wake == HAL_WAKE_WATCHDOG) {
+            if (up != 0u) {
+                (void)hal_button_edge_take();
+                held_through_show = false;
+                return;
+            }
+        } else if (wake != HAL_WAKE_OTHER) {
+            return; /* HAL_WAKE_UART */
+        }
+    } while (--periods != 0u);
 }
 
 /* VDD at least mv millivolts now (the reading falls as VDD rises). */
@@ -123,28 +126,36 @@ static void refuse_for_battery(void) {
  * A confirmed press: the cell checked awake, the panel powered with the brown-out reset
  * disarmed, the cell checked under the panel's load, then the frame shown; or, for a
  * weak cell, nothing but the report. True if a frame was shown.
+ * The frame goes to the panel while the button is released, and the refresh starts as
+ * soon as it is there: the release and its bounce are waited out while the panel
+ * refreshes, so their edges do not count as a press, and they add nothing to the press
+ * to refresh time.
  */
 static bool update(void) {
+    display_status_t status;
+
     link_event_button();
-    if (!VDD_AT_LEAST(VDD_AWAKE_MIN_MV)) {
-        refuse_for_battery();
-        return false;
+    if (VDD_AT_LEAST(VDD_AWAKE_MIN_MV)) {
+        hal_brownout_reset(false);
+        display_wake();
+        /* The CPU asleep while the panel's charge pumps start: one watchdog period (32 ms
+         * of POWER_ON's BUSY, the driver sleeps through the rest), sooner if the host talks
+         * or a release bounces (nothing is waited for, so interrupts may stay on: the
+         * routine runs once the CPU wakes). */
+        (void)hal_sleep_period();
+        if (VDD_AT_LEAST(VDD_LOADED_MIN_MV)) {
+            link_set_battery_low(false);
+            rearm_after_sleep = true;
+            status = display_refresh_start(display_load_next());
+            wait_for_release();
+            status = display_refresh_end(status);
+            link_event_shown(display_current(), (uint8_t)status);
+            return true;
+        }
     }
-    hal_brownout_reset(false);
-    display_wake();
-    /* The CPU asleep while the panel's charge pumps start: one watchdog period (32 ms of
-     * POWER_ON's 37), sooner if the host talks or a release bounces (nothing is waited
-     * for, so interrupts may stay on: the routine runs once the CPU wakes). */
-    (void)hal_sleep_period();
-    if (!VDD_AT_LEAST(VDD_LOADED_MIN_MV)) {
-        display_sleep();
-        refuse_for_battery();
-        return false;
-    }
-    link_set_battery_low(false);
-    rearm_after_sleep = true;
-    show_next_frame();
-    return true;
+    display_sleep(); /* a panel never switched on only has its pins driven low again */
+    refuse_for_battery();
+    return false;
 }
 
 /*

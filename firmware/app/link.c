@@ -10,6 +10,7 @@
 #include "cobs.h"
 #include "crc16.h"
 #include "display.h"
+#include "epd.h"
 #include "hal.h"
 #include "protocol.h"
 #include "store.h"
@@ -54,6 +55,11 @@ static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
 static uint8_t info_flags; /* LINK_INFO_FLAG_* */
+/* The BUSY event on the wire: it is always the same packet (type, seq 0, the CRC
+ * of length 4 and those two bytes, COBS, the delimiter), so it is kept whole in
+ * program memory; tests/firmware/link/test_protocol.c parses it. */
+static const uint8_t busy_wire[] = {0x02u, LINK_EVT_BUSY, 0x03u, 0x53u, 0x5Bu, COBS_DELIMITER};
+static void answer_busy(void);
 
 void link_init(void) {
     store_write_abort();
@@ -66,6 +72,7 @@ void link_init(void) {
     event_seq = 0;
     info_flags = 0u;
     (void)hal_uart_errors_take();
+    epd_awake_hook = answer_busy;
 }
 
 static void put_u16(uint8_t *at, uint16_t value) {
@@ -78,9 +85,15 @@ static uint16_t get_u16(uint8_t at) {
     return (uint16_t)(cobs_packet[at] | ((uint16_t)cobs_packet[(uint8_t)(at + 1u)] << 8));
 }
 
+/* The CRC of a packet of packet_length decoded bytes (CRC included), over its
+ * first count bytes: the length goes in first, so a packet that lost bytes is
+ * checked against another length (docs/protocol.md). */
+#define PACKET_CRC(bytes, count, packet_length)                                                    \
+    crc16_block(crc16_update(CRC16_INIT, (packet_length)), (bytes), (count))
+
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
 static uint8_t seal(uint8_t *body, uint8_t length) {
-    uint16_t crc = crc16_block(CRC16_INIT, body, length);
+    uint16_t crc = PACKET_CRC(body, length, (uint8_t)(length + LINK_CRC_BYTES));
 
     body[length] = (uint8_t)(crc >> 8);
     body[length + 1u] = (uint8_t)crc;
@@ -118,6 +131,28 @@ void link_event_shown(uint8_t index, uint8_t display_status) {
 
 void link_set_battery_low(bool low) {
     info_flags = low ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
+}
+
+/*
+ * While the panel refreshes (epd_awake_hook, called when the host talks): each
+ * packet the decoder closes, whole or damaged, is answered with the BUSY event
+ * and not handled (shallow: this runs at the bottom of a refresh's wait), so a
+ * command is never run nor answered from the copy meanwhile; the host sends it
+ * again once the SHOWN event says the refresh is over. A packet still coming
+ * when the refresh ends is decoded on as usual.
+ */
+static void answer_busy(void) {
+    uint8_t byte;
+    uint8_t i;
+
+    while (hal_uart_read(&byte)) {
+        if (cobs_decode_byte(byte) != COBS_MORE) {
+            for (i = 0; i < sizeof busy_wire; i++) {
+                hal_uart_write(busy_wire[i]);
+            }
+            (void)hal_uart_errors_take();
+        }
+    }
 }
 
 static void event_error(uint8_t code, uint16_t detail) {
@@ -262,7 +297,7 @@ static void handle_packet(uint8_t length) {
     uint8_t payload_length;
     uint16_t command_crc;
 
-    if (length < LINK_MIN_PACKET || crc16_block(CRC16_INIT, cobs_packet, length) != 0u) {
+    if (length < LINK_MIN_PACKET || PACKET_CRC(cobs_packet, length, length) != 0u) {
         event_error(LINK_ERR_BAD_PACKET, length);
         return;
     }

@@ -5,13 +5,16 @@
  *
  * Wire: 115200 8N1. Every packet is COBS-encoded and ends with 0x00.
  * Decoded packet: type (1), seq (1), payload (0..LINK_PAYLOAD_MAX),
- * CRC-16/CCITT-FALSE of type..payload, big-endian (so the CRC run over the
- * whole decoded packet is 0). Multi-byte payload fields are little-endian.
+ * CRC-16/CCITT-FALSE, big-endian, of the decoded packet's length (one byte,
+ * the CRC's two included; not sent) then type..payload: the CRC run over the
+ * length and the whole decoded packet is 0, and a packet that lost bytes is
+ * checked against another length. Multi-byte payload fields are little-endian.
  */
 #ifndef EPDLE_PROTOCOL_H
 #define EPDLE_PROTOCOL_H
 
-#define LINK_PROTOCOL_VERSION 1u
+/* 2: the CRC covers the packet's length (1 did not: a packet could lose a byte and pass). */
+#define LINK_PROTOCOL_VERSION 2u
 
 #define EPDLE_FW_VERSION_MAJOR 0u
 #define EPDLE_FW_VERSION_MINOR 1u
@@ -62,6 +65,9 @@
 #define LINK_EVT_BUTTON 0xC0u /* no payload */
 #define LINK_EVT_SHOWN 0xC1u  /* index u8, display status u8 (display_status_t) */
 #define LINK_EVT_ERROR 0xC2u  /* code u8, detail u16 */
+/* No payload, seq 0: the panel refreshes and the packet that just ended was not
+ * handled (any packet: its CRC is not checked); send it again once SHOWN came. */
+#define LINK_EVT_BUSY 0xC3u
 
 /* ---- error codes (LINK_RSP_ERROR, LINK_EVT_ERROR) ---------------------- */
 

@@ -32,7 +32,6 @@
  * millisecond covers it and the controller's own power-on reset.
  */
 #define SUPPLY_SETTLE_MS 1u
-#define POWER_OFF_TIMEOUT_MS 100u
 #if EPD_CONTROLLER == EPD_UC8151D
 /*
  * UC8151D (Waveshare 2.13" (B) V3). UltraChip latches a reset on RST_N low
@@ -42,13 +41,12 @@
  * apart, and the vendors' 10 ms after the last only (20 ms in all, not 36:
  * the press-to-refresh goal of 300 ms has no room for the other 16), then
  * BUSY, bounded. GxEPD2 measured power on 79.4 ms, power off 39.1 ms, a full
- * refresh 16.8 s on it: the bounds are about twice those.
+ * refresh 16.8 s on it: the bounds are about twice those (POWER_ON's: below).
  */
 #define RESET_PULSES 3u
 #define RESET_LOW_MS 2u
 #define RESET_GAP_MS 2u
 #define RESET_READY_MS 10u
-#define POWER_ON_TIMEOUT_MS 200u
 #define REFRESH_TIMEOUT_MS 34000u
 #else
 /*
@@ -56,13 +54,13 @@
  * (its vendor's operating sequence is: RST low, RST high, then poll BUSY
  * before the first command), so one pulse of 1 ms. Published BUSY times:
  * power on 37 ms, power off 21 ms, full refresh 14.9 s (datasheets: about
- * 15 s); the bounds are twice the refresh, a few times the short steps.
+ * 15 s); the bounds are twice the refresh, a few times the short steps
+ * (POWER_ON's: below).
  */
 #define RESET_PULSES 1u
 #define RESET_LOW_MS 1u
 #define RESET_GAP_MS 0u
 #define RESET_READY_MS 0u
-#define POWER_ON_TIMEOUT_MS 100u
 #define REFRESH_TIMEOUT_MS 30000u
 #endif
 #define RESET_READY_TIMEOUT_MS 10u
@@ -87,9 +85,17 @@
 #define PANEL_SETTING_SECOND 0x89u  /* Waveshare's second PANEL_SETTING byte */
 #define VCOM_DATA_INTERVAL 0x77u    /* three colours (Waveshare, GxEPD2) */
 #define VCOM_DATA_INTERVAL_BW 0xF7u /* GxEPD2's for the black/white waveform */
-/* The short steps are polled; the refresh is slept through (the MCU's run
- * current for 15 s would be a quarter of the energy of an update,
- * hardware/power.md). */
+/*
+ * The reset's wait is polled; POWER_ON, the refresh and POWER_OFF are slept
+ * through (the MCU's run current for 15 s would be a quarter of the energy of
+ * an update; on top of the charge pumps' 8 mA it would sag a half-used cell's
+ * VDD towards the clock's minimum: hardware/power.md). Asleep, every wake-up,
+ * a bounce of the button's release too, counts a whole watchdog period: 20 of
+ * them bound POWER_ON and POWER_OFF, room for their BUSY (79 and 39 ms: 3 and
+ * 2 periods) and 17 such edges.
+ */
+#define POWER_ON_TIMEOUT_MS (20u * HAL_SLEEP_PERIOD_MS)
+#define POWER_OFF_TIMEOUT_MS POWER_ON_TIMEOUT_MS
 
 /* The bounds are counted in 16 bits on the chip. */
 HAL_STATIC_ASSERT(refresh_timeout_16_bits, REFRESH_TIMEOUT_MS <= 0xFFFFu);
@@ -251,7 +257,9 @@ epd_status_t epd_power_up(void) {
             return status;
         }
     }
-    if (!wait_until_idle(POWER_ON_TIMEOUT_MS)) {
+    /* Asleep: the CPU's 2.6 mA on top of the charge pumps' 8 mA would sag VDD towards the
+     * clock's minimum (hardware/power.md, "A design that survives it"). */
+    if (!epd_sleep_until_idle(POWER_ON_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
 #if EPD_CONTROLLER == EPD_UC8151D
@@ -361,6 +369,8 @@ epd_status_t epd_white_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
  * Interrupts are off from each look at BUSY to the SLEEP after it: a rise in
  * between leaves its flag set and that SLEEP returns at once.
  */
+void (*epd_awake_hook)(void);
+
 bool epd_sleep_until_idle(uint16_t max_ms) {
     uint16_t waited_ms = 0u;
     bool host_talking = false;
@@ -375,6 +385,9 @@ bool epd_sleep_until_idle(uint16_t max_ms) {
         }
         if (host_talking) {
             hal_irq_enable();
+            if (epd_awake_hook != 0) {
+                epd_awake_hook();
+            }
             hal_delay_ms(1u);
             waited_ms++;
             continue;
@@ -464,7 +477,7 @@ epd_status_t epd_power_down(void) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {
             send_busy_command(CMD_POWER_OFF);
-            if (wait_until_idle(POWER_OFF_TIMEOUT_MS)) {
+            if (epd_sleep_until_idle(POWER_OFF_TIMEOUT_MS)) {
                 send_command(CMD_DEEP_SLEEP);
                 send_data(DEEP_SLEEP_CHECK_CODE);
             } else {

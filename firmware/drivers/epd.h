@@ -122,6 +122,13 @@ epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
 bool epd_sleep_until_idle(uint16_t max_ms);
 
 /*
+ * Called about every millisecond while epd_sleep_until_idle() stays awake
+ * because the host talks, if set (the link answers the host there, saying it
+ * is busy; it must not touch the panel). Unset (0) after reset.
+ */
+extern void (*epd_awake_hook)(void);
+
+/*
  * POWER_OFF, DEEP_SLEEP (0xA5), then supply off and every control pin low
  * (after waiting out a power-up in progress). Always leaves the panel
  * unpowered, even after an error.

@@ -8,7 +8,9 @@
  *   or records [length][type][payload...] (bit 0 set) that the harness wraps
  *   as well-formed packets, so BEGIN/CHUNK/COMMIT/SHOW/CLEAR with arbitrary
  *   contents reach the store and the display; the two bytes [any][0xFF] send
- *   the previous packet again, byte for byte (a host's resend).
+ *   the previous packet again, byte for byte (a host's resend), and [any][0xFE]
+ *   make the next packet lose its last byte before the delimiter (its last
+ *   COBS code byte: a truncation the CRC over the length must catch).
  * Bit 1 of the mode starts from a flash that holds a committed set.
  *
  * On the simulated board: its UART at 115200 Bd, its flash, and a power cut
@@ -42,6 +44,7 @@
 #define SERVICE_CALLS_PER_BYTE 4u
 #define MAX_LINE_BYTES 8192u
 #define RESEND_RECORD 0xFFu
+#define TRUNCATE_RECORD 0xFEu
 #define DRAIN_POLLS 100u
 
 fuzz_link_reach_t fuzz_link_reached;
@@ -102,6 +105,7 @@ static void queue_packets(const uint8_t *data, size_t size) {
     uint8_t wire_length = 0;
     uint8_t seq = 1;
     size_t at = 0;
+    bool truncate = false;
 
     while (at < size) {
         uint8_t length = data[at];
@@ -109,6 +113,11 @@ static void queue_packets(const uint8_t *data, size_t size) {
         at++;
         if (at < size && data[at] == RESEND_RECORD) {
             sim_uart_send(wire, wire_length);
+            at++;
+            continue;
+        }
+        if (at < size && data[at] == TRUNCATE_RECORD) {
+            truncate = true;
             at++;
             continue;
         }
@@ -127,10 +136,17 @@ static void queue_packets(const uint8_t *data, size_t size) {
         seq++;
         memcpy(&body[2], &data[at + 1u], (size_t)length - 1u);
         at += length;
-        crc = crc16_block(CRC16_INIT, body, (uint8_t)(length + 1u));
+        /* The CRC covers the decoded length (docs/protocol.md), then the packet. */
+        crc = crc16_block(crc16_update(CRC16_INIT, (uint8_t)(length + 3u)), body,
+                          (uint8_t)(length + 1u));
         body[length + 1u] = (uint8_t)(crc >> 8);
         body[length + 2u] = (uint8_t)crc;
         wire_length = cobs_encode(body, (uint8_t)(length + 3u), wire);
+        if (truncate) {
+            wire[wire_length - 2u] = COBS_DELIMITER;
+            wire_length--;
+            truncate = false;
+        }
         sim_uart_send(wire, wire_length);
     }
 }
@@ -183,6 +199,9 @@ static void note_reached(void) {
     for (i = 0; i < count; i++) {
         const link_packet_t *reply = &packets[i];
         uint8_t command = sent_type[reply->seq];
+        if (reply->type == LINK_EVT_ERROR && reply->payload[0] == LINK_ERR_BAD_PACKET) {
+            fuzz_link_reached.bad_packet = true;
+        }
         if (reply->type != LINK_RSP_ACK && reply->type != LINK_RSP_ERROR) {
             continue;
         }

@@ -13,6 +13,7 @@ typedef struct {
     bool commit_accepted; /* a COMMIT was ACKed: a set was made current */
     bool cached_resend;   /* a command was answered twice: the second from the copy */
     bool commit_refused;  /* a COMMIT was refused for a frame's CRC or format */
+    bool bad_packet;      /* a packet was reported damaged (BAD_PACKET event) */
 } fuzz_link_reach_t;
 
 extern fuzz_link_reach_t fuzz_link_reached;

@@ -129,6 +129,7 @@ uint32_t sim_flash_row_erase_count(uint16_t row);
 uint16_t sim_flash_peek(uint16_t word_addr);
 void sim_flash_poke(uint16_t word_addr, uint16_t value);
 uint8_t sim_eeprom_peek(uint8_t addr);
+void sim_eeprom_poke(uint8_t addr, uint8_t value);
 
 void sim_power_stats(sim_power_stats_t *out);
 
@@ -166,10 +167,16 @@ double sim_bor_trip_max_v(void);
 
 /* Since sim_supply_report_start() (or boot): the lowest VDD from U2's turn-on to the
  * end of POWER_ON's BUSY, during DISPLAY_REFRESH's BUSY, with the brown-out reset
- * armed, and with the CPU running (INFINITY if none); the charge drawn from the cell;
- * the brown-out resets. */
+ * armed, and with the CPU running (INFINITY if none); in the first two phases, the
+ * least margin of VDD over the floor in use at that moment and that floor (INFINITY if
+ * none); the charge drawn from the cell; the brown-out resets. The floor in use, with
+ * the chip out of reset: the highest trip point of the brown-out reset's range while it
+ * is armed (a chip may trip anywhere in it), and never less than the clock's minimum
+ * VDD (D002), asleep too: through an update the CPU wakes at every watchdog period, on
+ * BUSY's rise, the button's edge or a start bit, and then runs at whatever VDD is. */
 typedef struct {
     double min_vdd_switch_on, min_vdd_refresh, min_vdd_bor_armed, min_vdd_running;
+    double margin_switch_on_v, margin_refresh_v, floor_switch_on_v, floor_refresh_v;
     double charge_c;
     uint32_t brownouts;
 } sim_supply_report_t;

@@ -192,3 +192,7 @@ void sim_flash_poke(uint16_t word_addr, uint16_t value) {
 uint8_t sim_eeprom_peek(uint8_t addr) {
     return eeprom[addr];
 }
+
+void sim_eeprom_poke(uint8_t addr, uint8_t value) {
+    eeprom[addr] = value;
+}

@@ -38,13 +38,15 @@ def test_a_lead_in_the_wrong_hole_is_found(monkeypatch: pytest.MonkeyPatch) -> N
     assert any(problem.startswith("shorted:") for problem in board.problems(netlist()))
 
 
-def test_the_reservoir_sits_next_to_the_load_switch() -> None:
-    # C4's VDD end on U2's VIN strip piece, at most three holes from the pin.
+@pytest.mark.parametrize("ref", ["C4", "C5"])
+def test_the_reservoir_sits_next_to_the_load_switch(ref: str) -> None:
+    # Each reservoir capacitor's VDD end on U2's VIN strip piece, at most four holes from
+    # the pin.
     holes = {(part.ref, pin): hole for part in board.PARTS for pin, hole in part.pins.items()}
-    vin, c4 = holes[("U2", "4")], holes[("C4", "1")]
-    assert board.segment(vin) == board.segment(c4)
-    assert abs(vin[0] - c4[0]) <= 3
-    assert board.segment(holes[("C4", "2")]) != board.segment(c4)
+    vin, cap = holes[("U2", "4")], holes[(ref, "1")]
+    assert board.segment(vin) == board.segment(cap)
+    assert abs(vin[0] - cap[0]) <= 4
+    assert board.segment(holes[(ref, "2")]) != board.segment(cap)
 
 
 def test_committed_drawing_is_current() -> None:

@@ -36,7 +36,7 @@ from epdle.link import (
     LinkError,
     committed_set_words,
 )
-from epdle.link.protocol import CHUNK_MAX, Command, ErrorCode, Packet
+from epdle.link.protocol import CHUNK_MAX, PROTOCOL_VERSION, Command, ErrorCode, Packet
 from epdle.session.link_bench import power_cut_sweep
 
 IMAGES = Path(__file__).resolve().parents[2] / "images"
@@ -68,7 +68,7 @@ def store_region(dev: Device) -> list[int]:
 
 def test_info_push_show_round_trip(device: Device) -> None:
     fresh = device.info()
-    assert fresh.protocol == 1
+    assert fresh.protocol == PROTOCOL_VERSION == 2
     assert fresh.version == "0.1.0"
     assert fresh.capacity_words == flash_layout.DATA_WORDS
     planes = suggestion_planes(["crate", "adobe", "joint"])
@@ -188,6 +188,24 @@ def test_a_power_cut_at_every_flash_operation_leaves_old_or_new() -> None:
     # during that write leaves the row half programmed, which already holds
     # the whole 7-word record: by then the new set is complete and checked.
     assert (result.old_kept, result.new_complete) == (result.operations - 1, 1)
+
+
+@pytest.mark.slow
+def test_a_power_cut_at_every_flash_operation_of_a_replacing_push_leaves_a_whole_set() -> None:
+    """link-bench's sweep of a replacing push, on sets small enough for the suite: the new
+    set (36 rows) does not fit beside the old one (164 of the 188 rows), its first frame
+    (8 rows) does."""
+    old = small_planes(4, seed=5, black_rows=150)
+    new = small_planes(1, seed=6, black_rows=20) + small_planes(1, seed=7, black_rows=100)
+    result = power_cut_sweep(new, old, replace=True)
+    assert result.failures == []
+    assert result.operations >= 30
+    # Each outcome came: the old set until the first frame's record, that frame alone
+    # until the new set's record.
+    assert result.old_kept > 0 and result.first_alone > 0 and result.new_complete > 0
+    assert result.old_kept + result.first_alone + result.new_complete == result.operations
+    with pytest.raises(ValueError, match="fits beside"):
+        power_cut_sweep(new, old[:3], replace=True)
 
 
 def test_a_flash_image_from_committed_set_words_boots_with_that_set(tmp_path) -> None:

@@ -151,9 +151,11 @@ def test_show_puts_suggestion_n_on_the_panel(controller: Controller) -> None:
 def test_a_device_speaking_another_protocol_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     from epdle.link import LinkError, protocol
 
-    monkeypatch.setattr(protocol, "PROTOCOL_VERSION", protocol.PROTOCOL_VERSION + 1)
+    device_speaks = protocol.PROTOCOL_VERSION
+    monkeypatch.setattr(protocol, "PROTOCOL_VERSION", device_speaks + 1)
     presenter = DevicePresenter("sim://")
-    with pytest.raises(LinkError, match="speaks protocol 1, this epdle speaks 2"):
+    speaks = f"speaks protocol {device_speaks}, this epdle speaks {device_speaks + 1}"
+    with pytest.raises(LinkError, match=speaks):
         presenter.connect()
     assert not presenter.connected
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -143,7 +144,8 @@ def _register_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument(
         "--power-cut-sweep",
         action="store_true",
-        help="also cut the power at every flash operation of the upload (about a minute)",
+        help="also cut the power at every flash operation of the upload, and of a replacing "
+        "push (8 frames over a stored set of 13 they do not fit beside; a few minutes)",
     )
     bench.set_defaults(func=run_bench)
 
@@ -208,7 +210,10 @@ def open_device(args: argparse.Namespace) -> Device:
     from epdle.cli.options import resolve_port
     from epdle.link import Device
 
-    return Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
+    device = Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
+    # What the device is doing while the command waits for it (a refresh), one line each.
+    device.notice = lambda line: print(line, file=sys.stderr, flush=True)
+    return device
 
 
 def run_push(args: argparse.Namespace) -> int:
@@ -342,6 +347,8 @@ def run_bench(args: argparse.Namespace) -> int:
 
     result = measure_upload(args.port, args.frames)
     sweep = _sweep_with_progress(args.frames) if args.power_cut_sweep else None
+    replacing = _sweep_with_progress(args.frames, replace=True) if args.power_cut_sweep else None
+    sweeps = [s for s in (sweep, replacing) if s is not None]
     stats = result.stats
     if args.json:
         report: dict[str, object] = {
@@ -355,10 +362,11 @@ def run_bench(args: argparse.Namespace) -> int:
             "erase_cycles": stats.erase_cycles,
             "retries": stats.retries,
         }
-        if sweep is not None:
+        if sweep is not None and replacing is not None:
             report["power_cut_sweep"] = asdict(sweep)
+            report["replacing_power_cut_sweep"] = asdict(replacing)
         print(json.dumps(report))
-        return 0 if sweep is None or not sweep.failures else 1
+        return 1 if any(s.failures for s in sweeps) else 0
     table = Table(title=f"upload of {stats.frames} suggestion frames over {args.port}")
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -370,34 +378,43 @@ def run_bench(args: argparse.Namespace) -> int:
     table.add_row("time", f"{stats.seconds:.3f} s", "<= 3 s")
     table.add_row("flash rows erased", str(stats.erase_cycles), "")
     table.add_row("retries", str(stats.retries), "")
-    if sweep is not None:
-        table.add_row("power cuts (one per operation)", str(sweep.operations), "")
-        table.add_row("  -> old set kept", str(sweep.old_kept), "")
-        table.add_row("  -> new set complete", str(sweep.new_complete), "")
-        table.add_row("  -> anything else", str(len(sweep.failures)), "0")
+    for name, swept in (("", sweep), ("replacing push: ", replacing)):
+        if swept is None:
+            continue
+        table.add_row(f"{name}power cuts (one per operation)", str(swept.operations), "")
+        table.add_row("  -> old set kept", str(swept.old_kept), "")
+        if swept is replacing:
+            table.add_row("  -> new set's first frame alone", str(swept.first_alone), "")
+        table.add_row("  -> new set complete", str(swept.new_complete), "")
+        table.add_row("  -> anything else", str(len(swept.failures)), "0")
     console = Console()
     console.print(table)
-    if sweep is not None and sweep.failures:
-        for failure in sweep.failures:
-            console.print(f"[red]{failure}[/red]")
-        return 1
-    return 0
+    failures = [failure for swept in sweeps for failure in swept.failures]
+    for failure in failures:
+        console.print(f"[red]{failure}[/red]")
+    return 1 if failures else 0
 
 
-def _sweep_with_progress(count: int) -> SweepResult:
+def _sweep_with_progress(count: int, replace: bool = False) -> SweepResult:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress
 
-    from epdle.session.link_bench import power_cut_sweep, typical_planes
+    from epdle.session.link_bench import power_cut_sweep, replacing_sweep_planes, typical_planes
 
     with Progress(
-        "power cut sweep",
+        "replacing push power cut sweep" if replace else "power cut sweep",
         BarColumn(),
         MofNCompleteColumn(),
         console=Console(stderr=True),
         transient=True,
     ) as progress:
         task = progress.add_task("sweep", total=None)
+        if replace:
+            return power_cut_sweep(
+                *replacing_sweep_planes(),
+                lambda done, total: progress.update(task, completed=done, total=total),
+                replace=True,
+            )
         # The old set needs another frame count so the outcomes tell apart.
         old = typical_planes(2 if count == 1 else 1)
         return power_cut_sweep(

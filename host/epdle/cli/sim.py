@@ -95,16 +95,22 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
     serve.add_argument("--epd-log", help="write the panel transactions (JSON lines)")
     serve.add_argument("--flash-hex", help="preload program flash (Intel HEX, e.g. a frame set)")
     serve.add_argument(
+        "--flash",
+        metavar="FILE",
+        help="keep the board's flash and EEPROM in FILE across restarts (created if missing; "
+        "killing the server is then a power cut, not a new board)",
+    )
+    serve.add_argument(
         "--real-time",
         action="store_true",
-        help="panel refreshes take their ~15 s of wall time, during which the device hears "
-        "nothing, as a real one (default: they run as fast as they can)",
+        help="panel refreshes take their ~15 s of wall time, during which the device answers "
+        "only that it is busy, as a real one (default: they run as fast as they can)",
     )
     serve.set_defaults(func=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from epdle.sim.pty_server import serve_board_on_pty
+    from epdle.sim.pty_server import MemoryFileError, serve_board_on_pty
 
     if args.png_dir is not None:
         output_dir(args.png_dir, "--png-dir")
@@ -113,19 +119,25 @@ def run_serve(args: argparse.Namespace) -> int:
             output_file(path, option)
     if args.flash_hex is not None:
         input_file(args.flash_hex, "--flash-hex file")
+    if args.flash is not None:
+        output_file(args.flash, "--flash")
     if args.link is not None:
         link = Path(args.link)
         if link.exists() and not link.is_symlink():
             raise CommandError(f"--link {link}: a file of that name exists")
         output_file(link, "--link")
-    return serve_board_on_pty(
-        args.png_dir,
-        args.vcd,
-        args.epd_log,
-        args.flash_hex,
-        link_path=args.link,
-        real_time=args.real_time,
-    )
+    try:
+        return serve_board_on_pty(
+            args.png_dir,
+            args.vcd,
+            args.epd_log,
+            args.flash_hex,
+            link_path=args.link,
+            real_time=args.real_time,
+            memory_path=args.flash,
+        )
+    except MemoryFileError as error:
+        raise CommandError(f"--flash {error}") from None
 
 
 def run_selftest(args: argparse.Namespace) -> int:

@@ -12,6 +12,9 @@ from epdle.cli.errors import CommandError, number_in
 DEFAULT_CELL_VOLTS = 3.0
 DEFAULT_CELL_OHMS = 15.0
 MAX_PANEL_UF = 10.0
+# hardware/power.md's goal: VDD this far above the floor in use at the panel's switch-on
+# and through the refresh, with no brown-out.
+MARGIN_GOAL_MV = 100.0
 
 
 def register(sim_commands: argparse._SubParsersAction) -> None:
@@ -24,7 +27,11 @@ def register(sim_commands: argparse._SubParsersAction) -> None:
         "lowest VDD at the panel's switch-on (U2's turn-on to the end of POWER_ON), during the "
         "refresh and with the brown-out reset armed, the brown-out trip level, the brown-out "
         "resets, whether the panel refreshed, whether the device reports a low battery (its "
-        "INFO reply), and the charge drawn from the cell.",
+        "INFO reply), and the charge drawn from the cell; and, at the switch-on and in the "
+        "refresh, the floor in use (the highest brown-out trip of the range while the "
+        "brown-out reset is armed, else the lowest VDD the CPU's clock allows, asleep too: "
+        "it wakes at any moment) and how far above it VDD stayed, against the goal of "
+        f"{MARGIN_GOAL_MV:.0f} mV.",
     )
     power.add_argument(
         "--cell-volts",
@@ -49,8 +56,9 @@ def register(sim_commands: argparse._SubParsersAction) -> None:
         "--reservoir-uf",
         type=number_in(0.0, 1000.0),
         default=None,
-        help="reservoir at U2's VIN in uF, besides C1 and C2 (default: the board's; "
-        "0 is the design before it)",
+        help="reservoir at U2's VIN in uF as it acts at about 3 V of DC bias, besides C1 and "
+        "C2 (default: the board's C4 and C5, 2 x 220 uF nominal, about 200 uF; 100 is one "
+        "of them, 0 the design before them)",
     )
     power.add_argument(
         "--bor",
@@ -95,6 +103,8 @@ def run_power(args: argparse.Namespace) -> int:
         "answered": battery_low is not None,
         "violations": violations,
     }
+    result["margin_goal_mv"] = MARGIN_GOAL_MV
+    result["goal_met"] = _goal_met(result)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
@@ -106,6 +116,28 @@ def _volts(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f} V"
 
 
+def _goal_met(result: dict[str, Any]) -> bool:
+    margins = (result["margin_switch_on_mv"], result["margin_refresh_mv"])
+    return (
+        result["brownouts"] == 0
+        and bool(result["refreshed"])
+        and all(margin is not None and margin >= MARGIN_GOAL_MV for margin in margins)
+    )
+
+
+def _margin(result: dict[str, Any], phase: str) -> str:
+    floor = result[f"floor_{phase}_v"]
+    margin = result[f"margin_{phase}_mv"]
+    if floor is None or margin is None:
+        return "-"
+    what = (
+        "highest brown-out trip, armed"
+        if floor == result["bor_trip_max_v"]
+        else "the CPU's clock minimum, brown-out reset off"
+    )
+    return f"{margin:.0f} mV above {floor:.3f} V ({what})"
+
+
 def _text(result: dict[str, Any]) -> str:
     lines = [
         f"cell {result['cell_volts']:.2f} V, {result['cell_ohms']:.1f} ohm; module "
@@ -113,7 +145,9 @@ def _text(result: dict[str, Any]) -> str:
         f"lowest VDD at the panel's switch-on   {_volts(result['min_vdd_switch_on'])}",
         f"lowest VDD during the refresh          {_volts(result['min_vdd_refresh'])}",
         f"lowest VDD with the brown-out armed    {_volts(result['min_vdd_bor_armed'])}",
-        f"brown-out trip ({result['bor']})               {_volts(result['bor_trip_v'])} "
+        f"margin at the switch-on                {_margin(result, 'switch_on')}",
+        f"margin during the refresh              {_margin(result, 'refresh')}",
+        f"{'brown-out trip (' + result['bor'] + ')':<39}{_volts(result['bor_trip_v'])} "
         f"(highest of the range {_volts(result['bor_trip_max_v'])})",
         f"brown-out resets                       {result['brownouts']}",
         f"watchdog resets                        {result['watchdog_resets']}",
@@ -121,6 +155,9 @@ def _text(result: dict[str, Any]) -> str:
         f"device reports a low battery           {'yes' if result['battery_low'] else 'no'}"
         + ("" if result["answered"] else " (the device does not answer)"),
         f"charge drawn from the cell             {result['charge_uc']:.0f} uC",
+        f"{f'goal: refreshed, margins >= {MARGIN_GOAL_MV:.0f} mV':<39}"
+        + ("met" if result["goal_met"] else "NOT met")
+        + (" (the device refused: low battery)" if result["battery_low"] else ""),
     ]
     lines += [f"violation: {violation}" for violation in result["violations"]]
     return "\n".join(lines)

@@ -13,9 +13,13 @@ import serial
 from epdle.frames import store as flash_layout
 
 from .protocol import (
+    ACK_PAYLOAD_BYTES,
     CHUNK_MAX,
+    ERROR_PAYLOAD_BYTES,
     INFO_FLAG_BATTERY_LOW,
     INFO_PAYLOAD_BYTES,
+    LENGTHLESS_CRC_VERSION,
+    PROTOCOL_VERSION,
     Command,
     ErrorCode,
     EventType,
@@ -59,6 +63,7 @@ class _NoReply(Enum):
 
     TIMED_OUT = "timed out"
     RESEND_ASKED = "resend asked"
+    MALFORMED = "malformed"
     WAS_DEAF = "was deaf"
 
 
@@ -68,6 +73,17 @@ class LinkError(Exception):
 
 class DeviceNotResponding(LinkError):
     """No valid answer after every retry."""
+
+
+class WrongProtocol(LinkError):
+    """The device speaks another version of the link protocol."""
+
+    def __init__(self, port: str, version: int) -> None:
+        super().__init__(
+            f"the device on {port} speaks protocol {version}, this epdle speaks "
+            f"{PROTOCOL_VERSION}: update the firmware or epdle"
+        )
+        self.version = version
 
 
 class DeviceRejected(LinkError):
@@ -138,12 +154,28 @@ class PushStats:
 
 def _event_from(packet: Packet) -> DeviceEvent | None:
     payload = packet.payload
-    if packet.type == EventType.BUTTON:
+    if packet.type == EventType.BUTTON and not payload:
         return ButtonPressed()
-    if packet.type == EventType.SHOWN and len(payload) >= 2:
+    if packet.type == EventType.SHOWN and len(payload) == 2:
         return FrameShown(payload[0], payload[1])
-    if packet.type == EventType.ERROR and len(payload) >= 3:
+    if packet.type == EventType.ERROR and len(payload) == ERROR_PAYLOAD_BYTES:
         return ErrorEvent(payload[0], struct.unpack_from("<H", payload, 1)[0])
+    return None
+
+
+def _another_protocol(reply: Packet) -> bool:
+    """An INFO reply of another protocol version, whose length may be another too."""
+    return reply.type == Reply.INFO and reply.payload[:1] not in (b"", bytes([PROTOCOL_VERSION]))
+
+
+def _reply_payload_bytes(command: Command, reply_type: int) -> int | None:
+    """The payload length of each reply to `command` (None: not a reply to it)."""
+    if reply_type == Reply.ERROR:
+        return ERROR_PAYLOAD_BYTES
+    if reply_type == Reply.ACK and command != Command.INFO:
+        return ACK_PAYLOAD_BYTES.get(command, 0)
+    if reply_type == Reply.INFO and command == Command.INFO:
+        return INFO_PAYLOAD_BYTES
     return None
 
 
@@ -160,9 +192,18 @@ class Device:
         # press's), which show() waits for.
         self._commanded_shown: list[FrameShown] = []
         self._press_showing = False
-        # A button press announced and nothing heard since: the device is busy
-        # refreshing the panel and hears nothing until then (at the latest).
+        # A SHOW command sent whose SHOWN has not come yet: a refresh the device
+        # reports (BUSY) is then that one, not a press's.
+        self._show_pending = False
+        # A button press announced, or the device said it is busy (BUSY), and
+        # nothing heard since: the device refreshes the panel and reads no command
+        # until then (at the latest).
         self._deaf_until: float | None = None
+        # Told (`notice`) that the host waits out the refresh under way.
+        self._wait_told = False
+        # One line for whoever runs the command: what the device is doing while
+        # the host waits for it (a refresh).
+        self.notice: Callable[[str], None] | None = None
         # When the device was first heard after its last deaf window.
         self._heard_again_at: float | None = None
         self._retries_used = 0
@@ -199,8 +240,8 @@ class Device:
 
     def info(self) -> DeviceInfo:
         reply = self._request(Command.INFO, expect=Reply.INFO)
-        if len(reply.payload) < INFO_PAYLOAD_BYTES:
-            raise LinkError(f"short INFO reply from {self.transport.name}")
+        if _another_protocol(reply):
+            raise WrongProtocol(self.transport.name, reply.payload[0])
         protocol, major, minor, patch, words, frames, current, max_frames, chunk_max, flags = (
             struct.unpack_from("<BBBBHBBBBB", reply.payload)
         )
@@ -333,8 +374,15 @@ class Device:
             raise ValueError(f"frame index {index} out of range")
         # Only a SHOWN that comes after this SHOW went out can be its own.
         self._commanded_shown.clear()
-        # A lost ACK leaves the device refreshing, deaf to the resend until it is
-        # done: the resend waits for that, and is then answered from the copy.
+        self._show_pending = True
+        try:
+            self._show(index)
+        finally:
+            self._show_pending = False
+
+    def _show(self, index: int) -> None:
+        # A lost ACK leaves the device refreshing, answering the resend with BUSY
+        # until it is done: the resend goes again then, answered from the copy.
         self._request(Command.SHOW, bytes([index]), resend_wait=SHOW_TIMEOUT_S)
         deadline = self.transport.clock() + SHOW_TIMEOUT_S
         while True:
@@ -403,11 +451,18 @@ class Device:
 
     def _note(self, packet: Packet) -> None:
         """Follow the device's deaf window: a BUTTON event opens it (the device
-        refreshes the panel next); anything it sends after that closes it."""
-        if packet.type == EventType.BUTTON:
+        refreshes the panel next), as does a BUSY event (the device refreshes the
+        panel now: a press's, unless a SHOW command's is under way); anything else
+        it sends after that closes it."""
+        if packet.type == EventType.BUTTON or (
+            packet.type == EventType.BUSY and self._deaf_until is None
+        ):
             self._deaf_until = self.transport.clock() + SHOW_TIMEOUT_S
             self._heard_again_at = None
-        elif self._deaf_until is not None:
+            self._wait_told = False
+            if packet.type == EventType.BUSY and not self._show_pending:
+                self._press_showing = True
+        elif packet.type != EventType.BUSY and self._deaf_until is not None:
             self._deaf_until = None
             self._heard_again_at = self.transport.clock()
 
@@ -422,10 +477,20 @@ class Device:
             return 0.0
         return left
 
+    def _tell_waiting(self) -> None:
+        """Say once per refresh that the host waits for it."""
+        if self.notice is not None and not self._wait_told:
+            self._wait_told = True
+            self.notice(
+                f"the device on {self.transport.name} is refreshing its panel: "
+                f"waiting for it (at most {SHOW_TIMEOUT_S:.0f} s)"
+            )
+
     def _wait_out_a_press(self) -> None:
         """Let a refresh the button started finish before talking."""
         self._collect(self._receive(0.0, wait_for_any=False))
         while (left := self._deaf_left()) > 0:
+            self._tell_waiting()
             self._collect(self._receive(left))
 
     def _request(
@@ -449,6 +514,7 @@ class Device:
         self._wait_out_a_press()
         timeouts = 0
         asked_resends = 0
+        malformed = 0
         wake = self.transport.device_may_sleep()
         while True:
             try:
@@ -464,7 +530,13 @@ class Device:
                 extra_wait = max(extra_wait, resend_wait)
             else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
+                malformed += reply is _NoReply.MALFORMED
             if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
+                if malformed:
+                    raise LinkError(
+                        f"device on {self.transport.name} answered {command.name} "
+                        f"{malformed} times with a reply of the wrong length"
+                    )
                 raise DeviceNotResponding(
                     f"device not responding on {self.transport.name} "
                     f"after {timeouts + asked_resends} tries"
@@ -473,7 +545,7 @@ class Device:
             wake = True
         self._session_open = True
         if reply.type == Reply.ERROR:
-            code, detail = struct.unpack_from("<BH", reply.payload.ljust(3, b"\0"))
+            code, detail = struct.unpack_from("<BH", reply.payload)
             raise DeviceRejected(command.name, code, detail)
         if reply.type != expect:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
@@ -483,24 +555,37 @@ class Device:
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
     ) -> Packet | _NoReply:
         """The reply to `packet`, else TIMED_OUT, RESEND_ASKED (the device
-        reported line trouble) or WAS_DEAF (a press's refresh held the device
-        past the timeout). Events that come along are kept.
+        reported line trouble), MALFORMED (a reply of the wrong length) or WAS_DEAF
+        (a press's refresh held the device past the timeout). Events that come along
+        are kept.
 
         While the device is deaf the wait is stretched to the end of its refresh
         (bounded by SHOW_TIMEOUT_S), then by the usual timeout: the command may
         still be in the device's receive buffer and be answered then."""
         deadline = self.transport.clock() + self.timeout + extra_wait
         deaf_seen = False
+        # The device said it was busy after the packet went out: it dropped it.
+        dropped = False
         pending = early
         while True:
             reply = None
             resend = False
+            malformed = False
             for received in pending:
                 self._note(received)
                 if received.type in (Reply.ACK, Reply.ERROR, Reply.INFO):
                     if received.seq == packet.seq and reply is None:
-                        reply = received
+                        expected = _reply_payload_bytes(Command(packet.type), received.type)
+                        if (
+                            expected is None
+                            or len(received.payload) == expected
+                            or _another_protocol(received)
+                        ):
+                            reply = received
+                        else:  # damage its CRC missed, or a device bug: ask again
+                            malformed = True
                     continue
+                dropped = dropped or (received.type == EventType.BUSY and pending is not early)
                 event = _event_from(received)
                 # Line trouble reported while the packet was not sent yet (during
                 # the wake pause) is about earlier bytes: no reason to resend it.
@@ -510,13 +595,20 @@ class Device:
                     self._keep(event)
             if reply is not None:
                 return reply
+            if self.transport.reader.lengthless:
+                raise WrongProtocol(self.transport.name, LENGTHLESS_CRC_VERSION)
+            if malformed:
+                return _NoReply.MALFORMED
             if resend:
                 return _NoReply.RESEND_ASKED
             deaf_left = self._deaf_left()
             if deaf_left > 0:
                 deaf_seen = True
+                self._tell_waiting()
                 deadline = max(deadline, self.transport.clock() + deaf_left)
             elif deaf_seen and self._heard_again_at is not None:
+                if dropped:
+                    return _NoReply.WAS_DEAF  # the refresh is over: send it again now
                 deadline = max(deadline, self._heard_again_at + self.timeout)
             remaining = deadline - self.transport.clock()
             if remaining <= CLOCK_EPSILON_S:

@@ -12,7 +12,9 @@ from enum import IntEnum
 
 from epdle.crc import crc16
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+# Protocol 1's packets: the CRC without the length (recognised to name the version).
+LENGTHLESS_CRC_VERSION = 1
 HEADER_BYTES = 2
 CRC_BYTES = 2
 CHUNK_MAX = 74
@@ -25,6 +27,9 @@ INFO_PAYLOAD_BYTES = 11
 # INFO's last byte: status flags.
 INFO_FLAG_BATTERY_LOW = 0x01  # the cell was too weak for the last update
 DELIMITER = 0x00
+# Payload bytes of each ACK (by the command it answers), of ERROR replies and events.
+ACK_PAYLOAD_BYTES = {0x02: 2, 0x03: 2}  # BEGIN: free words; CHUNK: next offset
+ERROR_PAYLOAD_BYTES = 3
 
 
 class Command(IntEnum):
@@ -47,6 +52,7 @@ class EventType(IntEnum):
     BUTTON = 0xC0
     SHOWN = 0xC1
     ERROR = 0xC2
+    BUSY = 0xC3
 
 
 class ErrorCode(IntEnum):
@@ -127,6 +133,13 @@ def cobs_decode(encoded: bytes) -> bytes:
     return bytes(out)
 
 
+def packet_crc(body: bytes, packet_length: int) -> int:
+    """The CRC of a packet of `packet_length` decoded bytes (its CRC included) over
+    `body`: the length goes in first (not sent), so a packet that lost bytes is
+    checked against another length and a truncation cannot pass as a shorter packet."""
+    return crc16(bytes([packet_length]) + body)
+
+
 @dataclass(frozen=True)
 class Packet:
     type: int
@@ -138,15 +151,30 @@ class Packet:
         if len(self.payload) > PAYLOAD_MAX:
             raise ValueError(f"payload of {len(self.payload)} bytes exceeds {PAYLOAD_MAX}")
         body = bytes([self.type, self.seq]) + self.payload
-        return cobs_encode(body + struct.pack(">H", crc16(body))) + bytes([DELIMITER])
+        crc = packet_crc(body, len(body) + CRC_BYTES)
+        return cobs_encode(body + struct.pack(">H", crc)) + bytes([DELIMITER])
+
+
+# What a device of protocol 1 sends (its CRC passes without the length): replies and
+# events, with the payload each has. One of them, and not line noise, names the version.
+_LENGTHLESS_PACKETS: dict[int, tuple[int, ...]] = {
+    Reply.ACK: (0, 2),
+    Reply.ERROR: (3,),
+    Reply.INFO: (INFO_PAYLOAD_BYTES,),
+    EventType.BUTTON: (0,),
+    EventType.SHOWN: (2,),
+    EventType.ERROR: (3,),
+}
 
 
 class PacketReader:
-    """Splits received bytes into packets; damaged ones are counted and dropped."""
+    """Splits received bytes into packets; damaged ones are counted and dropped, and
+    a packet of protocol 1 (whose CRC leaves out the length) counted apart."""
 
     def __init__(self) -> None:
         self._pending = bytearray()
         self.dropped = 0
+        self.lengthless = 0
 
     def feed(self, data: bytes) -> list[Packet]:
         packets = []
@@ -159,6 +187,7 @@ class PacketReader:
             packet = self._parse(encoded)
             if packet is None:
                 self.dropped += 1
+                self.lengthless += _lengthless(encoded)
             else:
                 packets.append(packet)
         # Nothing valid is longer than a packet: keep no unbounded garbage.
@@ -172,6 +201,17 @@ class PacketReader:
             body = cobs_decode(encoded)
         except ValueError:
             return None
-        if len(body) < HEADER_BYTES + CRC_BYTES or crc16(body) != 0:
+        if len(body) < HEADER_BYTES + CRC_BYTES or packet_crc(body, len(body)) != 0:
             return None
         return Packet(body[0], body[1], body[HEADER_BYTES:-CRC_BYTES])
+
+
+def _lengthless(encoded: bytes) -> bool:
+    """A well-formed reply or event of protocol 1 (CRC without the length)."""
+    try:
+        body = cobs_decode(encoded)
+    except ValueError:
+        return False
+    if len(body) < HEADER_BYTES + CRC_BYTES or crc16(body) != 0:
+        return False
+    return len(body) - HEADER_BYTES - CRC_BYTES in _LENGTHLESS_PACKETS.get(body[0], ())

@@ -7,6 +7,10 @@ reconnects and re-pushes the current set. Nor does a bad line: one that is
 not UTF-8, or is longer than MAX_LINE_BYTES (read no further than that), is
 skipped with a warning, and a line is quoted in the log cut to a few dozen
 characters.
+
+The daemon keeps up with a feed faster than the device: at most FEED_BACKLOG lines
+are read ahead (the reader waits beyond), and the device gets the advice once the
+lines read so far are played, not after each of them.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ from epdle.solver.scoring import MAX_QUOTED, quoted
 log = logging.getLogger("epdle.daemon")
 # No command or guess comes near this; a longer line is skipped unread.
 MAX_LINE_BYTES = 4096
+# Lines read ahead of the game at most (a bound on the memory a fast feed takes).
+FEED_BACKLOG = 256
 
 
 class _End:
@@ -115,16 +121,22 @@ class Daemon:
 
     def run(self) -> int:
         """Serve the feed; 0 at its end (or a stop), 1 if it could not be read."""
-        lines: queue.Queue[str | _Skipped | _End] = queue.Queue()
+        lines: queue.Queue[str | _Skipped | _End] = queue.Queue(FEED_BACKLOG)
         threading.Thread(target=_reader, args=(self.feed, lines), daemon=True).start()
+        # The device gets the advice once no line waits (catch_up), not after each line.
+        self.controller.defer_pushes = True
         self._report(self.controller.start(), "start")
         code = 0
         while not self._stop.is_set():
             self._poll_device()
             try:
-                line = lines.get(timeout=self.poll_interval)
+                line = lines.get_nowait()
             except queue.Empty:
-                continue
+                self._report(self.controller.catch_up(), "device")
+                try:
+                    line = lines.get(timeout=self.poll_interval)
+                except queue.Empty:
+                    continue
             if isinstance(line, _End):
                 if line.error is not None:
                     log.error("%s", line.error)
@@ -139,6 +151,7 @@ class Daemon:
             self._report(outcome, _shown(line.strip()))
             if outcome.quit:
                 break
+        self._report(self.controller.catch_up(), "device")
         self.controller.presenter.close()
         return code
 

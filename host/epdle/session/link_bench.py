@@ -91,19 +91,34 @@ class SweepResult:
     old_kept: int = 0
     new_complete: int = 0
     failures: list[str] = field(default_factory=list)
+    # A replacing push only: the new set's first frame alone, as a set of its own.
+    first_alone: int = 0
+
+
+def replacing_sweep_planes() -> tuple[list[Planes], list[Planes]]:
+    """(new, old) for a sweep of a replacing push: 8 typical suggestion frames (86 rows)
+    over a stored set of 13 (142 rows) beside which they do not fit, while their first
+    frame (12 rows) does: the push goes in through that first frame alone
+    (docs/protocol.md)."""
+    return typical_planes(), typical_planes() + typical_planes(5)
 
 
 def power_cut_sweep(
     new_planes: list[Planes],
     old_planes: list[Planes],
     progress: Callable[[int, int], None] | None = None,
+    *,
+    replace: bool = False,
 ) -> SweepResult:
     """Upload `new_planes` over a board that holds `old_planes` as its set,
     cutting the power at each operation of the upload in turn; after each
     cut the rebooted board must answer INFO as with the old set or the whole
     new one, and show every frame of that set exactly. The sets must differ
-    in size."""
-    if len(new_planes) == len(old_planes):
+    in size. With `replace` the new set must not fit beside the old one: the
+    upload is a replacing push (its first frame alone first), and a cut may also
+    leave that first frame alone, whole and shown exactly."""
+    counts = {len(new_planes), len(old_planes)} | ({1} if replace else set())
+    if len(counts) != 2 + replace:
         raise ValueError("the old and new sets need different frame counts to tell them apart")
     old = encode_all(old_planes)
     new = encode_all(new_planes)
@@ -118,32 +133,41 @@ def power_cut_sweep(
         board = _board(device)
         reference = {"old": device.info()}
         before = board.nvm_op_count
-        device.push(new)
+        if replace and device.push(new, replace=True).bridges == 0:
+            raise ValueError("the new set fits beside the old one: no replacing push to sweep")
+        if not replace:
+            device.push(new)
         result = SweepResult(board.nvm_op_count - before)
         board.schedule_power_cut(0)
         board.power_on()
         reference["new"] = device.info()
+    sets = {len(old): ("old", old_planes), len(new): ("new", new_planes)}
+    if replace:
+        sets[1] = ("first", new_planes[:1])
     for cut in range(1, result.operations + 1):
         with board_with_old_set() as device:
             board = _board(device)
             device.info()
             board.schedule_power_cut(cut)
             try:
-                device.push(new)
+                device.push(new, replace=replace)
                 result.failures.append(f"cut {cut}: the upload finished despite the cut")
                 continue
             except LinkError:
                 pass
             board.power_on()
             info = device.info()
-            name = "old" if info.frames == len(old) else "new"
-            expected = old_planes if name == "old" else new_planes
-            if info != reference[name]:
+            name, expected = sets.get(info.frames, ("no", []))
+            if name not in reference and name != "first":
+                result.failures.append(f"cut {cut}: INFO says {info.frames} frames")
+            elif name in reference and info != reference[name]:
                 result.failures.append(f"cut {cut}: INFO says {info}, not {reference[name]}")
             elif not _shows_each(device, expected):
                 result.failures.append(f"cut {cut}: the panel does not show the {name} set")
             elif name == "old":
                 result.old_kept += 1
+            elif name == "first":
+                result.first_alone += 1
             else:
                 result.new_complete += 1
         if progress is not None:

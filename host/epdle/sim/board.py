@@ -74,6 +74,13 @@ class SupplyFigures(TypedDict):
     min_vdd_refresh: float | None
     min_vdd_bor_armed: float | None
     min_vdd_running: float | None
+    # From U2's turn-on to the end of POWER_ON, and in the refresh: the floor in use where
+    # VDD came closest to it (the highest brown-out trip while armed, else the clock's
+    # minimum; firmware/sim/sim.h), and how far above it VDD stayed there.
+    floor_switch_on_v: float | None
+    floor_refresh_v: float | None
+    margin_switch_on_mv: float | None
+    margin_refresh_mv: float | None
     charge_uc: float
     brownouts: int
 
@@ -381,6 +388,13 @@ class Board:
         _check_range("EEPROM address", addr, EEPROM_BYTES)
         return int(self._live().sim_eeprom_peek(addr))
 
+    def eeprom_load(self, data: bytes) -> None:
+        """The EEPROM's bytes from address 0, as an external programmer would write them."""
+        _check_range("EEPROM size", len(data), EEPROM_BYTES + 1)
+        lib = self._live()
+        for addr, value in enumerate(data):
+            lib.sim_eeprom_poke(addr, value)
+
     def power_report(self) -> PowerReport:
         """Energy per update, standby current and CR2032 life, plus time in every state."""
         stats = PowerStats()
@@ -442,11 +456,18 @@ class Board:
         def volts(value: float) -> float | None:
             return float(value) if value != float("inf") else None
 
+        def millivolts(value: float) -> float | None:
+            return float(value) * 1e3 if value != float("inf") else None
+
         return SupplyFigures(
             min_vdd_switch_on=volts(report.min_vdd_switch_on),
             min_vdd_refresh=volts(report.min_vdd_refresh),
             min_vdd_bor_armed=volts(report.min_vdd_bor_armed),
             min_vdd_running=volts(report.min_vdd_running),
+            floor_switch_on_v=volts(report.floor_switch_on_v),
+            floor_refresh_v=volts(report.floor_refresh_v),
+            margin_switch_on_mv=millivolts(report.margin_switch_on_v),
+            margin_refresh_mv=millivolts(report.margin_refresh_v),
             charge_uc=float(report.charge_c) * 1e6,
             brownouts=int(report.brownouts),
         )

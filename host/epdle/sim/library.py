@@ -70,6 +70,10 @@ class SupplyReport(ctypes.Structure):
         ("min_vdd_refresh", ctypes.c_double),
         ("min_vdd_bor_armed", ctypes.c_double),
         ("min_vdd_running", ctypes.c_double),
+        ("margin_switch_on_v", ctypes.c_double),
+        ("margin_refresh_v", ctypes.c_double),
+        ("floor_switch_on_v", ctypes.c_double),
+        ("floor_refresh_v", ctypes.c_double),
         ("charge_c", ctypes.c_double),
         ("brownouts", ctypes.c_uint32),
     ]
@@ -117,6 +121,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_flash_peek": (ctypes.c_uint16, [ctypes.c_uint16]),
     "sim_flash_poke": (None, [ctypes.c_uint16, ctypes.c_uint16]),
     "sim_eeprom_peek": (ctypes.c_uint8, [ctypes.c_uint8]),
+    "sim_eeprom_poke": (None, [ctypes.c_uint8, ctypes.c_uint8]),
     "sim_power_stats": (None, [ctypes.POINTER(PowerStats)]),
     "sim_supply_get": (None, [ctypes.POINTER(Supply)]),
     "sim_supply_set": (None, [ctypes.POINTER(Supply)]),

@@ -93,6 +93,10 @@ class PressFigures(TypedDict):
     min_vdd_refresh: float | None
     min_vdd_bor_armed: float | None
     min_vdd_running: float | None
+    floor_switch_on_v: float | None
+    floor_refresh_v: float | None
+    margin_switch_on_mv: float | None
+    margin_refresh_mv: float | None
     bor_trip_v: float
     bor_trip_max_v: float
     brownouts: int
@@ -135,6 +139,10 @@ def press_from_sleep(
         min_vdd_refresh=figures["min_vdd_refresh"],
         min_vdd_bor_armed=figures["min_vdd_bor_armed"],
         min_vdd_running=figures["min_vdd_running"],
+        floor_switch_on_v=figures["floor_switch_on_v"],
+        floor_refresh_v=figures["floor_refresh_v"],
+        margin_switch_on_mv=figures["margin_switch_on_mv"],
+        margin_refresh_mv=figures["margin_refresh_mv"],
         bor_trip_v=board.bor_trip_v,
         bor_trip_max_v=board.bor_trip_max_v,
         brownouts=figures["brownouts"],

@@ -3,24 +3,118 @@
 The board's clock follows the wall clock, except while the panel is powered
 (a refresh takes ~15 s of simulated time): then it runs as fast as it can,
 so showing a frame costs no wall time. With `real_time` it follows the wall
-clock then too: the device is deaf for the refresh's whole time, as a real one.
+clock then too: the device is busy for the refresh's whole time, as a real one.
+
+With a memory file (`--flash FILE`) the board keeps its flash and EEPROM across
+restarts: the file is rewritten (atomically) as the firmware writes them, so
+killing the server is a power cut, not a new board.
 """
 
 from __future__ import annotations
 
 import os
 import select
+import struct
 import threading
 import time
 import tty
+import zlib
 from collections.abc import Callable
+from pathlib import Path
+
+from epdle.frames.store import REGION_FIRST_ROW, ROW_WORDS
 
 from . import Board
+from .board import EEPROM_BYTES, FLASH_WORDS
 
 # Longest stretch of simulated time per loop turn; also the input latency.
 STEP_MS = 2.0
 BUSY_STEP_MS = 50.0
 READ_BYTES = 4096
+
+
+# The memory file: this magic, the flash words the firmware may write (from the frame
+# store's first word on, each u16 LE), the EEPROM's bytes, then a CRC-32 of all before.
+MEMORY_MAGIC = b"EPDLE-NVM1\n"
+# The frame store's first word (HAL_FLASH_WRITABLE_FROM): below it, the firmware's own code.
+MEMORY_FIRST_WORD = REGION_FIRST_ROW * ROW_WORDS
+MEMORY_WORDS = FLASH_WORDS - MEMORY_FIRST_WORD
+MEMORY_BYTES = len(MEMORY_MAGIC) + 2 * MEMORY_WORDS + EEPROM_BYTES + 4
+# While the firmware writes, the file is rewritten at most this often (and at the end).
+MEMORY_SAVE_EVERY_S = 0.1
+
+
+class MemoryFileError(ValueError):
+    """A memory file that holds something else: the board does not start on it."""
+
+
+class BoardMemory:
+    """A board's flash and EEPROM in a file, so that they outlive the process."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._saved_ops: int | None = None
+        self._saved_at = float("-inf")
+
+    def load(self, board: Board) -> bool:
+        """Put the file's memories into a board that has not run yet; False (a new
+        board) if there is no file. ValueError, the board untouched, if the file is
+        not one of these (MemoryFileError: truncated, damaged, another file)."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return False
+        except OSError as error:
+            raise MemoryFileError(f"{self.path}: cannot read it ({error.strerror})") from None
+        problem = _memory_problem(data)
+        if problem is not None:
+            raise MemoryFileError(
+                f"{self.path}: not a board memory file ({problem}); remove it to start a "
+                "new board, or give another"
+            )
+        at = len(MEMORY_MAGIC)
+        words = struct.unpack_from(f"<{MEMORY_WORDS}H", data, at)
+        board.flash_load({MEMORY_FIRST_WORD + i: word for i, word in enumerate(words)})
+        at += 2 * MEMORY_WORDS
+        board.eeprom_load(data[at : at + EEPROM_BYTES])
+        self._saved_ops = board.nvm_op_count
+        return True
+
+    def save_if_written(self, board: Board, now: float, urgent: bool = False) -> None:
+        """Rewrite the file if the firmware wrote flash or EEPROM since the last save: at
+        most every MEMORY_SAVE_EVERY_S, unless `urgent` (the device is about to say
+        something, maybe that a write is done)."""
+        if board.nvm_op_count == self._saved_ops:
+            return
+        if urgent or now - self._saved_at >= MEMORY_SAVE_EVERY_S:
+            self.save(board)
+            self._saved_at = now
+
+    def save(self, board: Board) -> None:
+        """Write the file whole or not at all: a new file, then renamed over the old (a
+        killed server leaves one or the other; no fsync: the host machine's own power
+        is not what this models)."""
+        self._saved_ops = board.nvm_op_count
+        words = [board.flash_read(MEMORY_FIRST_WORD + i) for i in range(MEMORY_WORDS)]
+        eeprom = bytes(board.eeprom_read(addr) for addr in range(EEPROM_BYTES))
+        body = MEMORY_MAGIC + struct.pack(f"<{MEMORY_WORDS}H", *words) + eeprom
+        temporary = self.path.with_name(self.path.name + ".new")
+        with open(temporary, "wb") as out:
+            out.write(body + struct.pack("<I", zlib.crc32(body)))
+        os.replace(temporary, self.path)
+
+
+def _memory_problem(data: bytes) -> str | None:
+    if not data.startswith(MEMORY_MAGIC):
+        return "it does not start as one"
+    if len(data) != MEMORY_BYTES:
+        return f"{len(data)} bytes, not {MEMORY_BYTES}"
+    if zlib.crc32(data[:-4]) != struct.unpack_from("<I", data, len(data) - 4)[0]:
+        return "its CRC does not match: damaged"
+    words = struct.unpack_from(f"<{MEMORY_WORDS}H", data, len(MEMORY_MAGIC))
+    if max(words) >= 1 << 14:
+        return "a flash word wider than 14 bits"
+    return None
 
 
 class PtyServer:
@@ -43,10 +137,12 @@ class PtyServer:
         log: Callable[[str], None] | None = None,
         press: threading.Event | None = None,
         real_time: bool = False,
+        memory: BoardMemory | None = None,
     ) -> None:
         """Run until `stop` is set; `announce` gets the terminal's path first, `log` a line
         for each thing the device does; setting `press` presses the button. Refreshes
-        take their simulated time in wall time only with `real_time`."""
+        take their simulated time in wall time only with `real_time`. With `memory`,
+        its file follows what the firmware writes to flash and EEPROM."""
         if announce is not None:
             announce(self.path)
         wall_start = time.monotonic()
@@ -68,8 +164,13 @@ class PtyServer:
                 if lag_ms > 0:
                     self.board.run_ms(min(lag_ms, STEP_MS))
             self._outgoing += self.board.uart_receive()
+            if memory is not None:
+                # Before any answer leaves: what the device acknowledged is in the file.
+                memory.save_if_written(self.board, time.monotonic(), urgent=bool(self._outgoing))
             self._flush_output()
             watcher.check()
+        if memory is not None:
+            memory.save(self.board)
 
     def _take_input(self, timeout: float) -> None:
         readable, _, _ = select.select([self.master], [], [], timeout)
@@ -144,13 +245,15 @@ def serve_board_on_pty(
     link_path: str | None = None,
     log: bool = True,
     real_time: bool = False,
+    memory_path: str | None = None,
 ) -> int:
     """`epdle sim serve --pty`: print the terminal's path (first line), serve until
     SIGINT, SIGTERM or 'quit' on stdin, logging what the device does on stderr; then
-    close everything (and remove `link_path`, a symbolic link to the terminal)."""
+    close everything (and remove `link_path`, a symbolic link to the terminal). With
+    `memory_path` the board's flash and EEPROM live in that file (BoardMemory):
+    MemoryFileError if it holds something else."""
     import signal
     import sys
-    from pathlib import Path
 
     from epdle.frames.store import words_from_hex
 
@@ -159,7 +262,10 @@ def serve_board_on_pty(
     image = words_from_hex(Path(flash_hex)) if flash_hex is not None else None
     board = Board(vcd_path=vcd_path, epd_log_path=epd_log_path, png_dir=png_dir)
     link = Path(link_path) if link_path is not None else None
+    memory = BoardMemory(Path(memory_path)) if memory_path is not None else None
     try:
+        if memory is not None and memory.load(board):
+            print(f"flash and EEPROM from {memory_path}", file=sys.stderr, flush=True)
         if image is not None:
             board.flash_load(image)
         server = PtyServer(board)
@@ -184,6 +290,7 @@ def serve_board_on_pty(
                 log=say if log else None,
                 press=press,
                 real_time=real_time,
+                memory=memory,
             )
         finally:
             for signum, handler in previous.items():

@@ -331,6 +331,17 @@ static void test_bounces_of_up_to_20_ms_are_one_press(void **state) {
     }
 }
 
+/* Released, bouncing, while the CPU sleeps through POWER_ON's BUSY: every bounce wakes it,
+ * and the panel still comes up. */
+static void test_release_bouncing_through_power_on_shows(void **state) {
+    (void)state;
+    button_press(100u, 80u, 10u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+    assert_slept_unpowered();
+}
+
 static void test_glitch_shorter_than_debounce_is_ignored(void **state) {
     (void)state;
     button_at(100u, 0u);
@@ -416,6 +427,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_new_press_after_long_hold_counts_if_still_down, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bounces_of_up_to_20_ms_are_one_press, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_release_bouncing_through_power_on_shows, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_glitch_shorter_than_debounce_is_ignored, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_press_during_refresh_is_shown_once_afterwards, setup,

@@ -6,6 +6,9 @@
 
 fake_display_t fake_display;
 
+/* The panel driver's hook, which link_init() sets (no panel here: never called). */
+void (*epd_awake_hook)(void);
+
 void fake_display_reset(void) {
     memset(&fake_display, 0, sizeof fake_display);
 }

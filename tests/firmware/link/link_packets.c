@@ -18,7 +18,8 @@ uint16_t link_packet_build(uint8_t type, uint8_t seq, const uint8_t *payload,
     body[0] = type;
     body[1] = seq;
     memcpy(&body[2], payload, payload_length);
-    crc = crc16_block(CRC16_INIT, body, length);
+    /* The CRC covers the decoded length first (CRC bytes included), then the packet. */
+    crc = crc16_block(crc16_update(CRC16_INIT, (uint8_t)(length + LINK_CRC_BYTES)), body, length);
     body[length] = (uint8_t)(crc >> 8);
     body[length + 1u] = (uint8_t)crc;
     return cobs_encode(body, (uint8_t)(length + LINK_CRC_BYTES), wire);
@@ -65,7 +66,7 @@ uint8_t link_packets_parse(const uint8_t *wire, uint16_t length, link_packet_t *
         decoded =
             i > start ? unstuff(&wire[start], (uint16_t)(i - start), buffer, sizeof buffer) : 0u;
         start = (uint16_t)(i + 1u);
-        if (decoded < 4u || crc16_block(CRC16_INIT, buffer, decoded) != 0u) {
+        if (decoded < 4u || crc16_block(crc16_update(CRC16_INIT, decoded), buffer, decoded) != 0u) {
             continue;
         }
         packets[found].type = buffer[0];

@@ -55,12 +55,20 @@ static void a_frame_that_does_not_decode_is_refused_at_commit(void **state) {
     assert_false(fuzz_link_reached.commit_accepted);
 }
 
+static void a_chunk_one_byte_short_is_reported_not_taken(void **state) {
+    (void)state;
+    replay("truncated-chunk.bin");
+    assert_true(fuzz_link_reached.bad_packet);
+    assert_false(fuzz_link_reached.chunk_accepted);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_chunk_is_accepted),
         cmocka_unit_test(a_set_is_committed),
         cmocka_unit_test(a_resend_is_answered_from_the_copy),
         cmocka_unit_test(a_frame_that_does_not_decode_is_refused_at_commit),
+        cmocka_unit_test(a_chunk_one_byte_short_is_reported_not_taken),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

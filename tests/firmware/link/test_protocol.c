@@ -8,10 +8,12 @@
 #include <cmocka.h>
 
 #include "cobs.h"
+#include "epd.h"
 #include "fake_display.h"
 #include "link.h"
 #include "link_board.h"
 #include "link_packets.h"
+#include "sim_uart.h"
 #include "store.h"
 #include "store_layout.h"
 #include "store_write.h"
@@ -187,6 +189,122 @@ static void a_truncated_packet_is_dropped_and_the_next_one_works(void **state) {
     assert_int_equal(replies[1].seq, 4);
 }
 
+/* Run one damaged copy of a command; true if the device answered it as a command. */
+static bool answered_as_a_command(const uint8_t *bytes, uint16_t count) {
+    uint8_t found = exchange(bytes, count);
+    uint8_t i;
+
+    for (i = 0; i < found; i++) {
+        if (replies[i].type != LINK_EVT_ERROR) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every truncation (the delimiter early) and every single lost byte of one command. */
+static void no_damaged_copy_passes(const uint8_t *bytes, uint16_t count) {
+    uint8_t copy[COBS_ENCODED_MAX(LINK_PACKET_MAX)];
+    uint16_t length;
+    uint16_t at;
+
+    for (length = 1; length + 1u < count; length++) {
+        memcpy(copy, bytes, length);
+        copy[length] = 0;
+        assert_false(answered_as_a_command(copy, (uint16_t)(length + 1u)));
+    }
+    for (at = 0; at + 1u < count; at++) {
+        memcpy(copy, bytes, at);
+        memcpy(&copy[at], &bytes[at + 1u], (size_t)(count - at - 1u));
+        assert_false(answered_as_a_command(copy, (uint16_t)(count - 1u)));
+    }
+}
+
+static void no_truncation_nor_lost_byte_is_taken_for_a_command(void **state) {
+    static const uint8_t types[] = {LINK_CMD_INFO, LINK_CMD_BEGIN, LINK_CMD_CHUNK, LINK_CMD_COMMIT,
+                                    LINK_CMD_SHOW, LINK_CMD_CLEAR, LINK_CMD_SLEEP};
+    static const uint8_t lengths[] = {0, 3, LINK_PAYLOAD_MAX, 0, 1, 0, 0};
+    uint8_t payload[LINK_PAYLOAD_MAX];
+    uint8_t bytes[COBS_ENCODED_MAX(LINK_PACKET_MAX)];
+    uint8_t kind;
+    uint8_t i;
+    (void)state;
+
+    for (i = 0; i < LINK_PAYLOAD_MAX; i++) {
+        payload[i] = (uint8_t)(i + 1u);
+    }
+    for (kind = 0; kind < sizeof types; kind++) {
+        uint16_t ending_in_zero = 0;
+        uint16_t seq;
+        for (seq = 1; seq < 256u; seq++) {
+            uint16_t count =
+                link_packet_build(types[kind], (uint8_t)seq, payload, lengths[kind], bytes);
+            /* A last code byte of 1: the decoded packet ends in 0x00, the CRC's low byte. */
+            bool last_zero = bytes[count - 2u] == 1u;
+            if (!last_zero && seq != 1u) {
+                continue;
+            }
+            ending_in_zero = (uint16_t)(ending_in_zero + last_zero);
+            no_damaged_copy_passes(bytes, count);
+            /* Whole, it is a command. */
+            assert_true(answered_as_a_command(bytes, count));
+            link_init();
+        }
+        assert_true(ending_in_zero > 0u);
+    }
+}
+
+/* The panel refreshes: the driver's wait calls the link's hook every millisecond. */
+static uint8_t during_a_refresh(const uint8_t *bytes, uint16_t length) {
+    uint16_t ms;
+
+    sim_uart_send(bytes, length);
+    for (ms = 0; ms < 100u; ms++) {
+        epd_awake_hook();
+        hal_delay_ms(1u);
+    }
+    return link_packets_parse(wire, board_take_tx(wire, (uint16_t)sizeof wire), replies);
+}
+
+static void every_packet_during_a_refresh_is_answered_busy_and_not_run(void **state) {
+    uint8_t bytes[3 * COBS_ENCODED_MAX(LINK_PACKET_MAX) + 4u] = {0, 0, 0, 0};
+    uint16_t count = 4u; /* a wake preamble */
+    uint8_t found;
+    uint8_t i;
+    (void)state;
+
+    assert_non_null(epd_awake_hook);
+    count = (uint16_t)(count + link_packet_build(LINK_CMD_INFO, 3, NULL, 0, &bytes[count]));
+    count = (uint16_t)(count + link_packet_build(LINK_CMD_CLEAR, 4, NULL, 0, &bytes[count]));
+    /* Garbage ended by a delimiter is a packet too, as far as a busy device knows. */
+    bytes[count++] = 0x55;
+    bytes[count++] = 0;
+    found = during_a_refresh(bytes, count);
+    assert_int_equal(found, 3);
+    for (i = 0; i < found; i++) {
+        assert_int_equal(replies[i].type, LINK_EVT_BUSY);
+        assert_int_equal(replies[i].seq, 0);
+        assert_int_equal(replies[i].payload_length, 0);
+    }
+    /* Nothing was run, nothing is left for after the refresh; the next command works. */
+    assert_int_equal(exchange(NULL, 0), 0);
+    assert_int_equal(command(LINK_CMD_INFO, 5, NULL, 0), 1);
+    assert_int_equal(replies[0].type, LINK_RSP_INFO);
+}
+
+static void a_packet_cut_by_the_refresh_leaves_the_decoder_clean(void **state) {
+    uint8_t bytes[COBS_ENCODED_MAX(LINK_PACKET_MAX)];
+    uint16_t count = link_packet_build(LINK_CMD_INFO, 6, NULL, 0, bytes);
+    (void)state;
+
+    /* Its first half before the refresh, the rest during it. */
+    (void)exchange(bytes, 3);
+    assert_int_equal(during_a_refresh(&bytes[3], (uint16_t)(count - 3u)), 1);
+    assert_int_equal(replies[0].type, LINK_EVT_BUSY);
+    assert_int_equal(command(LINK_CMD_INFO, 7, NULL, 0), 1);
+    assert_int_equal(replies[0].type, LINK_RSP_INFO);
+}
+
 static void unknown_and_misused_commands_get_clear_errors(void **state) {
     (void)state;
     expect_error(command(0x33, 1, NULL, 0), LINK_ERR_UNKNOWN_CMD);
@@ -317,6 +435,9 @@ int main(void) {
         cmocka_unit_test_setup(a_chunk_at_the_wrong_offset_names_the_expected_one, fresh),
         cmocka_unit_test_setup(a_corrupted_packet_gets_an_error_event_and_changes_nothing, fresh),
         cmocka_unit_test_setup(a_truncated_packet_is_dropped_and_the_next_one_works, fresh),
+        cmocka_unit_test_setup(no_truncation_nor_lost_byte_is_taken_for_a_command, fresh),
+        cmocka_unit_test_setup(every_packet_during_a_refresh_is_answered_busy_and_not_run, fresh),
+        cmocka_unit_test_setup(a_packet_cut_by_the_refresh_leaves_the_decoder_clean, fresh),
         cmocka_unit_test_setup(unknown_and_misused_commands_get_clear_errors, fresh),
         cmocka_unit_test_setup(commit_before_the_last_chunk_is_incomplete, fresh),
         cmocka_unit_test_setup(clear_empties_the_set, fresh),

@@ -1,0 +1,95 @@
+"""`epdle daemon` keeps up with a feed faster than the device: it reads at most
+FEED_BACKLOG lines ahead of the game, and pushes the advice once the lines read so far
+are played, not after every line."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from epdle.cli import main
+from epdle.session import daemon
+from epdle.session.controller import Outcome
+from epdle.session.daemon import FEED_BACKLOG, Daemon
+
+ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2"]
+
+
+def test_a_burst_of_lines_is_pushed_once_played(tmp_path: Path, caplog) -> None:
+    feed = tmp_path / "feed.txt"
+    feed.write_text("salet bybbb\ncrony 21000\nnew\n" * 30 + "salet bybbb\n")
+    caplog.set_level(logging.INFO)
+    assert main(["daemon", "--feed", str(feed), *ARGS]) == 0
+    messages = [record.getMessage() for record in caplog.records]
+    pushes = [i for i, m in enumerate(messages) if m.startswith("pushed ")]
+    assert 1 <= len(pushes) <= 3  # not 91
+    # The last push came after the last line: the device holds the game's last advice.
+    last_line = max(i for i, m in enumerate(messages) if "candidate(s) left" in m)
+    assert pushes[-1] > last_line
+    assert "102 candidate(s) left" in messages[last_line]
+
+
+class _Presenter:
+    def poll_events(self, timeout: float = 0.0) -> list[object]:
+        return []
+
+    def take_reconnected(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        pass
+
+
+class _SlowController:
+    """Plays a line only once the test lets it; notes how far the reader got ahead."""
+
+    def __init__(self, read: list[int]) -> None:
+        self.presenter = _Presenter()
+        self.defer_pushes = False
+        self.read = read
+        self.played = 0
+        self.ahead: list[int] = []
+        self.release = threading.Event()
+
+    def start(self) -> Outcome:
+        return Outcome()
+
+    def catch_up(self) -> Outcome:
+        return Outcome()
+
+    def handle(self, line: str) -> Outcome:
+        assert self.release.wait(30)
+        self.played += 1
+        self.ahead.append(self.read[0] - self.played)
+        return Outcome()
+
+
+def test_the_reader_stays_at_most_a_backlog_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = [0]
+    total = 20 * FEED_BACKLOG
+
+    def lines(feed: str) -> Iterator[str]:
+        for number in range(total):
+            read[0] = number + 1
+            yield f"line {number}\n"
+
+    monkeypatch.setattr(daemon, "_feed_lines", lines)
+    controller = _SlowController(read)
+    runner = Daemon(controller, "feed")  # type: ignore[arg-type]
+    done = threading.Thread(target=runner.run)
+    done.start()
+    # The reader fills the backlog while the first line waits to be played (bounded).
+    pause = threading.Event()
+    for _ in range(3000):
+        if read[0] >= FEED_BACKLOG + 1:
+            break
+        pause.wait(0.01)
+    controller.release.set()
+    done.join(60)
+    assert controller.played == total
+    # One line being played, FEED_BACKLOG waiting, one more read and waiting for room.
+    assert max(controller.ahead) <= FEED_BACKLOG + 1
