@@ -17,8 +17,16 @@
 #include "store_layout.h"
 #include "store_set.h"
 
-store_set_t store_current;
-store_set_t store_candidate;
+uint16_t store_current_first_row;
+uint16_t store_current_words;
+uint16_t store_current_generation;
+uint8_t store_current_count;
+uint8_t store_current_journal_row;
+uint16_t store_candidate_first_row;
+uint16_t store_candidate_words;
+uint16_t store_candidate_generation;
+uint8_t store_candidate_count;
+uint8_t store_candidate_journal_row;
 uint16_t store_newest_generation;
 uint8_t store_failed;
 uint16_t store_row_buf[HAL_FLASH_ROW_WORDS];
@@ -201,12 +209,12 @@ static bool frame_crc_ok(void) {
  * and the frames fill exactly the recorded words.
  */
 store_status_t store_check_candidate(bool check_format) {
-    uint16_t addr = store_row_address(store_candidate.first_row);
-    uint16_t left = store_candidate.words;
+    uint16_t addr = store_row_address(store_candidate_first_row);
+    uint16_t left = store_candidate_words;
     uint16_t words;
     uint8_t i;
 
-    for (i = 0u; i < store_candidate.count; i++) {
+    for (i = 0u; i < store_candidate_count; i++) {
         store_failed = i;
         if (!open_frame_at(addr, left) || !frame_crc_ok()) {
             return STORE_ERR_FRAME_CRC;
@@ -218,19 +226,17 @@ store_status_t store_check_candidate(bool check_format) {
         addr = (uint16_t)(addr + words);
         left = (uint16_t)(left - words);
     }
-    store_failed = store_candidate.count;
+    store_failed = store_candidate_count;
     return left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
 }
 
-/* A field added to store_set_t must be copied below too. */
-HAL_STATIC_ASSERT(store_set_is_five_fields, sizeof(store_set_t) == 3u * 2u + 2u);
-
+/* A field added to a set (store_set.h) must be copied below too. */
 void store_take_candidate(void) {
-    store_current.first_row = store_candidate.first_row;
-    store_current.words = store_candidate.words;
-    store_current.generation = store_candidate.generation;
-    store_current.count = store_candidate.count;
-    store_current.journal_row = store_candidate.journal_row;
+    store_current_first_row = store_candidate_first_row;
+    store_current_words = store_candidate_words;
+    store_current_generation = store_candidate_generation;
+    store_current_count = store_candidate_count;
+    store_current_journal_row = store_candidate_journal_row;
 }
 
 /* CRC of a record's words 0..4, each as two bytes little-endian. */
@@ -262,16 +268,16 @@ static bool read_record(uint8_t journal_row) {
         store_row_buf[STORE_RECORD_COUNT_AT] > STORE_MAX_FRAMES) {
         return false;
     }
-    store_candidate.generation = store_row_buf[STORE_RECORD_GENERATION_AT];
-    store_candidate.first_row = store_row_buf[STORE_RECORD_FIRST_ROW_AT];
-    store_candidate.count = (uint8_t)store_row_buf[STORE_RECORD_COUNT_AT];
-    store_candidate.words = store_row_buf[STORE_RECORD_WORDS_AT];
-    store_candidate.journal_row = journal_row;
-    return store_candidate.first_row >= STORE_DATA_FIRST_ROW &&
-           store_candidate.first_row < STORE_DATA_FIRST_ROW + STORE_DATA_ROWS &&
-           store_candidate.words <= STORE_DATA_WORDS &&
-           store_rows_for_words(store_candidate.words) <=
-               STORE_DATA_FIRST_ROW + STORE_DATA_ROWS - store_candidate.first_row;
+    store_candidate_generation = store_row_buf[STORE_RECORD_GENERATION_AT];
+    store_candidate_first_row = store_row_buf[STORE_RECORD_FIRST_ROW_AT];
+    store_candidate_count = (uint8_t)store_row_buf[STORE_RECORD_COUNT_AT];
+    store_candidate_words = store_row_buf[STORE_RECORD_WORDS_AT];
+    store_candidate_journal_row = journal_row;
+    return store_candidate_first_row >= STORE_DATA_FIRST_ROW &&
+           store_candidate_first_row < STORE_DATA_FIRST_ROW + STORE_DATA_ROWS &&
+           store_candidate_words <= STORE_DATA_WORDS &&
+           store_rows_for_words(store_candidate_words) <=
+               STORE_DATA_FIRST_ROW + STORE_DATA_ROWS - store_candidate_first_row;
 }
 
 void store_init(void) {
@@ -281,26 +287,26 @@ void store_init(void) {
     uint8_t best;
     uint8_t tries;
 
-    store_current.first_row = STORE_DATA_FIRST_ROW;
-    store_current.words = 0u;
-    store_current.count = 0u;
-    store_current.generation = 0u;
-    store_current.journal_row = STORE_JOURNAL_ROWS - 1u;
+    store_current_first_row = STORE_DATA_FIRST_ROW;
+    store_current_words = 0u;
+    store_current_count = 0u;
+    store_current_generation = 0u;
+    store_current_journal_row = STORE_JOURNAL_ROWS - 1u;
     store_newest_generation = STORE_GENERATION_LIMIT - 1u;
 
     for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
         if (!read_record(row)) {
             continue;
         }
-        generations[row] = store_candidate.generation;
-        if (valid == 0u || generation_newer(store_candidate.generation, store_newest_generation)) {
-            store_newest_generation = store_candidate.generation;
-            store_current.journal_row = row;
+        generations[row] = store_candidate_generation;
+        if (valid == 0u || generation_newer(store_candidate_generation, store_newest_generation)) {
+            store_newest_generation = store_candidate_generation;
+            store_current_journal_row = row;
         }
         valid = (uint8_t)(valid | (1u << row));
     }
     if (valid != 0u) {
-        store_current.generation = store_newest_generation;
+        store_current_generation = store_newest_generation;
     }
     /* Newest first; a record whose frames fail their check yields to the
      * one before it. */
@@ -323,16 +329,16 @@ void store_init(void) {
 }
 
 uint8_t store_frame_count(void) {
-    return store_current.count;
+    return store_current_count;
 }
 
 bool store_frame_open(uint8_t index) {
-    uint16_t addr = store_row_address(store_current.first_row);
-    uint16_t left = store_current.words;
+    uint16_t addr = store_row_address(store_current_first_row);
+    uint16_t left = store_current_words;
     uint16_t words;
     uint8_t i;
 
-    for (i = 0u; i <= index && i < store_current.count; i++) {
+    for (i = 0u; i <= index && i < store_current_count; i++) {
         if (!open_frame_at(addr, left)) {
             break;
         }

@@ -11,17 +11,22 @@
 #include "hal.h"
 #include "store_write.h"
 
-typedef struct {
-    uint16_t first_row; /* absolute row number */
-    uint16_t words;     /* flash words the frames take */
-    uint16_t generation;
-    uint8_t count;
-    uint8_t journal_row; /* 0 .. STORE_JOURNAL_ROWS - 1: where its record is */
-} store_set_t;
-
-/* The committed set, and the one being checked (a record read, or an upload). */
-extern store_set_t store_current;
-extern store_set_t store_candidate;
+/*
+ * A set: the committed one (store_current_*) and the one being checked
+ * (store_candidate_*: a record read, or an upload). Each field is its own
+ * variable: SDCC pic14 works on a plain variable in place, a struct field
+ * only through a copy.
+ */
+extern uint16_t store_current_first_row; /* absolute row number */
+extern uint16_t store_current_words;     /* flash words the frames take */
+extern uint16_t store_current_generation;
+extern uint8_t store_current_count;
+extern uint8_t store_current_journal_row; /* 0 .. STORE_JOURNAL_ROWS - 1: where its record is */
+extern uint16_t store_candidate_first_row;
+extern uint16_t store_candidate_words;
+extern uint16_t store_candidate_generation;
+extern uint8_t store_candidate_count;
+extern uint8_t store_candidate_journal_row;
 /* Newest generation among well-formed records, valid or not: the next
  * record must outrank every one of them. */
 extern uint16_t store_newest_generation;
@@ -39,7 +44,7 @@ uint16_t store_record_crc(void);
  * and the frames fill exactly the recorded words.
  */
 store_status_t store_check_candidate(bool check_format);
-/* store_candidate becomes store_current (field by field: a struct copy is a memcpy call). */
+/* store_candidate becomes store_current. */
 void store_take_candidate(void);
 
 #endif /* EPDLE_STORE_SET_H */

@@ -32,11 +32,11 @@ static uint16_t next_generation(uint16_t generation) {
 
 /* Rows [start, end) of the data area relative to its first row. */
 static uint16_t current_start(void) {
-    return (uint16_t)(store_current.first_row - STORE_DATA_FIRST_ROW);
+    return (uint16_t)(store_current_first_row - STORE_DATA_FIRST_ROW);
 }
 
 static uint16_t current_end(void) {
-    return (uint16_t)(current_start() + store_rows_for_words(store_current.words));
+    return (uint16_t)(current_start() + store_rows_for_words(store_current_words));
 }
 
 uint16_t store_free_words(void) {
@@ -225,21 +225,21 @@ static store_status_t write_record(void) {
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
         store_row_buf[i] = HAL_FLASH_ERASED;
     }
-    store_candidate.generation = next_generation(store_newest_generation);
-    store_candidate.journal_row =
-        (uint8_t)((uint8_t)(store_current.journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
+    store_candidate_generation = next_generation(store_newest_generation);
+    store_candidate_journal_row =
+        (uint8_t)((uint8_t)(store_current_journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
     store_row_buf[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
-    store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate.generation;
-    store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate.first_row;
-    store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate.count;
-    store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate.words;
+    store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate_generation;
+    store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate_first_row;
+    store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate_count;
+    store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate_words;
     crc = store_record_crc();
     store_row_buf[STORE_RECORD_CRC_HIGH_AT] = (uint16_t)(crc >> 8);
     store_row_buf[STORE_RECORD_CRC_LOW_AT] = (uint16_t)(crc & 0xFFu);
-    if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate.journal_row))) {
+    if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate_journal_row))) {
         return STORE_ERR_FLASH;
     }
-    store_newest_generation = store_candidate.generation;
+    store_newest_generation = store_candidate_generation;
     store_take_candidate();
     return STORE_OK;
 }
@@ -262,9 +262,9 @@ store_status_t store_write_commit(void) {
             return status;
         }
     }
-    store_candidate.first_row = write_first_row;
-    store_candidate.words = planned_words;
-    store_candidate.count = write_count;
+    store_candidate_first_row = write_first_row;
+    store_candidate_words = planned_words;
+    store_candidate_count = write_count;
     status = store_check_candidate(true);
     if (status != STORE_OK) {
         return status;
@@ -274,8 +274,8 @@ store_status_t store_write_commit(void) {
 
 store_status_t store_clear(void) {
     writing = false;
-    store_candidate.first_row = STORE_DATA_FIRST_ROW;
-    store_candidate.words = 0u;
-    store_candidate.count = 0u;
+    store_candidate_first_row = STORE_DATA_FIRST_ROW;
+    store_candidate_words = 0u;
+    store_candidate_count = 0u;
     return write_record();
 }

@@ -114,20 +114,13 @@ void hal_init(void) {
     WDTCON = WDT_AWAKE;
 }
 
-/* The LATC bit of each panel output, in hal_pin_t order: SCL, SDA, CS, DC, RST. */
-static const uint8_t latc_bits[] = {_LATC_LATC0_MASK, _LATC_LATC2_MASK, _LATC_LATC4_MASK,
-                                    _LATC_LATC5_MASK, _LATC_LATC3_MASK};
-
-/* The panel's outputs through a table of LATC bits rather than a case a pin: less code
- * (a pin write is rare: SPI frames write LATC themselves, pic_spi.h). */
+/* The LATC bit of a panel output, worked out in code: a table would be read through
+ * a generic pointer (a call a byte under SDCC pic14). A pin write is rare: SPI frames
+ * write LATC themselves (pic_spi.h). */
 void hal_pin_write(hal_pin_t pin, uint8_t level) {
-    if (pin <= HAL_PIN_EPD_RST) {
-        if (level != 0u) {
-            LATC |= latc_bits[pin];
-        } else {
-            LATC &= (uint8_t)~latc_bits[pin];
-        }
-    } else if (pin == HAL_PIN_EPD_PWR) {
+    uint8_t mask = _LATC_LATC0_MASK; /* EPD_SCL */
+
+    if (pin == HAL_PIN_EPD_PWR) {
         if (level != 0u) {
             TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */
             LATAbits.LATA2 = 1;
@@ -136,6 +129,24 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
             LATAbits.LATA4 = 0;
             TRISAbits.TRISA4 = 0;
         }
+        return;
+    }
+    if (pin > HAL_PIN_EPD_RST) {
+        return;
+    }
+    if (pin == HAL_PIN_EPD_SDA) {
+        mask = _LATC_LATC2_MASK;
+    } else if (pin == HAL_PIN_EPD_CS) {
+        mask = _LATC_LATC4_MASK;
+    } else if (pin == HAL_PIN_EPD_DC) {
+        mask = _LATC_LATC5_MASK;
+    } else if (pin == HAL_PIN_EPD_RST) {
+        mask = _LATC_LATC3_MASK;
+    }
+    if (level != 0u) {
+        LATC |= mask;
+    } else {
+        LATC &= (uint8_t)~mask;
     }
 }
 
