@@ -239,41 +239,56 @@ void store_take_candidate(void) {
     store_current_journal_row = store_candidate_journal_row;
 }
 
-/* CRC of a record's words 0..4, each as two bytes little-endian. */
-uint16_t store_record_crc(void) {
-    uint16_t crc = CRC16_INIT;
-    uint8_t i;
+static uint16_t record_crc;
 
-    for (i = 0u; i < STORE_RECORD_CRC_HIGH_AT; i++) {
-        crc = crc16_update(crc, (uint8_t)store_row_buf[i]);
-        crc = crc16_update(crc, (uint8_t)(store_row_buf[i] >> 8));
-    }
-    return crc;
+static void record_crc_word(uint16_t word) {
+    record_crc = crc16_update(record_crc, (uint8_t)word);
+    record_crc = crc16_update(record_crc, (uint8_t)(word >> 8));
 }
 
-/* The record in journal row `journal_row` into store_candidate; false if not a valid one. */
-static bool read_record(uint8_t journal_row) {
-    uint16_t addr = store_row_address((uint16_t)(STORE_REGION_FIRST_ROW + journal_row));
-    uint16_t crc;
-    uint8_t i;
+/* CRC of store_candidate's record words 0..4, each as two bytes little-endian. */
+uint16_t store_record_crc(void) {
+    record_crc = CRC16_INIT;
+    record_crc_word(STORE_RECORD_MAGIC);
+    record_crc_word(store_candidate_generation);
+    record_crc_word(store_candidate_first_row);
+    record_crc_word(store_candidate_count);
+    record_crc_word(store_candidate_words);
+    return record_crc;
+}
 
-    for (i = 0u; i < STORE_RECORD_WORDS; i++) {
-        store_row_buf[i] = (uint16_t)(hal_flash_read((uint16_t)(addr + i)) & STORE_WORD_MASK);
-    }
-    crc = store_record_crc();
-    if (store_row_buf[STORE_RECORD_MAGIC_AT] != STORE_RECORD_MAGIC ||
-        store_row_buf[STORE_RECORD_CRC_HIGH_AT] != (crc >> 8) ||
-        store_row_buf[STORE_RECORD_CRC_LOW_AT] != (crc & 0xFFu) ||
-        store_row_buf[STORE_RECORD_GENERATION_AT] >= STORE_GENERATION_LIMIT ||
-        store_row_buf[STORE_RECORD_COUNT_AT] > STORE_MAX_FRAMES) {
+HAL_STATIC_ASSERT(record_crc_order,
+                  STORE_RECORD_MAGIC_AT == 0u && STORE_RECORD_GENERATION_AT == 1u &&
+                      STORE_RECORD_FIRST_ROW_AT == 2u && STORE_RECORD_COUNT_AT == 3u &&
+                      STORE_RECORD_WORDS_AT == 4u && STORE_RECORD_CRC_HIGH_AT == 5u);
+
+static uint16_t record_addr;
+
+static uint16_t record_word(uint8_t at) {
+    return (uint16_t)(hal_flash_read((uint16_t)(record_addr + at)) & STORE_WORD_MASK);
+}
+
+/* The record in journal row `journal_row` into store_candidate; false if not a valid
+ * one (store_candidate then holds no set). */
+static bool read_record(uint8_t journal_row) {
+    uint16_t count;
+    uint16_t crc;
+
+    record_addr = store_row_address((uint16_t)(STORE_REGION_FIRST_ROW + journal_row));
+    count = record_word(STORE_RECORD_COUNT_AT);
+    store_candidate_generation = record_word(STORE_RECORD_GENERATION_AT);
+    if (record_word(STORE_RECORD_MAGIC_AT) != STORE_RECORD_MAGIC ||
+        store_candidate_generation >= STORE_GENERATION_LIMIT || count > STORE_MAX_FRAMES) {
         return false;
     }
-    store_candidate_generation = store_row_buf[STORE_RECORD_GENERATION_AT];
-    store_candidate_first_row = store_row_buf[STORE_RECORD_FIRST_ROW_AT];
-    store_candidate_count = (uint8_t)store_row_buf[STORE_RECORD_COUNT_AT];
-    store_candidate_words = store_row_buf[STORE_RECORD_WORDS_AT];
+    store_candidate_count = (uint8_t)count;
+    store_candidate_first_row = record_word(STORE_RECORD_FIRST_ROW_AT);
+    store_candidate_words = record_word(STORE_RECORD_WORDS_AT);
     store_candidate_journal_row = journal_row;
-    return store_candidate_first_row >= STORE_DATA_FIRST_ROW &&
+    crc = store_record_crc();
+    return record_word(STORE_RECORD_CRC_HIGH_AT) == (crc >> 8) &&
+           record_word(STORE_RECORD_CRC_LOW_AT) == (crc & 0xFFu) &&
+           store_candidate_first_row >= STORE_DATA_FIRST_ROW &&
            store_candidate_first_row < STORE_DATA_FIRST_ROW + STORE_DATA_ROWS &&
            store_candidate_words <= STORE_DATA_WORDS &&
            store_rows_for_words(store_candidate_words) <=
@@ -282,10 +297,12 @@ static bool read_record(uint8_t journal_row) {
 
 void store_init(void) {
     uint16_t generations[STORE_JOURNAL_ROWS];
+    uint16_t best_generation = 0u;
     uint8_t valid = 0u; /* bit r: journal row r holds a well-formed record */
     uint8_t row;
+    uint8_t bit; /* 1 << row */
     uint8_t best;
-    uint8_t tries;
+    uint8_t best_bit = 0u;
 
     store_current_first_row = STORE_DATA_FIRST_ROW;
     store_current_words = 0u;
@@ -294,37 +311,42 @@ void store_init(void) {
     store_current_journal_row = STORE_JOURNAL_ROWS - 1u;
     store_newest_generation = STORE_GENERATION_LIMIT - 1u;
 
+    bit = 1u;
     for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
-        if (!read_record(row)) {
-            continue;
+        if (read_record(row)) {
+            generations[row] = store_candidate_generation;
+            if (valid == 0u ||
+                generation_newer(store_candidate_generation, store_newest_generation)) {
+                store_newest_generation = store_candidate_generation;
+                store_current_journal_row = row;
+            }
+            valid |= bit;
         }
-        generations[row] = store_candidate_generation;
-        if (valid == 0u || generation_newer(store_candidate_generation, store_newest_generation)) {
-            store_newest_generation = store_candidate_generation;
-            store_current_journal_row = row;
-        }
-        valid = (uint8_t)(valid | (1u << row));
+        bit = (uint8_t)(bit << 1);
     }
     if (valid != 0u) {
         store_current_generation = store_newest_generation;
     }
     /* Newest first; a record whose frames fail their check yields to the
-     * one before it. */
-    for (tries = 0u; tries < STORE_JOURNAL_ROWS && valid != 0u; tries++) {
+     * one before it. Each pass clears one bit of valid. */
+    while (valid != 0u) {
         best = STORE_JOURNAL_ROWS;
+        bit = 1u;
         for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
-            if ((valid & (1u << row)) != 0u &&
-                (best == STORE_JOURNAL_ROWS ||
-                 generation_newer(generations[row], generations[best]))) {
+            if ((valid & bit) != 0u && (best == STORE_JOURNAL_ROWS ||
+                                        generation_newer(generations[row], best_generation))) {
                 best = row;
+                best_bit = bit;
+                best_generation = generations[row];
             }
+            bit = (uint8_t)(bit << 1);
         }
         (void)read_record(best);
         if (store_check_candidate(false) == STORE_OK) {
             store_take_candidate();
             return;
         }
-        valid = (uint8_t)(valid & ~(1u << best));
+        valid = (uint8_t)(valid & ~best_bit);
     }
 }
 

@@ -37,7 +37,7 @@ extern uint16_t store_row_buf[HAL_FLASH_ROW_WORDS];
 
 uint16_t store_rows_for_words(uint16_t words);
 uint16_t store_row_address(uint16_t row);
-/* CRC of the record in store_row_buf (words 0..4, each as two bytes little-endian). */
+/* CRC of store_candidate's record (words 0..4, each as two bytes little-endian). */
 uint16_t store_record_crc(void);
 /*
  * Every frame of store_candidate intact (and, for a new upload, decodable),

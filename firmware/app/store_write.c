@@ -228,12 +228,12 @@ static store_status_t write_record(void) {
     store_candidate_generation = next_generation(store_newest_generation);
     store_candidate_journal_row =
         (uint8_t)((uint8_t)(store_current_journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
+    crc = store_record_crc();
     store_row_buf[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
     store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate_generation;
     store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate_first_row;
     store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate_count;
     store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate_words;
-    crc = store_record_crc();
     store_row_buf[STORE_RECORD_CRC_HIGH_AT] = (uint16_t)(crc >> 8);
     store_row_buf[STORE_RECORD_CRC_LOW_AT] = (uint16_t)(crc & 0xFFu);
     if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate_journal_row))) {
