@@ -165,23 +165,37 @@ uint16_t store_frame_left(void) {
 
 /* The CRC the header of the frame opened last gives for its bytes. */
 static uint16_t expected_crc;
+/* A walk through a set's frames: the next frame's first word, and the set's words
+ * from there on. */
+static uint16_t walk_addr;
+static uint16_t walk_left;
 
 /*
- * Read the header of the frame at addr, with `left` words of the set from
- * there on; leaves the read position on the frame's bytes and its CRC in
- * expected_crc. False if it cannot be a frame of this set.
+ * Read the header of the frame at walk_addr and step the walk past the frame;
+ * leaves the read position on the frame's bytes and its CRC in expected_crc.
+ * False if it cannot be a frame of this set.
  */
-static bool open_frame_at(uint16_t addr, uint16_t left) {
+static bool open_next_frame(void) {
     uint16_t length;
+    uint16_t words;
 
-    read_at(addr, STORE_FRAME_HEADER_BYTES);
+    read_at(walk_addr, STORE_FRAME_HEADER_BYTES);
     length = store_read_byte();
     length = (uint16_t)(length | ((uint16_t)store_read_byte() << 8));
     expected_crc = store_read_byte();
     expected_crc = (uint16_t)(expected_crc | ((uint16_t)store_read_byte() << 8));
     read_left = length;
     /* Checked before store_frame_words(), which would wrap for lengths near 64 K. */
-    return length != 0u && length <= STORE_FRAME_MAX_BYTES && store_frame_words(length) <= left;
+    if (length == 0u || length > STORE_FRAME_MAX_BYTES) {
+        return false;
+    }
+    words = store_frame_words(length);
+    if (words > walk_left) {
+        return false;
+    }
+    walk_addr = (uint16_t)(walk_addr + words);
+    walk_left = (uint16_t)(walk_left - words);
+    return true;
 }
 
 /* CRC of the open frame's bytes; leaves the read position where it was. */
@@ -209,25 +223,21 @@ static bool frame_crc_ok(void) {
  * and the frames fill exactly the recorded words.
  */
 store_status_t store_check_candidate(bool check_format) {
-    uint16_t addr = store_row_address(store_candidate_first_row);
-    uint16_t left = store_candidate_words;
-    uint16_t words;
     uint8_t i;
 
+    walk_addr = store_row_address(store_candidate_first_row);
+    walk_left = store_candidate_words;
     for (i = 0u; i < store_candidate_count; i++) {
         store_failed = i;
-        if (!open_frame_at(addr, left) || !frame_crc_ok()) {
+        if (!open_next_frame() || !frame_crc_ok()) {
             return STORE_ERR_FRAME_CRC;
         }
-        words = store_frame_words(read_left);
         if (check_format && frame_check(store_read_byte, read_left) != FRAME_OK) {
             return STORE_ERR_FRAME_FORMAT;
         }
-        addr = (uint16_t)(addr + words);
-        left = (uint16_t)(left - words);
     }
     store_failed = store_candidate_count;
-    return left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
+    return walk_left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
 }
 
 /* A field added to a set (store_set.h) must be copied below too. */
@@ -296,13 +306,13 @@ static bool read_record(uint8_t journal_row) {
 }
 
 void store_init(void) {
-    uint16_t generations[STORE_JOURNAL_ROWS];
     uint16_t best_generation = 0u;
     uint8_t valid = 0u; /* bit r: journal row r holds a well-formed record */
     uint8_t row;
     uint8_t bit; /* 1 << row */
     uint8_t best;
     uint8_t best_bit = 0u;
+    bool newest = true;
 
     store_current_first_row = STORE_DATA_FIRST_ROW;
     store_current_words = 0u;
@@ -314,32 +324,34 @@ void store_init(void) {
     bit = 1u;
     for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
         if (read_record(row)) {
-            generations[row] = store_candidate_generation;
-            if (valid == 0u ||
-                generation_newer(store_candidate_generation, store_newest_generation)) {
-                store_newest_generation = store_candidate_generation;
-                store_current_journal_row = row;
-            }
             valid |= bit;
         }
         bit = (uint8_t)(bit << 1);
     }
-    if (valid != 0u) {
-        store_current_generation = store_newest_generation;
-    }
-    /* Newest first; a record whose frames fail their check yields to the
-     * one before it. Each pass clears one bit of valid. */
+    /* Newest first (its record read again: no table of generations); a record whose
+     * frames fail their check yields to the one before it. Each pass clears one bit
+     * of valid. */
     while (valid != 0u) {
         best = STORE_JOURNAL_ROWS;
         bit = 1u;
         for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
-            if ((valid & bit) != 0u && (best == STORE_JOURNAL_ROWS ||
-                                        generation_newer(generations[row], best_generation))) {
-                best = row;
-                best_bit = bit;
-                best_generation = generations[row];
+            if ((valid & bit) != 0u) {
+                (void)read_record(row);
+                if (best == STORE_JOURNAL_ROWS ||
+                    generation_newer(store_candidate_generation, best_generation)) {
+                    best = row;
+                    best_bit = bit;
+                    best_generation = store_candidate_generation;
+                }
             }
             bit = (uint8_t)(bit << 1);
+        }
+        if (newest) {
+            /* The next record must outrank every well-formed one, valid or not. */
+            newest = false;
+            store_newest_generation = best_generation;
+            store_current_generation = best_generation;
+            store_current_journal_row = best;
         }
         (void)read_record(best);
         if (store_check_candidate(false) == STORE_OK) {
@@ -355,13 +367,12 @@ uint8_t store_frame_count(void) {
 }
 
 bool store_frame_open(uint8_t index) {
-    uint16_t addr = store_row_address(store_current_first_row);
-    uint16_t left = store_current_words;
-    uint16_t words;
     uint8_t i;
 
+    walk_addr = store_row_address(store_current_first_row);
+    walk_left = store_current_words;
     for (i = 0u; i <= index && i < store_current_count; i++) {
-        if (!open_frame_at(addr, left)) {
+        if (!open_next_frame()) {
             break;
         }
         if (i == index) {
@@ -370,9 +381,6 @@ bool store_frame_open(uint8_t index) {
             }
             break;
         }
-        words = store_frame_words(read_left);
-        addr = (uint16_t)(addr + words);
-        left = (uint16_t)(left - words);
     }
     read_at(0u, 0u);
     return false;
