@@ -298,8 +298,8 @@ static bool read_record(uint8_t journal_row) {
     crc = store_record_crc();
     return record_word(STORE_RECORD_CRC_HIGH_AT) == (crc >> 8) &&
            record_word(STORE_RECORD_CRC_LOW_AT) == (crc & 0xFFu) &&
-           store_candidate_first_row >= STORE_DATA_FIRST_ROW &&
-           store_candidate_first_row < STORE_DATA_FIRST_ROW + STORE_DATA_ROWS &&
+           /* One compare: a row below the data area wraps to a large number. */
+           (uint16_t)(store_candidate_first_row - STORE_DATA_FIRST_ROW) < STORE_DATA_ROWS &&
            store_candidate_words <= STORE_DATA_WORDS &&
            store_rows_for_words(store_candidate_words) <=
                STORE_DATA_FIRST_ROW + STORE_DATA_ROWS - store_candidate_first_row;
