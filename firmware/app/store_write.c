@@ -130,12 +130,17 @@ static store_status_t flush_row(void) {
     return STORE_OK;
 }
 
+/* The next word of the row being filled. */
+static void put_word(uint16_t word) {
+    store_row_buf[row_fill] = (uint16_t)(word & STORE_WORD_MASK);
+    row_fill++;
+}
+
 static store_status_t emit_word(uint16_t word) {
     if (words_done >= planned_words) {
         return STORE_ERR_BAD_STREAM;
     }
-    store_row_buf[row_fill] = (uint16_t)(word & STORE_WORD_MASK);
-    row_fill++;
+    put_word(word);
     words_done++;
     return row_fill == HAL_FLASH_ROW_WORDS ? flush_row() : STORE_OK;
 }
@@ -220,29 +225,34 @@ store_status_t store_write_byte(uint8_t byte) {
 /* Write store_candidate's record to the journal row after the store_current one. */
 static store_status_t write_record(void) {
     uint16_t crc;
-    uint8_t i;
 
-    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        store_row_buf[i] = HAL_FLASH_ERASED;
-    }
     store_candidate_generation = next_generation(store_newest_generation);
     store_candidate_journal_row =
         (uint8_t)((uint8_t)(store_current_journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
     crc = store_record_crc();
-    store_row_buf[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
-    store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate_generation;
-    store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate_first_row;
-    store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate_count;
-    store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate_words;
-    store_row_buf[STORE_RECORD_CRC_HIGH_AT] = (uint16_t)(crc >> 8);
-    store_row_buf[STORE_RECORD_CRC_LOW_AT] = (uint16_t)(crc & 0xFFu);
-    if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate_journal_row))) {
+    /* The record's words in store_layout.h's order; flush_row() erases the rest. */
+    row_fill = 0u;
+    put_word(STORE_RECORD_MAGIC);
+    put_word(store_candidate_generation);
+    put_word(store_candidate_first_row);
+    put_word(store_candidate_count);
+    put_word(store_candidate_words);
+    put_word(crc >> 8);
+    put_word(crc & 0xFFu);
+    next_row = (uint16_t)(STORE_REGION_FIRST_ROW + store_candidate_journal_row);
+    if (flush_row() != STORE_OK) {
         return STORE_ERR_FLASH;
     }
     store_newest_generation = store_candidate_generation;
     store_take_candidate();
     return STORE_OK;
 }
+
+HAL_STATIC_ASSERT(record_word_order,
+                  STORE_RECORD_MAGIC_AT == 0u && STORE_RECORD_GENERATION_AT == 1u &&
+                      STORE_RECORD_FIRST_ROW_AT == 2u && STORE_RECORD_COUNT_AT == 3u &&
+                      STORE_RECORD_WORDS_AT == 4u && STORE_RECORD_CRC_HIGH_AT == 5u &&
+                      STORE_RECORD_CRC_LOW_AT == 6u && STORE_RECORD_WORDS == 7u);
 
 store_status_t store_write_commit(void) {
     store_status_t status;
