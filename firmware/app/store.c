@@ -123,37 +123,38 @@ uint8_t store_read_byte(void) {
     }
     read_left--;
     HAL_WORK(HAL_WORK_STORED_BYTE);
+    /* Phases 0, 1, 3 and 5 start in a new word; the odd ones end the last word's bits. */
+    before = read_low;
+    if (read_phase == 0u || (read_phase & 1u) != 0u) {
+        read_word();
+    }
     switch (read_phase) {
     case 0u:
-        read_word();
         byte = (uint8_t)((uint8_t)(read_high << 2) | (uint8_t)(read_low >> 6));
         break;
     case 1u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 2) | (uint8_t)(read_high >> 4));
         break;
     case 2u:
         byte = (uint8_t)((uint8_t)(read_high << 4) | (uint8_t)(read_low >> 4));
         break;
     case 3u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 4) | (uint8_t)(read_high >> 2));
         break;
     case 4u:
         byte = (uint8_t)((uint8_t)(read_high << 6) | (uint8_t)(read_low >> 2));
         break;
     case 5u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 6) | read_high);
         break;
     default:
         byte = read_low;
         break;
     }
-    read_phase = read_phase >= 6u ? 0u : (uint8_t)(read_phase + 1u);
+    read_phase++;
+    if (read_phase == 7u) {
+        read_phase = 0u;
+    }
     return byte;
 }
 

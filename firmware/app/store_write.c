@@ -161,20 +161,22 @@ static store_status_t pack_byte(uint8_t byte) {
     return emit_word(word);
 }
 
-/* A frame ends on a word boundary: pad its last word with 1 bits. */
+/* A frame ends on a word boundary: pad its last word with 1 bits, a byte of them at a
+ * time (two when fewer than 6 bits are pending), the ones past the word dropped. */
 static store_status_t end_frame(void) {
-    uint8_t pad;
-    uint16_t word;
+    store_status_t status;
 
     frames_done++;
     if (pending_count == 0u) {
         return STORE_OK;
     }
-    pad = (uint8_t)(STORE_BITS_PER_WORD - pending_count);
-    word = (uint16_t)((pending_bits << pad) | (uint16_t)((1u << pad) - 1u));
+    if (pending_count + 8u < STORE_BITS_PER_WORD) {
+        (void)pack_byte(0xFFu); /* only pends: no word to emit yet */
+    }
+    status = pack_byte(0xFFu);
     pending_bits = 0u;
     pending_count = 0u;
-    return emit_word(word);
+    return status;
 }
 
 static store_status_t take_stream_byte(uint8_t byte) {

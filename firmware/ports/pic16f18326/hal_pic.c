@@ -517,7 +517,17 @@ bool hal_flash_erase_row(uint16_t row_addr) {
     return ok;
 }
 
+/* A pointer SDCC pic14 knows to be into RAM: read through FSR0 in place, where a
+ * generic pointer is a call to the runtime (__gptrget2, two stack levels) a word. */
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+#define PIC_RAM __data
+#else
+#define PIC_RAM
+#endif
+
+/* words[] is in RAM (the store's row buffer): the pointer is taken as a RAM one. */
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    const PIC_RAM uint16_t *ram = (const PIC_RAM uint16_t *)words;
     uint8_t i;
     uint16_t word;
     bool ok;
@@ -528,18 +538,21 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     /* Load the row's write latches one word at a time; the last load (LWLO = 0)
      * programs the whole row. */
     NVMCON1 = _NVMCON1_LWLO_MASK | _NVMCON1_WREN_MASK;
+    nvm_set_address(row_addr);
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        nvm_set_address((uint16_t)(row_addr + i));
         /* One read of the word through the pointer: SDCC 4.2.0 pic14 made the first of two
-         * byte reads without loading the pointer's tag into W, so __gptrget1 returned 0 and
-         * every row was written with its low bytes cleared (firmware/toolchain/README.md). */
-        word = words[i];
+         * byte reads through a generic pointer without loading the pointer's tag into W, so
+         * __gptrget1 returned 0 and every row was written with its low bytes cleared
+         * (firmware/toolchain/README.md). */
+        word = ram[i];
         NVMDATL = (uint8_t)(word & 0xFFu);
         NVMDATH = (uint8_t)((word >> 8) & 0x3Fu);
         if (i == HAL_FLASH_ROW_WORDS - 1u) {
             NVMCON1bits.LWLO = 0;
         }
         nvm_unlock_and_start();
+        /* The row starts on a 32-word boundary: its words differ in NVMADRL's low 5 bits. */
+        NVMADRL++;
     }
     ok = NVMCON1bits.WRERR == 0;
     NVMCON1 = 0x00u;
