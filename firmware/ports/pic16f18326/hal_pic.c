@@ -114,27 +114,11 @@ void hal_init(void) {
     WDTCON = WDT_AWAKE;
 }
 
-/* The LATC bit of a panel output (EPD_SCL .. EPD_RST), worked out in code: a table
- * would be read through a generic pointer (a call a byte under SDCC pic14). */
-static uint8_t latc_mask(hal_pin_t pin) {
-    if (pin == HAL_PIN_EPD_SDA) {
-        return _LATC_LATC2_MASK;
-    }
-    if (pin == HAL_PIN_EPD_CS) {
-        return _LATC_LATC4_MASK;
-    }
-    if (pin == HAL_PIN_EPD_DC) {
-        return _LATC_LATC5_MASK;
-    }
-    if (pin == HAL_PIN_EPD_RST) {
-        return _LATC_LATC3_MASK;
-    }
-    return _LATC_LATC0_MASK; /* EPD_SCL */
-}
-
-/* A pin write is rare: SPI frames write LATC themselves (pic_spi.h). */
+/* The LATC bit of a panel output, worked out in code: a table would be read through
+ * a generic pointer (a call a byte under SDCC pic14). A pin write is rare: SPI frames
+ * write LATC themselves (pic_spi.h). */
 void hal_pin_write(hal_pin_t pin, uint8_t level) {
-    uint8_t mask;
+    uint8_t mask = _LATC_LATC0_MASK; /* EPD_SCL */
 
     if (pin == HAL_PIN_EPD_PWR) {
         if (level != 0u) {
@@ -150,7 +134,15 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
     if (pin > HAL_PIN_EPD_RST) {
         return;
     }
-    mask = latc_mask(pin);
+    if (pin == HAL_PIN_EPD_SDA) {
+        mask = _LATC_LATC2_MASK;
+    } else if (pin == HAL_PIN_EPD_CS) {
+        mask = _LATC_LATC4_MASK;
+    } else if (pin == HAL_PIN_EPD_DC) {
+        mask = _LATC_LATC5_MASK;
+    } else if (pin == HAL_PIN_EPD_RST) {
+        mask = _LATC_LATC3_MASK;
+    }
     if (level != 0u) {
         LATC |= mask;
     } else {
@@ -170,25 +162,26 @@ void hal_spi_repeat(uint8_t byte, uint16_t count) {
 }
 
 uint8_t hal_pin_read(hal_pin_t pin) {
-    uint8_t value;
-    uint8_t mask;
-
-    if (pin == HAL_PIN_EPD_BUSY) {
-        value = PORTA;
-        mask = _PORTA_RA4_MASK;
-    } else if (pin == HAL_PIN_BUTTON) {
-        value = PORTA;
-        mask = _PORTA_RA5_MASK;
-    } else if (pin == HAL_PIN_EPD_PWR) {
-        value = LATA;
-        mask = _LATA_LATA2_MASK;
-    } else if (pin <= HAL_PIN_EPD_RST) {
-        value = LATC;
-        mask = latc_mask(pin);
-    } else {
+    switch (pin) {
+    case HAL_PIN_EPD_BUSY:
+        return PORTAbits.RA4;
+    case HAL_PIN_BUTTON:
+        return PORTAbits.RA5;
+    case HAL_PIN_EPD_SCL:
+        return LATCbits.LATC0;
+    case HAL_PIN_EPD_SDA:
+        return LATCbits.LATC2;
+    case HAL_PIN_EPD_CS:
+        return LATCbits.LATC4;
+    case HAL_PIN_EPD_DC:
+        return LATCbits.LATC5;
+    case HAL_PIN_EPD_RST:
+        return LATCbits.LATC3;
+    case HAL_PIN_EPD_PWR:
+        return LATAbits.LATA2;
+    default:
         return 0u;
     }
-    return (value & mask) != 0u ? 1u : 0u;
 }
 
 /*
