@@ -86,7 +86,11 @@ uint16_t store_row_address(uint16_t row) {
 
 /* Serial-number order, so generations may wrap (both are below the limit). */
 static bool generation_newer(uint16_t a, uint16_t b) {
-    uint16_t ahead = a >= b ? (uint16_t)(a - b) : (uint16_t)(a + (STORE_GENERATION_LIMIT - b));
+    uint16_t ahead = (uint16_t)(a - b);
+
+    if (a < b) {
+        ahead = (uint16_t)(ahead + STORE_GENERATION_LIMIT);
+    }
     return ahead != 0u && ahead < STORE_GENERATION_LIMIT / 2u;
 }
 

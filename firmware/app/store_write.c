@@ -27,7 +27,11 @@ static uint8_t header_have; /* header bytes of the current frame seen (0..4) */
 static uint16_t frame_left; /* frame bytes still due once the header is in */
 
 static uint16_t next_generation(uint16_t generation) {
-    return generation + 1u >= STORE_GENERATION_LIMIT ? 0u : (uint16_t)(generation + 1u);
+    generation++;
+    if (generation >= STORE_GENERATION_LIMIT) {
+        generation = 0u;
+    }
+    return generation;
 }
 
 /* Rows [start, end) of the data area relative to its first row. */
