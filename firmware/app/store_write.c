@@ -113,10 +113,10 @@ static bool program_row(uint16_t row) {
         return false;
     }
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        if ((hal_flash_read((uint16_t)(addr + i)) & STORE_WORD_MASK) !=
-            (store_row_buf[i] & STORE_WORD_MASK)) {
+        if (((hal_flash_read(addr) ^ store_row_buf[i]) & STORE_WORD_MASK) != 0u) {
             return false;
         }
+        addr++;
     }
     return true;
 }
