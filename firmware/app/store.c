@@ -272,11 +272,6 @@ uint16_t store_record_crc(void) {
     return record_crc;
 }
 
-HAL_STATIC_ASSERT(record_crc_order,
-                  STORE_RECORD_MAGIC_AT == 0u && STORE_RECORD_GENERATION_AT == 1u &&
-                      STORE_RECORD_FIRST_ROW_AT == 2u && STORE_RECORD_COUNT_AT == 3u &&
-                      STORE_RECORD_WORDS_AT == 4u && STORE_RECORD_CRC_HIGH_AT == 5u);
-
 static uint16_t record_addr;
 
 static uint16_t record_word(uint8_t at) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hal.h"
+#include "store_layout.h"
 #include "store_write.h"
 
 /*
@@ -39,6 +40,12 @@ uint16_t store_rows_for_words(uint16_t words);
 uint16_t store_row_address(uint16_t row);
 /* CRC of store_candidate's record (words 0..4, each as two bytes little-endian). */
 uint16_t store_record_crc(void);
+/* store_record_crc() and write_record() take a record's words in this order. */
+HAL_STATIC_ASSERT(record_word_order,
+                  STORE_RECORD_MAGIC_AT == 0u && STORE_RECORD_GENERATION_AT == 1u &&
+                      STORE_RECORD_FIRST_ROW_AT == 2u && STORE_RECORD_COUNT_AT == 3u &&
+                      STORE_RECORD_WORDS_AT == 4u && STORE_RECORD_CRC_HIGH_AT == 5u &&
+                      STORE_RECORD_CRC_LOW_AT == 6u && STORE_RECORD_WORDS == 7u);
 /*
  * Every frame of store_candidate intact (and, for a new upload, decodable),
  * and the frames fill exactly the recorded words.

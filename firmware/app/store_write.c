@@ -254,12 +254,6 @@ static store_status_t write_record(void) {
     return STORE_OK;
 }
 
-HAL_STATIC_ASSERT(record_word_order,
-                  STORE_RECORD_MAGIC_AT == 0u && STORE_RECORD_GENERATION_AT == 1u &&
-                      STORE_RECORD_FIRST_ROW_AT == 2u && STORE_RECORD_COUNT_AT == 3u &&
-                      STORE_RECORD_WORDS_AT == 4u && STORE_RECORD_CRC_HIGH_AT == 5u &&
-                      STORE_RECORD_CRC_LOW_AT == 6u && STORE_RECORD_WORDS == 7u);
-
 store_status_t store_write_commit(void) {
     store_status_t status;
 
