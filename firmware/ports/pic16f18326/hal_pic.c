@@ -20,6 +20,14 @@
 
 #define _XTAL_FREQ 32000000UL
 
+/* A pointer SDCC pic14 knows to be into RAM goes through FSR0 in place; a generic one
+ * is a runtime call (__gptrget1/2, __gptrput1) a byte or word, one or two stack levels. */
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+#define PIC_RAM __data
+#else
+#define PIC_RAM
+#endif
+
 /* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 115942 Bd (+0.6 %). */
 #define BAUD_DIVISOR 68u
 /* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
@@ -427,11 +435,12 @@ void hal_watchdog_clear(void) {
     CLRWDT();
 }
 
+/* *byte is written, so it is in RAM: the pointer is taken as a RAM one. */
 bool hal_uart_read(uint8_t *byte) {
     if (rx_tail == rx_head) {
         return false;
     }
-    *byte = rx_ring[rx_tail];
+    *(PIC_RAM uint8_t *)byte = rx_ring[rx_tail];
     rx_tail = (uint8_t)((rx_tail + 1u) & (RX_RING_SIZE - 1u));
     return true;
 }
@@ -509,14 +518,6 @@ bool hal_flash_erase_row(uint16_t row_addr) {
     NVMCON1 = 0x00u;
     return ok;
 }
-
-/* A pointer SDCC pic14 knows to be into RAM: read through FSR0 in place, where a
- * generic pointer is a call to the runtime (__gptrget2, two stack levels) a word. */
-#if defined(__SDCC_pic14) || defined(SDCC_pic14)
-#define PIC_RAM __data
-#else
-#define PIC_RAM
-#endif
 
 /* words[] is in RAM (the store's row buffer): the pointer is taken as a RAM one. */
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
