@@ -367,7 +367,7 @@ uint8_t store_frame_count(void) {
 }
 
 uint16_t store_generation(void) {
-    return store_current.generation;
+    return store_current_generation;
 }
 
 bool store_frame_open(uint8_t index) {
