@@ -12,9 +12,9 @@ the guess:
   _IGHT): it cannot, since every later guess keeps those greens and rules out one word;
 - `k == 2`: it can exactly when some guess the hints allow tells its words apart (a
   word of the part that does is found here; the Solver asks FinishCheck for any other);
-- `k >= 3`, any other part: taken as finishable (a bound; deciding it would take a
-  search of every part, and outside a pinned family the game's lists leave no such
-  trap).
+- `k >= 3`, any other part: taken as finishable (a bound: it lets through a guess
+  after which such a part could not be finished; deciding it would take a search of
+  every part of every guess checked).
 
 Blind (every accepted word a candidate, weighted by its prior), only the last guess is
 kept to candidates: before it `best` weighs the rare words against the likely ones
@@ -22,8 +22,9 @@ itself (epdle.solver.policy: the rare-word guard, the hedge, the narrowing), and
 that kept every rare word within reach would overrule those measured choices.
 
 The guard looks at states with at most LOOKED_AT candidates. Where the leading ranked
-guesses (the first CHECKED) are all safe it changes nothing; otherwise only the safe
-ones are offered, or on the last guess only candidates. This module is pure Python: the
+guesses (the first CHECKED) are all safe it changes nothing; otherwise only those that
+leave the least weight out of reach are offered (a guess FinishCheck finds to keep every
+candidate within reach, when none of them does), and on the last guess only candidates. This module is pure Python: the
 fast path (epdle.solver.fast) checks the guesses it would show here and leaves the turn
 to the Solver (epdle.solver.engine, LimitGuard) whenever the guard would change them.
 """
