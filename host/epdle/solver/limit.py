@@ -24,9 +24,11 @@ that kept every rare word within reach would overrule those measured choices.
 The guard looks at states with at most LOOKED_AT candidates. Where the leading ranked
 guesses (the first CHECKED) are all safe it changes nothing; otherwise only those that
 leave the least weight out of reach are offered (a guess FinishCheck finds to keep every
-candidate within reach, when none of them does), and on the last guess only candidates. This module is pure Python: the
-fast path (epdle.solver.fast) checks the guesses it would show here and leaves the turn
-to the Solver (epdle.solver.engine, LimitGuard) whenever the guard would change them.
+candidate within reach, when none of them does), and on the last guess only candidates.
+
+This module is pure Python: the fast path (epdle.solver.fast) checks the guesses it
+would show here and leaves the turn to the Solver (epdle.solver.engine, LimitGuard)
+whenever the guard would change them.
 """
 
 from __future__ import annotations
