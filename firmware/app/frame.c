@@ -9,6 +9,10 @@
 
 #include "hal.h"
 
+/* An order nibble above FRAME_MAX_ORDER (7) has its top bit set: both nibbles at once. */
+#define ORDER_TOO_BIG 0x88u
+HAL_STATIC_ASSERT(order_nibble_top_bit, FRAME_MAX_ORDER == 7u);
+
 /* A code's value (1 << order | bits) must fit 16 bits: zeros + order <= 15. */
 #define MAX_CODE_BITS 15u
 
@@ -226,8 +230,7 @@ frame_status_t frame_next_window(void) {
     /* Compared one at a time so no sum can wrap around a uint8_t. */
     if (w_bytes == 0u || height == 0u || x_bytes >= EPD_ROW_BYTES ||
         w_bytes > EPD_ROW_BYTES - x_bytes || y >= EPD_HEIGHT || height > EPD_HEIGHT - y ||
-        (black_orders & 0x0Fu) > FRAME_MAX_ORDER || (black_orders >> 4) > FRAME_MAX_ORDER ||
-        (red_orders & 0x0Fu) > FRAME_MAX_ORDER || (red_orders >> 4) > FRAME_MAX_ORDER) {
+        ((uint8_t)(black_orders | red_orders) & ORDER_TOO_BIG) != 0u) {
         fail(FRAME_ERR_WINDOW);
         return status;
     }

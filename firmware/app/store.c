@@ -17,8 +17,16 @@
 #include "store_layout.h"
 #include "store_set.h"
 
-store_set_t store_current;
-store_set_t store_candidate;
+uint16_t store_current_first_row;
+uint16_t store_current_words;
+uint16_t store_current_generation;
+uint8_t store_current_count;
+uint8_t store_current_journal_row;
+uint16_t store_candidate_first_row;
+uint16_t store_candidate_words;
+uint16_t store_candidate_generation;
+uint8_t store_candidate_count;
+uint8_t store_candidate_journal_row;
 uint16_t store_newest_generation;
 uint8_t store_failed;
 uint16_t store_row_buf[HAL_FLASH_ROW_WORDS];
@@ -78,7 +86,11 @@ uint16_t store_row_address(uint16_t row) {
 
 /* Serial-number order, so generations may wrap (both are below the limit). */
 static bool generation_newer(uint16_t a, uint16_t b) {
-    uint16_t ahead = a >= b ? (uint16_t)(a - b) : (uint16_t)(a + (STORE_GENERATION_LIMIT - b));
+    uint16_t ahead = (uint16_t)(a - b);
+
+    if (a < b) {
+        ahead = (uint16_t)(ahead + STORE_GENERATION_LIMIT);
+    }
     return ahead != 0u && ahead < STORE_GENERATION_LIMIT / 2u;
 }
 
@@ -115,37 +127,38 @@ uint8_t store_read_byte(void) {
     }
     read_left--;
     HAL_WORK(HAL_WORK_STORED_BYTE);
+    /* Phases 0, 1, 3 and 5 start in a new word; the odd ones end the last word's bits. */
+    before = read_low;
+    if (read_phase == 0u || (read_phase & 1u) != 0u) {
+        read_word();
+    }
     switch (read_phase) {
     case 0u:
-        read_word();
         byte = (uint8_t)((uint8_t)(read_high << 2) | (uint8_t)(read_low >> 6));
         break;
     case 1u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 2) | (uint8_t)(read_high >> 4));
         break;
     case 2u:
         byte = (uint8_t)((uint8_t)(read_high << 4) | (uint8_t)(read_low >> 4));
         break;
     case 3u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 4) | (uint8_t)(read_high >> 2));
         break;
     case 4u:
         byte = (uint8_t)((uint8_t)(read_high << 6) | (uint8_t)(read_low >> 2));
         break;
     case 5u:
-        before = read_low;
-        read_word();
         byte = (uint8_t)((uint8_t)(before << 6) | read_high);
         break;
     default:
         byte = read_low;
         break;
     }
-    read_phase = read_phase >= 6u ? 0u : (uint8_t)(read_phase + 1u);
+    read_phase++;
+    if (read_phase == 7u) {
+        read_phase = 0u;
+    }
     return byte;
 }
 
@@ -157,23 +170,37 @@ uint16_t store_frame_left(void) {
 
 /* The CRC the header of the frame opened last gives for its bytes. */
 static uint16_t expected_crc;
+/* A walk through a set's frames: the next frame's first word, and the set's words
+ * from there on. */
+static uint16_t walk_addr;
+static uint16_t walk_left;
 
 /*
- * Read the header of the frame at addr, with `left` words of the set from
- * there on; leaves the read position on the frame's bytes and its CRC in
- * expected_crc. False if it cannot be a frame of this set.
+ * Read the header of the frame at walk_addr and step the walk past the frame;
+ * leaves the read position on the frame's bytes and its CRC in expected_crc.
+ * False if it cannot be a frame of this set.
  */
-static bool open_frame_at(uint16_t addr, uint16_t left) {
+static bool open_next_frame(void) {
     uint16_t length;
+    uint16_t words;
 
-    read_at(addr, STORE_FRAME_HEADER_BYTES);
+    read_at(walk_addr, STORE_FRAME_HEADER_BYTES);
     length = store_read_byte();
     length = (uint16_t)(length | ((uint16_t)store_read_byte() << 8));
     expected_crc = store_read_byte();
     expected_crc = (uint16_t)(expected_crc | ((uint16_t)store_read_byte() << 8));
     read_left = length;
     /* Checked before store_frame_words(), which would wrap for lengths near 64 K. */
-    return length != 0u && length <= STORE_FRAME_MAX_BYTES && store_frame_words(length) <= left;
+    if (length == 0u || length > STORE_FRAME_MAX_BYTES) {
+        return false;
+    }
+    words = store_frame_words(length);
+    if (words > walk_left) {
+        return false;
+    }
+    walk_addr = (uint16_t)(walk_addr + words);
+    walk_left = (uint16_t)(walk_left - words);
+    return true;
 }
 
 /* CRC of the open frame's bytes; leaves the read position where it was. */
@@ -201,143 +228,155 @@ static bool frame_crc_ok(void) {
  * and the frames fill exactly the recorded words.
  */
 store_status_t store_check_candidate(bool check_format) {
-    uint16_t addr = store_row_address(store_candidate.first_row);
-    uint16_t left = store_candidate.words;
-    uint16_t words;
     uint8_t i;
 
-    for (i = 0u; i < store_candidate.count; i++) {
+    walk_addr = store_row_address(store_candidate_first_row);
+    walk_left = store_candidate_words;
+    for (i = 0u; i < store_candidate_count; i++) {
         store_failed = i;
-        if (!open_frame_at(addr, left) || !frame_crc_ok()) {
+        if (!open_next_frame() || !frame_crc_ok()) {
             return STORE_ERR_FRAME_CRC;
         }
-        words = store_frame_words(read_left);
         if (check_format && frame_check(store_read_byte, read_left) != FRAME_OK) {
             return STORE_ERR_FRAME_FORMAT;
         }
-        addr = (uint16_t)(addr + words);
-        left = (uint16_t)(left - words);
     }
-    store_failed = store_candidate.count;
-    return left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
+    store_failed = store_candidate_count;
+    return walk_left == 0u ? STORE_OK : STORE_ERR_FRAME_CRC;
 }
 
-/* A field added to store_set_t must be copied below too. */
-HAL_STATIC_ASSERT(store_set_is_five_fields, sizeof(store_set_t) == 3u * 2u + 2u);
-
+/* A field added to a set (store_set.h) must be copied below too. */
 void store_take_candidate(void) {
-    store_current.first_row = store_candidate.first_row;
-    store_current.words = store_candidate.words;
-    store_current.generation = store_candidate.generation;
-    store_current.count = store_candidate.count;
-    store_current.journal_row = store_candidate.journal_row;
+    store_current_first_row = store_candidate_first_row;
+    store_current_words = store_candidate_words;
+    store_current_generation = store_candidate_generation;
+    store_current_count = store_candidate_count;
+    store_current_journal_row = store_candidate_journal_row;
 }
 
-/* CRC of a record's words 0..4, each as two bytes little-endian. */
+static uint16_t record_crc;
+
+static void record_crc_word(uint16_t word) {
+    record_crc = crc16_update(record_crc, (uint8_t)word);
+    record_crc = crc16_update(record_crc, (uint8_t)(word >> 8));
+}
+
+/* CRC of store_candidate's record words 0..4, each as two bytes little-endian. */
 uint16_t store_record_crc(void) {
-    uint16_t crc = CRC16_INIT;
-    uint8_t i;
-
-    for (i = 0u; i < STORE_RECORD_CRC_HIGH_AT; i++) {
-        crc = crc16_update(crc, (uint8_t)store_row_buf[i]);
-        crc = crc16_update(crc, (uint8_t)(store_row_buf[i] >> 8));
-    }
-    return crc;
+    record_crc = CRC16_INIT;
+    record_crc_word(STORE_RECORD_MAGIC);
+    record_crc_word(store_candidate_generation);
+    record_crc_word(store_candidate_first_row);
+    record_crc_word(store_candidate_count);
+    record_crc_word(store_candidate_words);
+    return record_crc;
 }
 
-/* The record in journal row `journal_row` into store_candidate; false if not a valid one. */
-static bool read_record(uint8_t journal_row) {
-    uint16_t addr = store_row_address((uint16_t)(STORE_REGION_FIRST_ROW + journal_row));
-    uint16_t crc;
-    uint8_t i;
+static uint16_t record_addr;
 
-    for (i = 0u; i < STORE_RECORD_WORDS; i++) {
-        store_row_buf[i] = (uint16_t)(hal_flash_read((uint16_t)(addr + i)) & STORE_WORD_MASK);
-    }
-    crc = store_record_crc();
-    if (store_row_buf[STORE_RECORD_MAGIC_AT] != STORE_RECORD_MAGIC ||
-        store_row_buf[STORE_RECORD_CRC_HIGH_AT] != (crc >> 8) ||
-        store_row_buf[STORE_RECORD_CRC_LOW_AT] != (crc & 0xFFu) ||
-        store_row_buf[STORE_RECORD_GENERATION_AT] >= STORE_GENERATION_LIMIT ||
-        store_row_buf[STORE_RECORD_COUNT_AT] > STORE_MAX_FRAMES) {
+static uint16_t record_word(uint8_t at) {
+    return (uint16_t)(hal_flash_read((uint16_t)(record_addr + at)) & STORE_WORD_MASK);
+}
+
+/* The record in journal row `journal_row` into store_candidate; false if not a valid
+ * one (store_candidate then holds no set). */
+static bool read_record(uint8_t journal_row) {
+    uint16_t count;
+    uint16_t crc;
+
+    record_addr = store_row_address((uint16_t)(STORE_REGION_FIRST_ROW + journal_row));
+    count = record_word(STORE_RECORD_COUNT_AT);
+    store_candidate_generation = record_word(STORE_RECORD_GENERATION_AT);
+    if (record_word(STORE_RECORD_MAGIC_AT) != STORE_RECORD_MAGIC ||
+        store_candidate_generation >= STORE_GENERATION_LIMIT || count > STORE_MAX_FRAMES) {
         return false;
     }
-    store_candidate.generation = store_row_buf[STORE_RECORD_GENERATION_AT];
-    store_candidate.first_row = store_row_buf[STORE_RECORD_FIRST_ROW_AT];
-    store_candidate.count = (uint8_t)store_row_buf[STORE_RECORD_COUNT_AT];
-    store_candidate.words = store_row_buf[STORE_RECORD_WORDS_AT];
-    store_candidate.journal_row = journal_row;
-    return store_candidate.first_row >= STORE_DATA_FIRST_ROW &&
-           store_candidate.first_row < STORE_DATA_FIRST_ROW + STORE_DATA_ROWS &&
-           store_candidate.words <= STORE_DATA_WORDS &&
-           store_rows_for_words(store_candidate.words) <=
-               STORE_DATA_FIRST_ROW + STORE_DATA_ROWS - store_candidate.first_row;
+    store_candidate_count = (uint8_t)count;
+    store_candidate_first_row = record_word(STORE_RECORD_FIRST_ROW_AT);
+    store_candidate_words = record_word(STORE_RECORD_WORDS_AT);
+    store_candidate_journal_row = journal_row;
+    crc = store_record_crc();
+    return record_word(STORE_RECORD_CRC_HIGH_AT) == (crc >> 8) &&
+           record_word(STORE_RECORD_CRC_LOW_AT) == (crc & 0xFFu) &&
+           /* One compare: a row below the data area wraps to a large number. */
+           (uint16_t)(store_candidate_first_row - STORE_DATA_FIRST_ROW) < STORE_DATA_ROWS &&
+           store_candidate_words <= STORE_DATA_WORDS &&
+           store_rows_for_words(store_candidate_words) <=
+               STORE_DATA_FIRST_ROW + STORE_DATA_ROWS - store_candidate_first_row;
 }
 
 void store_init(void) {
-    uint16_t generations[STORE_JOURNAL_ROWS];
+    uint16_t best_generation = 0u;
     uint8_t valid = 0u; /* bit r: journal row r holds a well-formed record */
     uint8_t row;
+    uint8_t bit; /* 1 << row */
     uint8_t best;
-    uint8_t tries;
+    uint8_t best_bit = 0u;
+    bool newest = true;
 
-    store_current.first_row = STORE_DATA_FIRST_ROW;
-    store_current.words = 0u;
-    store_current.count = 0u;
-    store_current.generation = 0u;
-    store_current.journal_row = STORE_JOURNAL_ROWS - 1u;
+    store_current_first_row = STORE_DATA_FIRST_ROW;
+    store_current_words = 0u;
+    store_current_count = 0u;
+    store_current_generation = 0u;
+    store_current_journal_row = STORE_JOURNAL_ROWS - 1u;
     store_newest_generation = STORE_GENERATION_LIMIT - 1u;
 
+    bit = 1u;
     for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
-        if (!read_record(row)) {
-            continue;
+        if (read_record(row)) {
+            valid |= bit;
         }
-        generations[row] = store_candidate.generation;
-        if (valid == 0u || generation_newer(store_candidate.generation, store_newest_generation)) {
-            store_newest_generation = store_candidate.generation;
-            store_current.journal_row = row;
-        }
-        valid = (uint8_t)(valid | (1u << row));
+        bit = (uint8_t)(bit << 1);
     }
-    if (valid != 0u) {
-        store_current.generation = store_newest_generation;
-    }
-    /* Newest first; a record whose frames fail their check yields to the
-     * one before it. */
-    for (tries = 0u; tries < STORE_JOURNAL_ROWS && valid != 0u; tries++) {
+    /* Newest first (its record read again: no table of generations); a record whose
+     * frames fail their check yields to the one before it. Each pass clears one bit
+     * of valid. */
+    while (valid != 0u) {
         best = STORE_JOURNAL_ROWS;
+        bit = 1u;
         for (row = 0u; row < STORE_JOURNAL_ROWS; row++) {
-            if ((valid & (1u << row)) != 0u &&
-                (best == STORE_JOURNAL_ROWS ||
-                 generation_newer(generations[row], generations[best]))) {
-                best = row;
+            if ((valid & bit) != 0u) {
+                (void)read_record(row);
+                if (best == STORE_JOURNAL_ROWS ||
+                    generation_newer(store_candidate_generation, best_generation)) {
+                    best = row;
+                    best_bit = bit;
+                    best_generation = store_candidate_generation;
+                }
             }
+            bit = (uint8_t)(bit << 1);
+        }
+        if (newest) {
+            /* The next record must outrank every well-formed one, valid or not. */
+            newest = false;
+            store_newest_generation = best_generation;
+            store_current_generation = best_generation;
+            store_current_journal_row = best;
         }
         (void)read_record(best);
         if (store_check_candidate(false) == STORE_OK) {
             store_take_candidate();
             return;
         }
-        valid = (uint8_t)(valid & ~(1u << best));
+        valid = (uint8_t)(valid & ~best_bit);
     }
 }
 
 uint8_t store_frame_count(void) {
-    return store_current.count;
+    return store_current_count;
 }
 
 uint16_t store_generation(void) {
-    return store_current.generation;
+    return store_current_generation;
 }
 
 bool store_frame_open(uint8_t index) {
-    uint16_t addr = store_row_address(store_current.first_row);
-    uint16_t left = store_current.words;
-    uint16_t words;
     uint8_t i;
 
-    for (i = 0u; i <= index && i < store_current.count; i++) {
-        if (!open_frame_at(addr, left)) {
+    walk_addr = store_row_address(store_current_first_row);
+    walk_left = store_current_words;
+    for (i = 0u; i <= index && i < store_current_count; i++) {
+        if (!open_next_frame()) {
             break;
         }
         if (i == index) {
@@ -346,9 +385,6 @@ bool store_frame_open(uint8_t index) {
             }
             break;
         }
-        words = store_frame_words(read_left);
-        addr = (uint16_t)(addr + words);
-        left = (uint16_t)(left - words);
     }
     read_at(0u, 0u);
     return false;

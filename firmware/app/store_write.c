@@ -27,16 +27,20 @@ static uint8_t header_have; /* header bytes of the current frame seen (0..4) */
 static uint16_t frame_left; /* frame bytes still due once the header is in */
 
 static uint16_t next_generation(uint16_t generation) {
-    return generation + 1u >= STORE_GENERATION_LIMIT ? 0u : (uint16_t)(generation + 1u);
+    generation++;
+    if (generation >= STORE_GENERATION_LIMIT) {
+        generation = 0u;
+    }
+    return generation;
 }
 
 /* Rows [start, end) of the data area relative to its first row. */
 static uint16_t current_start(void) {
-    return (uint16_t)(store_current.first_row - STORE_DATA_FIRST_ROW);
+    return (uint16_t)(store_current_first_row - STORE_DATA_FIRST_ROW);
 }
 
 static uint16_t current_end(void) {
-    return (uint16_t)(current_start() + store_rows_for_words(store_current.words));
+    return (uint16_t)(current_start() + store_rows_for_words(store_current_words));
 }
 
 uint16_t store_free_words(void) {
@@ -109,10 +113,10 @@ static bool program_row(uint16_t row) {
         return false;
     }
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        if ((hal_flash_read((uint16_t)(addr + i)) & STORE_WORD_MASK) !=
-            (store_row_buf[i] & STORE_WORD_MASK)) {
+        if (((hal_flash_read(addr) ^ store_row_buf[i]) & STORE_WORD_MASK) != 0u) {
             return false;
         }
+        addr++;
     }
     return true;
 }
@@ -130,12 +134,17 @@ static store_status_t flush_row(void) {
     return STORE_OK;
 }
 
+/* The next word of the row being filled. */
+static void put_word(uint16_t word) {
+    store_row_buf[row_fill] = (uint16_t)(word & STORE_WORD_MASK);
+    row_fill++;
+}
+
 static store_status_t emit_word(uint16_t word) {
     if (words_done >= planned_words) {
         return STORE_ERR_BAD_STREAM;
     }
-    store_row_buf[row_fill] = (uint16_t)(word & STORE_WORD_MASK);
-    row_fill++;
+    put_word(word);
     words_done++;
     return row_fill == HAL_FLASH_ROW_WORDS ? flush_row() : STORE_OK;
 }
@@ -156,20 +165,22 @@ static store_status_t pack_byte(uint8_t byte) {
     return emit_word(word);
 }
 
-/* A frame ends on a word boundary: pad its last word with 1 bits. */
+/* A frame ends on a word boundary: pad its last word with 1 bits, a byte of them at a
+ * time (two when fewer than 6 bits are pending), the ones past the word dropped. */
 static store_status_t end_frame(void) {
-    uint8_t pad;
-    uint16_t word;
+    store_status_t status;
 
     frames_done++;
     if (pending_count == 0u) {
         return STORE_OK;
     }
-    pad = (uint8_t)(STORE_BITS_PER_WORD - pending_count);
-    word = (uint16_t)((pending_bits << pad) | (uint16_t)((1u << pad) - 1u));
+    if (pending_count + 8u < STORE_BITS_PER_WORD) {
+        (void)pack_byte(0xFFu); /* only pends: no word to emit yet */
+    }
+    status = pack_byte(0xFFu);
     pending_bits = 0u;
     pending_count = 0u;
-    return emit_word(word);
+    return status;
 }
 
 static store_status_t take_stream_byte(uint8_t byte) {
@@ -220,26 +231,25 @@ store_status_t store_write_byte(uint8_t byte) {
 /* Write store_candidate's record to the journal row after the store_current one. */
 static store_status_t write_record(void) {
     uint16_t crc;
-    uint8_t i;
 
-    for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        store_row_buf[i] = HAL_FLASH_ERASED;
-    }
-    store_candidate.generation = next_generation(store_newest_generation);
-    store_candidate.journal_row =
-        (uint8_t)((uint8_t)(store_current.journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
-    store_row_buf[STORE_RECORD_MAGIC_AT] = STORE_RECORD_MAGIC;
-    store_row_buf[STORE_RECORD_GENERATION_AT] = store_candidate.generation;
-    store_row_buf[STORE_RECORD_FIRST_ROW_AT] = store_candidate.first_row;
-    store_row_buf[STORE_RECORD_COUNT_AT] = store_candidate.count;
-    store_row_buf[STORE_RECORD_WORDS_AT] = store_candidate.words;
+    store_candidate_generation = next_generation(store_newest_generation);
+    store_candidate_journal_row =
+        (uint8_t)((uint8_t)(store_current_journal_row + 1u) & (STORE_JOURNAL_ROWS - 1u));
     crc = store_record_crc();
-    store_row_buf[STORE_RECORD_CRC_HIGH_AT] = (uint16_t)(crc >> 8);
-    store_row_buf[STORE_RECORD_CRC_LOW_AT] = (uint16_t)(crc & 0xFFu);
-    if (!program_row((uint16_t)(STORE_REGION_FIRST_ROW + store_candidate.journal_row))) {
+    /* The record's words in store_layout.h's order; flush_row() erases the rest. */
+    row_fill = 0u;
+    put_word(STORE_RECORD_MAGIC);
+    put_word(store_candidate_generation);
+    put_word(store_candidate_first_row);
+    put_word(store_candidate_count);
+    put_word(store_candidate_words);
+    put_word(crc >> 8);
+    put_word(crc & 0xFFu);
+    next_row = (uint16_t)(STORE_REGION_FIRST_ROW + store_candidate_journal_row);
+    if (flush_row() != STORE_OK) {
         return STORE_ERR_FLASH;
     }
-    store_newest_generation = store_candidate.generation;
+    store_newest_generation = store_candidate_generation;
     store_take_candidate();
     return STORE_OK;
 }
@@ -262,9 +272,9 @@ store_status_t store_write_commit(void) {
             return status;
         }
     }
-    store_candidate.first_row = write_first_row;
-    store_candidate.words = planned_words;
-    store_candidate.count = write_count;
+    store_candidate_first_row = write_first_row;
+    store_candidate_words = planned_words;
+    store_candidate_count = write_count;
     status = store_check_candidate(true);
     if (status != STORE_OK) {
         return status;
@@ -274,8 +284,8 @@ store_status_t store_write_commit(void) {
 
 store_status_t store_clear(void) {
     writing = false;
-    store_candidate.first_row = STORE_DATA_FIRST_ROW;
-    store_candidate.words = 0u;
-    store_candidate.count = 0u;
+    store_candidate_first_row = STORE_DATA_FIRST_ROW;
+    store_candidate_words = 0u;
+    store_candidate_count = 0u;
     return write_record();
 }

@@ -62,7 +62,7 @@ class ScriptedPort:
 
 
 def info_payload(protocol: int) -> bytes:
-    return bytes([protocol, 0, 1, 0]) + struct.pack("<H", 6016) + bytes([0, 0, 32, 74])
+    return bytes([protocol, 0, 1, 0]) + struct.pack("<H", 6016) + bytes([0, 0, 32, 74, 0])
 
 
 def protocol_1(packet: Packet) -> bytes:

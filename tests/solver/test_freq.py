@@ -100,15 +100,15 @@ def test_anagrams_no_letter_can_split_are_guessed_directly():
 
 
 def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch):
-    from epdle.solver import policy
+    from epdle.solver import limit_guard, policy
 
     # After ALERT, OSIER leaves 160 words and the letter rule walks into the _O_ER family.
     lost = ["foyer", "boxer", "poker"]
-    limits = policy.GUARD_CANDIDATES
     monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)
+    monkeypatch.setattr(limit_guard, "LOOKED_AT", 0)  # nor the guard at the guess limit
     unguarded = Solver("freq", hard=True)
     assert all(len(play(unguarded, answer)) > 6 for answer in lost)
-    monkeypatch.setattr(policy, "GUARD_CANDIDATES", limits)
+    monkeypatch.undo()
     guarded = Solver("freq", hard=True, universe=unguarded.universe)
     for answer in lost:
         guesses = play(guarded, answer)

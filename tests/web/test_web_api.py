@@ -411,6 +411,18 @@ def test_the_server_ends_the_game_at_six_guesses(client: TestClient) -> None:
     assert len(client.get("/api/state").json()["history"]) == 6
 
 
+def test_the_last_guess_offered_can_win(client: TestClient) -> None:
+    # Five ?IGHT words played: EIGHT RIGHT TIGHT WIGHT left, one guess to go.
+    for word in ("light", "might", "night", "fight", "sight"):
+        response = guess(client, word, "BGGGG")
+        assert response.status_code == 200, response.text
+    state = response.json()
+    assert state["candidates"] == ["eight", "right", "tight", "wight"]
+    shown = [suggestion["word"] for suggestion in state["suggestions"]]
+    assert shown == ["eight", "right", "tight"]  # top 3
+    assert all(suggestion["could_win"] for suggestion in state["suggestions"])
+
+
 def test_the_default_goes_on_past_the_original_list(client: TestClient) -> None:
     # GUANO, an answer of 2023 the original list lacks: no dead end, no restart.
     for word in ("salet", "courd", "pinky"):

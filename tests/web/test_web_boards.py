@@ -169,6 +169,7 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
         rows += 4 - len(solved)
         solved |= {board for board, answer in enumerate(QUORDLE) if word == answer}
         expect(page.locator("#boards li")).to_have_count(rows)
+        expect(page.locator("#guess")).to_have_value("")  # the reply handled, not only its event
         wait_for_new_panel(page, before)
         if len(solved) == 4:
             break
@@ -197,6 +198,7 @@ def test_phone_width_keeps_the_boards_side_by_side_two_a_row(
             ).to_have_count(1)
         page.keyboard.press("Enter")
         expect(page.locator("#boards li")).to_have_count(4)
+        expect(page.locator("#guess")).to_have_value("")  # the reply handled, not only its event
         boxes = board_boxes(page)
         rows = [round(box["y"]) for box in boxes]
         assert rows[0] == rows[1] < rows[2] == rows[3]  # two a row at phone width, 2 x 2

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from test_web_browser import browser, open_page, playwright  # noqa: F401 (fixtures)
+from test_web_browser import browser, open_page, playwright, wait_played  # noqa: F401 (fixtures)
 
 from epdle.session.review import Reviewer
 
@@ -34,7 +34,7 @@ def test_a_finished_game_is_reviewed_on_the_page(tab: BrowserContext, live_serve
     for turn, (word, colours) in enumerate(GAME, start=1):
         guess.press_sequentially(f"{word} {colours.lower()}")
         guess.press("Enter")
-        expect(page.locator("#board li")).to_have_count(turn)
+        wait_played(page, turn)
     table = page.get_by_role("table", name="Review, turn by turn")
     expect(table).to_be_visible()
     expect(table.locator("tbody tr")).to_have_count(3)

@@ -20,6 +20,14 @@
 
 #define _XTAL_FREQ 32000000UL
 
+/* A pointer SDCC pic14 knows to be into RAM goes through FSR0 in place; a generic one
+ * is a runtime call (__gptrget1/2, __gptrput1) a byte or word, one or two stack levels. */
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+#define PIC_RAM __data
+#else
+#define PIC_RAM
+#endif
+
 /* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 115942 Bd (+0.6 %). */
 #define BAUD_DIVISOR 68u
 /* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
@@ -114,20 +122,13 @@ void hal_init(void) {
     WDTCON = WDT_AWAKE;
 }
 
-/* The LATC bit of each panel output, in hal_pin_t order: SCL, SDA, CS, DC, RST. */
-static const uint8_t latc_bits[] = {_LATC_LATC0_MASK, _LATC_LATC2_MASK, _LATC_LATC4_MASK,
-                                    _LATC_LATC5_MASK, _LATC_LATC3_MASK};
-
-/* The panel's outputs through a table of LATC bits rather than a case a pin: less code
- * (a pin write is rare: SPI frames write LATC themselves, pic_spi.h). */
+/* The LATC bit of a panel output, worked out in code: a table would be read through
+ * a generic pointer (a call a byte under SDCC pic14). A pin write is rare: SPI frames
+ * write LATC themselves (pic_spi.h). */
 void hal_pin_write(hal_pin_t pin, uint8_t level) {
-    if (pin <= HAL_PIN_EPD_RST) {
-        if (level != 0u) {
-            LATC |= latc_bits[pin];
-        } else {
-            LATC &= (uint8_t)~latc_bits[pin];
-        }
-    } else if (pin == HAL_PIN_EPD_PWR) {
+    uint8_t mask = _LATC_LATC0_MASK; /* EPD_SCL */
+
+    if (pin == HAL_PIN_EPD_PWR) {
         if (level != 0u) {
             TRISAbits.TRISA4 = 1; /* let the panel drive BUSY */
             LATAbits.LATA2 = 1;
@@ -136,6 +137,24 @@ void hal_pin_write(hal_pin_t pin, uint8_t level) {
             LATAbits.LATA4 = 0;
             TRISAbits.TRISA4 = 0;
         }
+        return;
+    }
+    if (pin > HAL_PIN_EPD_RST) {
+        return;
+    }
+    if (pin == HAL_PIN_EPD_SDA) {
+        mask = _LATC_LATC2_MASK;
+    } else if (pin == HAL_PIN_EPD_CS) {
+        mask = _LATC_LATC4_MASK;
+    } else if (pin == HAL_PIN_EPD_DC) {
+        mask = _LATC_LATC5_MASK;
+    } else if (pin == HAL_PIN_EPD_RST) {
+        mask = _LATC_LATC3_MASK;
+    }
+    if (level != 0u) {
+        LATC |= mask;
+    } else {
+        LATC &= (uint8_t)~mask;
     }
 }
 
@@ -416,11 +435,12 @@ void hal_watchdog_clear(void) {
     CLRWDT();
 }
 
+/* *byte is written, so it is in RAM: the pointer is taken as a RAM one. */
 bool hal_uart_read(uint8_t *byte) {
     if (rx_tail == rx_head) {
         return false;
     }
-    *byte = rx_ring[rx_tail];
+    *(PIC_RAM uint8_t *)byte = rx_ring[rx_tail];
     rx_tail = (uint8_t)((rx_tail + 1u) & (RX_RING_SIZE - 1u));
     return true;
 }
@@ -499,7 +519,9 @@ bool hal_flash_erase_row(uint16_t row_addr) {
     return ok;
 }
 
+/* words[] is in RAM (the store's row buffer): the pointer is taken as a RAM one. */
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
+    const PIC_RAM uint16_t *ram = (const PIC_RAM uint16_t *)words;
     uint8_t i;
     uint16_t word;
     bool ok;
@@ -510,18 +532,21 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     /* Load the row's write latches one word at a time; the last load (LWLO = 0)
      * programs the whole row. */
     NVMCON1 = _NVMCON1_LWLO_MASK | _NVMCON1_WREN_MASK;
+    nvm_set_address(row_addr);
     for (i = 0u; i < HAL_FLASH_ROW_WORDS; i++) {
-        nvm_set_address((uint16_t)(row_addr + i));
         /* One read of the word through the pointer: SDCC 4.2.0 pic14 made the first of two
-         * byte reads without loading the pointer's tag into W, so __gptrget1 returned 0 and
-         * every row was written with its low bytes cleared (firmware/toolchain/README.md). */
-        word = words[i];
+         * byte reads through a generic pointer without loading the pointer's tag into W, so
+         * __gptrget1 returned 0 and every row was written with its low bytes cleared
+         * (firmware/toolchain/README.md). */
+        word = ram[i];
         NVMDATL = (uint8_t)(word & 0xFFu);
         NVMDATH = (uint8_t)((word >> 8) & 0x3Fu);
         if (i == HAL_FLASH_ROW_WORDS - 1u) {
             NVMCON1bits.LWLO = 0;
         }
         nvm_unlock_and_start();
+        /* The row starts on a 32-word boundary: its words differ in NVMADRL's low 5 bits. */
+        NVMADRL++;
     }
     ok = NVMCON1bits.WRERR == 0;
     NVMCON1 = 0x00u;

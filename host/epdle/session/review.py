@@ -3,7 +3,9 @@
 For each guess: the candidates before and after, the guesses the game was expected to
 take from there with the best move and with the guess played, and two figures from 0 to
 99 as WordleBot gives them. Skill: 99 when the guess was as good as the best move, less
-by the expected guesses it gave away (a whole guess lost is 0). Luck: where the colours
+by the expected guesses it gave away (a whole guess lost is 0; a guess after which an
+answer can no longer be found within the guess limit gives away LOST guesses times the
+chance of those colours, epdle.solver.limit). Luck: where the colours
 that came fall among the ones that could have, weighted by how likely each was (99: no
 outcome would have left fewer guesses to go; 0: none more).
 
@@ -30,6 +32,7 @@ from epdle.render.board import ROWS_SHOWN
 from epdle.render.planes import Planes
 from epdle.render.review import TurnFigures, render_review
 from epdle.solver import HistoryError, Solver, parse_feedback
+from epdle.solver.limit import LOST
 from epdle.solver.scoring import is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
@@ -96,16 +99,16 @@ class Reviewer:
     def _turn(self, state: GameState, guess: str, colours: str) -> TurnReview:
         best = self.solver.next_guess(state)
         played = self._outcomes(state, guess)
-        expected_played = 1 + sum(share * after for share, after in played.values())
-        expected_best = (
-            expected_played
+        expected_played, lost_played = self._expected_from(state, guess, played)
+        expected_best, lost_best = (
+            (expected_played, lost_played)
             if best == guess
-            else 1 + sum(share * after for share, after in self._outcomes(state, best).values())
+            else self._expected_from(state, best, self._outcomes(state, best))
         )
         after = played[colours][1]
         worse = sum(share for share, other in played.values() if other > after + 1e-9)
         same = sum(share for share, other in played.values() if abs(other - after) <= 1e-9)
-        lost = max(0.0, expected_played - expected_best)
+        lost = max(0.0, expected_played + lost_played - expected_best - lost_best)
         return TurnReview(
             guess=guess,
             colours=colours,
@@ -118,6 +121,19 @@ class Reviewer:
             skill=round(99 * max(0.0, 1.0 - lost)),
             luck=round(99 * (worse + same / 2)),
         )
+
+    def _expected_from(
+        self, state: GameState, guess: str, outcomes: dict[str, tuple[float, float]]
+    ) -> tuple[float, float]:
+        """(guesses to finish from `state` with `guess` first, the guesses it gives away
+        to the guess limit: LOST times the chance of colours after which some candidate
+        can no longer be found in time, epdle.solver.limit)."""
+        index = self.solver.universe.guess_index[guess]
+        length = self.solver.universe.length
+        out_of_reach = self.solver.limit.lost_codes(state, index)
+        lost = {pattern_string(code, length) for code in out_of_reach}
+        expected = 1 + sum(share * after for share, after in outcomes.values())
+        return expected, LOST * sum(outcomes[colours][0] for colours in lost)
 
     def _outcomes(self, state: GameState, guess: str) -> dict[str, tuple[float, float]]:
         """Per colours the guess can get: (their probability, guesses still to come)."""

@@ -13,6 +13,7 @@ import numpy as np
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.fast import fast_advice
+from epdle.solver.limit_guard import LimitGuard
 from epdle.solver.names import DEFAULT_STRATEGY, Kind
 from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
@@ -47,6 +48,7 @@ class Solver:
         self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
         self._ranked = BoundedMemo()  # freq and the one-ply strategies
         self._guard = Guard(self.universe)  # freq in hard mode
+        self.limit = LimitGuard(self.universe, hard)  # every strategy, near the guess limit
 
     # -- history -> state -------------------------------------------------------------
 
@@ -101,6 +103,7 @@ class Solver:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""
         self._ranked.clear()
         self._guard.forget()
+        self.limit.forget()
         self.best.forget()
 
     def next_guess(self, state: GameState) -> str:
@@ -111,7 +114,11 @@ class Solver:
         return self.universe.guesses[self.ranked_guesses(state)[0]]
 
     def ranked_guesses(self, state: GameState) -> list[int]:
-        """Guess indexes, best first, for a state (memoised per candidate set)."""
+        """Guess indexes, best first, for a state (memoised per candidate set), as the
+        guard at the guess limit lets them through (epdle.solver.limit)."""
+        return self.limit.guarded(state, self._ranked_guesses(state))
+
+    def _ranked_guesses(self, state: GameState) -> list[int]:
         if self.kind is Kind.TREE:
             return self.best.ranked(state)
         key = state.key()

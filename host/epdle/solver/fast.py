@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice
+from epdle.solver.limit import shown_unchanged
 from epdle.solver.names import Kind, strategy
 from epdle.solver.quick import tree_advice
 
@@ -31,8 +32,16 @@ def fast_advice(
     if strategy(strategy_name).kind is not Kind.TREE or blind or not shipped_lists:
         return None
     advice = tree_advice(history, hard, top)
-    if advice is not None:
-        return advice
-    from epdle.solver.pure import cold_advice  # only off the tree: its import costs a turn
+    if advice is None:
+        from epdle.solver.pure import cold_advice  # only off the tree: its import costs a turn
 
-    return cold_advice(history, hard, top)
+        advice = cold_advice(history, hard, top)
+    if advice is None or advice.solved:
+        return advice
+    # The guard at the guess limit is the Solver's: where it would change these, it answers.
+    shown = [suggestion.word for suggestion in advice.suggestions]
+    if advice.candidates_left > len(advice.candidates):
+        return advice  # more than LOOKED_AT: the guard does not look
+    if not shown_unchanged(shown, advice.candidates, len(history), hard):
+        return None
+    return advice

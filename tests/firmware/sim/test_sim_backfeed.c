@@ -100,8 +100,8 @@ static void test_rx_through_r2_alone_feeds_vdd(void **state) {
     sim_uart_set_rx_path(SIM_RX_PATH_RESISTOR);
     host_sends_a_byte();
     /* VDD is the cell's 3.0 V, below the adapter's 3.3 V. */
-    assert_int_equal(
-        pins_violations_matching("UART_RX driven to 3.30 V through R2 with VDD at "), 1);
+    assert_int_equal(pins_violations_matching("UART_RX driven to 3.30 V through R2 with VDD at "),
+                     1);
     assert_int_equal(sim_violation_count(), 1);
 }
 

@@ -219,7 +219,9 @@ class MultiSolver:
             # finishes every board in time, whatever the feedback (if there are any).
             worst = np.sum([board_worst for _, _, board_worst in per_board], axis=0)
             safe = worst <= self.max_guesses - state.used - 1
-            if safe.any() and not safe.all():
+            if not safe.any():  # none can: those that leave the fewest to play in turn
+                safe = worst == worst.min()
+            if not safe.all():
                 pool = pool[safe]
                 per_board = [(c[safe], o[safe], w[safe]) for c, o, w in per_board]
         ranked = self._combine(state, pool, per_board)

@@ -116,10 +116,16 @@ function submit() {
   pendingPanel = { start: pendingEnter, version: state.device.panel_version };
   const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
   const sent = isMulti(state) ? boardsColoursLine(state) : coloursToSend();
+  const typed = input.value;
+  const tiles = colours.join("");
   api("/api/guess", { word: guess, colours: sent, turn: state.history.length }).then((data) => {
     if (data) {
-      if (word() === guess) input.value = ""; // not if the next word is typed already
-      resetColours();
+      // The new state's event may come before this reply, and the next word be typed (or
+      // its colours set) already: the row is cleared only if it is still the one sent.
+      if (input.value === typed && colours.join("") === tiles) {
+        input.value = "";
+        resetColours();
+      }
       renderCurrentRow();
       if (fromRow || document.activeElement === document.body) input.focus();
     } else if (!data) {
