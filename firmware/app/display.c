@@ -15,6 +15,7 @@
 #include "builtin_frames.h"
 #include "epd.h"
 #include "frame.h"
+#include "hal.h"
 #include "store.h"
 
 /*
@@ -47,7 +48,10 @@ static uint8_t fast_left;
 static uint8_t loaded_left;
 static bool fast_next;
 static uint16_t shown_generation;
-static frame_window_t shown_fast; /* the fast window of that frame */
+/* The fast window of that frame: frame_fast's x, y, w, h, the bytes of the struct. */
+static uint8_t shown_fast[4];
+HAL_STATIC_ASSERT(fast_window_is_four_bytes, sizeof(frame_window_t) == sizeof shown_fast);
+#define FRAME_FAST_BYTE(i) (((const HAL_RAM uint8_t *)&frame_fast)[i])
 #define FAST_FORGET() (fast_left = 0u, fast_next = false)
 #else
 #define FAST_FORGET() ((void)0)
@@ -135,26 +139,28 @@ static display_status_t fail(display_status_t status) {
  */
 static void decide_fast(bool stored) {
     uint16_t generation = store_generation();
-    uint8_t left = fast_left;
-    bool fast_frame = stored && frame_fast.h != 0u;
+    bool same = fast_left != 0u && generation == shown_generation;
+    uint8_t i;
+    uint8_t byte;
 
-    fast_left = 0u;
+    shown_generation = generation;
+    for (i = 0u; i < (uint8_t)sizeof shown_fast; i++) {
+        byte = FRAME_FAST_BYTE(i);
+        if (byte != shown_fast[i]) {
+            same = false;
+        }
+        shown_fast[i] = byte;
+    }
     fast_next = false;
     loaded_left = 0u;
-    if (fast_frame) {
+    if (stored && frame_fast.h != 0u) {
         loaded_left = (uint8_t)FAST_UPDATES_MAX;
-        if (left != 0u && generation == shown_generation && frame_fast.x == shown_fast.x &&
-            frame_fast.y == shown_fast.y && frame_fast.w == shown_fast.w &&
-            frame_fast.h == shown_fast.h) {
+        if (same) {
             fast_next = true;
-            loaded_left = (uint8_t)(left - 1u);
+            loaded_left = (uint8_t)(fast_left - 1u);
         }
     }
-    shown_generation = generation;
-    shown_fast.x = frame_fast.x;
-    shown_fast.y = frame_fast.y;
-    shown_fast.w = frame_fast.w;
-    shown_fast.h = frame_fast.h;
+    fast_left = 0u;
 }
 #else
 #define decide_fast(stored) ((void)(stored))
@@ -179,8 +185,13 @@ display_status_t display_load(uint8_t index) {
         read = store_read_byte;
         length = store_frame_left();
     } else {
+#if BUILTIN_FRAME_COUNT == 1
+        builtin_at = 0u; /* index is 0 */
+        length = BUILTIN_FRAME_BYTES;
+#else
         builtin_at = builtin_frame_offsets[index];
         length = (uint16_t)(builtin_frame_offsets[index + 1u] - builtin_at);
+#endif
     }
     if (frame_open(read, length) != FRAME_OK) {
         return fail(DISPLAY_ERR_BAD_FRAME);
