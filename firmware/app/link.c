@@ -75,9 +75,12 @@ void link_init(void) {
     epd_awake_hook = answer_busy;
 }
 
+/* The packets are built in RAM: at, body are RAM pointers (HAL_RAM). */
 static void put_u16(uint8_t *at, uint16_t value) {
-    at[0] = (uint8_t)value;
-    at[1] = (uint8_t)(value >> 8);
+    HAL_RAM uint8_t *ram = (HAL_RAM uint8_t *)at;
+
+    ram[0] = (uint8_t)value;
+    ram[1] = (uint8_t)(value >> 8);
 }
 
 /* The little-endian u16 at cobs_packet[at]. */
@@ -94,9 +97,10 @@ static uint16_t get_u16(uint8_t at) {
 /* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
 static uint8_t seal(uint8_t *body, uint8_t length) {
     uint16_t crc = PACKET_CRC(body, length, (uint8_t)(length + LINK_CRC_BYTES));
+    HAL_RAM uint8_t *ram = (HAL_RAM uint8_t *)body;
 
-    body[length] = (uint8_t)(crc >> 8);
-    body[length + 1u] = (uint8_t)crc;
+    ram[length] = (uint8_t)(crc >> 8);
+    ram[length + 1u] = (uint8_t)crc;
     return (uint8_t)(length + LINK_CRC_BYTES);
 }
 
@@ -182,22 +186,28 @@ static void respond_error(uint8_t code, uint16_t detail) {
     respond(LINK_RSP_ERROR, 3u);
 }
 
-/* LINK_ERR_* for each store_status_t, in the enum's order. */
-static const uint8_t store_error_codes[] = {
-    0,                        /* STORE_OK: not an error */
-    LINK_ERR_NO_UPLOAD,       /* STORE_ERR_NOT_WRITING */
-    LINK_ERR_TOO_MANY_FRAMES, /* STORE_ERR_TOO_MANY_FRAMES */
-    LINK_ERR_TOO_BIG,         /* STORE_ERR_TOO_BIG */
-    LINK_ERR_BAD_STREAM,      /* STORE_ERR_BAD_STREAM */
-    LINK_ERR_INCOMPLETE,      /* STORE_ERR_INCOMPLETE */
-    LINK_ERR_FRAME_CRC,       /* STORE_ERR_FRAME_CRC */
-    LINK_ERR_FLASH,           /* STORE_ERR_FLASH */
-    LINK_ERR_FRAME_FORMAT     /* STORE_ERR_FRAME_FORMAT */
-};
-HAL_STATIC_ASSERT(store_codes_cover_enum, sizeof store_error_codes == STORE_STATUS_COUNT);
+/* LINK_ERR_* of each store_status_t but STORE_OK: the store's errors from
+ * TOO_MANY_FRAMES to FLASH are the link's in the same order. */
+#define STORE_TO_LINK_ERR (LINK_ERR_TOO_MANY_FRAMES - STORE_ERR_TOO_MANY_FRAMES)
+HAL_STATIC_ASSERT(store_codes_in_order,
+                  STORE_ERR_TOO_BIG + STORE_TO_LINK_ERR == LINK_ERR_TOO_BIG &&
+                      STORE_ERR_BAD_STREAM + STORE_TO_LINK_ERR == LINK_ERR_BAD_STREAM &&
+                      STORE_ERR_INCOMPLETE + STORE_TO_LINK_ERR == LINK_ERR_INCOMPLETE &&
+                      STORE_ERR_FRAME_CRC + STORE_TO_LINK_ERR == LINK_ERR_FRAME_CRC &&
+                      STORE_ERR_FLASH + STORE_TO_LINK_ERR == LINK_ERR_FLASH &&
+                      STORE_ERR_FLASH + 1 == STORE_ERR_FRAME_FORMAT &&
+                      STORE_ERR_FRAME_FORMAT + 1 == STORE_STATUS_COUNT &&
+                      STORE_ERR_NOT_WRITING + 1 == STORE_ERR_TOO_MANY_FRAMES);
 
 static void respond_store_error(store_status_t status, uint16_t detail) {
-    respond_error(store_error_codes[status], detail);
+    uint8_t code = (uint8_t)((uint8_t)status + STORE_TO_LINK_ERR);
+
+    if (status == STORE_ERR_NOT_WRITING) {
+        code = LINK_ERR_NO_UPLOAD;
+    } else if (status == STORE_ERR_FRAME_FORMAT) {
+        code = LINK_ERR_FRAME_FORMAT;
+    }
+    respond_error(code, detail);
 }
 
 static void command_info(void) {
