@@ -15,7 +15,6 @@
 #include "builtin_frames.h"
 #include "epd.h"
 #include "frame.h"
-#include "hal.h"
 #include "store.h"
 
 /*
@@ -48,10 +47,11 @@ static uint8_t fast_left;
 static uint8_t loaded_left;
 static bool fast_next;
 static uint16_t shown_generation;
-/* The fast window of that frame: frame_fast's x, y, w, h, the bytes of the struct. */
-static uint8_t shown_fast[4];
-HAL_STATIC_ASSERT(fast_window_is_four_bytes, sizeof(frame_window_t) == sizeof shown_fast);
-#define FRAME_FAST_BYTE(i) (((const HAL_RAM uint8_t *)&frame_fast)[i])
+/* The fast window of that frame (frame_fast's x, y, w, h). */
+static uint8_t shown_x;
+static uint8_t shown_y;
+static uint8_t shown_w;
+static uint8_t shown_h;
 #define FAST_FORGET() (fast_left = 0u, fast_next = false)
 #else
 #define FAST_FORGET() ((void)0)
@@ -139,23 +139,24 @@ static display_status_t fail(display_status_t status) {
  */
 static void decide_fast(bool stored) {
     uint16_t generation = store_generation();
-    bool same = fast_left != 0u && generation == shown_generation;
-    uint8_t i;
-    uint8_t byte;
+    uint8_t differs = (uint8_t)(frame_fast.x ^ shown_x);
 
-    shown_generation = generation;
-    for (i = 0u; i < (uint8_t)sizeof shown_fast; i++) {
-        byte = FRAME_FAST_BYTE(i);
-        if (byte != shown_fast[i]) {
-            same = false;
-        }
-        shown_fast[i] = byte;
+    differs |= (uint8_t)(frame_fast.y ^ shown_y);
+    differs |= (uint8_t)(frame_fast.w ^ shown_w);
+    differs |= (uint8_t)(frame_fast.h ^ shown_h);
+    shown_x = frame_fast.x;
+    shown_y = frame_fast.y;
+    shown_w = frame_fast.w;
+    shown_h = frame_fast.h;
+    if (generation != shown_generation) {
+        differs = 1u;
     }
+    shown_generation = generation;
     fast_next = false;
     loaded_left = 0u;
     if (stored && frame_fast.h != 0u) {
         loaded_left = (uint8_t)FAST_UPDATES_MAX;
-        if (same) {
+        if (differs == 0u && fast_left != 0u) {
             fast_next = true;
             loaded_left = (uint8_t)(fast_left - 1u);
         }

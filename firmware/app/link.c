@@ -47,7 +47,11 @@ HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
  * longer than the awake window. INFO changes nothing and is always run
  * afresh: a host opens each session with it, so a command of an earlier
  * session is never taken for a repeat. */
-static uint8_t reply[LINK_REPLY_MAX];
+#define EVENT_BYTES (LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES)
+/* Where an event is built, after the response (which it must not overwrite). */
+#define EVENT_AT LINK_REPLY_MAX
+/* Both packets in one array, reached by index: no pointer to pass around. */
+static uint8_t reply[LINK_REPLY_MAX + EVENT_BYTES];
 static uint8_t reply_length;
 static uint16_t reply_command_crc;
 static uint16_t quiet_polls;
@@ -75,12 +79,10 @@ void link_init(void) {
     epd_awake_hook = answer_busy;
 }
 
-/* The packets are built in RAM: at, body are RAM pointers (HAL_RAM). */
-static void put_u16(uint8_t *at, uint16_t value) {
-    HAL_RAM uint8_t *ram = (HAL_RAM uint8_t *)at;
-
-    ram[0] = (uint8_t)value;
-    ram[1] = (uint8_t)(value >> 8);
+/* value, little-endian, at reply[at]. */
+static void put_u16(uint8_t at, uint16_t value) {
+    reply[at] = (uint8_t)value;
+    reply[(uint8_t)(at + 1u)] = (uint8_t)(value >> 8);
 }
 
 /* The little-endian u16 at cobs_packet[at]. */
@@ -94,19 +96,20 @@ static uint16_t get_u16(uint8_t at) {
 #define PACKET_CRC(bytes, count, packet_length)                                                    \
     crc16_block(crc16_update(CRC16_INIT, (packet_length)), (bytes), (count))
 
-/* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
-static uint8_t seal(uint8_t *body, uint8_t length) {
-    uint16_t crc = PACKET_CRC(body, length, (uint8_t)(length + LINK_CRC_BYTES));
-    HAL_RAM uint8_t *ram = (HAL_RAM uint8_t *)body;
+/* reply[at .. at+length-1] is type, seq, payload; the CRC goes after it. */
+static uint8_t seal(uint8_t at, uint8_t length) {
+    uint16_t crc = PACKET_CRC(&reply[at], length, (uint8_t)(length + LINK_CRC_BYTES));
+    uint8_t end = (uint8_t)(at + length);
 
-    ram[length] = (uint8_t)(crc >> 8);
-    ram[length + 1u] = (uint8_t)crc;
+    reply[end] = (uint8_t)(crc >> 8);
+    reply[(uint8_t)(end + 1u)] = (uint8_t)crc;
     return (uint8_t)(length + LINK_CRC_BYTES);
 }
 
-static void transmit(const uint8_t *body, uint8_t length) {
+/* The packet of length bytes at reply[at], on the wire. */
+static void transmit(uint8_t at, uint8_t length) {
     uint8_t wire[COBS_ENCODED_MAX(LINK_REPLY_MAX)];
-    uint8_t count = cobs_encode(body, length, wire);
+    uint8_t count = cobs_encode(&reply[at], length, wire);
     uint8_t i;
 
     for (i = 0; i < count; i++) {
@@ -115,14 +118,12 @@ static void transmit(const uint8_t *body, uint8_t length) {
 }
 
 static void send_event(uint8_t type, uint8_t first, uint16_t detail, uint8_t payload_length) {
-    uint8_t body[LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES];
-
-    body[0] = type;
-    body[1] = event_seq;
+    reply[EVENT_AT] = type;
+    reply[EVENT_AT + 1u] = event_seq;
     event_seq++;
-    body[2] = first;
-    put_u16(&body[3], detail);
-    transmit(body, seal(body, (uint8_t)(LINK_HEADER_BYTES + payload_length)));
+    reply[EVENT_AT + 2u] = first;
+    put_u16(EVENT_AT + 3u, detail);
+    transmit(EVENT_AT, seal(EVENT_AT, (uint8_t)(LINK_HEADER_BYTES + payload_length)));
 }
 
 void link_event_button(void) {
@@ -167,8 +168,8 @@ static void event_error(uint8_t code, uint16_t detail) {
 static void respond(uint8_t type, uint8_t payload_length) {
     reply[0] = type;
     reply[1] = cobs_packet[1];
-    reply_length = seal(reply, (uint8_t)(LINK_HEADER_BYTES + payload_length));
-    transmit(reply, reply_length);
+    reply_length = seal(0u, (uint8_t)(LINK_HEADER_BYTES + payload_length));
+    transmit(0u, reply_length);
 }
 
 static void respond_ack(void) {
@@ -176,13 +177,13 @@ static void respond_ack(void) {
 }
 
 static void respond_ack_u16(uint16_t value) {
-    put_u16(&reply[2], value);
+    put_u16(2u, value);
     respond(LINK_RSP_ACK, 2u);
 }
 
 static void respond_error(uint8_t code, uint16_t detail) {
     reply[2] = code;
-    put_u16(&reply[3], detail);
+    put_u16(3u, detail);
     respond(LINK_RSP_ERROR, 3u);
 }
 
@@ -215,7 +216,7 @@ static void command_info(void) {
     reply[3] = EPDLE_FW_VERSION_MAJOR;
     reply[4] = EPDLE_FW_VERSION_MINOR;
     reply[5] = EPDLE_FW_VERSION_PATCH;
-    put_u16(&reply[6], store_free_words());
+    put_u16(6u, store_free_words());
     reply[8] = display_frame_count();
     reply[9] = display_current();
     reply[10] = STORE_MAX_FRAMES;
@@ -245,6 +246,7 @@ static void command_chunk(uint8_t length) {
     uint16_t offset;
     store_status_t status = STORE_OK;
     uint8_t i;
+    uint8_t end = (uint8_t)(PAYLOAD_AT + length);
 
     if (length < 3u) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
@@ -259,7 +261,7 @@ static void command_chunk(uint8_t length) {
         respond_error(LINK_ERR_OFFSET, store_write_offset());
         return;
     }
-    for (i = PAYLOAD_AT + 2u; i < PAYLOAD_AT + length && status == STORE_OK; i++) {
+    for (i = PAYLOAD_AT + 2u; i < end && status == STORE_OK; i++) {
         status = store_write_byte(cobs_packet[i]);
     }
     if (status == STORE_OK) {
@@ -314,7 +316,7 @@ static void handle_packet(uint8_t length) {
     command_crc = get_u16((uint8_t)(length - LINK_CRC_BYTES));
     if (reply_length != 0u && command_crc == reply_command_crc && cobs_packet[1] == reply[1] &&
         cobs_packet[0] != LINK_CMD_INFO) {
-        transmit(reply, reply_length);
+        transmit(0u, reply_length);
         return;
     }
     reply_command_crc = command_crc;

@@ -453,9 +453,12 @@ epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) 
 }
 
 epd_status_t epd_refresh_wait(void) {
-    uint16_t bound = fast_refresh ? FAST_REFRESH_TIMEOUT_MS : REFRESH_TIMEOUT_MS;
+    uint16_t bound = REFRESH_TIMEOUT_MS;
 
-    fast_refresh = false;
+    if (fast_refresh) {
+        bound = FAST_REFRESH_TIMEOUT_MS;
+        fast_refresh = false;
+    }
     return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
 #else
