@@ -41,16 +41,16 @@ HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
 
 /* The command being handled is the COBS decoder's buffer; its payload starts here. */
 #define PAYLOAD_AT LINK_HEADER_BYTES
+/* An event (type, seq, up to 3 bytes, CRC) is built at reply[EVENT_AT], after the response. */
+#define EVENT_BYTES (LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES)
+#define EVENT_AT LINK_REPLY_MAX
 /* The last response, kept whole so a retransmitted command (same bytes,
  * same CRC) is answered again without being executed twice. It outlives
  * sleep, as the upload does: a host resends after its timeout, which may be
  * longer than the awake window. INFO changes nothing and is always run
  * afresh: a host opens each session with it, so a command of an earlier
- * session is never taken for a repeat. */
-#define EVENT_BYTES (LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES)
-/* Where an event is built, after the response (which it must not overwrite). */
-#define EVENT_AT LINK_REPLY_MAX
-/* Both packets in one array, reached by index: no pointer to pass around. */
+ * session is never taken for a repeat. The event after it shares the array:
+ * both are reached by index, no pointer is passed around. */
 static uint8_t reply[LINK_REPLY_MAX + EVENT_BYTES];
 static uint8_t reply_length;
 static uint16_t reply_command_crc;
