@@ -396,7 +396,8 @@ def fast_sequence(frame: bytes) -> list[tuple[int, list[int]]]:
     PANEL_SETTING with the LUT from registers, black/white; GxEPD2's VCOM and data
     interval; PARTIAL_IN and the frame's fast window, as the host encoded it."""
     window = host_decoder.fast_window(frame)
-    assert window is not None
+    if window is None:
+        return []  # not a fast frame: nothing to compare with
     x, w, y, h = window.x_bytes * 8, window.width_bytes * 8, window.y, window.height
     luts = [
         (LUT_VCOM + n, [level, 0x1F, 0x01, 0x00, 0x00, 0x01] + [0x00] * (38 if n == 0 else 36))
