@@ -40,7 +40,7 @@ static struct {
     uint32_t stay_awake_calls; /* link_service() returns true this many times */
     uint32_t sleeps_at_last_awake_call;
     uint32_t command_on_call; /* this link_service() call handles a command ... */
-    uint16_t command_ms;      /* ... that keeps the CPU busy this long (a COMMIT's flash writes) */
+    uint16_t command_ms;      /* ... that keeps the CPU busy this long (a COMMIT's frame checks) */
     char events[64];          /* 'b' = button, '0'+index = shown, '!' = show failed */
     uint32_t event_count;
     bool battery_low;
