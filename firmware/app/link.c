@@ -59,6 +59,7 @@ static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
 static uint8_t info_flags; /* LINK_INFO_FLAG_* */
+bool link_handled_packet;  /* link.h */
 /* The BUSY event on the wire: it is always the same packet (type, seq 0, the CRC
  * of length 4 and those two bytes, COBS, the delimiter), so it is kept whole in
  * program memory; tests/firmware/link/test_protocol.c parses it. */
@@ -370,6 +371,7 @@ bool link_service(void) {
         handled++;
         if (result == COBS_PACKET) {
             handle_packet(cobs_length);
+            link_handled_packet = true;
         } else if (result == COBS_DROPPED) {
             event_error(LINK_ERR_BAD_PACKET, 0);
         }
