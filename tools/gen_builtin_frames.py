@@ -44,7 +44,7 @@ def encoded_images() -> list[tuple[str, bytes]]:
     return frames
 
 
-def header_text(count: int) -> str:
+def header_text(count: int, total: int) -> str:
     return f"""/*
  * builtin_frames.h - frames compiled into program flash, shown when no set
  * is stored. {GENERATED}
@@ -55,6 +55,8 @@ def header_text(count: int) -> str:
 #include <stdint.h>
 
 #define BUILTIN_FRAME_COUNT {count}u
+/* All frames' bytes: with one frame, its bounds are 0 and this (no table lookup). */
+#define BUILTIN_FRAME_BYTES {total}u
 
 /* Frame i is builtin_frame_bytes[builtin_frame_offsets[i] .. builtin_frame_offsets[i + 1]). */
 extern const uint8_t builtin_frame_bytes[];
@@ -93,7 +95,8 @@ def source_text(frames: list[tuple[str, bytes]]) -> str:
 
 def generated() -> dict[Path, str]:
     frames = encoded_images()
-    return {HEADER: header_text(len(frames)), SOURCE: source_text(frames)}
+    total = sum(len(frame) for _, frame in frames)
+    return {HEADER: header_text(len(frames), total), SOURCE: source_text(frames)}
 
 
 def main() -> int:

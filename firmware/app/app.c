@@ -53,10 +53,15 @@ HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
 HAL_STATIC_ASSERT(vdd_readings_ordered,
                   HAL_VDD_READING(VDD_AWAKE_MIN_MV) < HAL_VDD_READING(VDD_LOADED_MIN_MV));
 
-/* The last loop pass showed a frame: an edge seen now was latched during it. */
-static bool just_shown;
-/* The button was still down when that frame's refresh started (its release came later). */
-static bool held_through_show;
+/*
+ * The last loop pass kept the chip from the button (it showed a frame, or the link ran a
+ * command: a COMMIT of 8 frames takes about 2 s) and the button was up as that work began
+ * (for a show: once its refresh had started): an edge latched meanwhile is a press made
+ * while the chip was busy, even if the button is up again by now. With the button held
+ * into that work the edge may be its release bounce, and only a button that is down again
+ * proves a new press.
+ */
+static bool busy_edge_is_press;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
 /* The brown-out reset is armed again once the cell has rested (after the next standby
@@ -66,34 +71,26 @@ static bool rearm_after_sleep;
 
 /*
  * A fresh edge is a press if the button is still down once the bounce is over
- * (so a glitch or release bounce is not a press). An edge latched during a
- * show is a press made while the chip was busy, unless the button was held
- * into that show: then the edge may be its release bounce, and only a button
- * that is down again now proves a new press.
+ * (so a glitch or release bounce is not a press), or if it was latched while
+ * the chip was busy (busy_edge_is_press).
  */
-static bool press_confirmed(bool latched_during_show) {
-    bool down;
-
+static bool press_confirmed(void) {
     hal_delay_ms(DEBOUNCE_MS);
     (void)hal_button_edge_take();
-    down = hal_pin_read(HAL_PIN_BUTTON) == 0u;
-    if (latched_during_show) {
-        return down || !held_through_show;
-    }
-    return down;
+    return busy_edge_is_press || hal_pin_read(HAL_PIN_BUTTON) == 0u;
 }
 
 /*
  * Waits until the button is up and a whole watchdog period (longer than the bounce)
- * passed without an edge; held_through_show if it is still held, or if the host talks
- * (its bytes are not slept on: the refresh's wait stays awake for them).
+ * passed without an edge; busy_edge_is_press once it is, not if it is still held or the
+ * host talks (its bytes are not slept on: the refresh's wait stays awake for them).
  */
 static void wait_for_release(void) {
     uint8_t periods;
     uint8_t up;
     hal_wake_t wake;
 
-    held_through_show = true;
+    busy_edge_is_press = false;
     periods = RELEASE_WAIT_PERIODS;
     do {
         hal_irq_disable();
@@ -103,7 +100,7 @@ static void wait_for_release(void) {
         if (wake == HAL_WAKE_WATCHDOG) {
             if (up != 0u) {
                 (void)hal_button_edge_take();
-                held_through_show = false;
+                busy_edge_is_press = true;
                 return;
             }
         } else if (wake != HAL_WAKE_OTHER) {
@@ -180,10 +177,9 @@ static void sleep_until_event(void) {
 
 void app_main(void) {
     bool edge;
-    bool latched_during_show;
+    uint8_t up;
 
-    just_shown = false;
-    held_through_show = false;
+    busy_edge_is_press = false;
     edge_before_sleep = false;
     hal_init();
     /* A cell that cannot hold the CPU awake above the trip point would reset it again
@@ -203,14 +199,15 @@ void app_main(void) {
         hal_watchdog_clear();
         edge = edge_before_sleep || hal_button_edge_take();
         edge_before_sleep = false;
-        latched_during_show = just_shown;
-        just_shown = false;
-        if (edge && press_confirmed(latched_during_show) && update()) {
-            just_shown = true;
-            continue;
+        if (edge && press_confirmed() && update()) {
+            continue; /* busy_edge_is_press as the refresh's wait_for_release() left it */
         }
+        up = hal_pin_read(HAL_PIN_BUTTON);
+        link_handled_packet = false;
         if (!link_service()) {
+            link_handled_packet = false; /* a SLEEP command: an edge from now on finds it idle */
             sleep_until_event();
         }
+        busy_edge_is_press = link_handled_packet && up != 0u;
     }
 }

@@ -61,7 +61,10 @@ cobs_result_t cobs_decode_byte(uint8_t byte) {
     return COBS_MORE;
 }
 
-uint8_t cobs_encode(const uint8_t *data, uint8_t length, uint8_t *out) {
+/* data and out are in RAM on the chip (HAL_RAM: no runtime call a byte). */
+uint8_t cobs_encode(const uint8_t *data_in, uint8_t length, uint8_t *out_in) {
+    const HAL_RAM uint8_t *data = (const HAL_RAM uint8_t *)data_in;
+    HAL_RAM uint8_t *out = (HAL_RAM uint8_t *)out_in;
     uint8_t code_at = 0u;
     uint8_t written = 1u;
     uint8_t code = 1u;

@@ -19,7 +19,9 @@ uint16_t crc16_update(uint16_t crc, uint8_t byte) {
     return (uint16_t)((uint16_t)((uint16_t)high << 8) | low);
 }
 
-uint16_t crc16_block(uint16_t crc, const uint8_t *data, uint8_t length) {
+/* data is in RAM on the chip (HAL_RAM: no runtime call a byte). */
+uint16_t crc16_block(uint16_t crc, const uint8_t *data_in, uint8_t length) {
+    const HAL_RAM uint8_t *data = (const HAL_RAM uint8_t *)data_in;
     uint8_t i;
 
     for (i = 0; i < length; i++) {

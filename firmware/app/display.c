@@ -47,7 +47,11 @@ static uint8_t fast_left;
 static uint8_t loaded_left;
 static bool fast_next;
 static uint16_t shown_generation;
-static frame_window_t shown_fast; /* the fast window of that frame */
+/* The fast window of that frame (frame_fast's x, y, w, h). */
+static uint8_t shown_x;
+static uint8_t shown_y;
+static uint8_t shown_w;
+static uint8_t shown_h;
 #define FAST_FORGET() (fast_left = 0u, fast_next = false)
 #else
 #define FAST_FORGET() ((void)0)
@@ -135,26 +139,29 @@ static display_status_t fail(display_status_t status) {
  */
 static void decide_fast(bool stored) {
     uint16_t generation = store_generation();
-    uint8_t left = fast_left;
-    bool fast_frame = stored && frame_fast.h != 0u;
+    uint8_t differs = (uint8_t)(frame_fast.x ^ shown_x);
 
-    fast_left = 0u;
-    fast_next = false;
-    loaded_left = 0u;
-    if (fast_frame) {
-        loaded_left = (uint8_t)FAST_UPDATES_MAX;
-        if (left != 0u && generation == shown_generation && frame_fast.x == shown_fast.x &&
-            frame_fast.y == shown_fast.y && frame_fast.w == shown_fast.w &&
-            frame_fast.h == shown_fast.h) {
-            fast_next = true;
-            loaded_left = (uint8_t)(left - 1u);
-        }
+    differs |= (uint8_t)(frame_fast.y ^ shown_y);
+    differs |= (uint8_t)(frame_fast.w ^ shown_w);
+    differs |= (uint8_t)(frame_fast.h ^ shown_h);
+    shown_x = frame_fast.x;
+    shown_y = frame_fast.y;
+    shown_w = frame_fast.w;
+    shown_h = frame_fast.h;
+    if (generation != shown_generation) {
+        differs = 1u;
     }
     shown_generation = generation;
-    shown_fast.x = frame_fast.x;
-    shown_fast.y = frame_fast.y;
-    shown_fast.w = frame_fast.w;
-    shown_fast.h = frame_fast.h;
+    fast_next = false;
+    loaded_left = 0u;
+    if (stored && frame_fast.h != 0u) {
+        loaded_left = (uint8_t)FAST_UPDATES_MAX;
+        if (differs == 0u && fast_left != 0u) {
+            fast_next = true;
+            loaded_left = (uint8_t)(fast_left - 1u);
+        }
+    }
+    fast_left = 0u;
 }
 #else
 #define decide_fast(stored) ((void)(stored))
@@ -179,8 +186,13 @@ display_status_t display_load(uint8_t index) {
         read = store_read_byte;
         length = store_frame_left();
     } else {
+#if BUILTIN_FRAME_COUNT == 1
+        builtin_at = 0u; /* index is 0 */
+        length = BUILTIN_FRAME_BYTES;
+#else
         builtin_at = builtin_frame_offsets[index];
         length = (uint16_t)(builtin_frame_offsets[index + 1u] - builtin_at);
+#endif
     }
     if (frame_open(read, length) != FRAME_OK) {
         return fail(DISPLAY_ERR_BAD_FRAME);

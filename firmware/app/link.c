@@ -41,13 +41,17 @@ HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
 
 /* The command being handled is the COBS decoder's buffer; its payload starts here. */
 #define PAYLOAD_AT LINK_HEADER_BYTES
+/* An event (type, seq, up to 3 bytes, CRC) is built at reply[EVENT_AT], after the response. */
+#define EVENT_BYTES (LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES)
+#define EVENT_AT LINK_REPLY_MAX
 /* The last response, kept whole so a retransmitted command (same bytes,
  * same CRC) is answered again without being executed twice. It outlives
  * sleep, as the upload does: a host resends after its timeout, which may be
  * longer than the awake window. INFO changes nothing and is always run
  * afresh: a host opens each session with it, so a command of an earlier
- * session is never taken for a repeat. */
-static uint8_t reply[LINK_REPLY_MAX];
+ * session is never taken for a repeat. The event after it shares the array:
+ * both are reached by index, no pointer is passed around. */
+static uint8_t reply[LINK_REPLY_MAX + EVENT_BYTES];
 static uint8_t reply_length;
 static uint16_t reply_command_crc;
 static uint16_t quiet_polls;
@@ -55,6 +59,7 @@ static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
 static uint8_t info_flags; /* LINK_INFO_FLAG_* */
+bool link_handled_packet;  /* link.h */
 /* The BUSY event on the wire: it is always the same packet (type, seq 0, the CRC
  * of length 4 and those two bytes, COBS, the delimiter), so it is kept whole in
  * program memory; tests/firmware/link/test_protocol.c parses it. */
@@ -75,9 +80,10 @@ void link_init(void) {
     epd_awake_hook = answer_busy;
 }
 
-static void put_u16(uint8_t *at, uint16_t value) {
-    at[0] = (uint8_t)value;
-    at[1] = (uint8_t)(value >> 8);
+/* value, little-endian, at reply[at]. */
+static void put_u16(uint8_t at, uint16_t value) {
+    reply[at] = (uint8_t)value;
+    reply[(uint8_t)(at + 1u)] = (uint8_t)(value >> 8);
 }
 
 /* The little-endian u16 at cobs_packet[at]. */
@@ -91,18 +97,20 @@ static uint16_t get_u16(uint8_t at) {
 #define PACKET_CRC(bytes, count, packet_length)                                                    \
     crc16_block(crc16_update(CRC16_INIT, (packet_length)), (bytes), (count))
 
-/* body[0 .. length-1] is type, seq, payload; the CRC goes after it. */
-static uint8_t seal(uint8_t *body, uint8_t length) {
-    uint16_t crc = PACKET_CRC(body, length, (uint8_t)(length + LINK_CRC_BYTES));
+/* reply[at .. at+length-1] is type, seq, payload; the CRC goes after it. */
+static uint8_t seal(uint8_t at, uint8_t length) {
+    uint16_t crc = PACKET_CRC(&reply[at], length, (uint8_t)(length + LINK_CRC_BYTES));
+    uint8_t end = (uint8_t)(at + length);
 
-    body[length] = (uint8_t)(crc >> 8);
-    body[length + 1u] = (uint8_t)crc;
+    reply[end] = (uint8_t)(crc >> 8);
+    reply[(uint8_t)(end + 1u)] = (uint8_t)crc;
     return (uint8_t)(length + LINK_CRC_BYTES);
 }
 
-static void transmit(const uint8_t *body, uint8_t length) {
+/* The packet of length bytes at reply[at], on the wire. */
+static void transmit(uint8_t at, uint8_t length) {
     uint8_t wire[COBS_ENCODED_MAX(LINK_REPLY_MAX)];
-    uint8_t count = cobs_encode(body, length, wire);
+    uint8_t count = cobs_encode(&reply[at], length, wire);
     uint8_t i;
 
     for (i = 0; i < count; i++) {
@@ -111,14 +119,12 @@ static void transmit(const uint8_t *body, uint8_t length) {
 }
 
 static void send_event(uint8_t type, uint8_t first, uint16_t detail, uint8_t payload_length) {
-    uint8_t body[LINK_HEADER_BYTES + 3u + LINK_CRC_BYTES];
-
-    body[0] = type;
-    body[1] = event_seq;
+    reply[EVENT_AT] = type;
+    reply[EVENT_AT + 1u] = event_seq;
     event_seq++;
-    body[2] = first;
-    put_u16(&body[3], detail);
-    transmit(body, seal(body, (uint8_t)(LINK_HEADER_BYTES + payload_length)));
+    reply[EVENT_AT + 2u] = first;
+    put_u16(EVENT_AT + 3u, detail);
+    transmit(EVENT_AT, seal(EVENT_AT, (uint8_t)(LINK_HEADER_BYTES + payload_length)));
 }
 
 void link_event_button(void) {
@@ -163,8 +169,8 @@ static void event_error(uint8_t code, uint16_t detail) {
 static void respond(uint8_t type, uint8_t payload_length) {
     reply[0] = type;
     reply[1] = cobs_packet[1];
-    reply_length = seal(reply, (uint8_t)(LINK_HEADER_BYTES + payload_length));
-    transmit(reply, reply_length);
+    reply_length = seal(0u, (uint8_t)(LINK_HEADER_BYTES + payload_length));
+    transmit(0u, reply_length);
 }
 
 static void respond_ack(void) {
@@ -172,32 +178,38 @@ static void respond_ack(void) {
 }
 
 static void respond_ack_u16(uint16_t value) {
-    put_u16(&reply[2], value);
+    put_u16(2u, value);
     respond(LINK_RSP_ACK, 2u);
 }
 
 static void respond_error(uint8_t code, uint16_t detail) {
     reply[2] = code;
-    put_u16(&reply[3], detail);
+    put_u16(3u, detail);
     respond(LINK_RSP_ERROR, 3u);
 }
 
-/* LINK_ERR_* for each store_status_t, in the enum's order. */
-static const uint8_t store_error_codes[] = {
-    0,                        /* STORE_OK: not an error */
-    LINK_ERR_NO_UPLOAD,       /* STORE_ERR_NOT_WRITING */
-    LINK_ERR_TOO_MANY_FRAMES, /* STORE_ERR_TOO_MANY_FRAMES */
-    LINK_ERR_TOO_BIG,         /* STORE_ERR_TOO_BIG */
-    LINK_ERR_BAD_STREAM,      /* STORE_ERR_BAD_STREAM */
-    LINK_ERR_INCOMPLETE,      /* STORE_ERR_INCOMPLETE */
-    LINK_ERR_FRAME_CRC,       /* STORE_ERR_FRAME_CRC */
-    LINK_ERR_FLASH,           /* STORE_ERR_FLASH */
-    LINK_ERR_FRAME_FORMAT     /* STORE_ERR_FRAME_FORMAT */
-};
-HAL_STATIC_ASSERT(store_codes_cover_enum, sizeof store_error_codes == STORE_STATUS_COUNT);
+/* LINK_ERR_* of each store_status_t but STORE_OK: the store's errors from
+ * TOO_MANY_FRAMES to FLASH are the link's in the same order. */
+#define STORE_TO_LINK_ERR (LINK_ERR_TOO_MANY_FRAMES - STORE_ERR_TOO_MANY_FRAMES)
+HAL_STATIC_ASSERT(store_codes_in_order,
+                  STORE_ERR_TOO_BIG + STORE_TO_LINK_ERR == LINK_ERR_TOO_BIG &&
+                      STORE_ERR_BAD_STREAM + STORE_TO_LINK_ERR == LINK_ERR_BAD_STREAM &&
+                      STORE_ERR_INCOMPLETE + STORE_TO_LINK_ERR == LINK_ERR_INCOMPLETE &&
+                      STORE_ERR_FRAME_CRC + STORE_TO_LINK_ERR == LINK_ERR_FRAME_CRC &&
+                      STORE_ERR_FLASH + STORE_TO_LINK_ERR == LINK_ERR_FLASH &&
+                      STORE_ERR_FLASH + 1 == STORE_ERR_FRAME_FORMAT &&
+                      STORE_ERR_FRAME_FORMAT + 1 == STORE_STATUS_COUNT &&
+                      STORE_ERR_NOT_WRITING + 1 == STORE_ERR_TOO_MANY_FRAMES);
 
 static void respond_store_error(store_status_t status, uint16_t detail) {
-    respond_error(store_error_codes[status], detail);
+    uint8_t code = (uint8_t)((uint8_t)status + STORE_TO_LINK_ERR);
+
+    if (status == STORE_ERR_NOT_WRITING) {
+        code = LINK_ERR_NO_UPLOAD;
+    } else if (status == STORE_ERR_FRAME_FORMAT) {
+        code = LINK_ERR_FRAME_FORMAT;
+    }
+    respond_error(code, detail);
 }
 
 static void command_info(void) {
@@ -205,7 +217,7 @@ static void command_info(void) {
     reply[3] = EPDLE_FW_VERSION_MAJOR;
     reply[4] = EPDLE_FW_VERSION_MINOR;
     reply[5] = EPDLE_FW_VERSION_PATCH;
-    put_u16(&reply[6], store_free_words());
+    put_u16(6u, store_free_words());
     reply[8] = display_frame_count();
     reply[9] = display_current();
     reply[10] = STORE_MAX_FRAMES;
@@ -235,6 +247,7 @@ static void command_chunk(uint8_t length) {
     uint16_t offset;
     store_status_t status = STORE_OK;
     uint8_t i;
+    uint8_t end = (uint8_t)(PAYLOAD_AT + length);
 
     if (length < 3u) {
         respond_error(LINK_ERR_BAD_LENGTH, length);
@@ -249,7 +262,7 @@ static void command_chunk(uint8_t length) {
         respond_error(LINK_ERR_OFFSET, store_write_offset());
         return;
     }
-    for (i = PAYLOAD_AT + 2u; i < PAYLOAD_AT + length && status == STORE_OK; i++) {
+    for (i = PAYLOAD_AT + 2u; i < end && status == STORE_OK; i++) {
         status = store_write_byte(cobs_packet[i]);
     }
     if (status == STORE_OK) {
@@ -304,7 +317,7 @@ static void handle_packet(uint8_t length) {
     command_crc = get_u16((uint8_t)(length - LINK_CRC_BYTES));
     if (reply_length != 0u && command_crc == reply_command_crc && cobs_packet[1] == reply[1] &&
         cobs_packet[0] != LINK_CMD_INFO) {
-        transmit(reply, reply_length);
+        transmit(0u, reply_length);
         return;
     }
     reply_command_crc = command_crc;
@@ -358,6 +371,7 @@ bool link_service(void) {
         handled++;
         if (result == COBS_PACKET) {
             handle_packet(cobs_length);
+            link_handled_packet = true;
         } else if (result == COBS_DROPPED) {
             event_error(LINK_ERR_BAD_PACKET, 0);
         }

@@ -16,6 +16,10 @@ void link_init(void);
  * timeout counted in calls/ms inside, never forever).
  */
 bool link_service(void);
+/* Set by a link_service() call that handled a packet (a command may have kept the CPU
+ * from the button for seconds: a COMMIT checks every frame, a SHOW refreshes the panel);
+ * the caller clears it. */
+extern bool link_handled_packet;
 
 /* Device events sent to the host (best effort, no ack expected). */
 void link_event_button(void);

@@ -17,7 +17,10 @@
 #define CMD_DTM1 0x10u
 #define CMD_DISPLAY_REFRESH 0x12u
 #define CMD_DTM2 0x13u
-#define CMD_LUT_VCOM 0x20u /* then WW 0x21, BW 0x22, WB 0x23, BB 0x24 */
+#define CMD_LUT_VCOM 0x20u
+#define CMD_LUT_BW 0x22u /* black to white (after WW 0x21) */
+#define CMD_LUT_WB 0x23u /* white to black */
+#define CMD_LUT_BB 0x24u
 #define CMD_VCOM_AND_DATA_INTERVAL 0x50u
 #define CMD_RESOLUTION_SETTING 0x61u
 #define CMD_PARTIAL_WINDOW 0x90u
@@ -74,8 +77,6 @@
  */
 #define FAST_REFRESH_TIMEOUT_MS 2000u
 #define LUT_GROUP_BYTES 6u
-#define LUT_BW 2u       /* 0x22 */
-#define LUT_WB 3u       /* 0x23 */
 #define LEVEL_VDH 0x40u /* phase A at VDH: towards black */
 #define LEVEL_VDL 0x80u /* phase A at VDL: towards white */
 #define LUT_VCOM_BYTES 44u
@@ -419,20 +420,27 @@ epd_status_t epd_refresh_start(void) {
  */
 epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     uint8_t lut;
+    uint8_t level;
 
     if (!ready()) {
         return EPD_ERR_NOT_READY;
     }
     /* Each LUT's first group: its level select, 0x1F frames then 1, repeated once. */
-    for (lut = 0u; lut < 5u; lut++) {
-        send_command((uint8_t)(CMD_LUT_VCOM + lut));
-        send_data(lut == LUT_BW ? LEVEL_VDL : lut == LUT_WB ? LEVEL_VDH : 0x00u);
+    for (lut = CMD_LUT_VCOM; lut <= CMD_LUT_BB; lut++) {
+        send_command(lut);
+        level = 0x00u;
+        if (lut == CMD_LUT_BW) {
+            level = LEVEL_VDL;
+        } else if (lut == CMD_LUT_WB) {
+            level = LEVEL_VDH;
+        }
+        send_data(level);
         send_data(0x1Fu);
         send_data(0x01u);
         hal_spi_repeat(0x00u, 2u);
         send_data(0x01u);
-        hal_spi_repeat(0x00u,
-                       lut == 0u ? LUT_VCOM_BYTES - LUT_GROUP_BYTES : LUT_BYTES - LUT_GROUP_BYTES);
+        hal_spi_repeat(0x00u, lut == CMD_LUT_VCOM ? LUT_VCOM_BYTES - LUT_GROUP_BYTES
+                                                  : LUT_BYTES - LUT_GROUP_BYTES);
     }
     send_command(CMD_PANEL_SETTING);
     send_data(PANEL_SETTING_REG_BW);
@@ -445,9 +453,12 @@ epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) 
 }
 
 epd_status_t epd_refresh_wait(void) {
-    uint16_t bound = fast_refresh ? FAST_REFRESH_TIMEOUT_MS : REFRESH_TIMEOUT_MS;
+    uint16_t bound = REFRESH_TIMEOUT_MS;
 
-    fast_refresh = false;
+    if (fast_refresh) {
+        bound = FAST_REFRESH_TIMEOUT_MS;
+        fast_refresh = false;
+    }
     return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
 }
 #else

@@ -36,13 +36,11 @@
 
 /*
  * Fast black/white updates (epd_fast_refresh_start() and display.c's use of
- * them) on the UC8151D, except in the PIC16F18326 image: it has no room for
- * them yet (they take about 380 program words, its budget leaves 61 free,
- * docs/frame-format.md), so its compilers (SDCC, XC8) leave them out and that
- * image shows every frame by a full refresh. -DEPD_FAST_UPDATES=0/1 overrides.
+ * them): on the UC8151D, in every build, the PIC16F18326 image included.
+ * -DEPD_FAST_UPDATES=0 leaves them out (every frame then goes by a full refresh).
  */
 #ifndef EPD_FAST_UPDATES
-#if EPD_CONTROLLER == EPD_UC8151D && !defined(__SDCC) && !defined(__XC8)
+#if EPD_CONTROLLER == EPD_UC8151D
 #define EPD_FAST_UPDATES 1
 #else
 #define EPD_FAST_UPDATES 0

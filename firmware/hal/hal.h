@@ -26,6 +26,17 @@
 #define HAL_STATIC_ASSERT(name, cond) typedef char hal_static_assert_##name[(cond) ? 1 : -1]
 
 /*
+ * A pointer known to point into RAM: SDCC pic14 reads and writes through it
+ * with FSR0 in place, where a plain (generic) pointer costs a runtime call a
+ * byte. Other compilers need no hint.
+ */
+#if defined(__SDCC_pic14) || defined(SDCC_pic14)
+#define HAL_RAM __data
+#else
+#define HAL_RAM
+#endif
+
+/*
  * CPU work the simulated board charges as time. On the chip the work simply
  * takes its cycles and HAL_WORK() compiles to nothing; the simulated board's
  * build (HAL_COUNTS_WORK) charges each unit what it costs on the instruction

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from link_sim_support import encoded, shows, small_planes
+from link_sim_support import encoded, shows, small_planes, suggestion_planes
 
 from epdle.frames import store as flash_layout
 from epdle.link import ButtonPressed, Device, DeviceNotResponding, FrameShown
 from epdle.link.device import SHOW_TIMEOUT_S
-from epdle.link.protocol import EventType, Packet
+from epdle.link.protocol import Command, EventType, Packet, PacketReader
 
 OLD = small_planes(2, seed=1)
 NEW = small_planes(3, seed=2)
@@ -92,6 +92,43 @@ def test_show_returns_once_its_own_frame_is_shown_not_a_press_before_it() -> Non
         assert board.refresh_count == refreshes + 2
         assert not board.panel_powered
         assert board.panel_planes() == (OLD[1].black, OLD[1].red)
+
+
+def test_a_quick_press_during_the_commit_is_shown_once_it_is_over() -> None:
+    """The device checks a set of 8 frames (the COMMIT, over a second) without looking
+    at the button: a press made 0.5 s into it and released 0.2 s later, before the
+    reply, is a press all the same, and the next frame is shown once the COMMIT is done."""
+    random.seed(11)
+    planes = suggestion_planes(["plumb", "fjord", "crane", "sloth", "adieu", "roate", "tares"])
+    planes.append(small_planes(1, seed=3)[0])
+    with Device.open("sim://") as dev:
+        board = dev.serial.board
+        write = dev.serial.write
+        released_before_reply: list[bool] = []
+
+        def press_during_the_commit(data: bytes) -> int:
+            written = write(data)
+            commit = any(p.type == Command.COMMIT for p in PacketReader().feed(data))
+            if commit and not released_before_reply:
+                board.run_ms(500)
+                board.press_button(hold_ms=200)
+                board.run_ms(201)  # to the release and its bounce
+                released_before_reply.append(dev.serial.in_waiting == 0)
+            return written
+
+        dev.serial.write = press_during_the_commit  # type: ignore[method-assign]
+        dev.push(encoded(planes))
+        assert released_before_reply == [True]
+        events: list[object] = []
+        for _ in range(3):  # the press's debounce, load and refresh: about 15 s
+            events += dev.poll_events(timeout=10.0)
+            if any(isinstance(e, FrameShown) for e in events):
+                break
+        assert any(isinstance(e, ButtonPressed) for e in events)
+        shown = [e for e in events if isinstance(e, FrameShown)]
+        # Nothing shown since the board booted: a press shows the set's first frame.
+        assert len(shown) == 1 and shown[0].ok and shown[0].index == 0
+        assert board.panel_planes() == (planes[0].black, planes[0].red)
 
 
 class _PressedThenSilent:

@@ -20,14 +20,6 @@
 
 #define _XTAL_FREQ 32000000UL
 
-/* A pointer SDCC pic14 knows to be into RAM goes through FSR0 in place; a generic one
- * is a runtime call (__gptrget1/2, __gptrput1) a byte or word, one or two stack levels. */
-#if defined(__SDCC_pic14) || defined(SDCC_pic14)
-#define PIC_RAM __data
-#else
-#define PIC_RAM
-#endif
-
 /* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 115942 Bd (+0.6 %). */
 #define BAUD_DIVISOR 68u
 /* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
@@ -440,7 +432,7 @@ bool hal_uart_read(uint8_t *byte) {
     if (rx_tail == rx_head) {
         return false;
     }
-    *(PIC_RAM uint8_t *)byte = rx_ring[rx_tail];
+    *(HAL_RAM uint8_t *)byte = rx_ring[rx_tail];
     rx_tail = (uint8_t)((rx_tail + 1u) & (RX_RING_SIZE - 1u));
     return true;
 }
@@ -521,7 +513,7 @@ bool hal_flash_erase_row(uint16_t row_addr) {
 
 /* words[] is in RAM (the store's row buffer): the pointer is taken as a RAM one. */
 bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
-    const PIC_RAM uint16_t *ram = (const PIC_RAM uint16_t *)words;
+    const HAL_RAM uint16_t *ram = (const HAL_RAM uint16_t *)words;
     uint8_t i;
     uint16_t word;
     bool ok;

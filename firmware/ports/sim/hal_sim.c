@@ -40,7 +40,8 @@
  * 829,207 cycles for 270 frame bytes in and 4,268 pixel bytes out, `checkerboard` 1,006,939 for 286
  * and 5,512: 130 a pixel byte and 1,020 a frame byte (which predicts `noise`, 6,238 in and 5,512
  * out, 2.6 % high), of which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
- * CRC).
+ * CRC). A CRC byte is charged that 109 wherever it is computed: crc16_block over a packet in RAM
+ * takes 91 a byte (docs/pic-cycles.md), 18 less, on the link's few bytes a packet.
  */
 #define SPI_BYTE_CYCLES 63u
 #define SPI_REPEAT_BYTE_CYCLES 58u

@@ -39,7 +39,9 @@ static struct {
     uint32_t service_calls;
     uint32_t stay_awake_calls; /* link_service() returns true this many times */
     uint32_t sleeps_at_last_awake_call;
-    char events[64]; /* 'b' = button, '0'+index = shown, '!' = show failed */
+    uint32_t command_on_call; /* this link_service() call handles a command ... */
+    uint16_t command_ms;      /* ... that keeps the CPU busy this long (a COMMIT's frame checks) */
+    char events[64];          /* 'b' = button, '0'+index = shown, '!' = show failed */
     uint32_t event_count;
     bool battery_low;
 } fake_link;
@@ -132,10 +134,18 @@ void store_init(void) {
     record_init('s');
 }
 
+bool link_handled_packet;
+
 bool link_service(void) {
     fake_link.service_calls++;
+    if (fake_link.service_calls == fake_link.command_on_call) {
+        hal_delay_ms(fake_link.command_ms);
+        link_handled_packet = true;
+        return true;
+    }
     if (fake_link.stay_awake_calls > 0u) {
         fake_link.stay_awake_calls--;
+        hal_delay_us(100u); /* an idle poll, as the link's */
         fake_link.sleeps_at_last_awake_call = sim_board_sleep_count();
         return true;
     }
@@ -401,6 +411,56 @@ static void test_link_keeps_the_chip_awake_while_busy(void **state) {
     assert_int_equal(sim_board_sleep_count(), 1);
 }
 
+/* The loop's pass that handles a 2 s command (a COMMIT of 8 frames) does not look at the button:
+ * a quick press made and released meanwhile is shown once the command is over. */
+static void test_press_released_during_a_link_command_is_shown(void **state) {
+    (void)state;
+    fake_link.command_on_call = 1u; /* the first pass: a command from t = 0 to 2000 ms */
+    fake_link.command_ms = 2000u;
+    button_press(500u, 200u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+    assert_true(fake_display.show_start_ms[0] > 2000u);
+    assert_slept_unpowered();
+}
+
+/* A glitch while the loop only polls the link (no command) is still no press. */
+static void test_glitch_while_the_link_idles_is_ignored(void **state) {
+    (void)state;
+    fake_link.stay_awake_calls = 20000u; /* 2 s of 100 us polls on the real link */
+    button_at(100u, 0u);
+    button_at(103u, 1u);
+    run_app();
+    assert_true(fake_link.service_calls > 1u);
+    assert_int_equal(fake_display.show_count, 0);
+    assert_string_equal(fake_link.events, "");
+}
+
+/* Held from before a command and released during it: that release's bounce is no press. */
+static void test_release_bounce_during_a_link_command_is_ignored(void **state) {
+    (void)state;
+    fake_link.command_on_call = 2u; /* the pass after the show: from about 17.1 s to 19.1 s */
+    fake_link.command_ms = 2000u;
+    button_press(100u, 18000u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+}
+
+/* Held through a show and released cleanly (no falling edge); a quick press during the
+ * command after that show is a new press, shown. */
+static void test_press_during_a_command_after_a_held_show_is_shown(void **state) {
+    (void)state;
+    fake_link.command_on_call = 2u; /* the pass after the show: from about 17.1 s to 19.1 s */
+    fake_link.command_ms = 2000u;
+    button_press(100u, 3000u, 0u);
+    button_press(17600u, 200u, 3u);
+    run_app();
+    assert_int_equal(fake_display.show_count, 2);
+    assert_string_equal(fake_link.events, "b1b2");
+}
+
 static void test_reboot_mid_show_starts_clean(void **state) {
     (void)state;
     button_press(100u, 150u, 0u);
@@ -437,6 +497,14 @@ int main(void) {
         cmocka_unit_test_setup_teardown(
             test_stuck_panel_is_reported_and_the_chip_still_sleeps_unpowered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_link_keeps_the_chip_awake_while_busy, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_press_released_during_a_link_command_is_shown, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_glitch_while_the_link_idles_is_ignored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_release_bounce_during_a_link_command_is_ignored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_press_during_a_command_after_a_held_show_is_shown,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_reboot_mid_show_starts_clean, setup, teardown),
     };
 

@@ -8,6 +8,7 @@
 #include <gpsim/stimuli.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -19,6 +20,13 @@ const double POWER_ON_S = 0.079414, POWER_OFF_S = 0.03914, REFRESH_S = 16.788187
 /* Its reset (firmware/sim/sim_panel.h): RST low 50 us or more, three pulses since power-up
  * before the first command, 10 ms after the last. */
 const double RESET_MIN_S = 50e-6, READY_S = 0.010;
+/* Its waveform registers (firmware/sim/sim_panel.c, facts 4.1): PANEL_SETTING's bits 5
+ * (LUT from registers) and 4 (black/white); PLL_CONTROL's frame rates; five LUTs of seven
+ * groups of 6 bytes (a level select, four frame counts, a repeat count). */
+const uint8_t PSR_REG = 0x20, PSR_BW = 0x10, PLL_DEFAULT = 0x3C;
+const unsigned LUT_GROUPS = 7, LUT_GROUP_BYTES = 6;
+const unsigned char PLL_HZ[][2] = {{0x3F, 29}, {0x3E, 33}, {0x3D, 40}, {0x3C, 50},
+                                   {0x3B, 67}, {0x3A, 100}, {0x39, 200}};
 const int RESET_PULSES = 3;
 /* BUSY falls this long after a command that makes the controller busy (BUSY_DELAY_US). */
 const unsigned DEFAULT_BUSY_DELAY_US = 1000;
@@ -311,6 +319,9 @@ void Bench::latch_changed(int port) {
             powered = pwr;
             log("power", pwr ? "on" : "off");
             if (powered) {
+                panel_setting = 0x0F;
+                pll = PLL_DEFAULT;
+                std::memset(lut, 0, sizeof lut);
                 reset_pulses = 0;
                 first_command_seen = false;
                 ready_at = 0;
@@ -360,7 +371,11 @@ void Bench::latch_changed(int port) {
             char text[16];
             std::snprintf(text, sizeof text, "%c%02x", data ? 'd' : 'c', shift);
             log("spi", text);
-            if (!data) {
+            if (data) {
+                register_data(shift);
+            } else {
+                command = shift;
+                data_index = 0;
                 check_reset_before(shift);
                 if (busy && shift != GET_STATUS) {
                     log("violation", busy_pin_pending ? "command while BUSY (the pin not low yet)"
@@ -371,7 +386,7 @@ void Bench::latch_changed(int port) {
                 } else if (shift == 0x02) {
                     busy_for(POWER_OFF_S, "power_off");
                 } else if (shift == 0x12) {
-                    busy_for(REFRESH_S, "refresh");
+                    busy_for(refresh_seconds(), "refresh");
                 }
             }
         }
@@ -402,4 +417,50 @@ void Bench::nvm_event(const char *what, unsigned int address, unsigned int con) 
     char text[64];
     std::snprintf(text, sizeof text, "%s %04x %02x", what, address, con);
     log("nvm", text);
+}
+
+void Bench::register_data(uint8_t value) {
+    if (command == 0x00 && data_index == 0) {
+        panel_setting = value;
+    } else if (command == 0x30 && data_index == 0) {
+        pll = value;
+    } else if (command >= 0x20 && command <= 0x24 && data_index < sizeof lut[0]) {
+        lut[command - 0x20][data_index] = value;
+    }
+    data_index++;
+}
+
+/*
+ * The OTP's three-colour waveform takes its measured time; a register waveform (PANEL_SETTING
+ * with both bits) its frames at PLL_CONTROL's rate: each group as long as its longest LUT
+ * (the five run in step), (A + B + C + D) frames times the repeat count.
+ */
+double Bench::refresh_seconds() {
+    if ((panel_setting & (PSR_REG | PSR_BW)) != (PSR_REG | PSR_BW)) {
+        return REFRESH_S;
+    }
+    unsigned hz = 0;
+    for (const auto &entry : PLL_HZ) {
+        if (entry[0] == pll) {
+            hz = entry[1];
+        }
+    }
+    if (hz == 0) {
+        log("violation", "PLL_CONTROL not in the UC8151D's frame-rate table");
+        hz = 50;
+    }
+    unsigned long frames = 0;
+    for (unsigned group = 0; group < LUT_GROUPS; group++) {
+        unsigned long longest = 0;
+        for (const auto &table : lut) {
+            const uint8_t *g = &table[group * LUT_GROUP_BYTES];
+            unsigned long n = (unsigned long)(g[1] + g[2] + g[3] + g[4]) * g[5];
+            longest = n > longest ? n : longest;
+        }
+        frames += longest;
+    }
+    char text[64];
+    std::snprintf(text, sizeof text, "%lu frames at %u Hz", frames, hz);
+    log("waveform", text);
+    return (double)frames / hz;
 }

@@ -89,6 +89,16 @@ class Bench : public TriggerObject {
     bool first_command_seen = false;
     uint64_t rst_fell_at = 0;
     uint64_t ready_at = 0;
+    /* The registers a refresh's waveform and time follow (UC8151D): the command whose data
+     * comes, how many of its bytes came, PANEL_SETTING's first byte, PLL_CONTROL and the
+     * LUT registers 0x20-0x24. A power-up resets them. */
+    unsigned command = 0;
+    unsigned data_index = 0;
+    uint8_t panel_setting = 0x0F;
+    uint8_t pll = 0x3C;
+    uint8_t lut[5][44] = {};
+    void register_data(uint8_t value);
+    double refresh_seconds();
 
     /* seconds at cycle time_cycle (the clock may change) */
     double time_base = 0.0;
