@@ -30,7 +30,7 @@ from epdle.sim.library import (
     Transaction,
     load_library,
 )
-from epdle.sim.power import PowerReport, power_report
+from epdle.sim.power import PowerReport, SupplyFigures, power_report
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -65,24 +65,6 @@ _STOP_DEADLINE = 0
 _STOP_REFRESH_DONE = 1
 _STOP_BYTE_LANDED = 3
 _NET_VCC = NETS.index("EPD_VCC")
-
-
-class SupplyFigures(TypedDict):
-    """What the supply path saw since `supply_report_start` (volts; None if never)."""
-
-    min_vdd_switch_on: float | None
-    min_vdd_refresh: float | None
-    min_vdd_bor_armed: float | None
-    min_vdd_running: float | None
-    # From U2's turn-on to the end of POWER_ON, and in the refresh: the floor in use where
-    # VDD came closest to it (the highest brown-out trip while armed, else the clock's
-    # minimum; firmware/sim/sim.h), and how far above it VDD stayed there.
-    floor_switch_on_v: float | None
-    floor_refresh_v: float | None
-    margin_switch_on_mv: float | None
-    margin_refresh_mv: float | None
-    charge_uc: float
-    brownouts: int
 
 
 class EpdTransaction(TypedDict):

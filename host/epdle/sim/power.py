@@ -86,23 +86,31 @@ SETTLE_MS = 2_000.0  # a new cell's voltage reaches the capacitors (R x C: tens 
 PRESS_LIMIT_MS = 60_000.0
 
 
-class PressFigures(TypedDict):
-    """What one press from sleep did to the supply (volts; None where it never happened)."""
+class SupplyFigures(TypedDict):
+    """What the supply path saw since `supply_report_start` (volts; None if never)."""
 
     min_vdd_switch_on: float | None
     min_vdd_refresh: float | None
     min_vdd_bor_armed: float | None
     min_vdd_running: float | None
+    # From U2's turn-on to the end of POWER_ON, and in the refresh: the floor in use where
+    # VDD came closest to it (the highest brown-out trip while armed, else the clock's
+    # minimum; firmware/sim/sim.h), and how far above it VDD stayed there.
     floor_switch_on_v: float | None
     floor_refresh_v: float | None
     margin_switch_on_mv: float | None
     margin_refresh_mv: float | None
+    charge_uc: float
+    brownouts: int
+
+
+class PressFigures(SupplyFigures):
+    """What one press from sleep did to the supply (volts; None where it never happened)."""
+
     bor_trip_v: float
     bor_trip_max_v: float
-    brownouts: int
     watchdog_resets: int
     refreshed: bool
-    charge_uc: float
     slept_before: bool
     ended_asleep: bool
 
