@@ -31,7 +31,7 @@
 #define MCU_SLEEP_A 0.4e-6   /* IPD base, WDT/BOR/FVR off, VREGPM = 1 */
 #define WATCHDOG_A 0.8e-6    /* WDT on (sleeping through a refresh): LFINTOSC and counter */
 #define PULLUP_HELD_A 100e-6 /* weak pull-up sinking into the pressed button */
-/* Panel (GDEW0213Z16 / IL0373) behind the load switch (hardware/power.md, "Panel") */
+/* The panel module behind the load switch (hardware/power.md, "Currents the model uses") */
 #define PANEL_BUSY_A 8.0e-3       /* refresh / charge pumps ramping */
 #define PANEL_IDLE_A 1.0e-3       /* powered and receiving data (estimate, see power.md) */
 #define PANEL_DEEP_SLEEP_A 5e-6   /* deep sleep */
