@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from epdle.cli.errors import CommandError, int_in, number_in
-from epdle.cli.options import add_port_option
+from epdle.cli.options import add_full_refresh_option, add_port_option
 from epdle.render.options import MAX_PICTURE_PIXELS
 
 if TYPE_CHECKING:
@@ -57,13 +57,7 @@ def _register_push(commands: argparse._SubParsersAction) -> None:
         "alone first, so that a power cut at any moment leaves a whole set; only if not even "
         "that frame fits is the stored set cleared first",
     )
-    push.add_argument(
-        "--full-refresh",
-        action="store_true",
-        help="show every frame by a full three-colour refresh (about 17 s), for a panel that "
-        "shows ghosts: without it, frames that differ from the rest of the set only in black "
-        "inside one window are shown by a fast black/white update of it (about 1 s)",
-    )
+    add_full_refresh_option(push)
     push.add_argument(
         "--show",
         type=int_in(1, MAX_FRAME_NUMBER, "the device holds 32 frames"),

@@ -1,5 +1,5 @@
 """Options shared by several commands: the device port, the solver and its word lists,
-the boards; and `game_spec`, the game they describe."""
+the boards, full refreshes; and `game_spec`, the game they describe."""
 
 from __future__ import annotations
 
@@ -124,12 +124,25 @@ def add_boards_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_full_refresh_option(parser: argparse.ArgumentParser) -> None:
+    """--full-refresh: no fast black/white updates (`push` and the game commands)."""
+    parser.add_argument(
+        "--full-refresh",
+        action="store_true",
+        help="refresh the panel fully (three colours) for every frame, about 17 s a press "
+        "instead of about 1 s, for a panel that shows ghosts: without it, frames that differ "
+        "from the first of their set only in black inside one window are shown by a fast "
+        "black/white update of it",
+    )
+
+
 def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """What a game on the device is played with: the solver, --top and --boards (`play`,
-    `daemon`, `demo`, `web`)."""
+    """What a game on the device is played with: the solver, --top, --boards and
+    --full-refresh (`play`, `daemon`, `demo`, `web`)."""
     add_solver_options(parser)
     add_top_option(parser, for_device=True)
     add_boards_option(parser)
+    add_full_refresh_option(parser)
 
 
 def game_spec(args: argparse.Namespace) -> GameSpec:
@@ -149,6 +162,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         language=getattr(args, "language", None),
         length=getattr(args, "length", 5),
         top=getattr(args, "top", 5),
+        full_refresh=getattr(args, "full_refresh", False),
     )
     if spec.boards > 1 and spec.strategy != DEFAULT_STRATEGY:
         raise UsageError("--strategy applies to one board; several boards have their own search")

@@ -139,7 +139,6 @@ def _play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from epdle.session import play
-    from epdle.session.presenter import DevicePresenter
 
     setup = game_setup(args)
     console = Console()
@@ -148,7 +147,7 @@ def _play(args: argparse.Namespace) -> int:
     if port == "sim://":
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
         port = "sim://?" + urlencode({"png_dir": str(panel_dir)})
-    controller = setup.new_controller(DevicePresenter(port))
+    controller = setup.new_controller(setup.presenter(port))
     if panel_dir is not None:
         # A new board counts its refreshes from 1 again: an earlier session's panels go.
         for stale in panel_dir.glob("panel-*.png"):
@@ -161,7 +160,6 @@ def _play(args: argparse.Namespace) -> int:
 
 def _daemon(args: argparse.Namespace) -> int:
     from epdle.session import daemon
-    from epdle.session.presenter import DevicePresenter
 
     setup = game_setup(args)
     logging.basicConfig(
@@ -171,7 +169,7 @@ def _daemon(args: argparse.Namespace) -> int:
     )
     if args.feed != "-":
         input_file(args.feed, "feed")
-    return daemon.run(setup.new_controller(DevicePresenter(resolve_port(args.port))), args.feed)
+    return daemon.run(setup.new_controller(setup.presenter(resolve_port(args.port))), args.feed)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -184,7 +182,7 @@ def _demo(args: argparse.Namespace) -> int:
     output_dir(args.out)
     game = setup.new_game()
     if setup.spec.boards > 1:  # the answer is one word per board
-        return _multi_demo(args, cast("MultiGame", game))
+        return _multi_demo(args, setup, cast("MultiGame", game))
     game = cast("Game", game)
     solver = game.solver
     answer = solver.universe.lang.fold(args.answer)
@@ -192,7 +190,7 @@ def _demo(args: argparse.Namespace) -> int:
         raise CommandError(f"{shorten(args.answer)!r} is not an accepted word")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
-    result = play_demo(game, answer, args.out, cycle=not args.no_cycle)
+    result = play_demo(game, answer, args.out, cycle=not args.no_cycle, presenter=setup.presenter)
     guesses = " ".join(f"{display_word(s.guess)}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
     Console().print(f"{display_word(answer)}: {status}: {guesses}")
@@ -202,7 +200,7 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _multi_demo(args: argparse.Namespace, game: MultiGame) -> int:
+def _multi_demo(args: argparse.Namespace, setup: GameSetup, game: MultiGame) -> int:
     from rich.console import Console
 
     from epdle.session.demo import play_multi_demo
@@ -219,7 +217,9 @@ def _multi_demo(args: argparse.Namespace, game: MultiGame) -> int:
             raise CommandError(f"{shorten(word)!r} is not an accepted word")
     for stale in args.out.glob("panel-*.png"):  # an earlier demo's panels
         stale.unlink()
-    result = play_multi_demo(game, answers, args.out, cycle=not args.no_cycle)
+    result = play_multi_demo(
+        game, answers, args.out, cycle=not args.no_cycle, presenter=setup.presenter
+    )
     guesses = " ".join(f"{s.guess.upper()}({s.feedback})" for s in result.steps)
     status = f"solved in {len(result.steps)}" if result.solved else "NOT solved"
     Console().print(f"{','.join(answers).upper()}: {status}: {guesses}", highlight=False)

@@ -109,7 +109,6 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _web(args: argparse.Namespace) -> int:
     try:
-        from epdle.session.presenter import DevicePresenter
         from epdle.web.multistate import web_session
         from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
@@ -128,7 +127,7 @@ def _web(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     guard = Guard.for_address(host, port)
     try:
-        session = web_session(setup, DevicePresenter(device))
+        session = web_session(setup, setup.presenter(device))
     except (OSError, ValueError) as error:
         sock.close()
         print(f"epdle web: {error}", file=sys.stderr)

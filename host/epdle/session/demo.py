@@ -81,7 +81,18 @@ def _cycle_frames(presenter: DevicePresenter, count: int) -> None:
         presenter.press_and_wait()
 
 
-def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> DemoResult:
+# Makes what shows the demo's frames on the simulated board at a sim:// URL (a
+# GameSetup's `presenter`: full refreshes only if its spec says so).
+PresenterFactory = Callable[[str], DevicePresenter]
+
+
+def play_demo(
+    game: Game,
+    answer: str,
+    out_dir: Path,
+    cycle: bool = True,
+    presenter: PresenterFactory = DevicePresenter,
+) -> DemoResult:
     def step(frames: int) -> DemoStep:
         advice = game.advice
         guess = advice.suggestions[0].word
@@ -89,11 +100,15 @@ def play_demo(game: Game, answer: str, out_dir: Path, cycle: bool = True) -> Dem
         game.play(guess, feedback)
         return DemoStep(guess, feedback, advice.candidates_left, frames)
 
-    return _run_demo(game, answer, lambda: frames_for(game), step, out_dir, cycle)
+    return _run_demo(game, answer, lambda: frames_for(game), step, out_dir, cycle, presenter)
 
 
 def play_multi_demo(
-    game: MultiGame, answers: Sequence[str], out_dir: Path, cycle: bool = True
+    game: MultiGame,
+    answers: Sequence[str],
+    out_dir: Path,
+    cycle: bool = True,
+    presenter: PresenterFactory = DevicePresenter,
 ) -> DemoResult:
     """A game of several boards, one answer a board; a step's feedback is each board's
     colours separated by / ('-' for a board already solved)."""
@@ -114,7 +129,7 @@ def play_multi_demo(
         shown = "/".join(feedback or SOLVED_MARK for feedback in feedbacks)
         return DemoStep(guess, shown, left, frames)
 
-    return _run_demo(game, ",".join(answers), frames, step, out_dir, cycle)
+    return _run_demo(game, ",".join(answers), frames, step, out_dir, cycle, presenter)
 
 
 def _run_demo(
@@ -124,11 +139,12 @@ def _run_demo(
     step: Callable[[int], DemoStep],
     out_dir: Path,
     cycle: bool,
+    make_presenter: PresenterFactory,
 ) -> DemoResult:
     """Push the game's frames, cycle them, play the solver's guess (``step``, told how
     many frames were pushed), until the game is over; then the simulated board's figures."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    presenter = DevicePresenter(sim_url(out_dir))
+    presenter = make_presenter(sim_url(out_dir))
     result = DemoResult(answer=answer)
     try:
         while True:

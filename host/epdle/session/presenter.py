@@ -56,8 +56,11 @@ class DevicePresenter:
         timeout: float = 2.0,
         retries: int = 3,
         reconnect_interval: float = 1.0,
+        full_refresh: bool = False,
     ) -> None:
         self.port = port
+        # No fast windows in the frames: the device shows each by a full refresh.
+        self.full_refresh = full_refresh
         self.timeout = timeout
         self.retries = retries
         self.reconnect_interval = reconnect_interval
@@ -123,7 +126,7 @@ class DevicePresenter:
     ) -> PublishResult:
         """Make `planes` the device's frame set and show the first one. A set too large
         to replace the stored one without clearing it first loses its last frames."""
-        frames = encode_set(planes)
+        frames = encode_set(planes, fast=not self.full_refresh)
         self._frames = replaceable_prefix(frames)
         if len(self._frames) < len(frames):
             log.warning(

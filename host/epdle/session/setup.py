@@ -98,6 +98,13 @@ class GameSetup:
         game = self.game_kind().game
         return game(first, spec.top, solvers=solvers, widens=spec.widens)  # type: ignore[arg-type]
 
+    def presenter(self, port: str) -> DevicePresenter:
+        """What shows this game's frames on the device at `port`, full refreshes only
+        if the spec says so."""
+        from epdle.session.presenter import DevicePresenter
+
+        return DevicePresenter(port, full_refresh=self.spec.full_refresh)
+
     def new_controller(self, presenter: DevicePresenter) -> Controller:
         """A new game and what handles its input lines, showing it on `presenter`."""
         return self.game_kind().controller(self.new_game(), presenter)  # type: ignore[arg-type]

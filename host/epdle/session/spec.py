@@ -1,7 +1,8 @@
-"""The game a command plays, fixed once: its boards, strategy, mode, word lists and
-how many suggestions a turn shows (`GameSpec`, made from the parsed arguments by
-epdle.cli.options.game_spec). The rules that follow from the lists alone are here:
-which games are always blind, which may widen past their answer list.
+"""The game a command plays, fixed once: its boards, strategy, mode, word lists, how
+many suggestions a turn shows and whether the device may show them by fast updates
+(`GameSpec`, made from the parsed arguments by epdle.cli.options.game_spec). The rules
+that follow from the lists alone are here: which games are always blind, which may
+widen past their answer list.
 
 Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
 """
@@ -33,6 +34,8 @@ class GameSpec(NamedTuple):
     language: str | None = None
     length: int = 5
     top: int = 5
+    # Every frame shown by a full refresh: the runner-ups carry no fast window.
+    full_refresh: bool = False
 
     @property
     def dictionary(self) -> bool:
