@@ -141,22 +141,12 @@ def press_from_sleep(
         return b.time_ms > pressed_ms + 1_000 and b.asleep and not b.panel_powered
 
     ended = board.run_until(over, PRESS_LIMIT_MS)
-    figures = board.supply_report()
     return PressFigures(
-        min_vdd_switch_on=figures["min_vdd_switch_on"],
-        min_vdd_refresh=figures["min_vdd_refresh"],
-        min_vdd_bor_armed=figures["min_vdd_bor_armed"],
-        min_vdd_running=figures["min_vdd_running"],
-        floor_switch_on_v=figures["floor_switch_on_v"],
-        floor_refresh_v=figures["floor_refresh_v"],
-        margin_switch_on_mv=figures["margin_switch_on_mv"],
-        margin_refresh_mv=figures["margin_refresh_mv"],
+        **board.supply_report(),
         bor_trip_v=board.bor_trip_v,
         bor_trip_max_v=board.bor_trip_max_v,
-        brownouts=figures["brownouts"],
         watchdog_resets=board.watchdog_resets - watchdog_resets,
         refreshed=board.refresh_count > refreshes,
-        charge_uc=figures["charge_uc"],
         slept_before=slept,
         ended_asleep=ended,
     )
