@@ -180,6 +180,24 @@ RESERVOIR_PURPOSE = (
     " the panel's switch-on and refresh current come from here, not through the cell's"
     " resistance; each soldered across two strips"
 )
+
+
+def reservoir(ref: str, at: tuple[float, float]) -> Part:
+    """One of the two reservoir capacitors at U2's VIN (the same part, side by side)."""
+    return Part(
+        ref,
+        "220u",
+        CAPACITOR,
+        at,
+        "Capacitor_SMD:C_1210_3225Metric",
+        "Murata",
+        "GRM32ER60J227ME05L",
+        "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
+        RESERVOIR_PURPOSE,
+        {"1": "VDD", "2": "GND"},
+    )
+
+
 BATTERY = Symbol(
     "Battery_Cell", "BT", _pins(("1", "+", "passive", "T"), ("2", "-", "passive", "B")), 2.54, 2.54
 )
@@ -364,30 +382,8 @@ PARTS: tuple[Part, ...] = (
         "bulk at VDD: the panel's inrush against the cell's internal resistance",
         {"1": "VDD", "2": "GND"},
     ),
-    Part(
-        "C4",
-        "220u",
-        CAPACITOR,
-        (144.78, 30.48),
-        "Capacitor_SMD:C_1210_3225Metric",
-        "Murata",
-        "GRM32ER60J227ME05L",
-        "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
-        RESERVOIR_PURPOSE,
-        {"1": "VDD", "2": "GND"},
-    ),
-    Part(
-        "C5",
-        "220u",
-        CAPACITOR,
-        (129.54, 30.48),
-        "Capacitor_SMD:C_1210_3225Metric",
-        "Murata",
-        "GRM32ER60J227ME05L",
-        "any 220 uF 6.3 V X5R or X7R MLCC in 1210; not an electrolytic or a tantalum (leakage)",
-        RESERVOIR_PURPOSE,
-        {"1": "VDD", "2": "GND"},
-    ),
+    reservoir("C4", (144.78, 30.48)),
+    reservoir("C5", (129.54, 30.48)),
     Part(
         "C3",
         "1u",
