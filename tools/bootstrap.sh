@@ -66,6 +66,8 @@ if [ "$target" != run ]; then
   fi
   # The web page's browser tests drive Debian's chromium (never a downloaded browser).
   [ -x /usr/bin/chromium ] || need chromium
+  # Debian's sigrok-cli decodes the simulated board's VCD (its decoders come with it).
+  [ -x /usr/bin/sigrok-cli ] || need sigrok-cli
 fi
 
 if [ "$target" = ci ]; then

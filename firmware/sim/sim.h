@@ -44,6 +44,7 @@ typedef struct {
     uint8_t cmd;
     uint32_t len;
     uint8_t data[SIM_EPD_LOG_DATA_BYTES]; /* first min(len, 16) data bytes */
+    uint32_t crc32;                       /* CRC-32 (zlib's) of all len data bytes */
 } sim_epd_transaction_t;
 
 /* Per-state times and charges of the power model. mcu_sleep_ns is all time

@@ -190,6 +190,8 @@ static void log_command(uint8_t command) {
 
 static void log_data(uint8_t byte) {
     sim_epd_transaction_t *entry;
+    uint32_t crc;
+    int bit;
 
     if (log_count == 0) {
         return;
@@ -199,6 +201,11 @@ static void log_data(uint8_t byte) {
         entry->data[entry->len] = byte;
     }
     entry->len++;
+    crc = ~entry->crc32 ^ byte;
+    for (bit = 0; bit < 8; bit++) {
+        crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    entry->crc32 = ~crc;
 }
 
 size_t sim_epd_transaction_count(void) {

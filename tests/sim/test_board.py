@@ -230,7 +230,7 @@ def test_output_files(tmp_path: Path) -> None:
         transactions = sim_board.epd_transactions()
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     assert lines == transactions
-    assert all(set(entry) == {"t_ms", "cmd", "len", "data"} for entry in lines)
+    assert all(set(entry) == {"t_ms", "cmd", "len", "data", "crc32"} for entry in lines)
     assert lines[0]["cmd"] == 0x04 and lines[0]["len"] == 0  # the UC8151D's POWER_ON
     assert all(len(entry["data"]) == 2 * min(entry["len"], 16) for entry in lines)
     assert (tmp_path / "png" / "panel-1.png").is_file()

@@ -26,7 +26,7 @@ def test_selftest_writes_every_output(selftest: tuple[int, Path]) -> None:
     _, out = selftest
     assert (out / "trace.vcd").read_text().startswith("$version")
     for line in (out / "epd.jsonl").read_text().splitlines():
-        assert set(json.loads(line)) == {"t_ms", "cmd", "len", "data"}
+        assert set(json.loads(line)) == {"t_ms", "cmd", "len", "data", "crc32"}
     power = json.loads((out / "power.json").read_text())
     assert {"energy_per_update_mJ", "standby_uA", "coin_cell_years"} <= set(power)
     assert power["standby_uA"] <= 1.0

@@ -74,6 +74,7 @@ class EpdTransaction(TypedDict):
     cmd: int
     len: int
     data: str  # hex of the first (at most 16) data bytes
+    crc32: int  # CRC-32 (zlib.crc32) of all its data bytes
 
 
 _open_board: weakref.ref[Board] | None = None
@@ -298,7 +299,8 @@ class Board:
         return [lib.sim_violation_text(i).decode() for i in range(lib.sim_violation_count())]
 
     def epd_transactions(self) -> list[EpdTransaction]:
-        """Decoded controller transactions: t_ms, cmd, len, data (hex of the first <= 16)."""
+        """Decoded controller transactions: t_ms, cmd, len, data (hex of the first <= 16),
+        crc32 (of all its data)."""
         lib = self._live()
         entry = Transaction()
         entries: list[EpdTransaction] = []
@@ -311,6 +313,7 @@ class Board:
                     cmd=int(entry.cmd),
                     len=int(entry.len),
                     data=bytes(entry.data[:shown]).hex(),
+                    crc32=int(entry.crc32),
                 )
             )
         return entries

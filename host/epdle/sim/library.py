@@ -27,6 +27,7 @@ class Transaction(ctypes.Structure):
         ("cmd", ctypes.c_uint8),
         ("len", ctypes.c_uint32),
         ("data", ctypes.c_uint8 * LOG_DATA_BYTES),
+        ("crc32", ctypes.c_uint32),
     ]
 
 
