@@ -34,7 +34,7 @@ IDLE_SAMPLES = 1000
 ROW_BYTES = 13
 HEIGHT = 212
 PANEL_SETTING, DTM1, DTM2, LUT_VCOM, VCOM_DATA_INTERVAL = 0x00, 0x10, 0x13, 0x20, 0x50
-DISPLAY_REFRESH, PARTIAL_WINDOW, PARTIAL_IN = 0x12, 0x90, 0x91
+DISPLAY_REFRESH, PARTIAL_WINDOW, PARTIAL_IN, PLL_CONTROL = 0x12, 0x90, 0x91, 0x30
 
 Transaction = tuple[int, bytes]
 
@@ -190,6 +190,8 @@ def test_sigrok_decodes_a_fast_update_as_the_panel_received_and_the_host_expects
     # The fast update's commands are the host's expectation, and the planes the frame's.
     tail = expected_fast_commands(frames[1])
     assert decoded[-len(tail) :] == tail
+    # No PLL_CONTROL: the waveform runs at the PLL's reset value (0x3C, 50 Hz), as GxEPD2's.
+    assert PLL_CONTROL not in [command for command, _ in decoded]
     black, red = decode(frames[1])
     ram = panel_ram(decoded)
     assert ram[0].tobytes() == black and ram[1].tobytes() == red
