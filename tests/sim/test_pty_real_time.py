@@ -119,11 +119,24 @@ class ServedCli:
         assert index is not None
         return index
 
+    def asleep_now(self) -> int:
+        """The index of the log's last line once it says the device sleeps again after the
+        push woke it (bounded)."""
+
+        def asleep() -> bool:
+            states = [text for _, text in self.lines if text in ("asleep", "awake")]
+            return "awake" in states and states[-1] == "asleep"
+
+        with self.changed:
+            if not self.changed.wait_for(asleep, STATE_TIMEOUT_S):
+                raise AssertionError(f"the device never went to sleep: {self.lines[-5:]}")
+            return len(self.lines) - 1
+
     def press_through(self, presses: int) -> list[tuple[str, float]]:
         """Press each time the device is asleep: per press, the refresh's kind and the
         simulated seconds from the press to the panel refreshed."""
         shown = []
-        at = self.wait_for("asleep", 0)
+        at = self.asleep_now()
         for _ in range(presses):
             self.process.send_signal(signal.SIGUSR1)
             pressed = self.wait_for("button pressed", at + 1)
