@@ -11,6 +11,7 @@ from epdle.frames import decode
 from epdle.render.review import TurnFigures, render_review
 from epdle.session.review import Reviewer, ReviewError, grid_history
 from epdle.solver import Solver, score
+from epdle.solver.scoring import hard_mode_violation
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,8 @@ def test_review_command_json_and_text(capsys) -> None:
     assert 0 <= report["skill"] <= 99 and 0 <= report["luck"] <= 99
     assert main(["review", "--history", history]) == 0
     text = capsys.readouterr().out
-    assert f"Skill {report['skill']}/99, luck {report['luck']}/99; solved in 3." in text
+    skill = f"Skill {report['skill']}/99 ({report['skill_after_opener']} without the opener)"
+    assert f"{skill}, luck {report['luck']}/99; solved in 3." in text
     assert "2315 -> 24" in text
 
 
@@ -110,3 +112,51 @@ def test_review_command_writes_the_devices_frame(tmp_path, capsys) -> None:
     assert decode(out.read_bytes()) == (expected.black, expected.red)
     assert main(["review", "--history", history, "--frame", str(tmp_path / "r.bmp")]) == 2
     assert "unknown output type" in capsys.readouterr().err
+
+
+def test_skill_is_given_with_and_without_the_opener(reviewer: Reviewer) -> None:
+    answer = "slosh"
+    # A poor opener, then the helper's own moves from there.
+    state = reviewer.solver.apply(reviewer.solver.initial_state(), "fuzzy", score("fuzzy", answer))
+    history = [("fuzzy", score("fuzzy", answer))]
+    while history[-1][1] != "GGGGG":
+        guess = reviewer.solver.next_guess(state)
+        history.append((guess, score(guess, answer)))
+        state = reviewer.solver.apply(state, guess, history[-1][1])
+    review = reviewer.review(history)
+    assert review.turns[0].skill < 99 and review.skill < 99
+    assert review.skill_after_opener == 99
+    assert reviewer.review([("crane", "GGGGG")]).skill_after_opener is None
+
+
+def test_a_hard_mode_game_is_reviewed_under_its_rule(capsys) -> None:
+    history = [(w, score(w, "crank")) for w in ("salet", "brain", "crank")]
+    text = ",".join(f"{word}:{colours}" for word, colours in history)
+    best_moves = {}
+    for mode in ("normal", "hard"):
+        argv = ["review", "--history", text, "--json"] + (["--hard"] if mode == "hard" else [])
+        assert main(argv) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["mode"] == mode
+        assert report["prior"] == "2,315 answers, equally likely"
+        best_moves[mode] = [turn["best"] for turn in report["turns"]]
+    # Every best move of the hard review keeps hard mode's rule; the normal review's
+    # best second move (after SALET left A yellow) breaks it, so the two differ there.
+    for turn, best in enumerate(best_moves["hard"]):
+        assert hard_mode_violation(history[:turn], best) is None, (turn, best)
+    assert hard_mode_violation(history[:1], best_moves["normal"][1]) is not None
+    # A game that broke the rule is refused in hard mode, in one line.
+    assert main(["review", "--hard", "--history", "salet:BYBBB,crony:BBBBB"]) == 1
+    assert "hard mode" in capsys.readouterr().err
+
+
+def test_the_review_names_its_mode_and_prior(capsys) -> None:
+    history = "salet:GBYBB,crony:BBGBB,slosh:GGGGG"
+    assert main(["review", "--history", history, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert main(["review", "--history", history]) == 0
+    text = capsys.readouterr().out
+    assert f"({report['skill_after_opener']} without the opener)" in text
+    assert "Reviewed in normal mode; prior: 2,315 answers, equally likely." in text
+    assert main(["review", "--blind", "--history", history, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["prior"].endswith("weighted by word frequency")

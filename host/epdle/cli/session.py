@@ -311,4 +311,8 @@ def _print_review(review: Review) -> None:
     console = Console(emoji=False)
     console.print(table)
     ending = f"solved in {len(review.turns)}" if review.solved else "not solved"
-    console.print(f"Skill {review.skill}/99, luck {review.luck}/99; {ending}.", highlight=False)
+    skill = f"Skill {review.skill}/99"
+    if review.skill_after_opener is not None:
+        skill += f" ({review.skill_after_opener} without the opener)"
+    console.print(f"{skill}, luck {review.luck}/99; {ending}.", highlight=False)
+    console.print(f"Reviewed in {review.mode} mode; prior: {review.prior}.", highlight=False)

@@ -7,7 +7,10 @@ by the expected guesses it gave away (a whole guess lost is 0; a guess after whi
 answer can no longer be found within the guess limit gives away LOST guesses times the
 chance of those colours, epdle.solver.limit). Luck: where the colours
 that came fall among the ones that could have, weighted by how likely each was (99: no
-outcome would have left fewer guesses to go; 0: none more).
+outcome would have left fewer guesses to go; 0: none more). The game's skill is the
+turns' average, given with and without the opener (a player who always opens with the
+same word is judged on the rest); a hard-mode game is reviewed under hard mode's rule,
+the best move included, and the review names the mode and the prior it weighed.
 
 A guess's expected guesses are 1 plus, over the colours it can get (weighted by how
 likely each is), an estimate of the guesses still to come from the candidates those
@@ -33,6 +36,7 @@ from epdle.render.planes import Planes
 from epdle.render.review import TurnFigures, render_review
 from epdle.solver import HistoryError, Solver, parse_feedback
 from epdle.solver.limit import LOST
+from epdle.solver.names import mode_name
 from epdle.solver.scoring import is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
@@ -70,7 +74,10 @@ class Review:
     turns: list[TurnReview]
     solved: bool
     skill: int  # the turns' skill, averaged
+    skill_after_opener: int | None  # the same without the first turn (None: one turn)
     luck: int
+    mode: str  # as epdle.solver.names.mode_name gives it
+    prior: str  # which words the answer is drawn from, and how likely each is
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -92,9 +99,15 @@ class Reviewer:
             turns.append(self._turn(state, guess, colours))
             state = self.solver.apply(state, guess, colours)
         solved = bool(history) and is_solved(history[-1][1])
-        skill = round(sum(t.skill for t in turns) / len(turns)) if turns else 0
-        luck = round(sum(t.luck for t in turns) / len(turns)) if turns else 0
-        return Review(turns, solved, skill, luck)
+        return Review(
+            turns,
+            solved,
+            skill=_average([t.skill for t in turns]),
+            skill_after_opener=_average([t.skill for t in turns[1:]]) if len(turns) > 1 else None,
+            luck=_average([t.luck for t in turns]),
+            mode=mode_name(self.solver.hard, self.solver.blind),
+            prior=self.solver.universe.prior_text,
+        )
 
     def _turn(self, state: GameState, guess: str, colours: str) -> TurnReview:
         best = self.solver.next_guess(state)
@@ -180,6 +193,10 @@ class Reviewer:
             return cap
         rest = self.expected(np.delete(candidates, likeliest))
         return min(cap, share + (1.0 - share) * (1.0 + rest))
+
+
+def _average(figures: list[int]) -> int:
+    return round(sum(figures) / len(figures)) if figures else 0
 
 
 def review_game(

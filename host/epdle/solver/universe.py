@@ -117,6 +117,13 @@ class Universe:
             raw[unlisted] *= self.unlisted_factor
         return raw / raw.sum()
 
+    @property
+    def prior_text(self) -> str:
+        """Which words the answer is drawn from and how likely each is, in words."""
+        if self.blind:
+            return f"{len(self.answers):,} words, weighted by word frequency"
+        return f"{len(self.answers):,} answers, equally likely"
+
     @cached_property
     def tiers(self) -> np.ndarray:
         """Tier of each answer: 0 frequent, 1 common, 2 all."""
