@@ -1,4 +1,4 @@
-# Quick start: `make run` (the daemon against the simulated board) and
+# Quick start: `make run` (`epdle play`, the helper in the terminal, on the simulated board) and
 # `make test` (every test, C and Python). Both set up .venv themselves.
 
 PYTHON ?= python3

@@ -1,5 +1,6 @@
-"""docs/architecture.md's tree table matches tools/: every script sits in a family folder,
-each folder has its row, and each row names the scripts its folder holds."""
+"""docs/architecture.md's tree table matches the tree: each folder of the repository, of
+firmware/ and of the package has its row, each row's path exists; in tools/ every script
+sits in a family folder, each folder has its row, and each row names its scripts."""
 
 from __future__ import annotations
 
@@ -8,12 +9,41 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
-ROW = re.compile(r"^\| `tools/(\w+)/` \| (.+) \|$", re.MULTILINE)
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+TREE = ARCHITECTURE.split("\n## Tree\n", 1)[1].split("\n## ", 1)[0]
+PATHS = re.findall(r"^\| `([^`]+)` \|", TREE, re.MULTILINE)
+# What a checkout grows that is not the repository's.
+NOT_SOURCE = {"build", "out", "__pycache__"}
 
 
 def _rows() -> dict[str, str]:
-    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
-    return {family: job for family, job in ROW.findall(text)}
+    return dict(re.findall(r"^\| `tools/(\w+)/` \| (.+) \|$", TREE, re.MULTILINE))
+
+
+def _folders(parent: Path) -> list[str]:
+    return sorted(
+        f"{path.relative_to(ROOT)}/"
+        for path in parent.iterdir()
+        if path.is_dir()
+        and path.name not in NOT_SOURCE
+        and (not path.name.startswith(".") or path.name == ".ci")
+        and not path.name.endswith(".egg-info")
+    )
+
+
+def test_each_folder_has_a_row_and_each_row_a_path() -> None:
+    folders = [
+        *_folders(ROOT),
+        *_folders(ROOT / "firmware"),
+        *_folders(ROOT / "host" / "epdle"),
+    ]
+    unlisted = [
+        folder
+        for folder in folders
+        if not any(path == folder or path.startswith(folder) for path in PATHS)
+    ]
+    assert unlisted == []
+    assert [path for path in PATHS if not (ROOT / path.replace("{h,c}", "h")).exists()] == []
 
 
 def _scripts(folder: Path) -> list[str]:
