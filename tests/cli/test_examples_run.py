@@ -23,9 +23,8 @@ from pathlib import Path
 
 import pytest
 from intelhex import IntelHex
+from parsers import parsers
 from PIL import Image, ImageDraw
-
-from epdle.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -54,23 +53,13 @@ def _readme_examples() -> Iterator[tuple[str, list[str], str]]:
             yield f"README play block {number}", ["epdle play --port sim://"], "\n".join(moves)
 
 
-def _parsers(parser: object) -> Iterator[tuple[str, list[str]]]:
-    """(prog, example lines) of every parser whose epilog lists examples."""
-    import argparse
-
-    assert isinstance(parser, argparse.ArgumentParser)
-    epilog = parser.epilog or ""
-    if epilog.startswith("examples:\n"):
-        yield parser.prog, [line.strip() for line in epilog.splitlines()[1:]]
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in action.choices.values():
-                yield from _parsers(child)
-
-
 EXAMPLES = [
     *_readme_examples(),
-    *((f"{prog} --help", lines, "") for prog, lines in _parsers(build_parser())),
+    *(
+        (f"{parser.prog} --help", [line.strip() for line in parser.epilog.splitlines()[1:]], "")
+        for parser in parsers()
+        if (parser.epilog or "").startswith("examples:\n")
+    ),
 ]
 
 

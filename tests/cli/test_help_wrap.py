@@ -3,16 +3,15 @@ line stays whole, so it can be copied) and the commands' help inside `play`."""
 
 from __future__ import annotations
 
-import argparse
 import io
 import re
 from collections.abc import Iterator
 
 import pytest
+from parsers import parsers
 from rich.cells import cell_len
 from rich.console import Console
 
-from epdle.cli import build_parser
 from epdle.session.commands import HELP_TEXT
 from epdle.session.multicontroller import multi_help
 from epdle.session.play import show_help
@@ -20,22 +19,11 @@ from epdle.session.play import show_help
 WIDTHS = (40, 60, 100, 250)
 
 
-def _parsers() -> Iterator[tuple[str, argparse.ArgumentParser]]:
-    def walk(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.ArgumentParser]]:
-        yield parser.prog, parser
-        for action in parser._actions:
-            if isinstance(action, argparse._SubParsersAction):
-                for child in action.choices.values():
-                    yield from walk(child)
-
-    return walk(build_parser())
-
-
 def _helps(columns: int, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str]]:
     """(prog, --help text) of every parser at this terminal width (argparse reads the
     width when it formats)."""
     monkeypatch.setenv("COLUMNS", str(columns))
-    return ((prog, parser.format_help()) for prog, parser in _parsers())
+    return ((parser.prog, parser.format_help()) for parser in parsers())
 
 
 @pytest.mark.parametrize("columns", WIDTHS)
@@ -49,7 +37,7 @@ def test_help_breaks_lines_between_words_only(
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_each_example_is_one_whole_line(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    epilogs = {prog: parser.epilog or "" for prog, parser in _parsers()}
+    epilogs = {parser.prog: parser.epilog or "" for parser in parsers()}
     examples = 0
     for prog, text in _helps(columns, monkeypatch):
         if epilogs[prog].startswith("examples:\n"):
