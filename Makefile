@@ -1,5 +1,5 @@
-# Quick start: `make run` (`epdle play`, the helper in the terminal, on the simulated board) and
-# `make test` (every test, C and Python). Both set up .venv themselves.
+# Quick start: `make run` (`epdle play`, the helper in the terminal, on the simulated
+# board) and `make test` (every test, C and Python). Both set up .venv themselves.
 
 PYTHON ?= python3
 VENV := .venv
@@ -85,9 +85,9 @@ pic-test: venv
 	$(PY) tests/firmware/pic/p16f18326/model_test.py
 	$(PY) tests/firmware/pic/p16f18326/image_test.py --write-doc
 
-# The schematic (hardware/kicad/, written by tools/hardware/gen_schematic.py) through KiCad's ERC, and
-# the netlist, BOM and drawing exported from it compared with the committed ones. Needs
-# kicad-cli (KiCad >= 7: bash tools/setup/bootstrap.sh ci).
+# The schematic (hardware/kicad/, written by tools/hardware/gen_schematic.py) through
+# KiCad's ERC, and the netlist, BOM and drawing exported from it compared with the
+# committed ones. Needs kicad-cli (KiCad >= 7: bash tools/setup/bootstrap.sh ci).
 hardware:
 	$(PYTHON) tools/hardware/check_hardware.py
 
