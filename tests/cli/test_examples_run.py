@@ -12,11 +12,13 @@ example's may be taken)."""
 from __future__ import annotations
 
 import os
+import queue
 import re
-import select
 import signal
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -96,10 +98,31 @@ def _assert_clean(command: str, code: int | None, stderr: str) -> None:
     assert code == 0 and not errors, f"{command!r} exited {code}:\n{stderr}"
 
 
+def _address(server: subprocess.Popen[str], seconds: float) -> str:
+    """The first line of the server's output that is an address (a QR code of it may come
+    first), or "" when none comes within `seconds` or the output ends."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:  # all of it, so that the server never blocks on a full pipe
+        for line in server.stdout or ():
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = lines.get(timeout=left).strip()
+        except queue.Empty:
+            break
+        if line.startswith("http://"):
+            return line
+    return ""
+
+
 def _serve(command: str, cwd: Path) -> None:
     """Run a server example: its address, the page there, a clean stop."""
     if "--listen" in command:
-        command = re.sub(r"(--listen\s+\S+):\d+", r"\1:0", command)
+        command = re.sub(r"(--listen\s+[^\s:]+)(:\d+)?", r"\1:0", command)
     else:
         command = SERVER.sub("epdle web --listen 127.0.0.1:0", command)
     server = subprocess.Popen(
@@ -112,20 +135,19 @@ def _serve(command: str, cwd: Path) -> None:
         text=True,
     )
     try:
-        assert server.stdout is not None
-        ready, _, _ = select.select([server.stdout], [], [], WAIT_S)
-        address = server.stdout.readline().strip() if ready else ""
+        address = _address(server, WAIT_S)
         assert address.startswith("http://"), f"{command!r} printed no address"
         browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
         with browser.open(address, timeout=WAIT_S) as page:  # the token becomes a cookie
             assert page.status == 200 and b"<html" in page.read().lower()
         server.send_signal(signal.SIGTERM)
-        _, stderr = server.communicate(timeout=WAIT_S)
+        server.wait(timeout=WAIT_S)
     finally:
         if server.poll() is None:
             server.kill()
-            server.communicate()
-    _assert_clean(command, server.returncode, stderr)
+            server.wait()
+    assert server.stderr is not None
+    _assert_clean(command, server.returncode, server.stderr.read())
 
 
 @pytest.mark.parametrize(
