@@ -1,5 +1,5 @@
-# Quick start: `make run` (the daemon against the simulated board) and
-# `make test` (every test, C and Python). Both set up .venv themselves.
+# Quick start: `make run` (`epdle play`, the helper in the terminal, on the simulated
+# board) and `make test` (every test, C and Python). Both set up .venv themselves.
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +13,7 @@ export EPDLE_SIM_LIB := $(SIM_LIB)
 .PHONY: run test test-c test-py native venv bootstrap size pic pic-test fuzz soak lint format golden bench \
 	clean hardware flash
 
-# tools/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
+# tools/setup/bootstrap.sh: what the target needs (installed with apt-get, or named), and a
 # copied checkout's stale .venv / CMake cache removed. `make run` needs no test tools,
 # builds without the C tests and says little.
 BOOTSTRAP_FOR ?= test
@@ -29,7 +29,7 @@ run: venv native
 test: test-c test-py
 
 bootstrap:
-	@bash tools/bootstrap.sh $(BOOTSTRAP_FOR)
+	@bash tools/setup/bootstrap.sh $(BOOTSTRAP_FOR)
 
 # `make run` (or `make`) alone installs the package, its runtime dependencies and the web
 # page's (`epdle web`); any
@@ -55,7 +55,7 @@ $(VENV)/.stamp-test: $(INSTALL_INPUTS)
 
 # The host build: simulated board library, the solver's kernel + C unit tests.
 native: venv
-	@bash tools/build_native.sh $(HOST_BUILD) $(NATIVE_TESTS) $(NATIVE_QUIET)
+	@bash tools/setup/build_native.sh $(HOST_BUILD) $(NATIVE_TESTS) $(NATIVE_QUIET)
 	@# The editable install keeps its own copies of the libraries: refresh them, so that
 	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware and kernel just built too.
 	@installed="$$(env -u EPDLE_SIM_LIB $(PY) -c 'from epdle.sim import library_path; print(library_path())')"; \
@@ -85,20 +85,20 @@ pic-test: venv
 	$(PY) tests/firmware/pic/p16f18326/model_test.py
 	$(PY) tests/firmware/pic/p16f18326/image_test.py --write-doc
 
-# The schematic (hardware/kicad/, written by tools/gen_schematic.py) through KiCad's ERC, and
-# the netlist, BOM and drawing exported from it compared with the committed ones. Needs
-# kicad-cli (KiCad >= 7: bash tools/bootstrap.sh ci).
+# The schematic (hardware/kicad/, written by tools/hardware/gen_schematic.py) through
+# KiCad's ERC, and the netlist, BOM and drawing exported from it compared with the
+# committed ones. Needs kicad-cli (KiCad >= 7: bash tools/setup/bootstrap.sh ci).
 hardware:
-	$(PYTHON) tools/check_hardware.py
+	$(PYTHON) tools/hardware/check_hardware.py
 
 # Program a device with MPLAB IPE's ipecmd and a PICkit 4/5 or MPLAB Snap on J2 (HEX=, TOOL=,
-# POWER=: see tools/flash.sh and hardware/flashing.md).
+# POWER=: see tools/hardware/flash.sh and hardware/flashing.md).
 flash:
-	bash tools/flash.sh
+	bash tools/hardware/flash.sh
 
 # Bounded fuzzing of the C packet parser and frame decoder (clang, libFuzzer).
 fuzz:
-	bash tools/fuzz.sh $(FUZZ_SECONDS)
+	bash tools/setup/fuzz.sh $(FUZZ_SECONDS)
 
 # The link's fault campaign at length (tests/link/link_campaign.py; make test runs 24
 # rounds): SOAK_ROUNDS rounds from seed SOAK_SEED.
@@ -121,7 +121,7 @@ format: venv
 
 # Regenerate golden images after an intended design change.
 golden: venv
-	$(PY) tools/regen_golden.py
+	$(PY) tools/gen/regen_golden.py
 
 bench: venv
 	$(VENV)/bin/epdle bench --strategy best

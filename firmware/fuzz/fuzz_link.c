@@ -22,7 +22,7 @@
  * unbounded time, and after any of it the store boots to a set whose every
  * frame opens and reads within bounds. fuzz_link_reached tells what the
  * input got to (the seeds' replay test, tests/firmware/link, checks that the
- * hand-made seeds of tools/gen_fuzz_seeds.py reach what they are for).
+ * hand-made seeds of tools/gen/gen_fuzz_seeds.py reach what they are for).
  */
 #include <setjmp.h>
 #include <stddef.h>

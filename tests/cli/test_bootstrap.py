@@ -1,4 +1,4 @@
-"""tools/bootstrap.sh: what `make run` / `make test` need is found, installed or named in
+"""tools/setup/bootstrap.sh: what `make run` / `make test` need is found, installed or named in
 one line; a copied checkout's stale CMake cache and .venv are noticed and removed."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def _base_python() -> str:
 def _checkout(tmp_path: Path) -> Path:
     """A checkout holding only the script (it looks at its own tree)."""
     checkout = tmp_path / "checkout"
-    (checkout / "tools").mkdir(parents=True)
-    shutil.copy(ROOT / "tools" / "bootstrap.sh", checkout / "tools")
+    (checkout / "tools" / "setup").mkdir(parents=True)
+    shutil.copy(ROOT / "tools" / "setup" / "bootstrap.sh", checkout / "tools" / "setup")
     return checkout
 
 
@@ -45,7 +45,7 @@ def _path_with(tmp_path: Path, tools: tuple[str, ...]) -> str:
 
 def _run(checkout: Path, target: str, path: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["bash", str(checkout / "tools" / "bootstrap.sh"), target],
+        ["bash", str(checkout / "tools" / "setup" / "bootstrap.sh"), target],
         capture_output=True,
         text=True,
         env={"PATH": path, "EPDLE_BOOTSTRAP_INSTALL": "never", "HOME": str(checkout)},
@@ -143,7 +143,7 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
     _fake(bin_dir, "sudo", '[ "$1" = -n ] && shift; exec env -i PATH="$PATH" "$@"')
     path = _path_with(tmp_path, tools)  # `id` is the fake one: it was there first
     done = subprocess.run(
-        ["bash", str(checkout / "tools" / "bootstrap.sh"), "test"],
+        ["bash", str(checkout / "tools" / "setup" / "bootstrap.sh"), "test"],
         capture_output=True,
         text=True,
         env={"PATH": path, "HOME": str(checkout)},

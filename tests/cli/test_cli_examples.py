@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from parsers import parsers
 
-from epdle.cli import build_parser, main
+from epdle.cli import main
 from epdle.session.commands import Played, parse_line
 from epdle.solver import Solver, parse_history
 
@@ -19,16 +20,12 @@ HISTORY = re.compile(r"[a-z]{5}:[GYB012]{5}(?:,[a-z]{5}:[GYB012]{5})*", re.IGNOR
 PLAY_LINE = re.compile(r"`([a-z]{5} (?:[gyb]{5}|[012]{5}|[🟩🟨⬛⬜]{5}))`")
 
 
-def _help_texts(parser: argparse.ArgumentParser) -> Iterator[str]:
-    yield parser.format_help()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in action.choices.values():
-                yield from _help_texts(child)
+def _help_texts() -> Iterator[str]:
+    return (parser.format_help() for parser in parsers())
 
 
 def _examples() -> list[str]:
-    texts = [README.read_text(encoding="utf-8"), *_help_texts(build_parser())]
+    texts = [README.read_text(encoding="utf-8"), *_help_texts()]
     found = {match.group(0) for text in texts for match in HISTORY.finditer(text)}
     # Tree keys in docs use '/' between turns; only the command-line form counts here.
     return sorted(found)
@@ -57,22 +54,14 @@ def test_every_play_line_in_the_readme_parses() -> None:
         assert isinstance(played, Played) and played.guess == "crane"
 
 
-def _parsers(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
-    yield parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in action.choices.values():
-                yield from _parsers(child)
-
-
 def test_every_option_says_what_it_does_without_internal_references() -> None:
     undocumented = []
-    for parser in _parsers(build_parser()):
+    for parser in parsers():
         for action in parser._actions:
             if isinstance(action, argparse._SubParsersAction) or not action.option_strings:
                 continue
             if not action.help:
                 undocumented.append(f"{parser.prog} {action.option_strings[0]}")
     assert undocumented == []
-    for text in _help_texts(build_parser()):
+    for text in _help_texts():
         assert not re.search(r"\bissue \d|facts §|facts \d", text), text

@@ -20,7 +20,7 @@ SOURCE = ROOT / "firmware" / "app" / "builtin_frames.c"
 
 def _generator() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
-        "gen_builtin_frames", ROOT / "tools" / "gen_builtin_frames.py"
+        "gen_builtin_frames", ROOT / "tools" / "gen" / "gen_builtin_frames.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -39,7 +39,8 @@ def _compiled_frames() -> list[bytes]:
 
 def test_generated_files_are_up_to_date() -> None:
     for path, text in _generator().generated().items():
-        assert path.read_text() == text, f"{path.name} is stale: run tools/gen_builtin_frames.py"
+        stale = f"{path.name} is stale: run tools/gen/gen_builtin_frames.py"
+        assert path.read_text() == text, stale
 
 
 def test_every_image_is_compiled() -> None:

@@ -30,12 +30,12 @@ def test_vector(name: str, status: int) -> None:
 
 def test_vectors_are_up_to_date() -> None:
     spec = importlib.util.spec_from_file_location(
-        "gen_frame_vectors", ROOT / "tools" / "gen_frame_vectors.py"
+        "gen_frame_vectors", ROOT / "tools" / "gen" / "gen_frame_vectors.py"
     )
     assert spec is not None and spec.loader is not None
     generator = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(generator)
     for name, content in generator.vectors().items():
         assert (VECTOR_DIR / name).read_bytes() == content, (
-            f"{name} is stale: run tools/gen_frame_vectors.py"
+            f"{name} is stale: run tools/gen/gen_frame_vectors.py"
         )

@@ -14,9 +14,10 @@ HAL_H = ROOT / "firmware" / "hal" / "hal.h"
 PIC_DIR = ROOT / "firmware" / "ports" / "pic16f18326"
 
 
-def load_tool(name: str) -> ModuleType:
-    """Import tools/<name>.py (tools/ is a folder of scripts, not a package)."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+def load_tool(path: str) -> ModuleType:
+    """Import tools/<family>/<name>.py, given as "family/name" (scripts, not a package)."""
+    name = path.rpartition("/")[2]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{path}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there

@@ -6,7 +6,7 @@ import csv
 
 from hardware_tools import ROOT, load_tool
 
-check = load_tool("check_hardware")
+check = load_tool("hardware/check_hardware")
 
 
 def bom_rows() -> list[dict[str, str]]:
@@ -33,5 +33,5 @@ def test_bom_md_shows_bom_csv() -> None:
     markdown = (ROOT / "hardware" / "bom.md").read_text(encoding="utf-8")
     table = check.bom_table(check.BOM_CSV.read_text(encoding="utf-8"))
     assert check.with_bom_table(markdown, table) == markdown, (
-        "python tools/check_hardware.py --update"
+        "python tools/hardware/check_hardware.py --update"
     )

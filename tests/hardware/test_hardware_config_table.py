@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hardware_tools import ROOT, load_tool
 
-tool = load_tool("gen_config_table")
+tool = load_tool("hardware/gen_config_table")
 FLASHING_MD = ROOT / "hardware" / "flashing.md"
 
 
@@ -22,7 +22,7 @@ def test_the_table_states_what_main_c_sets() -> None:
     assert committed_rows() == dict(tool.settings(source))
     markdown = FLASHING_MD.read_text(encoding="utf-8")
     assert tool.with_table(markdown, tool.table(source)) == markdown, (
-        "python tools/gen_config_table.py --write"
+        "python tools/hardware/gen_config_table.py --write"
     )
 
 

@@ -1,4 +1,4 @@
-"""tools/flash.sh (make flash): the ipecmd command it runs, and its refusals."""
+"""tools/hardware/flash.sh (make flash): the ipecmd command it runs, and its refusals."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 from hardware_tools import ROOT
 
-FLASH = ROOT / "tools" / "flash.sh"
+FLASH = ROOT / "tools" / "hardware" / "flash.sh"
 
 
 def run(
     tmp_path: Path, says: str = "", **env: str
 ) -> tuple[subprocess.CompletedProcess[str], list[str]]:
-    """tools/flash.sh with a stand-in ipecmd that records its arguments and prints `says`."""
+    """tools/hardware/flash.sh with a stand-in ipecmd that records its arguments and says `says`."""
     record = tmp_path / "args"
     record.unlink(missing_ok=True)
     fake = tmp_path / "ipecmd.sh"

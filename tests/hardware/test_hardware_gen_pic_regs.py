@@ -1,4 +1,4 @@
-"""tools/gen_pic_regs.py: the host <xc.h> stand-in follows the vendor register map."""
+"""tools/pic/gen_pic_regs.py: the host <xc.h> stand-in follows the vendor register map."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 import pytest
 from hardware_tools import PIC_DIR, load_tool
 
-gen = load_tool("gen_pic_regs")
+gen = load_tool("pic/gen_pic_regs")
 
 
 @pytest.fixture(scope="module")

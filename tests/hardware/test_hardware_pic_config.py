@@ -28,7 +28,7 @@ def config_settings() -> dict[str, list[str]]:
 
 
 def vendor_options() -> dict[str, set[str]]:
-    gen = load_tool("gen_pic_regs")
+    gen = load_tool("pic/gen_pic_regs")
     regmap = gen.parse_inc(gen.default_inc_path().read_text(encoding="latin-1"))
     options: dict[str, set[str]] = {}
     for symbol in regmap.config_options:

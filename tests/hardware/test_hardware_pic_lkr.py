@@ -15,7 +15,7 @@ INC_1788 = Path("/usr/share/gputils/header/p16f1788.inc")
 
 
 def _gen_lkr():
-    load_tool("gen_pic_regs")
+    load_tool("pic/gen_pic_regs")
     spec = importlib.util.spec_from_file_location("gen_lkr", ROOT / "tools" / "pic" / "gen_lkr.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules["gen_lkr"] = module
@@ -30,7 +30,7 @@ def lkr():
 
 @pytest.fixture(scope="module")
 def mm18326(lkr):
-    gen = load_tool("gen_pic_regs")
+    gen = load_tool("pic/gen_pic_regs")
     return lkr.memory_map(gen.default_inc_path().read_text(encoding="latin-1"))
 
 

@@ -20,7 +20,7 @@ MCU = "U1"
 @cache
 def netlist() -> dict[tuple[str, str], tuple[str, str]]:
     """(ref, pin number) -> (net name, pin function) of every connected pin."""
-    pins = load_tool("gen_schematic").read_netlist(NETLIST.read_text(encoding="utf-8"))
+    pins = load_tool("hardware/gen_schematic").read_netlist(NETLIST.read_text(encoding="utf-8"))
     assert pins, f"no nets in {NETLIST}"
     return {key: value for key, value in pins.items() if not value[0].startswith("unconnected-")}
 

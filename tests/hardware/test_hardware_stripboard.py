@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from hardware_tools import ROOT, load_tool
 
-board = load_tool("gen_stripboard")
+board = load_tool("hardware/gen_stripboard")
 
 
 def netlist() -> dict[tuple[str, str], tuple[str, str]]:
@@ -51,4 +51,4 @@ def test_the_reservoir_sits_next_to_the_load_switch(ref: str) -> None:
 
 def test_committed_drawing_is_current() -> None:
     committed = (ROOT / "hardware" / "stripboard.svg").read_text(encoding="utf-8")
-    assert committed == board.drawing(netlist()), "run python tools/gen_stripboard.py"
+    assert committed == board.drawing(netlist()), "run python tools/hardware/gen_stripboard.py"

@@ -1,4 +1,4 @@
-"""hardware/power.md's battery-life table is what tools/gen_battery_life.py measures on the
+"""hardware/power.md's battery-life table is what tools/hardware/gen_battery_life.py measures on the
 simulated board today: an hour of each pattern run again, its cell charge and life."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def load_tool() -> ModuleType:
-    """tools/gen_battery_life.py (tools/ is a folder of scripts, not a package)."""
+    """tools/hardware/gen_battery_life.py (tools/ is a folder of scripts, not a package)."""
     spec = importlib.util.spec_from_file_location(
-        "gen_battery_life", ROOT / "tools" / "gen_battery_life.py"
+        "gen_battery_life", ROOT / "tools" / "hardware" / "gen_battery_life.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -27,7 +27,7 @@ def test_the_committed_table_is_what_the_simulated_board_gives() -> None:
     tool = load_tool()
     markdown = tool.POWER_MD.read_text(encoding="utf-8")
     assert tool.with_table(markdown, tool.table()) == markdown, (
-        "python tools/gen_battery_life.py --write"
+        "python tools/hardware/gen_battery_life.py --write"
     )
 
 

@@ -5,7 +5,7 @@ fast window, and the frame's pixels in the panel's RAM).
 
 The panel's bus has a fourth wire, D/C (low: a command byte, high: data), steady through
 each byte: the decoder reads it as a second data line (MISO), one byte of all zeros or all
-ones beside each byte of SDA. sigrok-cli comes from Debian (`bash tools/bootstrap.sh
+ones beside each byte of SDA. sigrok-cli comes from Debian (`bash tools/setup/bootstrap.sh
 test`); without it this test fails, it is not skipped."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def sigrok_spi(vcd: Path, stream: str) -> bytes:
     """One of the SPI decoder's binary outputs (mosi: SDA's bytes, miso: D/C's)."""
     sigrok = shutil.which("sigrok-cli")
     if sigrok is None:
-        pytest.fail("sigrok-cli is not installed: run `bash tools/bootstrap.sh test`")
+        pytest.fail("sigrok-cli is not installed: run `bash tools/setup/bootstrap.sh test`")
     decoded = subprocess.run(
         [
             sigrok,

@@ -1,4 +1,4 @@
-"""tools/build_language_words.py's rules (the lists themselves are tested in test_languages)."""
+"""tools/gen/build_language_words.py's rules (the lists themselves are tested in test_languages)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "build_language_words.py"
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "gen" / "build_language_words.py"
 
 
 @pytest.fixture(scope="module")

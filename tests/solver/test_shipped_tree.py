@@ -29,7 +29,7 @@ def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
 def test_shipped_tree_matches_lists_and_meets_goals(hard, mean_goal):
     universe = Universe.shipped()
     path = trees.shipped_tree_path(universe, hard)
-    assert path.is_file(), "rebuild with tools/build_best_tree.py"
+    assert path.is_file(), "rebuild with tools/gen/build_best_tree.py"
     document = json.loads(path.read_text())
     assert document["lists"] == universe.key
     tree = trees.load_or_build_tree(universe, hard)

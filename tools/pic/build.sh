@@ -62,9 +62,9 @@ words_limit=$((store_from * 9 / 10))
 echo "$store_from" > "$out/store_from"
 
 # Register headers and SFR definitions for SDCC, from gputils' .inc files.
-"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc18326" --config-from "$fw/ports/pic16f18326/main.c" \
+"$py" "$root/tools/pic/gen_pic_regs.py" --sdcc --inc "$inc18326" --config-from "$fw/ports/pic16f18326/main.c" \
     --out "$out/gen18326/xc.h" --sdcc-source "$out/gen18326/pic_sfr.c"
-"$py" "$root/tools/gen_pic_regs.py" --sdcc --inc "$inc1788" --config-from "$rig1788/main.c" \
+"$py" "$root/tools/pic/gen_pic_regs.py" --sdcc --inc "$inc1788" --config-from "$rig1788/main.c" \
     --out "$out/gen1788/xc.h" --sdcc-source "$out/gen1788/pic_sfr.c"
 "$py" "$root/tools/pic/gen_lkr.py" --inc "$inc18326" --chip 16f18326 --code-words 16384 \
     --reserve-from "$store_from" --compare-gpr "$lkr1788" --out "$out/18326/16f18326.lkr"

@@ -1,6 +1,6 @@
 /*
  * hal_pic.c - hal.h on the PIC16F18326, written against XC8's register names.
- * On the host the generated stand-in for <xc.h> (tools/gen_pic_regs.py) checks
+ * On the host the generated stand-in for <xc.h> (tools/pic/gen_pic_regs.py) checks
  * every name against the vendor register map; SDCC (make pic) gets its own
  * generated <xc.h>. What differs between compilers is in pic_compiler.h.
  *

@@ -1,6 +1,6 @@
 /*
  * main.c - reset entry and configuration words of the real chip. XC8 reads
- * the pragmas; for SDCC, tools/gen_pic_regs.py --config-from turns the same
+ * the pragmas; for SDCC, tools/pic/gen_pic_regs.py --config-from turns the same
  * lines into PIC_CONFIG_WORDS (pic_compiler.h); the host register check
  * compiles it without their effect.
  */

@@ -6,7 +6,7 @@
  *
  *   XC8          <xc.h> is Microchip's; builtins and #pragma config are native.
  *   SDCC pic14   <xc.h> is generated from gputils' .inc by
- *                tools/gen_pic_regs.py --sdcc (tools/pic/build.sh), with the
+ *                tools/pic/gen_pic_regs.py --sdcc (tools/pic/build.sh), with the
  *                configuration words of main.c's #pragma config lines.
  *   host (gcc)   <xc.h> is the register-checking stand-in of the host tests.
  *

@@ -106,6 +106,33 @@ class HelpFormatter(argparse.HelpFormatter):
         width = terminal_columns() - 2 if width is None else width
         super().__init__(prog, indent_increment, max_help_position, width)
 
+    # Lines break between words only, never inside one (argparse's own wrapping splits a
+    # long history or path, and at hyphens, so a copied example no longer works); a word
+    # wider than the line overflows it whole.
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+
+        return textwrap.wrap(
+            " ".join(text.split()), width, break_long_words=False, break_on_hyphens=False
+        )
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        """A description or epilog: its prose wrapped; an indented line (an example
+        command, see `examples`) kept whole on its own line."""
+        lines: list[str] = []
+        for line in text.splitlines():
+            if line[:1].isspace():
+                lines.append(indent + line.rstrip())
+            else:
+                lines.extend(indent + part for part in self._split_lines(line, width - len(indent)))
+        return "\n".join(lines)
+
+
+def examples(*commands: str) -> str:
+    """A help epilog of example commands, one a line, each whole (the help formatter never
+    wraps them) and each run as written by the tests (tests/cli/test_examples_run.py)."""
+    return "examples:\n" + "\n".join(f"  {command}" for command in commands)
+
 
 class Parser(argparse.ArgumentParser):
     """argparse with a one-line usage error (the usage itself is one --help away)."""

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from epdle.cli.errors import CommandError, int_in, number_in
+from epdle.cli.errors import CommandError, examples, int_in, number_in
 from epdle.cli.options import add_full_refresh_option, add_port_option
 from epdle.render.options import MAX_PICTURE_PIXELS
 
@@ -44,9 +44,13 @@ def _register_push(commands: argparse._SubParsersAction) -> None:
         "Pictures (e.g. the PNGs of `epdle render`; up to "
         f"{MAX_PICTURE_PIXELS:,} pixels) are converted to frames; .frame files "
         "(`epdle image --out x.frame`) are checked and sent as they are; a .hex frame set "
-        "(`epdle image a.png b.png --out set.hex`) adds its frames. The old set stays current "
-        "until the new one is complete and checked (a set too big to fit beside it is refused, "
-        "unless --replace).",
+        "(`epdle image --out set.hex`) adds its frames. The old set stays current until the "
+        "new one is complete and checked (a set too big to fit beside it is refused, unless "
+        "--replace).",
+        epilog=examples(
+            "epdle push --port sim:// a.png b.png",
+            "epdle image a.png b.png --out set.hex && epdle push --port sim:// set.hex",
+        ),
     )
     _add_device_options(push)
     push.add_argument("files", nargs="+", type=Path, metavar="FILE")

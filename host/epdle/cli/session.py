@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 from urllib.parse import urlencode
 
-from epdle.cli.errors import CommandError, shorten
+from epdle.cli.errors import CommandError, examples, shorten
 from epdle.cli.options import (
     PORT_HELP,
     add_game_options,
@@ -49,8 +49,9 @@ def _register_play(commands: argparse._SubParsersAction) -> None:
         "simulated board is used and its panel is saved as PNG after each refresh. "
         "With stdin not a terminal, one command is read per line. With --boards N (Dordle, "
         "Quordle, Octordle) each guess gets one colour group per board, separated by /.",
-        epilog="examples: epdle play   |   epdle play --boards 4, then: "
-        "salet bbybb/gbbbb/bbbbb/ybbbg",
+        epilog=examples(
+            "epdle play", "echo 'salet bbybb/gbbbb/bbbbb/ybbbg' | epdle play --boards 4"
+        ),
     )
     play.add_argument("--port", help=PORT_HELP)
     play.add_argument(
@@ -72,8 +73,10 @@ def _register_daemon(commands: argparse._SubParsersAction) -> None:
         "re-pushes when the device comes back; stops cleanly on SIGINT/SIGTERM. A line that "
         "is not UTF-8 or is over 4096 bytes is skipped with a warning. With --boards N "
         "a line gives one colour group per board: 'guess c/c/c/c' ('-' for a solved board).",
-        epilog="examples: epdle daemon --feed moves.txt   |   "
-        "echo 'salet bbybb/gbbbb/bbbbb/ybbbg' | epdle daemon --boards 4 --feed -",
+        epilog=examples(
+            "epdle daemon --port sim:// --feed moves.txt",
+            "echo 'salet bbybb/gbbbb/bbbbb/ybbbg' | epdle daemon --port sim:// --boards 4 --feed -",
+        ),
     )
     add_port_option(daemon)
     daemon.add_argument("--feed", required=True, help="file, FIFO or - for stdin")
@@ -89,8 +92,10 @@ def _register_demo(commands: argparse._SubParsersAction) -> None:
         description="The solver plays against ANSWER on the simulated board, pressing its "
         "button to cycle frames. Writes DIR/panel-<n>.png, DIR/trace.vcd, DIR/epd.jsonl and "
         "DIR/summary.json. With --boards N, ANSWER is N words, comma-separated.",
-        epilog="examples: epdle demo --answer cigar --out out/demo   |   "
-        "epdle demo --boards 4 --answer cigar,rebut,sissy,humph --out out/quordle",
+        epilog=examples(
+            "epdle demo --answer cigar --out out/demo",
+            "epdle demo --boards 4 --answer cigar,rebut,sissy,humph --out out/quordle",
+        ),
     )
     demo.add_argument("--answer", required=True, help="the hidden word (N words for --boards N)")
     demo.add_argument(
@@ -112,8 +117,10 @@ def _register_review(commands: argparse._SubParsersAction) -> None:
         "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
         "game as --history, or the shared grid with --grid and the words with --words. "
         "Played with default settings, the original list is used while it fits.",
-        epilog="example: epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG "
-        "--frame review.frame && epdle push review.frame",
+        epilog=examples(
+            "epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG --frame review.frame",
+            "epdle push --port sim:// review.frame",
+        ),
     )
     review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
     review.add_argument("--grid", help="the game's shared grid (- reads it from stdin)")

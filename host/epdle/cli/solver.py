@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from epdle.cli.errors import UsageError, int_in
+from epdle.cli.errors import UsageError, examples, int_in
 from epdle.cli.options import (
     add_boards_option,
     add_solver_options,
@@ -38,12 +38,15 @@ def register_suggest(commands: argparse._SubParsersAction) -> None:
     suggest = commands.add_parser(
         "suggest",
         help="rank the next guesses for a game so far",
-        description="Rank the next guesses. History: 'salet:BBYBB,courd:01000' "
-        "(feedback as G/Y/B letters, 2/1/0 digits or emoji squares). Several boards "
-        "(Dordle, Quordle, Octordle): --boards 4 --history "
-        "'tarse:GGBYB/BBYBY/BGGBB/BBBBB,tasty:GGGGG/BBBBB/BGBBG/BBBBG,"
-        "pudic:-/GBBBB/BBBBY/BBGBB', one feedback per board in board order, - for a board "
+        description="Rank the next guesses. The history is word:feedback,... with the feedback "
+        "as G/Y/B letters, 2/1/0 digits or emoji squares. Several boards (Dordle, Quordle, "
+        "Octordle): one feedback per board in board order, separated by /, - for a board "
         "already solved.",
+        epilog=examples(
+            "epdle suggest --history salet:BBYBB,courd:01000",
+            "epdle suggest --boards 4 --history "
+            "tarse:GGBYB/BBYBY/BGGBB/BBBBB,tasty:GGGGG/BBBBB/BGBBG/BBBBG,pudic:-/GBBBB/BBBBY/BBGBB",
+        ),
     )
     suggest.add_argument("--history", default="", help="guesses so far, word:feedback,...")
     add_boards_option(suggest)

@@ -9,7 +9,7 @@ import sys
 import threading
 import webbrowser
 
-from epdle.cli.errors import CommandError
+from epdle.cli.errors import CommandError, examples
 from epdle.cli.options import PORT_HELP, add_game_options, device_port, game_spec, progress_bar
 from epdle.session.setup import GameSetup
 
@@ -37,8 +37,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "127.0.0.1 unless told otherwise; on another address every request needs the random "
         "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
         "the page shows the N boards side by side, each with its own tiles to click.",
-        epilog="examples: epdle web   |   epdle web --boards 4 (Quordle)   |   "
-        "epdle web --listen 0.0.0.0:8000 (a phone on the same network)",
+        epilog=examples(
+            "epdle web",
+            "epdle web --boards 4                # Quordle",
+            "epdle web --listen 0.0.0.0:8000     # a phone on the same network",
+        ),
     )
     web.add_argument("--port", help=PORT_HELP)
     web.add_argument(

@@ -71,7 +71,9 @@ class Command:
 
 HELP_TEXT = """\
   <guess> <colours>   what you played and what the game showed, e.g.
-                      crane gybbb   crane 21000   crane 🟩🟨⬛⬛⬛
+                        crane gybbb
+                        crane 21000
+                        crane 🟩🟨⬛⬛⬛
                       (G/2/🟩 green, Y/1/🟨 yellow, B/0/⬛/⬜ grey)
   undo (u)            take back the last guess
   new (n)             start a new game

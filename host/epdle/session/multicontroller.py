@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 MULTI_HELP = """\
   <guess> <colours>   what you played and each board's colours, in board order,
                       separated by /, - for a board already solved, e.g.
-                      crane gybbb/bbbbb/-/ggyyb   crane 21000/00000/-/22110
+                        crane gybbb/bbbbb/-/ggyyb
+                        crane 21000/00000/-/22110
                       (G/2 green, Y/1 yellow, B/0 grey; the open boards' alone will do)"""
 
 

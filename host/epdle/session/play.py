@@ -8,11 +8,13 @@ line failed.
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from rich.cells import cell_len
 from rich.console import Console
 
 from epdle.link import LinkError
@@ -108,6 +110,59 @@ def show_device_events(console: Console, controller: Controller, redraw: bool = 
     return bool(lines)
 
 
+# A help line: the command, two spaces or more, what it does; a line under the
+# description goes on with it, one indented further is an example, on a line of its own.
+_HELP_ROW = re.compile(r"  (\S.*?)\s{2,}(.*)")
+
+
+def show_help(console: Console, text: str) -> None:
+    """The commands' help (`Controller.help_text`) as wide as the terminal: each
+    description wraps between its words, under itself (or under its command when the
+    terminal is too narrow beside the commands), each example kept whole."""
+    rows: list[tuple[str, list[tuple[bool, str]]]] = []  # command, (example?, text)...
+    for line in text.splitlines():
+        if row := _HELP_ROW.fullmatch(line):
+            rows.append((row[1], [(False, row[2])]))
+            under = len(line) - len(row[2])
+        elif line.startswith(" " * (under + 1)):
+            rows[-1][1].append((True, line.strip()))
+        elif rows[-1][1][-1][0]:
+            rows[-1][1].append((False, line.strip()))
+        else:
+            rows[-1][1][-1] = (False, f"{rows[-1][1][-1][1]} {line.strip()}")
+    column = 2 + max(len(command) for command, _ in rows) + 3
+    widest = max(
+        cell_len(part) + 2 if example else max(map(cell_len, part.split()))
+        for _, parts in rows
+        for example, part in parts
+    )
+    indent = column if console.width - column >= widest else 6
+    shown = []
+    for command, parts in rows:
+        lines = [
+            line
+            for example, part in parts
+            for line in (["  " + part] if example else _wrap(part, console.width - indent))
+        ]
+        if indent == column:
+            shown.append(f"  {command}".ljust(column) + lines.pop(0))
+        else:
+            shown.append(f"  {command}")
+        shown.extend(" " * indent + line for line in lines)
+    console.print("\n".join(shown), markup=False, highlight=False, soft_wrap=True)
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """`line` in lines of at most `width` cells, broken between words only."""
+    lines = [""]
+    for word in line.split():
+        if lines[-1] and cell_len(lines[-1]) + 1 + cell_len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}" if lines[-1] else word
+    return lines
+
+
 def show_outcome(
     console: Console, controller: Controller, outcome: Outcome, errors: TextIO | None = None
 ) -> None:
@@ -120,7 +175,7 @@ def show_outcome(
     elif error:
         console.print(f"[red]error:[/red] {error}", highlight=False)
     if outcome.help:
-        console.print(controller.help_text(), markup=False)
+        show_help(console, controller.help_text())
     if outcome.changed:
         controller.show(console)
     for note in outcome.notes:

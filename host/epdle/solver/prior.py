@@ -25,7 +25,7 @@ from epdle import words
 from epdle.words.prior_fit import PROBABILITY_FLOOR, fit_prior
 
 # The Zipf frequency from which the shipped language lists hold every dictionary word
-# (tools/build_language_words.py, MIN_ZIPF).
+# (tools/gen/build_language_words.py, MIN_ZIPF).
 LISTED_MIN_ZIPF = 2.0
 # Fitted on all 2,315 original answers with 0.5 pseudo-answers (fit_blind_prior, as
 # tools/bench/blind_holdout.py fits each half): 27 of the 1,224 unlisted accepted words are

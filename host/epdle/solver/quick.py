@@ -3,7 +3,7 @@
 A one-shot `epdle suggest` spends most of its time starting Python and importing numpy,
 while the answer for a game still on the shipped tree is already known: the tree holds
 the guess, and the book beside it (`best-book-<lists>-<mode>.json`, written by
-tools/build_best_tree.py from the Solver itself) the ranked runners-up the Solver shows.
+tools/gen/build_best_tree.py from the Solver itself) the ranked runners-up the Solver shows.
 Here the candidates and each suggestion's statistics are recomputed by plain scoring,
 so the result equals `Solver("best").advise(...)` on the shipped lists (a test holds
 them to it) without loading the pattern engine. Anything else returns None and the

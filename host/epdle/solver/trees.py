@@ -1,7 +1,7 @@
 """The `best` decision trees on disk: shipped with the package, or built and cached.
 
 A tree maps a history path ('salet:BBYBB/crony:GYBBB', '' for the opening) to the guess
-to play; its book (written by tools/build_best_tree.py) holds the runners-up a one-shot
+to play; its book (written by tools/gen/build_best_tree.py) holds the runners-up a one-shot
 `suggest` shows (epdle.solver.quick).
 """
 

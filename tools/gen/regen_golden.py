@@ -1,6 +1,6 @@
 """Rewrite the golden frames of tests/render after an intended design change.
 
-Usage: `make golden` (or: PYTHONPATH=host python tools/regen_golden.py).
+Usage: `make golden` (or: PYTHONPATH=host python tools/gen/regen_golden.py).
 Look at the PNGs it writes before committing them.
 """
 
@@ -10,7 +10,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-RENDER_TESTS = Path(__file__).resolve().parent.parent / "tests" / "render"
+RENDER_TESTS = Path(__file__).resolve().parents[2] / "tests" / "render"
 # Each case file, and the name of its {name: render} table.
 CASE_FILES = {"render_golden_cases": "GOLDEN_CASES", "multi_golden_cases": "MULTI_GOLDEN_CASES"}
 

@@ -6,7 +6,7 @@ value means on this chip (DS40001839, configuration words). A value with no mean
 stops the tool: describe it here first. `--check` (run by tests/hardware) fails while the
 committed table differs from main.c.
 
-Usage: python tools/gen_config_table.py [--write | --check]
+Usage: python tools/hardware/gen_config_table.py [--write | --check]
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import re
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 MAIN_C = REPO / "firmware" / "ports" / "pic16f18326" / "main.c"
 FLASHING_MD = REPO / "hardware" / "flashing.md"
 BEGIN = (
-    "<!-- config table: python tools/gen_config_table.py --write makes it from main.c's"
+    "<!-- config table: python tools/hardware/gen_config_table.py --write makes it from main.c's"
     " #pragma config lines -->"
 )
 END = "<!-- end of config table -->"
@@ -129,7 +129,7 @@ def table(source: str) -> str:
         if meaning is None:
             raise SystemExit(
                 f"gen_config_table: no meaning for {name} = {value}: add it to"
-                " MEANINGS in tools/gen_config_table.py"
+                " MEANINGS in tools/hardware/gen_config_table.py"
             )
         rows.append(f"| {name} | {value} | {meaning} |")
     return "\n".join(rows) + "\n"
@@ -154,7 +154,7 @@ def main() -> int:
         if wanted != current:
             print(
                 "gen_config_table: hardware/flashing.md's table differs from main.c:"
-                " python tools/gen_config_table.py --write",
+                " python tools/hardware/gen_config_table.py --write",
                 file=sys.stderr,
             )
             return 1

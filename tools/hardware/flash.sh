@@ -19,7 +19,7 @@
 # Written for bash 3.2 (macOS) too: no bash 4 features, and every expansion of a possibly
 # empty array guarded as ${name[@]+...} (bash 3.2 calls it unbound under set -u).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 VDD_MIN=2.3 # PIC16F18326 (not the LF part's 1.8-3.6 V): DS40001839, D001
 VDD_MAX=5.5

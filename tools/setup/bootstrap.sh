@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fresh-machine set-up for the README's commands: `bash tools/bootstrap.sh run|test|ci`.
+# Fresh-machine set-up for the README's commands: `bash tools/setup/bootstrap.sh run|test|ci`.
 #
 #   run   what `make run` needs: Python >= 3.11 with venv, cmake, a C compiler with the C
 #         library's headers (libc6-dev)
@@ -18,7 +18,7 @@
 # EPDLE_BOOTSTRAP_INSTALL=never only reports what is missing (never installs);
 # PYTHON names the interpreter (default python3), as in the Makefile.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 target="${1:-test}"
 python="${PYTHON:-python3}"

@@ -1,15 +1,15 @@
 """Check the schematic with KiCad and refresh what is made from it (`make hardware`).
 
-1. hardware/kicad/ is what tools/gen_schematic.py writes (the circuit is described there);
+1. hardware/kicad/ is what tools/hardware/gen_schematic.py writes (the circuit is described there);
 2. KiCad's electrical rules check passes with no error and no warning;
 3. the netlist (hardware/kicad/epdle.net), the bill of materials (hardware/bom.csv and its
    table in hardware/bom.md) and the drawing (hardware/wiring.svg) exported by kicad-cli
    are the committed ones.
 
-With --update, step 3 writes them instead. Needs kicad-cli (KiCad >= 7; tools/bootstrap.sh
+With --update, step 3 writes them instead. Needs kicad-cli (KiCad >= 7; tools/setup/bootstrap.sh
 ci installs it).
 
-Usage: python tools/check_hardware.py [--update]
+Usage: python tools/hardware/check_hardware.py [--update]
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_schematic
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HARDWARE = REPO / "hardware"
 KICAD_DIR = HARDWARE / "kicad"
 SCHEMATIC = KICAD_DIR / "epdle.kicad_sch"
@@ -46,7 +46,7 @@ BOM_FIELDS = {
     "Substitute": "Substitute",
     "Description": "Purpose",
 }
-BOM_BEGIN = "<!-- bom table: tools/check_hardware.py --update writes it from bom.csv -->"
+BOM_BEGIN = "<!-- bom table: tools/hardware/check_hardware.py --update writes it from bom.csv -->"
 BOM_END = "<!-- end of bom table -->"
 
 
@@ -150,7 +150,7 @@ def main() -> int:
     args = parser.parse_args()
     if shutil.which("kicad-cli") is None:
         print(
-            "check_hardware: kicad-cli not found (KiCad >= 7): bash tools/bootstrap.sh ci",
+            "check_hardware: kicad-cli not found (KiCad >= 7): bash tools/setup/bootstrap.sh ci",
             file=sys.stderr,
         )
         return 1
@@ -158,8 +158,9 @@ def main() -> int:
     stale = [name for name, text in outputs.items() if (KICAD_DIR / name).read_text() != text]
     if stale:
         print(
-            f"check_hardware: hardware/kicad/{', '.join(stale)} differ from tools/gen_schematic.py:"
-            " run python tools/gen_schematic.py",
+            f"check_hardware: hardware/kicad/{', '.join(stale)} differ from"
+            " tools/hardware/gen_schematic.py:"
+            " run python tools/hardware/gen_schematic.py",
             file=sys.stderr,
         )
         return 1
@@ -193,7 +194,8 @@ def main() -> int:
     elif changed:
         names = ", ".join(str(path.relative_to(REPO)) for path in changed)
         print(
-            f"check_hardware: {names} out of date: python tools/check_hardware.py --update",
+            f"check_hardware: {names} out of date:"
+            " python tools/hardware/check_hardware.py --update",
             file=sys.stderr,
         )
         return 1

@@ -1,6 +1,6 @@
 """Draw the README's pictures: the simulated panel through demo games.
 
-Usage: PYTHONPATH=host python tools/readme_pictures.py  (needs the sim library:
+Usage: PYTHONPATH=host python tools/gen/readme_pictures.py  (needs the sim library:
 `make native`, then EPDLE_SIM_LIB=build/host/firmware/libepdle_sim.so).
 Plays `epdle demo --answer slosh` (docs/img/demo.png), a six-letter German game
 (`--language de --length 6 --answer straße`, docs/img/demo-de-6.png) and a
@@ -23,7 +23,7 @@ from epdle.solver.universe import Universe
 
 SCALE = 2
 GAP = 8
-IMAGES = Path(__file__).resolve().parent.parent / "docs" / "img"
+IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 # (picture, answer, language and length or None for the original lists)
 GAMES = [
     ("demo.png", "slosh", None),

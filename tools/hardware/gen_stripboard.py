@@ -7,7 +7,7 @@ pins of each net and nothing else. The drawing (hardware/stripboard.svg) is made
 Holes are (column, row), column 0 at the left, row 0 at the top, seen from the component
 side; the strips run along the rows. A cut removes the copper at one hole.
 
-Usage: python tools/gen_stripboard.py [--out hardware/stripboard.svg] [--check]
+Usage: python tools/hardware/gen_stripboard.py [--out hardware/stripboard.svg] [--check]
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_schematic import read_netlist
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NETLIST = REPO / "hardware" / "kicad" / "epdle.net"
 COLUMNS, ROWS = 30, 22
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The host build (simulated board library, and with tests ON the C unit tests):
-# `bash tools/build_native.sh BUILD_DIR ON|OFF [quiet]`. Quiet, it prints one line and
+# `bash tools/setup/build_native.sh BUILD_DIR ON|OFF [quiet]`. Quiet, it prints one line and
 # keeps the compiler's output in BUILD_DIR/build.log unless the build fails.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 build="$1"
 tests="$2"
 quiet="${3:-}"

@@ -4,7 +4,7 @@
 # in clones of this repository a scripted `make run`, `make test` and `make run` again,
 # each timed; then a one-shot suggest's latency on Debian's own Python.
 #
-#   sudo bash tools/fresh_debian_check.sh [ROOT_DIR] [REV]
+#   sudo bash tools/setup/fresh_debian_check.sh [ROOT_DIR] [REV]
 #
 # ROOT_DIR (default /var/tmp/epdle-fresh) is made, or removed and made again when an
 # earlier run made it. REV (default HEAD) is the commit cloned: uncommitted changes are
@@ -20,7 +20,7 @@ set -euo pipefail
 root="${1:-/var/tmp/epdle-fresh}"
 rev="${2:-HEAD}"
 mirror="${EPDLE_MIRROR:-http://deb.debian.org/debian}"
-repo="$(cd "$(dirname "$0")/.." && pwd -P)"
+repo="$(cd "$(dirname "$0")/../.." && pwd -P)"
 logs="$root.log"
 
 say() { printf 'fresh-check: %s\n' "$*" >&2; }

@@ -9,7 +9,7 @@ set with `--full-refresh` (every press a full three-colour refresh); "after" let
 update the runner-ups fast. `--check` (run by tests/sim) fails while the committed table
 differs from a new run.
 
-Usage: python tools/gen_battery_life.py [--write | --check]
+Usage: python tools/hardware/gen_battery_life.py [--write | --check]
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from epdle.render.suggestions import render_suggestion
 from epdle.sim import Board, board_behind
 from epdle.solver.engine import Suggestion
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 POWER_MD = REPO / "hardware" / "power.md"
 BEGIN = (
-    "<!-- battery-life table: python tools/gen_battery_life.py --write runs it on the"
+    "<!-- battery-life table: python tools/hardware/gen_battery_life.py --write runs it on the"
     " simulated board -->"
 )
 END = "<!-- end of battery-life table -->"
@@ -142,7 +142,7 @@ def main() -> int:
         if with_table(markdown, text) != markdown:
             print(
                 "hardware/power.md's battery-life table is stale: run"
-                " python tools/gen_battery_life.py --write",
+                " python tools/hardware/gen_battery_life.py --write",
                 file=sys.stderr,
             )
             return 1

@@ -3,7 +3,7 @@
 # with clang's libFuzzer, ASan and UBSan in build/fuzz, runs each for N seconds.
 # Exits non-zero as soon as one fuzzer finds a crash, overrun or hang.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 seconds="${1:-30}"
 build_dir="build/fuzz"
@@ -23,7 +23,7 @@ for source in "${fuzzers[@]}"; do
   name="$(basename "$source" .c)"
   corpus="$corpus_root/$name"
   mkdir -p "$corpus"
-  # Hand-made seeds (firmware/fuzz/seeds/<name>, tools/gen_fuzz_seeds.py) are read, never written.
+  # Hand-made seeds (firmware/fuzz/seeds/<name>, tools/gen/gen_fuzz_seeds.py) are read, never written.
   seeds=()
   if [ -d "firmware/fuzz/seeds/$name" ]; then
     seeds=("firmware/fuzz/seeds/$name")

@@ -3,7 +3,7 @@
 Needs wordfreq (the `wordfreq` extra) and Debian's hunspell with its dictionaries:
 
     apt-get install hunspell hunspell-en-us hunspell-de-de hunspell-fr-classical hunspell-es
-    PYTHONPATH=host .venv/bin/python tools/build_language_words.py
+    PYTHONPATH=host .venv/bin/python tools/gen/build_language_words.py
 
 Every word of wordfreq's large list for the language, spelled as the language's Wordle
 spells it (`epdle.words.languages`), is kept when the spelling dictionary accepts it as a
@@ -41,7 +41,7 @@ from wordfreq import get_frequency_dict
 
 from epdle.words.languages import LANGUAGES, LENGTHS, Language
 
-LISTS_DIR = Path(__file__).resolve().parents[1] / "host" / "epdle" / "words" / "lists"
+LISTS_DIR = Path(__file__).resolve().parents[2] / "host" / "epdle" / "words" / "lists"
 DICTIONARIES = {"en": "en_US", "de": "de_DE", "fr": "fr", "es": "es_ES"}
 # Common-noun flags of de_DE (igerman98): plural endings, compound parts, inflection.
 GERMAN_NOUN_FLAGS = set("ijmNEPTR")

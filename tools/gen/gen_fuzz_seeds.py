@@ -17,14 +17,14 @@ byte) sent without its last COBS code byte, so that it is that packet one byte s
 it). tests/firmware/link/test_fuzz_seeds.c replays them through the harness and checks
 each gets there.
 
-Run from the repository root: python tools/gen_fuzz_seeds.py
+Run from the repository root: python tools/gen/gen_fuzz_seeds.py
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 JOURNAL_ROWS = 4
 FUZZ_ROWS = JOURNAL_ROWS + 64  # fuzz_store.c: FUZZ_WORDS
 ROW_WORDS = 32

@@ -4,7 +4,7 @@ tests/vectors/frames/manifest.txt lists `name status` (status: 0 = valid, else
 the FrameErrorKind / frame_status_t number); NAME.frame holds the encoded bytes
 and, for valid frames, NAME.planes the 2 x 2756 native bytes (DTM1 then DTM2)
 the panel ends up with. Run from the repository root:
-    PYTHONPATH=host python tools/gen_frame_vectors.py [--check]
+    PYTHONPATH=host python tools/gen/gen_frame_vectors.py [--check]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from epdle.frames.format import PANEL_HEIGHT, PLANE_BYTES, ROW_BYTES, Window
 from epdle.render.fonts import Face, font
 from epdle.render.planes import LANDSCAPE_SIZE, image_to_planes
 
-VECTOR_DIR = Path(__file__).resolve().parent.parent / "tests" / "vectors" / "frames"
+VECTOR_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors" / "frames"
 WHITE_PLANE = b"\xff" * PLANE_BYTES
 
 Planes = tuple[bytes, bytes]

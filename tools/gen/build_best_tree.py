@@ -1,6 +1,6 @@
 """Build the `best` decision trees for the shipped word lists into the package.
 
-    PYTHONPATH=host .venv/bin/python tools/build_best_tree.py
+    PYTHONPATH=host .venv/bin/python tools/gen/build_best_tree.py
 
 Writes host/epdle/solver/data/best-tree-<lists hash>-{normal,hard}.json, so a fresh
 install answers from the tree at once, and best-book-<lists hash>-{normal,hard}.json, the
@@ -22,7 +22,7 @@ from epdle.solver import Solver, search, trees
 from epdle.solver.quick import BOOK_DEPTH
 from epdle.solver.universe import Universe
 
-DATA_DIR = Path(__file__).resolve().parents[1] / "host" / "epdle" / "solver" / "data"
+DATA_DIR = Path(__file__).resolve().parents[2] / "host" / "epdle" / "solver" / "data"
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """Draw the source images of the firmware's built-in frames into images/.
 
-The PNGs are the sources (tools/gen_builtin_frames.py compiles them into
+The PNGs are the sources (tools/gen/gen_builtin_frames.py compiles them into
 firmware/app/builtin_frames.c); this script only records how they were made.
-Run from the repository root: PYTHONPATH=host python tools/draw_builtin_images.py
+Run from the repository root: PYTHONPATH=host python tools/gen/draw_builtin_images.py
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from epdle.render.fonts import Face, font
 from epdle.render.options import BLACK, RED
 from epdle.render.planes import LANDSCAPE_SIZE
 
-IMAGE_DIR = Path(__file__).resolve().parent.parent / "images"
+IMAGE_DIR = Path(__file__).resolve().parents[2] / "images"
 WIDTH, HEIGHT = LANDSCAPE_SIZE
 
 
