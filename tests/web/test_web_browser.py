@@ -15,6 +15,7 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from web_support import MALFORMED_CASES
 
 from epdle.solver import score
 from epdle.words.languages import display_word
@@ -321,19 +322,11 @@ def test_a_line_typed_in_the_box_keeps_its_colours(context: BrowserContext, live
     expect(guess).to_have_value("")
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ("tarse bbxbb", "'x' at position 3 is not a mark"),
-        ("tarse gybb", "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse 🟩🟨⬛⬛", "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse yyyyyy", "'tarse' has 5 letters but 6 colours were given"),
-    ],
-    ids=["not-a-mark", "four-letters", "four-squares", "six-marks"],
-)
+@pytest.mark.parametrize(("colours", "message"), MALFORMED_CASES)
 def test_colours_typed_wrong_are_refused_as_the_command_line_refuses_them(
-    context: BrowserContext, live_server, line: str, message: str
+    context: BrowserContext, live_server, colours: str, message: str
 ) -> None:
+    line = f"tarse {colours}"
     page = open_page(context, live_server.url)
     guess = page.get_by_role("textbox", name="Guess")
     guess.fill(line)
