@@ -225,6 +225,25 @@ def test_press_button_and_undo(context: BrowserContext, live_server) -> None:
     expect(page.locator("#board li")).to_have_count(0)
 
 
+def test_the_refresh_switch_reaches_the_device(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    other = open_page(context, live_server.url)
+    presenter = live_server.session.controller.presenter
+    switch = page.get_by_role("checkbox", name="Full refresh for every frame")
+    expect(switch).not_to_be_checked()
+    for full, kind in ((True, "full"), (False, "fast")):
+        switch.set_checked(full)
+        expect(other.get_by_role("checkbox", name="Full refresh for every frame")).to_be_checked(
+            checked=full
+        )
+        expect(page.locator("#device")).to_contain_text("showing suggestion 1 of")  # pushed
+        assert presenter.full_refresh is full
+        before = panel_version(page)
+        page.get_by_role("button", name="Press button").click()
+        wait_for_new_panel(page, before)
+        assert presenter.simulated_board().last_refresh().kind == kind
+
+
 def test_hard_mode_refuses_a_guess_and_says_why(context: BrowserContext, live_server) -> None:
     page = open_page(context, live_server.url)
     page.get_by_role("checkbox", name="Hard mode").check()

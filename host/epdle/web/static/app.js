@@ -298,6 +298,7 @@ function renderDevice() {
   $("#device").textContent = text;
   $("#device").classList.toggle("problem", Boolean(device.error));
   $("#press").disabled = !device.simulated;
+  $("#full-refresh").checked = device.full_refresh;
 }
 
 function renderSettings() {
@@ -453,6 +454,11 @@ function wire() {
       });
     });
   }
+  $("#full-refresh").addEventListener("change", () => {
+    api("/api/settings", { full_refresh: $("#full-refresh").checked }).then((data) => {
+      if (!data) renderDevice();
+    });
+  });
   const palette = $("#palette");
   palette.checked = localStorage.getItem("epdle-palette") === "contrast";
   document.documentElement.classList.toggle("contrast", palette.checked);
