@@ -22,7 +22,11 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
     wait_played,
 )
 
+from epdle.session.presenter import DevicePresenter
+from epdle.session.setup import GameSetup
+from epdle.session.spec import GameSpec
 from epdle.solver import score
+from epdle.web.multistate import web_session
 
 PHONE = 390
 # The most between the row of tiles being set and the keyboard: a tile's height (48 px at
@@ -42,14 +46,15 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:  # noqa: F811 - the sha
     context.close()
 
 
-def fits(page: Page, state: str) -> None:
-    """Nothing wider than the phone in `state` (kept as a screenshot if asked)."""
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE, f"{state}: the page is {width} px wide on a {PHONE} px phone"
+def fits(page: Page, state: str, width: int = PHONE) -> None:
+    """Nothing wider than the screen in `state` (kept as a screenshot if asked)."""
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{state}: the page is {wide} px wide on a {width} px screen"
     if SCREENSHOT_DIR:
         expect(page.locator("#device")).to_contain_text("showing suggestion")  # panel settled
         name = re.sub(r"[^a-z0-9]+", "-", state.lower()).strip("-")
-        page.screenshot(path=str(Path(SCREENSHOT_DIR) / f"phone-{name}.png"), full_page=True)
+        path = Path(SCREENSHOT_DIR) / f"{width}px-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
 
 
 def bottom(page: Page, selector: str) -> float:
@@ -105,6 +110,23 @@ def test_a_game_on_a_phone_never_scrolls_sideways(phone: BrowserContext, live_se
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_a_desktop_keeps_the_review_as_a_table(
+    browser: Browser,  # noqa: F811 - the shared fixture
+    live_server,
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = open_page(context, live_server.url)
+        play(page, 1, "salet", "lodge")
+        play(page, 2, "lodge", "lodge")
+        review = page.get_by_role("table", name="Review, turn by turn")
+        expect(review.locator("tbody tr")).to_have_count(2)
+        expect(review.get_by_role("columnheader", name="Best move")).to_be_visible()
+        fits(page, "won, the review shown", width=1280)
+    finally:
+        context.close()
+
+
 @pytest.fixture
 def quordle_server() -> Iterator:
     with serving(multi_session(4)) as server:
@@ -131,6 +153,28 @@ def test_several_boards_on_a_phone_never_scroll_sideways(
     expect(page.locator("#left")).to_contain_text("All 4 boards solved in 5")
     fits(page, "7 quordle won")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def nine_letter_server() -> Iterator:
+    """`epdle web --length 9`: the longest words the page plays."""
+    setup = GameSetup(GameSpec(length=9, top=3), made={})
+    with serving(web_session(setup, DevicePresenter("sim://"))) as server:
+        yield server
+
+
+def test_nine_letter_words_fit_a_phone(phone: BrowserContext, nine_letter_server) -> None:
+    page = open_page(phone, nine_letter_server.url)
+    fits(page, "8 nine letters empty")
+    page.get_by_role("table", name="Suggestions").get_by_role("button").first.click()
+    expect(page.locator("#current button.c-B")).to_have_count(9)
+    box = page.get_by_role("textbox", name="Guess")
+    assert box.evaluate("e => e.scrollWidth <= e.clientWidth")  # the whole word in view
+    fits(page, "9 nine letters typed")
+    tiles_sit_on_the_keyboard(page, "#current button")
+    page.get_by_role("button", name="Enter", exact=True).click()
+    expect(page.locator("#board li")).to_have_count(1)
+    fits(page, "10 nine letters played")
 
 
 # -- dark mode's keys ------------------------------------------------------------------------
@@ -168,6 +212,9 @@ def test_used_keys_stand_apart_from_unused_ones(
             button = page.locator(f'#keyboard [data-key="{key}"]')
             return button.evaluate("e => getComputedStyle(e).backgroundColor")
 
+        if SCREENSHOT_DIR:
+            path = Path(SCREENSHOT_DIR) / f"{PHONE}px-keys-{scheme}.png"
+            page.screenshot(path=str(path), full_page=True)
         unused = background("q")
         expect(page.locator('#keyboard [data-key="t"]')).to_have_class("c-B")
         # Grey (no hue to go by) in both schemes; in the dark, yellow and green too.

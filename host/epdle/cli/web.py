@@ -52,10 +52,11 @@ def register(commands: argparse._SubParsersAction) -> None:
         "the colours the game showed, and see the ranked suggestions and what the device's "
         "panel shows. Prints the address on its first line and opens a browser. Listens on "
         "127.0.0.1 unless told otherwise; on another address every request needs the random "
-        "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
+        "token printed with the address, and an address a phone reaches is printed as a QR code "
+        "too, for its camera. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
         "the page shows the N boards side by side, each with its own tiles to click.",
         epilog="examples: epdle web   |   epdle web --boards 4 (Quordle)   |   "
-        "epdle web --listen 0.0.0.0:8000 (a phone on the same network)",
+        "epdle web --listen 0.0.0.0 (a phone on the same network: scan the QR code)",
     )
     web.add_argument("--port", type=device_option, help=PORT_HELP)
     web.add_argument(
@@ -64,8 +65,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_LISTEN,
         metavar="HOST:PORT",
         help=f"address to serve the page on (default: {DEFAULT_LISTEN}; port 0: any free "
-        f"port; a host alone: port {DEFAULT_PORT}); an address other machines reach also "
-        "prints the page's address as a QR code for a phone's camera",
+        f"port; a host alone: port {DEFAULT_PORT})",
     )
     web.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_game_options(web)

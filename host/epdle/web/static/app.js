@@ -329,6 +329,7 @@ function render(next) {
   state = next;
   if (first || colours.length !== state.length) resetColours();
   setLanguage(state.language);
+  document.documentElement.style.setProperty("--length", String(state.length));
   renderBoard();
   renderCurrentRow();
   renderKeyboard();
