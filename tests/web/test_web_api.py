@@ -11,9 +11,10 @@ from collections.abc import Callable
 import pytest
 from PIL import Image
 from starlette.testclient import TestClient
-from web_support import settle
+from web_support import MALFORMED, settle
 
 from epdle.frames import decode, encode
+from epdle.frames.decoder import fast_window
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.screens import frames_for
 from epdle.solver import Solver, score, trees
@@ -96,10 +97,7 @@ def test_a_guess_moves_the_game_and_the_panel(client: TestClient, session: WebSe
         ("sal3t", "BBBBB", 422, "letters only"),
         ("salet", "BBBB", 422, "4 colours"),
         # Each malformed form the page may send as typed: the command line's parser refuses it.
-        ("tarse", "bbxbb", 422, "'x' at position 3 is not a mark"),
-        ("tarse", "gybb", 422, "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse", "🟩🟨⬛⬛", 422, "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse", "yyyyyy", 422, "'tarse' has 5 letters but 6 colours were given"),
+        *[("tarse", colours, 422, message) for colours, message in MALFORMED.values()],
     ],
 )
 def test_bad_guesses_are_explained_and_change_nothing(
@@ -177,6 +175,32 @@ def test_press_shows_the_next_suggestion(client: TestClient, session: WebSession
     second = panel(client)
     assert second.tobytes() != first.tobytes()
     assert second.tobytes() == expected_panel(session, 1).tobytes()
+
+
+def test_the_page_turns_fast_updates_off_and_on(client: TestClient, session: WebSession) -> None:
+    """`--full-refresh` from the page: the set is pushed anew without fast windows, and a
+    press shows the runner-up by a full refresh; switched back, by a fast update."""
+    presenter = session.controller.presenter
+
+    def press_shows_by() -> str:
+        assert client.post("/api/press").status_code == 200
+        return presenter.simulated_board().last_refresh().kind
+
+    def windows() -> list[bool]:
+        frames = [presenter.frame(i) for i in range(presenter.frame_count)]
+        return [fast_window(frame) is not None for frame in frames]
+
+    assert settle(client)["device"]["full_refresh"] is False
+    assert windows() == [True] * 3 and press_shows_by() == "fast"
+    state = client.post("/api/settings", json={"full_refresh": True}).json()
+    assert state["device"]["full_refresh"] is True
+    assert settle(client)["device"]["panel_frame"] == 1  # the set pushed anew
+    assert windows() == [False] * 3 and press_shows_by() == "full"
+    client.post("/api/settings", json={"full_refresh": False})
+    settle(client)
+    assert windows() == [True] * 3 and press_shows_by() == "fast"
+    refused = client.post("/api/settings", json={"full_refresh": "yes"})
+    assert refused.status_code == 400 and "full_refresh must be true or false" in refused.text
 
 
 def test_a_solved_game(client: TestClient) -> None:

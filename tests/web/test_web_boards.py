@@ -24,7 +24,7 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
     playwright,
     wait_for_new_panel,
 )
-from web_support import settle
+from web_support import MALFORMED_CASES, settle
 
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
@@ -99,6 +99,27 @@ def test_bad_colours_and_settings_are_refused(dordle_client: TestClient) -> None
     assert strategy.status_code == 400
     hard = dordle_client.post("/api/settings", json={"hard": True})
     assert hard.status_code == 200 and settle(dordle_client)["settings"]["hard"] is True
+
+
+@pytest.mark.parametrize(("colours", "message"), MALFORMED_CASES)
+def test_one_malformed_group_is_refused_as_the_command_line_refuses_it(
+    dordle_client: TestClient, colours: str, message: str
+) -> None:
+    # `epdle play --boards 2` reads 'tarse gybb' as one board's line and says what is wrong
+    # with it; the page's server says the same, and records nothing.
+    before = settle(dordle_client)
+    response = dordle_client.post("/api/guess", json={"word": "tarse", "colours": colours})
+    assert response.status_code == 422
+    assert message in response.json()["error"]
+    after = settle(dordle_client)
+    assert after["history"] == [] and after["revision"] == before["revision"]
+
+
+def test_a_malformed_group_among_several_names_its_board(dordle_client: TestClient) -> None:
+    response = dordle_client.post("/api/guess", json={"word": "tarse", "colours": "gybbb/bbxbb"})
+    assert response.status_code == 422
+    assert response.json()["error"].startswith("board 2: feedback 'bbxbb': 'x' at position 3")
+    assert settle(dordle_client)["history"] == []
 
 
 def test_a_review_is_refused_on_a_page_of_several_boards(dordle_client: TestClient) -> None:
@@ -183,6 +204,27 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
 
 
 @needs_chromium
+@needs_chromium
+@pytest.mark.parametrize(
+    ("colours", "message"),
+    [*MALFORMED_CASES, pytest.param("gybbb/bbxbb/bbbbb/bbbbb", "board 2: feedback", id="board-2")],
+)
+def test_colours_typed_wrong_are_refused_on_a_page_of_several_boards(
+    context: BrowserContext,  # noqa: F811 - the shared fixture
+    quordle_server,
+    colours: str,
+    message: str,
+) -> None:
+    page = open_page(context, quordle_server.url)
+    guess = page.get_by_role("textbox", name="Guess")
+    guess.fill(f"tarse {colours}")
+    guess.press("Enter")
+    expect(page.get_by_role("alert")).to_contain_text(message)
+    assert quordle_server.session.controller.game.history == []
+    expect(page.locator("#boards li")).to_have_count(0)
+    expect(guess).to_have_value(f"tarse {colours}")  # kept, to fix
+
+
 def test_phone_width_keeps_the_boards_side_by_side_two_a_row(
     browser,  # noqa: F811 - the shared fixture
     quordle_server,
@@ -211,10 +253,12 @@ def test_phone_width_keeps_the_boards_side_by_side_two_a_row(
         assert len(widths) == 4 * 5 and min(widths) >= 30  # a row of 5 on each board; a finger
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390  # nothing runs off the side
-        # The suggestions come before the keyboard, as in the single game.
+        # The boards' tiles are the ones to tap: the keyboard comes right under the boards,
+        # the suggestions after it.
         suggestions = page.get_by_role("table", name="Suggestions").bounding_box()
         keyboard = page.locator("#keyboard").bounding_box()
-        assert suggestions["y"] < keyboard["y"]
+        boards = page.locator("#boards").bounding_box()
+        assert boards["y"] + boards["height"] < keyboard["y"] < suggestions["y"]
         page.get_by_role("button", name="Board 2: empty, letter 1, grey").click()
         assert axe_violations(page) == []
         if SCREENSHOT_DIR:

@@ -15,6 +15,7 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
+from web_support import MALFORMED_CASES
 
 from epdle.solver import score
 from epdle.words.languages import display_word
@@ -224,6 +225,25 @@ def test_press_button_and_undo(context: BrowserContext, live_server) -> None:
     expect(page.locator("#board li")).to_have_count(0)
 
 
+def test_the_refresh_switch_reaches_the_device(context: BrowserContext, live_server) -> None:
+    page = open_page(context, live_server.url)
+    other = open_page(context, live_server.url)
+    presenter = live_server.session.controller.presenter
+    switch = page.get_by_role("checkbox", name="Full refresh for every frame")
+    expect(switch).not_to_be_checked()
+    for full, kind in ((True, "full"), (False, "fast")):
+        switch.set_checked(full)
+        expect(other.get_by_role("checkbox", name="Full refresh for every frame")).to_be_checked(
+            checked=full
+        )
+        expect(page.locator("#device")).to_contain_text("showing suggestion 1 of")  # pushed
+        assert presenter.full_refresh is full
+        before = panel_version(page)
+        page.get_by_role("button", name="Press button").click()
+        wait_for_new_panel(page, before)
+        assert presenter.simulated_board().last_refresh().kind == kind
+
+
 def test_hard_mode_refuses_a_guess_and_says_why(context: BrowserContext, live_server) -> None:
     page = open_page(context, live_server.url)
     page.get_by_role("checkbox", name="Hard mode").check()
@@ -321,19 +341,11 @@ def test_a_line_typed_in_the_box_keeps_its_colours(context: BrowserContext, live
     expect(guess).to_have_value("")
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ("tarse bbxbb", "'x' at position 3 is not a mark"),
-        ("tarse gybb", "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse 🟩🟨⬛⬛", "'tarse' has 5 letters but 4 colours were given"),
-        ("tarse yyyyyy", "'tarse' has 5 letters but 6 colours were given"),
-    ],
-    ids=["not-a-mark", "four-letters", "four-squares", "six-marks"],
-)
+@pytest.mark.parametrize(("colours", "message"), MALFORMED_CASES)
 def test_colours_typed_wrong_are_refused_as_the_command_line_refuses_them(
-    context: BrowserContext, live_server, line: str, message: str
+    context: BrowserContext, live_server, colours: str, message: str
 ) -> None:
+    line = f"tarse {colours}"
     page = open_page(context, live_server.url)
     guess = page.get_by_role("textbox", name="Guess")
     guess.fill(line)

@@ -99,9 +99,7 @@ def test_a_busy_address_is_one_line_on_stderr() -> None:
     assert result.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize(
-    "listen", ["8000", "localhost", "127.0.0.1:http", "127.0.0.1:70000", ":80"]
-)
+@pytest.mark.parametrize("listen", ["8000", "127.0.0.1:http", "127.0.0.1:70000", ":80", ""])
 def test_a_bad_listen_address_is_a_usage_error(
     listen: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -116,6 +114,10 @@ def test_a_bad_listen_address_is_a_usage_error(
         ("0.0.0.0:0", ("0.0.0.0", 0)),
         ("[::1]:8080", ("::1", 8080)),
         ("localhost:9000", ("localhost", 9000)),
+        # A host alone: the default port.
+        ("0.0.0.0", ("0.0.0.0", 8000)),
+        ("localhost", ("localhost", 8000)),
+        ("[::1]", ("::1", 8000)),
     ],
 )
 def test_parse_listen(text: str, address: tuple[str, int]) -> None:
@@ -225,3 +227,54 @@ def test_make_run_installs_what_the_page_needs() -> None:
     makefile = (Path(__file__).resolve().parents[2] / "Makefile").read_text()
     recipe = makefile.split("$(VENV)/.stamp-run:")[1].split("\n\n")[0]
     assert "-e '.[web]'" in recipe
+
+
+def test_a_port_number_for_the_device_is_a_usage_error_naming_listen(capsys) -> None:
+    # `--port` is the device's; a number alone is the page's port given to the wrong option.
+    assert main(["web", "--no-browser", "--port", "8080"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "no serial device" not in error
+    assert "8080 is not a serial device" in error
+    assert "use --listen HOST:PORT, such as --listen 127.0.0.1:8080" in error
+
+
+# segno's compact terminal QR: two rows of modules a character, the light ones drawn.
+HALF_BLOCKS = {" ": (1, 1), "\u2580": (0, 1), "\u2584": (1, 0), "\u2588": (0, 0)}
+
+
+def printed_qr(text: str) -> list[list[int]]:
+    """The modules (1 dark) of the QR code printed in `text`, its quiet zone included."""
+    lines = [line for line in text.splitlines() if line and set(line) <= set(HALF_BLOCKS)]
+    rows: list[list[int]] = []
+    for line in lines:
+        pairs = [HALF_BLOCKS[char] for char in line]
+        rows += [[top for top, _ in pairs], [bottom for _, bottom in pairs]]
+    return rows[: len(lines[0])] if lines else []  # an odd count of rows ends in padding
+
+
+def test_an_address_for_a_phone_prints_its_qr_code(monkeypatch, capsys) -> None:
+    import segno
+
+    served = _web_without_serving(monkeypatch, "--listen", "0.0.0.0:0", "--port", "sim://")
+    assert served["code"] == 0
+    out, err = capsys.readouterr()
+    url = out.splitlines()[0]
+    assert "?token=" in url  # the address as text too, token and all
+    border = 4
+    modules = [list(row) for row in segno.make(url, micro=False).matrix]
+    width = len(modules) + 2 * border
+    light = [[0] * width for _ in range(border)]
+    expected = light + [[0] * border + row + [0] * border for row in modules] + light
+    assert printed_qr(err) == expected
+    # Another URL's code differs: the comparison sees the text the code carries.
+    other = segno.make(url.replace("?token=", "?token=x"), micro=False).matrix
+    assert [list(row) for row in other] != modules
+
+
+def test_a_loopback_address_prints_no_qr_code(monkeypatch, capsys) -> None:
+    # A phone cannot open this machine's loopback address: no code to scan.
+    served = _web_without_serving(monkeypatch, "--listen", "127.0.0.1:0", "--port", "sim://")
+    assert served["code"] == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("http://127.0.0.1:")
+    assert printed_qr(err) == [] and "scan" not in err

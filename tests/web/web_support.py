@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from starlette.testclient import TestClient
 
 
@@ -17,3 +18,16 @@ def settle(client: TestClient) -> dict:
             return state
         time.sleep(0.02)
     raise AssertionError("the device never caught up")
+
+
+# Colours typed wrong after TARSE, each with the command line's refusal of it: the page
+# sends them as typed and shows that refusal (one board or several).
+MALFORMED = {
+    "not-a-mark": ("bbxbb", "'x' at position 3 is not a mark"),
+    "four-letters": ("gybb", "'tarse' has 5 letters but 4 colours were given"),
+    "four-squares": ("🟩🟨⬛⬛", "'tarse' has 5 letters but 4 colours were given"),
+    "six-marks": ("yyyyyy", "'tarse' has 5 letters but 6 colours were given"),
+}
+MALFORMED_CASES = [
+    pytest.param(colours, message, id=name) for name, (colours, message) in MALFORMED.items()
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import os
 import socket
 import sys
@@ -13,18 +14,34 @@ from epdle.cli.errors import CommandError, examples
 from epdle.cli.options import PORT_HELP, add_game_options, device_port, game_spec, progress_bar
 from epdle.session.setup import GameSetup
 
-DEFAULT_LISTEN = "127.0.0.1:8000"
+DEFAULT_PORT = 8000
+DEFAULT_LISTEN = f"127.0.0.1:{DEFAULT_PORT}"
 
 
 def parse_listen(text: str) -> tuple[str, int]:
-    """HOST:PORT (an IPv6 address in brackets: [::1]:8000); port 0 picks a free one."""
-    host, sep, port = text.strip().rpartition(":")
+    """HOST:PORT, or HOST alone for port 8000 (an IPv6 address in brackets: [::1]:8000);
+    port 0 picks a free one."""
+    given = text.strip()
+    alone = (":" not in given and not given.isdigit()) or given[:1] + given[-1:] == "[]"
+    host, sep, port = (f"{given}:{DEFAULT_PORT}" if alone else given).rpartition(":")
     host = host.strip("[]")
     if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
         raise argparse.ArgumentTypeError(
             f"expected HOST:PORT such as {DEFAULT_LISTEN}, got {text!r}"
         )
     return host, int(port)
+
+
+def device_option(text: str) -> str:
+    """--port: the device. A number alone is the page's own port given to the wrong option."""
+    if text.strip().isdigit():
+        number = text.strip()
+        raise argparse.ArgumentTypeError(
+            f"{number} is not a serial device: --port names the device (such as /dev/ttyUSB0, "
+            f"or sim://); to serve the page on port {number} use --listen HOST:PORT, such as "
+            f"--listen 127.0.0.1:{number} (0.0.0.0:{number} for a phone)"
+        )
+    return text
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -35,21 +52,23 @@ def register(commands: argparse._SubParsersAction) -> None:
         "the colours the game showed, and see the ranked suggestions and what the device's "
         "panel shows. Prints the address on its first line and opens a browser. Listens on "
         "127.0.0.1 unless told otherwise; on another address every request needs the random "
-        "token printed with the address. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
+        "token printed with the address, and an address a phone reaches is printed as a QR code "
+        "too, for its camera. Stops cleanly on Ctrl-C / SIGTERM. With --boards N "
         "the page shows the N boards side by side, each with its own tiles to click.",
         epilog=examples(
             "epdle web",
             "epdle web --boards 4                # Quordle",
-            "epdle web --listen 0.0.0.0:8000     # a phone on the same network",
+            "epdle web --listen 0.0.0.0          # a phone on the same network: scan the QR code",
         ),
     )
-    web.add_argument("--port", help=PORT_HELP)
+    web.add_argument("--port", type=device_option, help=PORT_HELP)
     web.add_argument(
         "--listen",
         type=parse_listen,
         default=DEFAULT_LISTEN,
         metavar="HOST:PORT",
-        help=f"address to serve the page on (default: {DEFAULT_LISTEN}; port 0: any free port)",
+        help=f"address to serve the page on (default: {DEFAULT_LISTEN}; port 0: any free "
+        f"port; a host alone: port {DEFAULT_PORT})",
     )
     web.add_argument("--no-browser", action="store_true", help="do not open a browser")
     add_game_options(web)
@@ -97,6 +116,24 @@ def _open_browser(url: str) -> None:
     opener.start()
 
 
+def for_elsewhere(host: str) -> bool:
+    """Whether an address to open is one for another machine (not this one's loopback)."""
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name
+        return host != "localhost"
+
+
+def print_qr(url: str) -> None:
+    """`url` as a QR code on stderr, for a phone's camera (half blocks: two rows a line;
+    the light modules drawn, as on a dark terminal; phones read either way round)."""
+    import segno
+
+    print("or scan this with the phone's camera:", file=sys.stderr)
+    segno.make(url, micro=False).terminal(out=sys.stderr, compact=True)
+    sys.stderr.flush()
+
+
 def _listen(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -112,6 +149,8 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _web(args: argparse.Namespace) -> int:
     try:
+        import segno  # noqa: F401 - print_qr's: if missing, named with the rest
+
         from epdle.web.multistate import web_session
         from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
@@ -141,6 +180,8 @@ def _web(args: argparse.Namespace) -> int:
     if guard.token is not None:
         url += f"?token={guard.token}"
     print(url, flush=True)
+    if for_elsewhere(shown):
+        print_qr(url)
     print(f"device: {device}; Ctrl-C to stop", file=sys.stderr, flush=True)
     if not args.no_browser:
         _open_browser(url)

@@ -42,17 +42,18 @@ async def post_plain(request: Request) -> Response:
 async def post_settings(request: Request) -> Response:
     calls = calls_of(request)
     body = await calls.json_body(request)
-    unknown = set(body) - {"strategy", "hard", "blind"}
+    switches = ("hard", "blind", "full_refresh")
+    unknown = set(body) - {"strategy", *switches}
     if unknown:
         return error(400, f"unknown setting(s): {', '.join(sorted(unknown))}")
     strategy = body.get("strategy")
-    hard, blind = body.get("hard"), body.get("blind")
     if strategy is not None and not isinstance(strategy, str):
         return error(400, "strategy must be a string")
-    for name, value in (("hard", hard), ("blind", blind)):
-        if value is not None and not isinstance(value, bool):
+    for name in switches:
+        if body.get(name) is not None and not isinstance(body[name], bool):
             return error(400, f"{name} must be true or false")
-    return await calls.act(calls.session.change_settings, strategy, hard, blind)
+    hard, blind, full_refresh = (body.get(name) for name in switches)
+    return await calls.act(calls.session.change_settings, strategy, hard, blind, full_refresh)
 
 
 async def post_review(request: Request) -> Response:

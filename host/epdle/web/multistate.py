@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from epdle.session.commands import InputError, parse_played
 from epdle.session.controller import Controller
 from epdle.session.game import GameError
 from epdle.session.multicontroller import MultiController
@@ -22,19 +23,33 @@ LISTED = 30
 class MultiWebSession(WebSession):
     controller: MultiController
 
-    def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+        """As the one board's, with one group of colours per board ('gybbb/bbbbb/-/ggyyb').
+        One group alone is read as `play` reads the line 'tarse gybb': a malformed one gets
+        the command line's refusal, not a count of groups."""
+        moved_on = self._moved_on(turn)
+        if moved_on is not None:
+            return moved_on
+        if "/" not in colours:
+            try:
+                parse_played(word, colours)
+            except InputError as error:
+                return Reply(str(error), 422)
+        return self._finish(self.controller.play(word, colours), error_status=422)
+
+    def _switch(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply | bool:
         game = self.controller.game
         if strategy not in (None, MULTI_STRATEGY):
             return Reply(f"a game of several boards plays one strategy ({MULTI_STRATEGY})", 400)
         now = (game.solver.hard, game.solver.blind)
         wanted = (now[0] if hard is None else hard, now[1] if blind is None else blind)
         if wanted == now:
-            return Reply()
+            return False
         try:
             game.switch(hard=wanted[0], blind=wanted[1])
         except GameError as error:
             return Reply(str(error), 409)
-        return self._finish(self.controller.start())
+        return True
 
     def game_state(self) -> dict[str, Any]:
         game = self.controller.game

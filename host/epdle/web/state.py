@@ -146,7 +146,27 @@ class WebSession:
         self.revision += 1
         return True
 
-    def change_settings(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply:
+    def change_settings(
+        self,
+        strategy: str | None,
+        hard: bool | None,
+        blind: bool | None,
+        full_refresh: bool | None = None,
+    ) -> Reply:
+        """The game's strategy and rules, and whether the device shows every frame by a
+        full refresh (`--full-refresh`); None keeps one as it is. If anything changed, the
+        device gets its set anew."""
+        switched = self._switch(strategy, hard, blind)
+        if isinstance(switched, Reply):
+            return switched
+        presenter = self.controller.presenter
+        refresh = full_refresh is not None and full_refresh != presenter.full_refresh
+        if full_refresh is not None:
+            presenter.full_refresh = full_refresh
+        return self._finish(self.controller.start()) if switched or refresh else Reply()
+
+    def _switch(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply | bool:
+        """The game switched to these settings: whether it changed, or the refusal."""
         game = self.controller.game
         now = settings_of(game.solver)
         wanted = Settings(
@@ -159,7 +179,7 @@ class WebSession:
                 f"unknown strategy {wanted.strategy!r}; one of {', '.join(STRATEGIES)}", 400
             )
         if wanted == now:
-            return Reply()
+            return False
         try:
             solvers = cast("SolverFor", self.setup.modes(wanted.strategy))
             game.switch(wanted.hard, wanted.blind, solvers)
@@ -167,7 +187,7 @@ class WebSession:
             return Reply(str(error), 409)
         except (ValueError, OSError) as error:
             return Reply(f"cannot switch: {error}", 409)
-        return self._finish(self.controller.start())
+        return True
 
     def poll(self) -> bool:
         """Look for device events (a button pressed on the real device, a reconnection);
@@ -247,6 +267,7 @@ class WebSession:
             "simulated": presenter.port.startswith("sim://"),
             "connected": presenter.connected,
             "updating": self.controller.behind,  # the push of this advice is to come
+            "full_refresh": presenter.full_refresh,  # no fast updates of the runner-ups
             "error": self.device_error,
             "frames": presenter.frame_count,
             "panel_frame": None if self.panel_frame is None else self.panel_frame + 1,

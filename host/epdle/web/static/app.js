@@ -4,8 +4,8 @@ import {
   refusal, speller, tileName,
 } from "./board.js";
 import {
-  boardsColoursLine, drawBoardsAdvice, hideBoards, isMulti, renderBoards, resetBoardsColours,
-  takeBoardsColours,
+  boardsColoursLine, drawBoardsAdvice, hideBoards, isMulti, readBoardsColours, renderBoards,
+  resetBoardsColours, takeBoardsColours,
 } from "./boards.js";
 import { fillSuggestions } from "./suggestions.js";
 
@@ -115,7 +115,7 @@ function submit() {
   pendingEnter = performance.now();
   pendingPanel = { start: pendingEnter, version: state.device.panel_version };
   const fromRow = document.activeElement === input || $("#current").contains(document.activeElement);
-  const sent = isMulti(state) ? boardsColoursLine(state) : coloursToSend();
+  const sent = coloursToSend();
   const typed = input.value;
   const tiles = colours.join("");
   api("/api/guess", { word: guess, colours: sent, turn: state.history.length }).then((data) => {
@@ -135,13 +135,18 @@ function submit() {
   });
 }
 
-// The colours a guess is sent with: the tiles', unless the box holds colours typed after
-// the word that the tiles could not take (a mark that is none, too few or too many): those
-// go as typed, for the server to refuse with the command line's own message.
+// The colours a guess is sent with: the tiles' (every board's), unless the box holds
+// colours typed after the word that the tiles could not take (a mark that is none, too few
+// or too many, a group short): those go as typed, for the server to refuse with the command
+// line's own message.
 function coloursToSend() {
+  const tiles = isMulti(state) ? boardsColoursLine(state) : colours.join("");
   const line = typedLine(input.value);
-  const taken = line && line.colours !== null && Array.from(line.colours).length === length();
-  return line && line.text && !taken ? line.text : colours.join("");
+  if (!line || !line.text) return tiles;
+  const taken = isMulti(state)
+    ? readBoardsColours(line.text, state) !== null
+    : line.colours !== null && Array.from(line.colours).length === length();
+  return taken ? tiles : line.text;
 }
 
 function press(key) {
@@ -293,6 +298,7 @@ function renderDevice() {
   $("#device").textContent = text;
   $("#device").classList.toggle("problem", Boolean(device.error));
   $("#press").disabled = !device.simulated;
+  $("#full-refresh").checked = device.full_refresh;
 }
 
 function renderSettings() {
@@ -323,6 +329,7 @@ function render(next) {
   state = next;
   if (first || colours.length !== state.length) resetColours();
   setLanguage(state.language);
+  document.documentElement.style.setProperty("--length", String(state.length));
   renderBoard();
   renderCurrentRow();
   renderKeyboard();
@@ -448,6 +455,11 @@ function wire() {
       });
     });
   }
+  $("#full-refresh").addEventListener("change", () => {
+    api("/api/settings", { full_refresh: $("#full-refresh").checked }).then((data) => {
+      if (!data) renderDevice();
+    });
+  });
   const palette = $("#palette");
   palette.checked = localStorage.getItem("epdle-palette") === "contrast";
   document.documentElement.classList.toggle("contrast", palette.checked);

@@ -34,8 +34,8 @@ export function boardsColoursLine(state) {
 }
 
 // Colours typed or pasted as "gybbb/bbbbb/-/21000" (every board's, or the open boards'
-// alone): true if they were taken.
-export function takeBoardsColours(text, state) {
+// alone): each board's (null for a solved one), or null if the tiles cannot take them.
+export function readBoardsColours(text, state) {
   const groups = text.split("/").map((group) => group.trim());
   const open = openBoards(state);
   const openCount = open.filter(Boolean).length;
@@ -44,15 +44,17 @@ export function takeBoardsColours(text, state) {
   else if (groups.length === openCount) {
     const queue = [...groups];
     given = open.map((isOpen) => (isOpen ? queue.shift() : "-"));
-  } else return false;
+  } else return null;
   const parsed = given.map((group, board) => (open[board] ? anyColours(group) : null));
-  if (parsed.some((marks, board) => open[board] && (marks === null || marks.length !== state.length))) {
-    return false;
-  }
-  parsed.forEach((marks, board) => {
+  const whole = parsed.every((marks, board) => !open[board] || marks?.length === state.length);
+  return whole ? parsed : null;
+}
+
+// The tiles take colours typed or pasted (see readBoardsColours), if they can.
+export function takeBoardsColours(text, state) {
+  readBoardsColours(text, state)?.forEach((marks, board) => {
     if (marks !== null) colours[board] = Array.from(marks);
   });
-  return true;
 }
 
 function boardSummary(board) {

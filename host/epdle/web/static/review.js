@@ -42,9 +42,14 @@ function guessCell(turn) {
   return cell;
 }
 
-function cell(text) {
+// Each figure's cell carries its column's name: a narrow screen shows it before the figure
+// (review.css lays a turn out as a card there).
+const COLUMNS = Array.from(table.querySelectorAll("thead th"), (th) => th.textContent);
+
+function cell(text, column) {
   const element = document.createElement("td");
   element.textContent = text;
+  element.dataset.label = COLUMNS[column];
   return element;
 }
 
@@ -59,13 +64,13 @@ function show(review, title) {
     row.append(
       number,
       guessCell(turn),
-      cell(`${turn.left_before} → ${turn.left_after}`),
-      cell(displayWord(turn.best)),
-      cell(turn.expected_best.toFixed(2)),
-      cell(turn.expected_played.toFixed(2)),
-      cell(turn.expected_after.toFixed(2)),
-      cell(String(turn.skill)),
-      cell(String(turn.luck)),
+      cell(`${turn.left_before} → ${turn.left_after}`, 2),
+      cell(displayWord(turn.best), 3),
+      cell(turn.expected_best.toFixed(2), 4),
+      cell(turn.expected_played.toFixed(2), 5),
+      cell(turn.expected_after.toFixed(2), 6),
+      cell(String(turn.skill), 7),
+      cell(String(turn.luck), 8),
     );
     body.append(row);
   });
