@@ -56,7 +56,8 @@ def test_a_finished_game_is_reviewed_on_the_page(tab: BrowserContext, live_serve
     first = table.get_by_role("cell", name="C green, R yellow, A yellow, N grey, E grey")
     expect(first).to_be_visible()
     expect(page.locator("#review-total")).to_have_text(
-        f"Skill {review.skill}/99, luck {review.luck}/99; solved in 3."
+        f"Skill {review.skill}/99 ({review.skill_after_opener} without the opener), "
+        f"luck {review.luck}/99; solved in 3. Reviewed in normal mode; prior: {review.prior}."
     )
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#board li")).to_have_count(0)

@@ -75,7 +75,11 @@ function show(review, title) {
     body.append(row);
   });
   const ending = review.solved ? `solved in ${review.turns.length}` : "not solved";
-  $("#review-total").textContent = `Skill ${review.skill}/99, luck ${review.luck}/99; ${ending}.`;
+  const opener =
+    review.skill_after_opener === null ? "" : ` (${review.skill_after_opener} without the opener)`;
+  $("#review-total").textContent =
+    `Skill ${review.skill}/99${opener}, luck ${review.luck}/99; ${ending}. ` +
+    `Reviewed in ${review.mode} mode; prior: ${review.prior}.`;
   $("#review-status").textContent = title;
   table.hidden = false;
 }
