@@ -28,11 +28,13 @@ from types import FrameType
 from typing import BinaryIO
 
 from epdle.link import LinkError
+from epdle.logtext import escaping
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
 from epdle.solver.scoring import MAX_QUOTED, quoted
 
-log = logging.getLogger("epdle.daemon")
+# Every message escaped: a feed line (or a word in an error) cannot forge a log line.
+log = escaping(logging.getLogger("epdle.daemon"))
 # No command or guess comes near this; a longer line is skipped unread.
 MAX_LINE_BYTES = 4096
 # Lines read ahead of the game at most (a bound on the memory a fast feed takes).
