@@ -93,3 +93,27 @@ def test_the_reader_stays_at_most_a_backlog_ahead(monkeypatch: pytest.MonkeyPatc
     assert controller.played == total
     # One line being played, FEED_BACKLOG waiting, one more read and waiting for room.
     assert max(controller.ahead) <= FEED_BACKLOG + 1
+
+
+def test_a_feed_of_new_games_scores_the_opening_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each `new` shows the same opening suggestions over every answer: scored once, not
+    once per game (a feed of thousands of games spent most of its time there)."""
+    from epdle.solver import quick
+
+    calls = [0]
+    scored = quick.feedback
+
+    def counted(guess: str, answer: str) -> str:
+        calls[0] += 1
+        return scored(guess, answer)
+
+    quick._suggestion.cache_clear()
+    monkeypatch.setattr(quick, "feedback", counted)
+    feed = tmp_path / "feed.txt"
+    games = 50
+    feed.write_text("new\n" * games)
+    assert main(["daemon", "--feed", str(feed), "--port", "sim://", "--top", "5"]) == 0
+    one_opening = 5 * len(quick.shipped_lists()[1])  # five suggestions over every answer
+    assert 0 < calls[0] <= 2 * one_opening
