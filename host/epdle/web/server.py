@@ -68,7 +68,8 @@ HEADER_TIMEOUT_S = 10.0
 KEEP_ALIVE_S = 5
 # A response the client does not read (its send buffer full) is dropped after this.
 SEND_TIMEOUT_S = 30.0
-# A request line and headers above this are refused (h11's bound on what it buffers).
+# Of a request line and headers still arriving, at most this is buffered (h11's bound;
+# 400 beyond).
 HEADER_BYTES = 16 * 1024
 # Connections at most: below the descriptor limit by those open when the server starts,
 # what bursts of accepts take before the extra ones are closed (a few LISTEN_BACKLOGs:
@@ -193,8 +194,8 @@ class Limits:
     response before it; its headers within `headers` (else 408). Between requests, a
     connection idle for `idle` is closed (uvicorn's keep-alive timeout; a new connection
     that sends nothing too). A response the client stops reading for `send` is dropped.
-    At most `connections` at once (beyond, a new one is closed at once), and a request
-    line with its headers of at most `header_bytes` (else 400, h11's bound)."""
+    At most `connections` at once (beyond, a new one is closed at once); of a request line
+    and headers still arriving, at most `header_bytes` buffered (else 400, h11's bound)."""
 
     headers: float = HEADER_TIMEOUT_S
     body: float = BODY_TIMEOUT_S
@@ -291,7 +292,9 @@ def _bounded_http(limits: Limits) -> type[H11Protocol]:
                 self._timer.cancel()
                 self._timer = None
             if phase == "headers":
-                self._started, self._heard = self.loop.time(), False
+                # A pipelined request may be in already, waiting for this one's turn.
+                self._started = self.loop.time()
+                self._heard = bool(self.conn.trailing_data[0])
                 self._timer = self.loop.call_later(limits.headers, self._due)
             elif phase == "body":
                 due = self._started + limits.headers + limits.body
