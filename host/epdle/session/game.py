@@ -99,30 +99,26 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     def _advise(self, history: list[TurnT]) -> tuple[AdviceT, bool]:
         """The advice for ``history`` and whether it had to widen; GameError if no mode
         can take it."""
+        advice: AdviceT
+        advice, widened = self._in_a_mode(lambda solver: solver.advise(history, top=self.top))
+        return advice, widened
+
+    def _check(self, history: list[TurnT]) -> bool:
+        """Whether ``history`` needs the wider list, as _advise finds it (GameError if no
+        mode can take it), without working out the advice (the history replayed)."""
+        return self._in_a_mode(lambda solver: solver.state_after(history))[1]
+
+    def _in_a_mode(self, work: Callable[[SolverT], Any]) -> tuple[Any, bool]:
+        """``work(solver)`` with the game's solver, else with the wider one, and whether it
+        had to widen; GameError if neither takes the history."""
         history_error = self._history_error()
         try:
-            return self.solver.advise(history, top=self.top), False
+            return work(self.solver), False
         except history_error as error:
             if self.solvers is None or not self.widens or self.solver.blind:
                 raise GameError(str(error)) from None
         try:  # the feedback left the answer list, or the history is wrong for any list
-            return self.solvers(self.solver.hard, True).advise(history, top=self.top), True
-        except history_error as error:
-            raise GameError(str(error)) from None
-
-    def _check(self, history: list[TurnT]) -> bool:
-        """Whether ``history`` needs the wider list, as _advise finds it (GameError if no
-        mode can take it), without working out the advice."""
-        history_error = self._history_error()
-        try:
-            self.solver.state_after(history)
-            return False
-        except history_error as error:
-            if self.solvers is None or not self.widens or self.solver.blind:
-                raise GameError(str(error)) from None
-        try:
-            self.solvers(self.solver.hard, True).state_after(history)
-            return True
+            return work(self.solvers(self.solver.hard, True)), True
         except history_error as error:
             raise GameError(str(error)) from None
 
