@@ -8,6 +8,7 @@ import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -49,6 +50,7 @@ class _SlowController:
 
     def __init__(self, read: list[int]) -> None:
         self.presenter = _Presenter()
+        self.game = SimpleNamespace(defer_advice=False)
         self.defer_pushes = False
         self.read = read
         self.played = 0
@@ -93,3 +95,55 @@ def test_the_reader_stays_at_most_a_backlog_ahead(monkeypatch: pytest.MonkeyPatc
     assert controller.played == total
     # One line being played, FEED_BACKLOG waiting, one more read and waiting for room.
     assert max(controller.ahead) <= FEED_BACKLOG + 1
+
+
+def test_a_feed_of_new_games_scores_the_opening_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each `new` shows the same opening suggestions over every answer: scored once, not
+    once per game (a feed of thousands of games spent most of its time there)."""
+    from epdle.solver import quick
+
+    calls = [0]
+    scored = quick.feedback
+
+    def counted(guess: str, answer: str) -> str:
+        calls[0] += 1
+        return scored(guess, answer)
+
+    quick._suggestion.cache_clear()
+    monkeypatch.setattr(quick, "feedback", counted)
+    feed = tmp_path / "feed.txt"
+    games = 50
+    feed.write_text("new\n" * games)
+    assert main(["daemon", "--feed", str(feed), "--port", "sim://", "--top", "5"]) == 0
+    one_opening = 5 * len(quick.shipped_lists()[1])  # five suggestions over every answer
+    assert 0 < calls[0] <= 2 * one_opening
+
+
+def test_a_backlog_is_checked_line_by_line_and_advised_once(
+    tmp_path: Path, caplog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines that other lines already follow are checked (a guess that contradicts the game
+    is still an error, logged) but not advised: the advice is worked out for the position
+    the backlog ends in."""
+    from epdle.solver.engine import Solver
+
+    advised = [0]
+    advise = Solver.advise
+
+    def counted(self: Solver, history, top: int = 5):
+        advised[0] += 1
+        return advise(self, history, top)
+
+    monkeypatch.setattr(Solver, "advise", counted)
+    feed = tmp_path / "feed.txt"
+    games = 30
+    feed.write_text("salet bybbb\nsalet bbbbb\ncrony 21000\nnew\n" * games + "salet bybbb\n")
+    caplog.set_level(logging.INFO)
+    assert main(["daemon", "--feed", str(feed), *ARGS]) == 0
+    messages = [record.getMessage() for record in caplog.records]
+    contradicted = [m for m in messages if m.startswith("'salet bbbbb'") or "salet bbbbb:" in m]
+    assert len(contradicted) == games, messages[:20]
+    assert "102 candidate(s) left" in [m for m in messages if "candidate(s) left" in m][-1]
+    assert advised[0] <= 10  # not one per line (121)

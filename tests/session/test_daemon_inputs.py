@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -78,3 +79,13 @@ def test_the_help_states_the_line_limit(capsys) -> None:
     with contextlib.suppress(SystemExit):
         main(["daemon", "--help"])
     assert f"over {MAX_LINE_BYTES} bytes is skipped" in " ".join(capsys.readouterr().out.split())
+
+
+def test_control_characters_of_a_line_are_escaped_in_the_log(tmp_path: Path, caplog) -> None:
+    feed = tmp_path / "feed.txt"
+    feed.write_bytes(b"sa\x1b[2Jlet bybbb\nsalet by\rbbb\ncrony\x08\x08x 21000\n")
+    code, messages = run_daemon(feed, caplog)
+    assert code == 0
+    errors = [m for m in messages if "\\x1b[2J" in m or "\\r" in m or "\\x08" in m]
+    assert len(errors) >= 3, messages
+    assert not any(re.search("[\x00-\x1f\x7f-\x9f]", m) for m in messages), messages

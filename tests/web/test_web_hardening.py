@@ -4,23 +4,24 @@ guess is refused, and a client that sends half a request is cut off."""
 
 from __future__ import annotations
 
+import logging
+import re
 import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
 from starlette.testclient import TestClient
+from web_support import live, read_until_closed
 
 from epdle.solver.scoring import GAME_GUESSES, score
-from epdle.web.security import REFUSALS_KEPT, Guard, allowed_hosts
-from epdle.web.server import ServerOptions, create_app, server_config
+from epdle.web.security import REFUSALS_KEPT, Guard
+from epdle.web.server import Limits, ServerOptions, create_app
 from epdle.web.state import WebSession
 
 JSON = {"content-type": "application/json"}
 # Six wrong guesses for the answer "fizzy", each consistent with the ones before.
 ANSWER = "fizzy"
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 WRONG = ["salet", "crony", "dumpy", "whiff", "jiffy", "dizzy"]
 
 
@@ -102,53 +103,8 @@ def test_a_turn_that_is_no_count_is_refused(client: TestClient, turn: object) ->
         assert response.status_code == 400 and "turn" in response.json()["error"]
 
 
-@contextmanager
-def live(session: WebSession, header_timeout: float, body_timeout: float) -> Iterator[int]:
-    """The app served as `epdle web` serves it (server_config), with short timeouts."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(16)
-    port = sock.getsockname()[1]
-    app = create_app(
-        session,
-        Guard(allowed_hosts("127.0.0.1", port)),
-        ServerOptions(poll_interval=60, body_timeout=body_timeout),
-    )
-    server = uvicorn.Server(server_config(app, header_timeout=header_timeout))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline
-        time.sleep(0.02)
-    try:
-        yield port
-    finally:
-        server.should_exit = True
-        app.state.loop.call_soon_threadsafe(app.state.hub.publish, None)
-        thread.join(timeout=15)
-        sock.close()
-
-
-def read_until_closed(conn: socket.socket, limit: float) -> tuple[bytes, float]:
-    """What the server sends until it closes the connection, and when it did."""
-    started = time.monotonic()
-    conn.settimeout(limit)
-    data = b""
-    while True:
-        try:
-            chunk = conn.recv(4096)
-        except TimeoutError:
-            return data, float("inf")
-        if not chunk:
-            return data, time.monotonic() - started
-        data += chunk
-
-
 def test_half_a_request_is_cut_off(web_session: Callable[..., WebSession]) -> None:
-    with live(web_session(), header_timeout=0.5, body_timeout=0.5) as port:
+    with live(web_session(), Limits(headers=0.5, body=0.5)) as (port, _):
         # Headers that never end.
         with socket.create_connection(("127.0.0.1", port)) as conn:
             conn.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % port)
@@ -170,3 +126,34 @@ def test_half_a_request_is_cut_off(web_session: Callable[..., WebSession]) -> No
             )
             data, _ = read_until_closed(conn, 10)
             assert data.startswith(b"HTTP/1.1 200")
+
+
+@pytest.mark.parametrize("where", ["query", "bearer", "cookie"])
+def test_a_token_beyond_ascii_is_refused_not_an_error(session: WebSession, where: str) -> None:
+    app = create_app(session, Guard(None, token="secret"), ServerOptions(poll_interval=60))
+    wrong = "sécret"
+    with TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False) as client:
+        if where == "query":
+            response = client.get("/api/state", params={"token": wrong})
+        else:
+            header = {"bearer": ("authorization", "Bearer "), "cookie": ("cookie", "epdle_token=")}
+            name, prefix = header[where]
+            response = client.get("/api/state", headers={name: (prefix + wrong).encode()})
+    assert response.status_code == 401
+    assert "token" in response.json()["error"]
+
+
+def test_control_characters_in_a_refused_path_are_escaped_in_the_log(
+    session: WebSession, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(session, Guard(None, token="secret"), ServerOptions(poll_interval=60))
+    caplog.set_level(logging.WARNING, logger="epdle.web")
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
+        response = client.get("/x%0d%0a2026-12-05 INFO forged line%1b[31m%c2%85")
+    assert response.status_code == 401
+    lines = [record.getMessage() for record in caplog.records if record.name == "epdle.web"]
+    refused = [line for line in lines if line.startswith("refused")]
+    assert len(refused) == 1
+    assert "/x\\r\\n2026-12-05 INFO forged line\\x1b[31m\\x85" in refused[0]
+    for line in [*lines, *app.state.guard.refused]:
+        assert not CONTROL.search(line), line

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from starlette.testclient import TestClient
+
+from epdle.web.security import Guard, allowed_hosts
+from epdle.web.server import Limits, Server, ServerOptions, create_app, server_config
+from epdle.web.state import WebSession
 
 
 def settle(client: TestClient) -> dict:
@@ -31,3 +39,47 @@ MALFORMED = {
 MALFORMED_CASES = [
     pytest.param(colours, message, id=name) for name, (colours, message) in MALFORMED.items()
 ]
+
+
+@contextmanager
+def live(session: WebSession, limits: Limits) -> Iterator[tuple[int, Server]]:
+    """The app served as `epdle web` serves it (server_config), with `limits` (the app
+    reads bodies within `limits.body`)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    port = sock.getsockname()[1]
+    app = create_app(
+        session,
+        Guard(allowed_hosts("127.0.0.1", port)),
+        ServerOptions(poll_interval=60, body_timeout=limits.body),
+    )
+    server = Server(server_config(app, limits), app)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline
+        time.sleep(0.02)
+    try:
+        yield port, server
+    finally:
+        server.should_exit = True
+        app.state.loop.call_soon_threadsafe(app.state.hub.publish, None)
+        thread.join(timeout=15)
+        sock.close()
+
+
+def read_until_closed(conn: socket.socket, limit: float) -> tuple[bytes, float]:
+    """What the server sends until it closes the connection, and when it did."""
+    started = time.monotonic()
+    conn.settimeout(limit)
+    data = b""
+    while True:
+        try:
+            chunk = conn.recv(4096)
+        except TimeoutError:
+            return data, float("inf")
+        if not chunk:
+            return data, time.monotonic() - started
+        data += chunk

@@ -10,7 +10,10 @@ characters.
 
 The daemon keeps up with a feed faster than the device: at most FEED_BACKLOG lines
 are read ahead (the reader waits beyond), and the device gets the advice once the
-lines read so far are played, not after each of them.
+lines read so far are played, not after each of them. Nor is the advice worked out
+for a line that other lines already follow: each is checked (a guess against the
+game, its errors logged), and the game is summed up in the log once the lines read
+so far are played.
 """
 
 from __future__ import annotations
@@ -28,11 +31,13 @@ from types import FrameType
 from typing import BinaryIO
 
 from epdle.link import LinkError
+from epdle.logtext import escaping
 from epdle.session.controller import Controller, Outcome
 from epdle.session.presenter import describe_event
 from epdle.solver.scoring import MAX_QUOTED, quoted
 
-log = logging.getLogger("epdle.daemon")
+# Every message escaped: a feed line (or a word in an error) cannot forge a log line.
+log = escaping(logging.getLogger("epdle.daemon"))
 # No command or guess comes near this; a longer line is skipped unread.
 MAX_LINE_BYTES = 4096
 # Lines read ahead of the game at most (a bound on the memory a fast feed takes).
@@ -113,6 +118,7 @@ class Daemon:
         self.feed = feed
         self.poll_interval = poll_interval
         self._stop = threading.Event()
+        self._changed = False  # the game changed since its last summary line
 
     def stop(self, signum: int | None = None, _frame: FrameType | None = None) -> None:
         if signum is not None:
@@ -132,12 +138,14 @@ class Daemon:
             try:
                 line = lines.get_nowait()
             except queue.Empty:
+                self._summarise()
                 self._report(self.controller.catch_up(), "device")
                 try:
                     line = lines.get(timeout=self.poll_interval)
                 except queue.Empty:
                     continue
             if isinstance(line, _End):
+                self._summarise()
                 if line.error is not None:
                     log.error("%s", line.error)
                     code = 1
@@ -147,10 +155,15 @@ class Daemon:
             if isinstance(line, _Skipped):
                 log.warning("%s", line.reason)
                 continue
+            # With more lines waiting, only the position after the last of them matters:
+            # each line is checked (its errors reported), the advice worked out once.
+            self.controller.game.defer_advice = not lines.empty()
             outcome = self.controller.handle(line)
             self._report(outcome, _shown(line.strip()))
             if outcome.quit:
                 break
+        self.controller.game.defer_advice = False
+        self._summarise()
         self._report(self.controller.catch_up(), "device")
         self.controller.presenter.close()
         return code
@@ -168,9 +181,17 @@ class Daemon:
         if outcome.error:
             log.error("%s: %s", line or "input", outcome.error)
         if outcome.changed:
-            log.info("%s", self.controller.summary())
+            self._changed = True
+            if not self.controller.game.defer_advice:
+                self._summarise()
         for note in outcome.notes:
             log.info("%s", note)
+
+    def _summarise(self) -> None:
+        """The game in one line, once it changed since the last such line."""
+        if self._changed:
+            log.info("%s", self.controller.summary())
+            self._changed = False
 
 
 def run(controller: Controller, feed: str) -> int:

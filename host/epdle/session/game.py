@@ -42,6 +42,7 @@ class _Solving(Protocol):
     @property
     def universe(self) -> Universe: ...
     def advise(self, history: Any, top: int = 5) -> Any: ...
+    def state_after(self, history: Any) -> Any: ...
 
 
 SolverT = TypeVar("SolverT", bound=_Solving)
@@ -63,6 +64,9 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     widens: bool = True
     # True once the feedback has left the solver's answer list (blind solver in use).
     widened: bool = field(default=False, init=False)
+    # Set by a front end with lines waiting (the daemon's backlog): a played guess is only
+    # checked (the history replayed), its advice worked out when next asked for.
+    defer_advice: bool = field(default=False, init=False)
     _advice: AdviceT | None = field(default=None, init=False, repr=False)
 
     @property
@@ -95,19 +99,32 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     def _advise(self, history: list[TurnT]) -> tuple[AdviceT, bool]:
         """The advice for ``history`` and whether it had to widen; GameError if no mode
         can take it."""
+        advice: AdviceT
+        advice, widened = self._in_a_mode(lambda solver: solver.advise(history, top=self.top))
+        return advice, widened
+
+    def _check(self, history: list[TurnT]) -> bool:
+        """Whether ``history`` needs the wider list, as _advise finds it (GameError if no
+        mode can take it), without working out the advice (the history replayed)."""
+        return self._in_a_mode(lambda solver: solver.state_after(history))[1]
+
+    def _in_a_mode(self, work: Callable[[SolverT], Any]) -> tuple[Any, bool]:
+        """``work(solver)`` with the game's solver, else with the wider one, and whether it
+        had to widen; GameError if neither takes the history."""
         history_error = self._history_error()
         try:
-            return self.solver.advise(history, top=self.top), False
+            return work(self.solver), False
         except history_error as error:
             if self.solvers is None or not self.widens or self.solver.blind:
                 raise GameError(str(error)) from None
         try:  # the feedback left the answer list, or the history is wrong for any list
-            return self.solvers(self.solver.hard, True).advise(history, top=self.top), True
+            return work(self.solvers(self.solver.hard, True)), True
         except history_error as error:
             raise GameError(str(error)) from None
 
-    def _play(self, turn: Callable[[str], TurnT], guess: str) -> AdviceT:
-        """Add the turn of a played guess; raises GameError (game unchanged) if it cannot be."""
+    def _play(self, turn: Callable[[str], TurnT], guess: str) -> AdviceT | None:
+        """Add the turn of a played guess; raises GameError (game unchanged) if it cannot be.
+        Its advice back, None when deferred (defer_advice)."""
         if self.solved:
             raise GameError("this game is solved: type 'new' to start another")
         if self.lost:
@@ -117,6 +134,10 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
             )
         # As the game's language spells it (French drops accents): the board shows that.
         candidate = [*self.history, turn(self.solver.universe.lang.fold(guess))]
+        if self.defer_advice:
+            self.widened = self._check(candidate)
+            self.history, self._advice = candidate, None
+            return None
         advice, widened = self._advise(candidate)
         self.history = candidate
         self._advice, self.widened = advice, widened
@@ -128,17 +149,17 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
             raise GameError("this game cannot change modes")
         return self.solvers(self.solver.hard, True)
 
-    def undo(self) -> AdviceT:
+    def undo(self) -> AdviceT | None:
         if not self.history:
             raise GameError("nothing to undo")
         self.history = self.history[:-1]
         self._advice = None
-        return self.advice
+        return None if self.defer_advice else self.advice
 
-    def new(self) -> AdviceT:
+    def new(self) -> AdviceT | None:
         self.history = []
         self._advice = None
-        return self.advice
+        return None if self.defer_advice else self.advice
 
     def switch(
         self,
@@ -185,6 +206,6 @@ class Game(Played[Solver, Advice, tuple[str, str]]):
     def _history_error(self) -> type[ValueError]:
         return HistoryError
 
-    def play(self, guess: str, feedback: str) -> Advice:
+    def play(self, guess: str, feedback: str) -> Advice | None:
         """Add a played guess; raises GameError (game unchanged) if it cannot be."""
         return self._play(lambda word: (word, feedback), guess)

@@ -92,11 +92,11 @@ class MultiGame(Played["MultiSolver", "MultiAdvice", "MultiTurn"]):
 
         return MultiHistoryError
 
-    def play_colours(self, guess: str, colours: str) -> MultiAdvice:
+    def play_colours(self, guess: str, colours: str) -> MultiAdvice | None:
         """play() with the colours as typed: 'gybbb/bbbbb/-/ggggg'."""
         return self.play(guess, parse_colours(guess, colours, self.open_boards()))
 
-    def play(self, guess: str, feedbacks: Sequence[str | None]) -> MultiAdvice:
+    def play(self, guess: str, feedbacks: Sequence[str | None]) -> MultiAdvice | None:
         """Add a played guess (None for a solved board); GameError, game unchanged, if it
         cannot be."""
         return self._play(lambda word: (word, list(feedbacks)), guess)

@@ -21,8 +21,37 @@ log = logging.getLogger(__name__)
 # for all of them and an English word's indexes are its letters' ord() - ord("a").
 ALPHABET_SIZE = len(LETTERS)
 _INDEX_OF = str.maketrans({letter: chr(index) for index, letter in enumerate(LETTERS)})
-# Answers per block when building the matrix: bounds the temporaries to a few tens of MB.
-_ANSWER_BLOCK = 512
+# The largest pattern matrix (answers x guesses codes) a pair of lists may need: larger
+# lists are refused from their lengths, before anything is computed. The solver works
+# over the matrix memory-mapped from its cache file, with copies of the candidates' rows
+# on top (at most a few times this): 20,000 answers of their own with the shipped guesses
+# fit (0.6 GiB), 50,000 do not (2.9 GiB).
+MAX_MATRIX_BYTES = 1 << 30
+# The temporaries of one block of the matrix being computed, at most (about this many
+# bytes per answer-guess pair of the block: the per-position comparisons and the codes).
+_BLOCK_BYTES = 64 << 20
+_PAIR_BYTES = 48
+
+
+class ListsTooLarge(ValueError):
+    """Word lists whose pattern matrix would pass MAX_MATRIX_BYTES."""
+
+
+def matrix_bytes(guesses: int, answers: int, length: int) -> int:
+    """The bytes of the (answers, guesses) pattern matrix of words of `length` letters."""
+    return guesses * answers * np.dtype(code_dtype(length)).itemsize
+
+
+def check_lists_fit(guesses: int, answers: int, length: int) -> None:
+    """ListsTooLarge, in one line naming the limit, if the lists' matrix would not fit."""
+    size = matrix_bytes(guesses, answers, length)
+    if size > MAX_MATRIX_BYTES:
+        raise ListsTooLarge(
+            f"word lists too large: {answers:,} answers x {guesses:,} guesses need a "
+            f"{size / 2**30:.1f} GiB pattern matrix, over the limit of "
+            f"{MAX_MATRIX_BYTES / 2**30:g} GiB (answers x guesses x "
+            f"{np.dtype(code_dtype(length)).itemsize} byte(s)): use shorter lists"
+        )
 
 
 def letter_index(letter: str) -> int:
@@ -97,20 +126,26 @@ def _block_codes(answers: np.ndarray, guesses: np.ndarray, shape: tuple[int, ...
     return codes
 
 
-def compute_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np.ndarray:
-    """The (answers, guesses) matrix of pattern codes, computed vectorised."""
+def compute_patterns(
+    guess_words: Sequence[str], answer_words: Sequence[str], out: np.ndarray | None = None
+) -> np.ndarray:
+    """The (answers, guesses) matrix of pattern codes, computed vectorised a block of
+    answers at a time (its temporaries under _BLOCK_BYTES), into `out` if given (say a
+    memory-mapped file: then the matrix is never whole in memory)."""
     guesses = encode_words(guess_words)
     answers = encode_words(answer_words)
     length = guesses.shape[1]
     if answers.shape[1] != length:
         raise ValueError("guesses and answers must have the same length")
-    matrix = np.empty((len(answer_words), len(guess_words)), dtype=code_dtype(length))
+    shape = (len(answer_words), len(guess_words))
+    matrix = np.empty(shape, dtype=code_dtype(length)) if out is None else out
     groups = _repeat_groups(guesses)
-    for start in range(0, len(answer_words), _ANSWER_BLOCK):
-        block = answers[start : start + _ANSWER_BLOCK]
-        for shape, columns in groups.items():
-            matrix[start : start + len(block), columns] = _block_codes(
-                block, guesses[columns], shape
+    block = max(1, _BLOCK_BYTES // (_PAIR_BYTES * len(guess_words)))
+    for start in range(0, len(answer_words), block):
+        rows = answers[start : start + block]
+        for repeats, columns in groups.items():
+            matrix[start : start + len(rows), columns] = _block_codes(
+                rows, guesses[columns], repeats
             )
     return matrix
 
@@ -139,14 +174,18 @@ def load_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np
         pass
     except (OSError, ValueError) as error:
         log.warning("pattern cache %s unreadable (%s); rebuilding", path, error)
-    matrix = compute_patterns(guess_words, answer_words)
+    dtype = code_dtype(len(guess_words[0]))
 
     def save(temporary: Path) -> None:
-        with temporary.open("wb") as handle:
-            np.save(handle, matrix)
+        # Computed straight into the file, mapped: never whole in memory.
+        out = np.lib.format.open_memmap(temporary, mode="w+", dtype=dtype, shape=expected)
+        compute_patterns(guess_words, answer_words, out)
+        out.flush()
+        del out
 
     try:
         write_atomically(path, save)
+        return np.load(path, mmap_mode="r")
     except OSError as error:
         log.warning("cannot write pattern cache %s: %s", path, error)
-    return matrix
+    return compute_patterns(guess_words, answer_words)

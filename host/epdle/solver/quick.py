@@ -17,7 +17,7 @@ import math
 import os
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import lists_key, remembered_key
@@ -142,6 +142,14 @@ def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str])
 
 def suggestion(word: str, candidates: Sequence[str]) -> Suggestion:
     """A guess's feedback statistics over equally likely candidates (as guess_stats)."""
+    return _suggestion(word, tuple(candidates))
+
+
+# The same few positions come back again and again (every new game's opening shows the
+# same suggestions over every answer): a daemon's feed of thousands of games would
+# otherwise score each of them thousands of times.
+@lru_cache(maxsize=256)
+def _suggestion(word: str, candidates: tuple[str, ...]) -> Suggestion:
     sizes = Counter(feedback(word, answer) for answer in candidates)
     return suggestion_of(word, list(sizes.values()), word in candidates)
 

@@ -10,7 +10,13 @@ import numpy as np
 from epdle import words
 from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
-from epdle.solver.patterns import ALPHABET_SIZE, encode_words, letter_index, load_patterns
+from epdle.solver.patterns import (
+    ALPHABET_SIZE,
+    check_lists_fit,
+    encode_words,
+    letter_index,
+    load_patterns,
+)
 from epdle.solver.scoring import hard_mode_hints
 from epdle.words import languages
 
@@ -53,6 +59,8 @@ class Universe:
         # An answer can always be typed, even if a custom guess list forgot it.
         self.guesses: list[str] = guess_list + extra_answers
         self.answers: list[str] = answer_list
+        # From the lengths alone, before anything is worked out of them.
+        check_lists_fit(len(self.guesses), len(self.answers), self.length)
         self.language = language
         self.lang = languages.language(language)
         self.keep_plurals = keep_plurals

@@ -23,7 +23,9 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-log = logging.getLogger("epdle.web")
+from epdle.logtext import escaped, escaping
+
+log = escaping(logging.getLogger("epdle.web"))
 
 MAX_BODY_BYTES = 4096
 # A request's body must be all in this long after its headers.
@@ -180,14 +182,19 @@ class GuardMiddleware:
             cookie = SimpleCookie()
         if TOKEN_COOKIE in cookie:
             candidates.append(cookie[TOKEN_COOKIE].value)
-        return any(c is not None and secrets.compare_digest(c, token) for c in candidates)
+        # As bytes: compare_digest refuses str with characters beyond ASCII (a 500).
+        expected = token.encode()
+        return any(
+            c is not None and secrets.compare_digest(c.encode(), expected) for c in candidates
+        )
 
 
 def _cut(text: str) -> str:
-    """A client's text as a message quotes it: at most SHOWN_CHARACTERS of it."""
+    """A client's text as a message quotes it: at most SHOWN_CHARACTERS of it, its control
+    characters escaped."""
     if len(text) <= SHOWN_CHARACTERS:
-        return text
-    return f"{text[:SHOWN_CHARACTERS]}... ({len(text)} characters)"
+        return escaped(text)
+    return f"{escaped(text[:SHOWN_CHARACTERS])}... ({len(text)} characters)"
 
 
 def _query_token(scope: Scope) -> str | None:

@@ -14,18 +14,28 @@
     GET  /api/events    server-sent events: "state" with the same body as /api/state
     GET  /panel.png     what the e-paper panel shows now
 
-Errors are {"error": "one line"} with a 4xx status. A request's headers must be all in
-within HEADER_TIMEOUT_S of its connection (or of the last response on it), its body
-within BODY_TIMEOUT_S after them.
+Errors are {"error": "one line"} with a 4xx status. Every connection has deadlines
+(Limits): a request's headers all in within HEADER_TIMEOUT_S of its connection (or of
+the last response on it), else 408; the whole request within HEADER_TIMEOUT_S +
+BODY_TIMEOUT_S; no request begun for KEEP_ALIVE_S: closed; a response not read for
+SEND_TIMEOUT_S: dropped. Log lines quote clients' text with its control characters
+escaped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
+import json
 import logging
+import os
+import resource
 import signal
 import socket
+import time
+from dataclasses import dataclass
 from types import FrameType
+from typing import Any
 
 import h11
 import uvicorn
@@ -36,16 +46,40 @@ from starlette.requests import Request
 from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from epdle.logtext import escaping
 from epdle.web import api, pages
 from epdle.web.calls import ServerOptions, SessionCalls, error
-from epdle.web.security import Guard, GuardMiddleware, RequestTimedOut, RequestTooLarge
+from epdle.web.security import (
+    BODY_TIMEOUT_S,
+    SECURITY_HEADERS,
+    Guard,
+    GuardMiddleware,
+    RequestTimedOut,
+    RequestTooLarge,
+)
 from epdle.web.state import WebSession
 
-__all__ = ["ServerOptions", "create_app", "serve", "server_config"]
+__all__ = ["Limits", "Server", "ServerOptions", "create_app", "serve", "server_config"]
 
-log = logging.getLogger("epdle.web")
+log = escaping(logging.getLogger("epdle.web"))
 
 HEADER_TIMEOUT_S = 10.0
+# A connection with no request begun is closed after this (uvicorn's keep-alive timeout).
+KEEP_ALIVE_S = 5
+# A response the client does not read (its send buffer full) is dropped after this.
+SEND_TIMEOUT_S = 30.0
+# Of a request line and headers still arriving, at most this is buffered (h11's bound;
+# 400 beyond).
+HEADER_BYTES = 16 * 1024
+# Connections at most: below the descriptor limit by those open when the server starts,
+# what bursts of accepts take before the extra ones are closed (a few LISTEN_BACKLOGs:
+# accepted, being closed), and RESERVED_FDS for files opened while serving; and at most
+# MAX_CONNECTIONS.
+RESERVED_FDS = 16
+MAX_CONNECTIONS = 512
+LISTEN_BACKLOG = 16
+# Repeated warnings (out of descriptors, too many connections): one line this often.
+LOG_PERIOD_S = 10.0
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -92,13 +126,19 @@ def create_app(
     return app
 
 
-class _Server(uvicorn.Server):
+class Server(uvicorn.Server):
     """Stops on SIGINT/SIGTERM like uvicorn's, then returns (uvicorn re-raises the signal)
-    and ends the event streams first, so that no open page holds the shutdown up."""
+    and ends the event streams first, so that no open page holds the shutdown up. Out of
+    file descriptors, it logs one line per LOG_PERIOD_S, not one traceback per accept."""
 
     def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
         super().__init__(config)
         self.app = app
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(_accept_errors)
+        await super().startup(sockets)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.should_exit and sig == signal.SIGINT:
@@ -109,45 +149,221 @@ class _Server(uvicorn.Server):
             loop.call_soon_threadsafe(self.app.state.hub.publish, None)
 
 
-def _timed_http(header_timeout: float) -> type[H11Protocol]:
-    """uvicorn's HTTP/1.1 protocol, closing a connection whose request headers are not
-    all in within `header_timeout` seconds of the connection or of the last response
-    (uvicorn bounds their size, not their time: a client could hold one open forever)."""
+class _Repeated:
+    """Warnings that a flood repeats (per connection, per failed accept): each text
+    logged at most once per `period` seconds, with how often it came since."""
 
-    class TimedH11Protocol(H11Protocol):
+    def __init__(self, period: float) -> None:
+        self.period = period
+        self.counts: dict[str, int] = {}
+        self.logged_at: dict[str, float] = {}
+
+    def warn(self, text: str) -> None:
+        self.counts[text] = self.counts.get(text, 0) + 1
+        now = time.monotonic()
+        last = self.logged_at.get(text)
+        if last is not None and now - last < self.period:
+            return
+        log.warning("%s (%d time(s) since the last such line)", text, self.counts.pop(text))
+        self.logged_at[text] = now
+
+
+_repeated = _Repeated(LOG_PERIOD_S)
+
+
+def _accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The event loop's exception handler: accept failing for want of file descriptors
+    (or memory) logged as a _Repeated line, anything else as asyncio logs it.
+
+    asyncio reports each failed accept, and retries many at once: a flood that uses up
+    the descriptors would write a traceback per try, gigabytes of them."""
+    error = context.get("exception")
+    if isinstance(error, OSError) and error.errno in _OUT_OF_RESOURCES:
+        _repeated.warn(f"cannot accept connections: {error.strerror or error}")
+    else:
+        loop.default_exception_handler(context)
+
+
+_OUT_OF_RESOURCES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one connection may take (seconds). A request (its headers and its body) is
+    received within `headers` + `body` of its start: the connection, or the end of the
+    response before it; its headers within `headers` (else 408). Between requests, a
+    connection idle for `idle` is closed (uvicorn's keep-alive timeout; a new connection
+    that sends nothing too). A response the client stops reading for `send` is dropped.
+    At most `connections` at once (beyond, a new one is closed at once); of a request line
+    and headers still arriving, at most `header_bytes` buffered (else 400, h11's bound)."""
+
+    headers: float = HEADER_TIMEOUT_S
+    body: float = BODY_TIMEOUT_S
+    idle: int = KEEP_ALIVE_S
+    send: float = SEND_TIMEOUT_S
+    connections: int = 0  # 0: from the process's file descriptor limit
+    header_bytes: int = HEADER_BYTES
+
+    def max_connections(self) -> int:
+        if self.connections:
+            return self.connections
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft == resource.RLIM_INFINITY:
+            return MAX_CONNECTIONS
+        spare = soft - _open_descriptors() - 4 * LISTEN_BACKLOG - RESERVED_FDS
+        return max(min(spare, MAX_CONNECTIONS), 1)
+
+
+def _open_descriptors() -> int:
+    try:
+        return len(os.listdir("/proc/self/fd"))
+    except OSError:  # no /proc: as many as the bound keeps in reserve
+        return RESERVED_FDS
+
+
+def _bounded_http(limits: Limits) -> type[H11Protocol]:
+    """uvicorn's HTTP/1.1 protocol with every connection's deadlines (Limits): uvicorn
+    bounds a request's size and the idle time after a response, not how long a request
+    may take to arrive, nor a client that stops reading."""
+    max_connections = limits.max_connections()
+
+    class BoundedH11Protocol(H11Protocol):
+        _phase: str | None = None  # "headers", "body" or None (nothing due from the client)
+        _started = 0.0  # when the request began (its connection or the last response)
+        _heard = False  # a byte of the request came in
+        _timer: asyncio.TimerHandle | None = None
+        _send_timer: asyncio.TimerHandle | None = None
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._arm_header_timer()
+            if len(self.connections) > max_connections:
+                _repeated.warn(f"closed a new connection: {max_connections} are open")
+                transport.abort()
+                return
+            # Nothing sent on a new connection: closed when idle, as after a response.
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
+            self._watch()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            super().connection_lost(exc)
+            self._phase = None
+            for timer in (self._timer, self._send_timer):
+                if timer is not None:
+                    timer.cancel()
+            self._timer = self._send_timer = None
+
+        def data_received(self, data: bytes) -> None:
+            self._heard = True
+            super().data_received(data)
+            self._watch()
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
-            self._arm_header_timer()
+            self._watch()
 
-        def _arm_header_timer(self) -> None:
-            self.loop.call_later(header_timeout, self._headers_due)
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._send_timer is None:
+                self._send_timer = self.loop.call_later(limits.send, self._send_due)
 
-        def _headers_due(self) -> None:
-            # IDLE: the client has not finished a request's headers since the timer began.
-            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
-                log.warning(
-                    "closed a connection whose request headers took over %g s", header_timeout
-                )
-                self.transport.close()
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            if self._send_timer is not None:
+                self._send_timer.cancel()
+                self._send_timer = None
 
-    return TimedH11Protocol
+        def _watch(self) -> None:
+            """Arms the deadline of what the client owes now: a request's headers, its
+            body, or nothing (the request is in)."""
+            if self.transport.is_closing():
+                return
+            theirs = self.conn.their_state
+            if theirs is h11.IDLE:
+                phase: str | None = "headers"
+            elif theirs is h11.SEND_BODY:
+                phase = "body"
+            else:
+                phase = None
+            if phase == self._phase:
+                return
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if phase == "headers":
+                # A pipelined request may be in already, waiting for this one's turn.
+                self._started = self.loop.time()
+                self._heard = bool(self.conn.trailing_data[0])
+                self._timer = self.loop.call_later(limits.headers, self._due)
+            elif phase == "body":
+                due = self._started + limits.headers + limits.body
+                self._timer = self.loop.call_at(due, self._due)
+            self._phase = phase
+
+        def _due(self) -> None:
+            self._timer = None
+            if self.transport.is_closing():
+                return
+            if self._phase == "headers":
+                if not self._heard:
+                    self._close()  # idle: no request begun
+                    return
+                message = f"request headers not complete within {limits.headers:g} s"
+            else:
+                total = limits.headers + limits.body
+                message = f"request not complete within {total:g} s"
+            _repeated.warn(f"closed a connection: {message}")
+            answered = self.cycle is not None and self.cycle.response_started
+            if not answered:
+                self.transport.write(_timeout_response(message))
+            self._close()
+
+        def _send_due(self) -> None:
+            self._send_timer = None
+            _repeated.warn(f"closed a connection whose client read nothing for {limits.send:g} s")
+            self._close()
+
+        def _close(self) -> None:
+            if self.cycle is not None and not self.cycle.response_complete:
+                # The app's task sees a disconnected client (as if it had gone), not an
+                # error on its next send.
+                self.cycle.disconnected = True
+                self.cycle.message_event.set()
+            self.transport.close()
+
+    return BoundedH11Protocol
 
 
-def server_config(app: Starlette, header_timeout: float = HEADER_TIMEOUT_S) -> uvicorn.Config:
+def _timeout_response(message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    head = [
+        b"HTTP/1.1 408 Request Timeout",
+        b"content-type: application/json",
+        b"content-length: " + str(len(body)).encode(),
+        b"connection: close",
+        *(name + b": " + value for name, value in SECURITY_HEADERS),
+    ]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+def server_config(app: Starlette, limits: Limits | None = None) -> uvicorn.Config:
+    limits = limits or Limits()
     return uvicorn.Config(
         app,
-        http=_timed_http(header_timeout),
+        http=_bounded_http(limits),
         log_level="warning",
         access_log=False,
         lifespan="on",
         timeout_graceful_shutdown=2,
+        timeout_keep_alive=limits.idle,
+        h11_max_incomplete_event_size=limits.header_bytes,
+        # Connections taken from the listening socket per wake-up (and asyncio's retries
+        # when none can be): the listening socket's own backlog.
+        backlog=LISTEN_BACKLOG,
     )
 
 
-def serve(app: Starlette, sock: socket.socket) -> None:
+def serve(app: Starlette, sock: socket.socket, limits: Limits | None = None) -> None:
     """Serve `app` on a bound, listening socket until SIGINT/SIGTERM."""
-    _Server(server_config(app), app).run(sockets=[sock])
+    Server(server_config(app, limits), app).run(sockets=[sock])

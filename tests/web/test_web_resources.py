@@ -1,0 +1,193 @@
+"""The server as a process under abuse: its memory stays flat under thousands of requests
+with long paths and headers, and a flood of connections beyond its file descriptors
+writes a line per period (not a traceback per connection) and leaves it serving."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+
+import pytest
+
+from epdle.web.server import LOG_PERIOD_S
+
+LONG = 64 * 1024  # bytes of a long path or header
+REQUESTS = 2000
+WARM_UP = 500  # requests before the first measure: the allocator's pools are made by then
+
+# A server as `epdle web` makes it, under a descriptor limit and with the given Limits.
+LIMITED_SERVER = """
+import json, resource, socket, sys
+nofile, limits = int(sys.argv[1]), json.loads(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+from epdle.session.presenter import DevicePresenter
+from epdle.session.setup import GameSetup
+from epdle.session.spec import GameSpec
+from epdle.web.multistate import web_session
+from epdle.web.security import Guard, allowed_hosts
+from epdle.web.server import Limits, create_app, serve
+sock = socket.socket()
+sock.bind(("127.0.0.1", 0))
+sock.listen(64)
+port = sock.getsockname()[1]
+session = web_session(GameSetup(GameSpec()), DevicePresenter("sim://"))
+app = create_app(session, Guard(allowed_hosts("127.0.0.1", port)))
+print(f"http://127.0.0.1:{port}/", flush=True)
+serve(app, sock, Limits(**limits))
+"""
+
+
+@dataclass
+class Process:
+    process: subprocess.Popen[bytes]
+    port: int
+    stderr: bytearray = field(default_factory=bytearray)
+
+    def rss_kb(self) -> int:
+        with open(f"/proc/{self.process.pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def errors(self) -> list[str]:
+        return bytes(self.stderr).decode(errors="replace").splitlines()
+
+
+@contextmanager
+def server_process(command: list[str]) -> Iterator[Process]:
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        url = process.stdout.readline().decode().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        running = Process(process, int(url.rstrip("/").rsplit(":", 1)[1]))
+        stderr = process.stderr
+        threading.Thread(
+            target=lambda: [
+                running.stderr.extend(chunk) for chunk in iter(lambda: stderr.read1(), b"")
+            ],
+            daemon=True,
+        ).start()
+        yield running
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def ask(port: int, request: bytes, timeout: float = 10) -> bytes:
+    """The server's whole answer to one request on its own connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+        conn.sendall(request)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    return data
+
+
+def _closed(conn: socket.socket) -> bool:
+    """Whether the server closed `conn` (then closed here too)."""
+    conn.setblocking(False)
+    try:
+        ended = conn.recv(4096) == b""
+    except BlockingIOError:
+        return False
+    except OSError:
+        ended = True
+    if ended:
+        conn.close()
+    return ended
+
+
+def settle(port: int) -> None:
+    request = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n"
+    deadline = time.monotonic() + 30
+    while b'"updating":false' not in ask(port, request % port).replace(b" ", b""):
+        assert time.monotonic() < deadline, "the device never caught up"
+        time.sleep(0.05)
+
+
+def test_memory_stays_flat_under_long_paths_and_headers() -> None:
+    """Before, each such request held about twice its size for the header deadline: 2,000
+    of them grew the server by hundreds of MB."""
+    command = [sys.executable, "-m", "epdle", "web", "--no-browser", "--listen", "127.0.0.1:0"]
+    with server_process([*command, "--port", "sim://"]) as server:
+        host = b"Host: 127.0.0.1:%d\r\n" % server.port
+        rss = {}
+        for n in range(REQUESTS):
+            if n % 2:
+                request = b"GET /" + b"p" * LONG + b"%d HTTP/1.1\r\n" % n + host
+            else:
+                request = (
+                    b"GET /api/state HTTP/1.1\r\n" + host + b"X-Long: " + b"h" * LONG + b"\r\n"
+                )
+            answer = ask(server.port, request + b"Connection: close\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 "), answer[:80]
+            if n + 1 in (WARM_UP, REQUESTS):
+                rss[n + 1] = server.rss_kb()
+        growth_kb = rss[REQUESTS] - rss[WARM_UP]
+        # Flat: the last 1,500 requests together grew it by less than 100 of them are long.
+        assert growth_kb * 1024 < 100 * LONG, rss
+
+
+@pytest.mark.parametrize(
+    ("nofile", "connections", "line"),
+    [(128, 0, "closed a new connection"), (64, 10_000, "cannot accept connections")],
+    ids=["limited-connections", "out-of-descriptors"],
+)
+def test_a_connection_flood_logs_a_line_per_period(
+    nofile: int, connections: int, line: str
+) -> None:
+    """Connections that each send half a request, held open and reopened: at most the
+    server's connection limit (from its descriptor limit, or set above it: then accept
+    fails for want of descriptors). Either way a line per LOG_PERIOD_S, no traceback, and
+    a real request served once the flood stops."""
+    limits = {"headers": 2.0, "body": 1.0, "idle": 2, "connections": connections}
+    command = [sys.executable, "-c", LIMITED_SERVER, str(nofile), json.dumps(limits)]
+    with server_process(command) as server:
+        settle(server.port)  # the opening advice pushed, before the flood
+        half = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % server.port
+        flood: list[socket.socket] = []
+        started = time.monotonic()
+        while time.monotonic() - started < 3.0:  # several header deadlines
+            flood = [conn for conn in flood if not _closed(conn)]
+            for _ in range(300 - len(flood)):
+                conn = socket.socket()
+                conn.settimeout(0.2)
+                try:
+                    conn.connect(("127.0.0.1", server.port))
+                    conn.sendall(half)
+                    flood.append(conn)
+                except OSError:
+                    conn.close()
+                if time.monotonic() - started > 3.0:
+                    break
+        deadline = time.monotonic() + 20
+        while not any(line in text for text in server.errors()):
+            assert time.monotonic() < deadline, f"no {line!r} logged: {server.errors()[-5:]}"
+            time.sleep(0.05)
+        for conn in flood:
+            conn.close()
+        # A real request gets through once the flood's connections are gone.
+        request = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % server.port
+        deadline = time.monotonic() + 20
+        while True:
+            with suppress(OSError):
+                if ask(
+                    server.port, request.replace(b"\r\n\r\n", b"\r\nConnection: close\r\n\r\n"), 2
+                ).startswith(b"HTTP/1.1 200"):
+                    break
+            assert time.monotonic() < deadline, "the server did not serve after the flood"
+            time.sleep(0.1)
+        elapsed = time.monotonic() - started
+        errors = [text for text in server.errors() if not text.startswith("device:")]
+        assert not any("Traceback" in text for text in errors), "\n".join(errors)
+        flood_lines = [text for text in errors if line in text]
+        assert 1 <= len(flood_lines) <= elapsed / LOG_PERIOD_S + 1, flood_lines
