@@ -146,14 +146,14 @@ def test_bench_latency_takes_the_openers_to_time(capsys):
 def test_a_suggest_tries_the_fast_path_once(monkeypatch, capsys):
     # Where the fast path declines a turn, the Solver ranks it without trying it again.
     import epdle.solver.engine
-    import epdle.solver.fast
+    import epdle.solver.ranking
 
     tried = []
 
     def declining(*args, **kwargs):
         tried.append(args)
 
-    monkeypatch.setattr(epdle.solver.fast, "fast_advice", declining)
+    monkeypatch.setattr(epdle.solver.ranking, "fast_advice", declining)
     monkeypatch.setattr(epdle.solver.engine, "fast_advice", declining)
     assert main(["suggest", "--history", "salet:bbybb", "--top", "2", "--json"]) == 0
     assert len(tried) == 1

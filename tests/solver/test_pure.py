@@ -1,4 +1,5 @@
-"""The numpy-free answer off the shipped tree (epdle.solver.pure) equals the Solver's."""
+"""The numpy-free answer off the shipped tree (epdle.solver.ranking.pure) equals the
+Solver's."""
 
 from __future__ import annotations
 
@@ -22,19 +23,19 @@ from epdle.solver import (
     cache,
     limit,
     names,
-    pure,
-    quick,
     score,
     settings,
     trees,
 )
 from epdle.solver.bench import LATENCY_OPENERS
-from epdle.solver.pure import bounds as pure_bounds
-from epdle.solver.pure import hard as pure_hard
-from epdle.solver.pure import kernel, matrix, ranking
-from epdle.solver.pure import search as pure_search
+from epdle.solver.ranking import book, pure
+from epdle.solver.ranking.pure import bounds as pure_bounds
+from epdle.solver.ranking.pure import estimate as ranking
+from epdle.solver.ranking.pure import hard as pure_hard
+from epdle.solver.ranking.pure import kernel, matrix
+from epdle.solver.ranking.pure import search as pure_search
+from epdle.solver.ranking.stats import guess_stats
 from epdle.solver.scoring import pattern_code
-from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
 
@@ -170,7 +171,7 @@ def _hard_histories(solver: Solver, count: int, seed: int) -> list[list[tuple[st
                 allowed = np.flatnonzero(state.allowed)
                 guess = solver.universe.guesses[int(sample.choice(allowed))]
             history.append((guess, score(guess, answer)))
-        if quick.path_key(history) not in tree:
+        if book.path_key(history) not in tree:
             histories.append(history)
     return histories
 

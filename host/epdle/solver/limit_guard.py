@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from epdle.solver.limit import CHECKED, LOOKED_AT, guesses_left, part_verdict
-from epdle.solver.ranking import BoundedMemo
+from epdle.solver.ranking.stats import BoundedMemo
 from epdle.solver.search import FinishCheck
 from epdle.solver.settings import pinned_feedbacks
 from epdle.solver.state import GameState

@@ -44,25 +44,39 @@ def quoted(text: str) -> str:
 
 
 def score(guess: str, answer: str) -> str:
-    """The feedback the game shows for `guess` when the hidden word is `answer`.
+    """The feedback the game shows for `guess` when the hidden word is `answer` (any
+    case; ValueError if their lengths differ)."""
+    guess, answer = guess.lower(), answer.lower()
+    if len(guess) != len(answer):
+        raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
+    return feedback(guess, answer)
+
+
+def feedback(guess: str, answer: str) -> str:
+    """score for two lower-case words of one length, unchecked: a one-shot suggest filters
+    the 2,315 answers through it.
 
     Greens first (each uses up its answer letter), then left to right a letter is
     yellow only while the answer still has an unused copy of it.
     """
-    guess, answer = guess.lower(), answer.lower()
-    if len(guess) != len(answer):
-        raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
-    marks = [GREY] * len(guess)
-    unused: Counter[str] = Counter()
-    for position, (g, a) in enumerate(zip(guess, answer, strict=True)):
+    if guess == answer:
+        return GREEN * len(guess)
+    marks: list[str] = []
+    unused: dict[str, int] = {}
+    for g, a in zip(guess, answer, strict=True):
         if g == a:
-            marks[position] = GREEN
+            marks.append(GREEN)
         else:
-            unused[a] += 1
+            marks.append("")
+            unused[a] = unused.get(a, 0) + 1
     for position, g in enumerate(guess):
-        if marks[position] != GREEN and unused[g] > 0:
-            marks[position] = YELLOW
-            unused[g] -= 1
+        if not marks[position]:
+            left = unused.get(g, 0)
+            if left:
+                marks[position] = YELLOW
+                unused[g] = left - 1
+            else:
+                marks[position] = GREY
     return "".join(marks)
 
 

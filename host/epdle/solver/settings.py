@@ -1,7 +1,7 @@
 """The settings and the cost curve that the Solver and its numpy-free answer share.
 
-epdle.solver.policy and epdle.solver.search rank and search with these, and
-epdle.solver.pure answers the same without numpy: one home, imported by both (this
+epdle.solver.ranking.best and epdle.solver.search rank and search with these, and
+epdle.solver.ranking.pure answers the same without numpy: one home, imported by both (this
 module imports neither numpy nor the Solver).
 """
 

@@ -27,10 +27,10 @@ from epdle.solver.multi.history import (
     check_boards,
     guess_limit,
 )
+from epdle.solver.ranking.stats import bucket_blocks
 from epdle.solver.scoring import hard_mode_violation, quoted
 from epdle.solver.settings import cost_curve
 from epdle.solver.state import GameState, apply, checked_guess
-from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
 # The endgame is searched exactly (epdle.solver.multi.endgame) once the open boards hold

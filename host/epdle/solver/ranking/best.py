@@ -12,8 +12,20 @@ from collections.abc import Callable
 import numpy as np
 
 from epdle.solver import openers
-from epdle.solver.quick import path_key
-from epdle.solver.ranking import BoundedMemo, allowed_guesses, likelier_first
+from epdle.solver.ranking.book import path_key
+from epdle.solver.ranking.estimate import (
+    candidate_bits,
+    pinned_codes,
+    rank_expected_guesses,
+    two_ply_costs,
+)
+from epdle.solver.ranking.stats import (
+    BoundedMemo,
+    GuessStats,
+    allowed_guesses,
+    guess_stats,
+    likelier_first,
+)
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.search import INFINITE, FinishCheck, TreeSearch
 from epdle.solver.settings import (
@@ -29,14 +41,6 @@ from epdle.solver.settings import (
     TRAP_PENALTY_NEXT,
 )
 from epdle.solver.state import GameState
-from epdle.solver.strategies import (
-    GuessStats,
-    candidate_bits,
-    guess_stats,
-    pinned_codes,
-    rank_expected_guesses,
-    two_ply_costs,
-)
 from epdle.solver.trees import load_or_build_tree
 from epdle.solver.universe import Universe
 
@@ -289,7 +293,7 @@ class BestPolicy:
             # Leaders often cost the same (143/56 for two guesses, say), and then the last
             # digits are noise: from max(0, tiny) ** 0.7 and numpy's own log2, which differs
             # by CPU. Rounded, equal leaders keep the estimate's order, on every machine and
-            # in epdle.solver.pure. (Blind costs are weighted sums: left as they were.)
+            # in epdle.solver.ranking.pure. (Blind costs are weighted sums: left as they were.)
             costs = np.round(costs, COST_DECIMALS)
         ranking = np.argsort(costs, kind="stable")
         leaders = leaders[ranking]

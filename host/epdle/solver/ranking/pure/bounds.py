@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
 from itertools import compress
 
-from epdle.solver.pure.matrix import count_log_count, entropy, shapes
+from epdle.solver.ranking.pure.matrix import count_log_count, entropy, shapes
 from epdle.solver.settings import bits_to_guesses
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from epdle.named_tuple import NamedTuple
-from epdle.solver.pure.bounds import (
+from epdle.solver.ranking.pure.bounds import (
     column_floor_order,
     entropy_bounds,
     estimated_cost,
@@ -18,8 +18,8 @@ from epdle.solver.pure.bounds import (
     feedback_floor_order,
     floor_order,
 )
-from epdle.solver.pure.hard import Allowed, PoolHints, trapped
-from epdle.solver.pure.matrix import (
+from epdle.solver.ranking.pure.hard import Allowed, PoolHints, trapped
+from epdle.solver.ranking.pure.matrix import (
     BATCH,
     Gathered,
     Matrix,
@@ -29,7 +29,7 @@ from epdle.solver.pure.matrix import (
     bucket_stats,
     shipped_lists_indexed,
 )
-from epdle.solver.pure.search import Search
+from epdle.solver.ranking.pure.search import Search
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.settings import (
     COST_DECIMALS,

@@ -19,7 +19,7 @@ its buckets counted by a small native kernel (host/native/buckets.c, through cty
   once.
 - The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
   whole numbers, its beam found by the same bucket counts.
-- Hard mode is the same over the guesses the history's hints allow (epdle.solver.pure.hard):
+- Hard mode is the same over the guesses the history's hints allow (epdle.solver.ranking.pure.hard):
   the ranking and the search among those, the look's finishing guesses those that
   follow the leader's hints, and the trap charges for families the greens pin down.
 
@@ -39,9 +39,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice, worth_showing
-from epdle.solver.pure.hard import history_allowed
-from epdle.solver.pure.kernel import KernelMissing
-from epdle.solver.pure.matrix import (
+from epdle.solver.ranking.book import path_key, suggestion_of, tree_and_book
+from epdle.solver.ranking.pure.estimate import ranked_guesses
+from epdle.solver.ranking.pure.hard import history_allowed
+from epdle.solver.ranking.pure.kernel import KernelMissing
+from epdle.solver.ranking.pure.matrix import (
     Rows,
     Undecided,
     bucket_sizes,
@@ -49,8 +51,6 @@ from epdle.solver.pure.matrix import (
     shipped_lists_indexed,
     shipped_matrix,
 )
-from epdle.solver.pure.ranking import ranked_guesses
-from epdle.solver.quick import path_key, suggestion_of, tree_and_book
 from epdle.solver.scoring import pattern_code
 from epdle.solver.settings import RANKED_KEPT
 
