@@ -29,6 +29,14 @@ def test_suggest_json(capsys, list_files, small_answers):
     assert bits == sorted(bits, reverse=True)
 
 
+def test_suggest_takes_a_turn_written_as_play_takes_it(capsys):
+    # 'salet bybbb' (the word and its colours apart) is the same turn as 'salet:bybbb'.
+    assert main(["suggest", "--history", "salet:bybbb,crony:21000", "--json"]) == 0
+    colon = capsys.readouterr().out
+    assert main(["suggest", "--history", "salet bybbb, crony 21000", "--json"]) == 0
+    assert capsys.readouterr().out == colon
+
+
 def test_suggest_table(capsys, list_files):
     answers, guesses = list_files
     assert main(["suggest", "--strategy", "minimax", "--answers", str(answers),

@@ -6,6 +6,7 @@ feedback into an integer: position i contributes 3**i times 2 (G), 1 (Y) or 0 (B
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -31,6 +32,9 @@ GAME_GUESSES = 6
 # more than boards (Dordle 7, Quordle 9, Octordle 13).
 MAX_BOARDS = 32
 EXTRA_GUESSES = 5
+
+# What parts a history entry's word from its colours: a colon, an equals sign or spaces.
+_WORD_APART = re.compile(r"\s*[:=]\s*|\s+")
 
 # User input quoted in a message is cut to this many characters.
 MAX_QUOTED = 40
@@ -207,23 +211,24 @@ def history_entries(
     boards'): (number, the entry's name for messages, its word lower-cased, what follows
     the colon).
 
-    Entries are separated by commas (or semicolons / new lines); each is `word:` and
-    then `form`. Raises `error` naming an entry without its colon or with a word that is
+    Entries are separated by commas (or semicolons / new lines); each is the word, then
+    `form` after a colon, an equals sign or spaces, as `play` takes a line ('salet:bybbb',
+    'salet bybbb'). Raises `error` naming an entry without its form or with a word that is
     not letters only."""
     entries = text.replace(";", ",").replace("\n", ",").split(",")
     for number, raw_entry in enumerate(entries, start=1):
         entry = raw_entry.strip()
         if not entry:
             continue
-        word, separator, rest = entry.partition(":")
-        word = word.strip().lower()
+        word, *rest = _WORD_APART.split(entry, maxsplit=1)
+        word = word.lower()
         where = f"history entry {number} {quoted(entry)}"
-        if not separator:
-            raise error(f"{where}: expected word:{form}")
+        if not rest:
+            raise error(f"{where}: expected word:{form} or word {form}")
         if not word.isalpha():
             # Which letters the game's language has is the solver's check (it knows it).
             raise error(f"{where}: guess must be letters only")
-        yield number, where, word, rest
+        yield number, where, word, rest[0]
 
 
 def parse_history(text: str) -> list[tuple[str, str]]:
