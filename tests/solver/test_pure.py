@@ -474,7 +474,7 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     def cost(i: int) -> float:
         column = [row[i] for row in codes]
         bits = matrix.entropy(list(Counter(column).values()), size)
-        return pure_bounds.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
+        return settings.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
 
     expected = min(map(cost, range(len(pool))))
     bucket = list(range(size))
@@ -505,7 +505,7 @@ def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver
     def cost(i: int) -> float:
         bits = matrix.entropy(list(Counter(row[i] for row in codes).values()), size)
         chance = 1.0 / size if i in members else 0.0
-        return pure_bounds.estimated_cost(bits, chance, math.log2(size)) + charge(i)
+        return settings.estimated_cost(bits, chance, math.log2(size)) + charge(i)
 
     cheapest = min(range(len(pool)), key=cost)
     follows = {
@@ -589,7 +589,7 @@ def test_the_floor_order_merges_candidates_in():
     inside = set(sample.sample(range(5000), 40))
     order = list(pure_bounds.floor_order(bounds, inside, 0.1, 5.0, 1024))
     expected = sorted(
-        (pure_bounds.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
+        (settings.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
         for g, b in enumerate(bounds)
     )
     assert order == expected

@@ -183,6 +183,7 @@ def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[
                 "bits": round(s.bits, 4),
                 "expected_left": round(s.expected_left, 4),
                 "is_candidate": s.is_candidate,
+                "guesses": None if s.guesses is None else round(s.guesses, 4),
             }
             for rank, s in enumerate(advice.suggestions, start=1)
         ],

@@ -46,7 +46,7 @@ class Solver:
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
         self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
-        self._ranked = BoundedMemo()  # freq and the one-ply strategies
+        self._ranked: BoundedMemo[list[int]] = BoundedMemo()  # freq and the one-ply ones
         self._guard = Guard(self.universe)  # freq in hard mode
         self.limit = LimitGuard(self.universe, hard)  # every strategy, near the guess limit
 
@@ -87,12 +87,15 @@ class Solver:
             return Advice(1, True, [], likely[:1])
         ranked = self.ranked_guesses(state)[: max(1, top)]
         stats = guess_stats(self.universe, state.candidates, np.array(ranked))
+        best = self.kind is Kind.TREE
+        figures = self.best.figures(state, ranked) if best else [None] * len(ranked)
         suggestions = [
             Suggestion(
                 word=self.universe.guesses[guess],
                 bits=float(stats.bits[i]),
                 expected_left=float(stats.expected_left[i]),
                 is_candidate=bool(stats.answer_probability[i] > 0),
+                guesses=figures[i],
             )
             for i, guess in enumerate(ranked)
         ]

@@ -22,7 +22,7 @@ class LimitGuard:
         self.solved = universe.pattern_count - 1
         self._pinned = np.array(pinned_feedbacks(universe.length))
         self._check: FinishCheck | None = None
-        self._memo = BoundedMemo()
+        self._memo: BoundedMemo[list[int]] = BoundedMemo()
 
     def forget(self) -> None:
         self._memo.clear()

@@ -23,6 +23,7 @@ from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
 from epdle.solver.scoring import feedback
+from epdle.solver.settings import estimated_cost
 
 BOOK_FORMAT = 1
 # Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
@@ -81,6 +82,25 @@ def shipped_key() -> str:
     return remembered_key(text, lambda: lists_key(*shipped_lists()))
 
 
+@cache
+def _shipped_zipf() -> dict[str, float]:
+    """The shipped guesses' Zipf frequencies (words/frequencies.tsv), read plainly as
+    shipped_lists reads the lists."""
+    table = {}
+    for line in _read(os.path.join(_PACKAGE_DIR, "words", "frequencies.tsv")).splitlines():
+        if line and not line.startswith("#"):
+            word, zipf, _ = line.split("\t", 2)
+            table[word] = float(zipf)
+    return table
+
+
+def common_key(word: str) -> tuple[float, str]:
+    """Where a shipped guess goes among equal ones: the more common word first, then
+    alphabetically (Universe.common_rank's order, without numpy; read only when a tie
+    needs it)."""
+    return -_shipped_zipf().get(word, 0.0), word
+
+
 def _read(path: str) -> str:
     with open(path, encoding="utf-8") as handle:
         return handle.read()
@@ -114,18 +134,38 @@ def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str])
     return left
 
 
-def suggestion(word: str, candidates: Sequence[str]) -> Suggestion:
-    """A guess's feedback statistics over equally likely candidates (as guess_stats)."""
-    sizes = Counter(feedback(word, answer) for answer in candidates)
-    return suggestion_of(word, list(sizes.values()), word in candidates)
+def suggestion(word: str, candidates: Sequence[str], estimated: bool = True) -> Suggestion:
+    """A guess's feedback statistics over equally likely candidates (as guess_stats), with
+    the estimate's guesses to finish it is ranked by (not `estimated`: None, the tree's
+    own guess)."""
+    sizes = list(Counter(feedback(word, answer) for answer in candidates).values())
+    is_candidate = word in candidates
+    guesses = estimated_guesses(sizes, is_candidate) if estimated else None
+    return suggestion_of(word, sizes, is_candidate, guesses)
 
 
-def suggestion_of(word: str, sizes: Sequence[int], is_candidate: bool) -> Suggestion:
-    """A guess's statistics from the sizes of its feedback buckets (candidates equally likely)."""
+def suggestion_of(
+    word: str, sizes: Sequence[int], is_candidate: bool, guesses: float | None
+) -> Suggestion:
+    """A guess's statistics from the sizes of its feedback buckets (candidates equally
+    likely), with the guesses to finish it is ranked by (None: placed first by the tree
+    or the search)."""
     n = sum(sizes)
-    bits = math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
     expected_left = sum(c * c for c in sizes) / n - (1.0 / n if is_candidate else 0.0)
-    return Suggestion(word, bits, expected_left, is_candidate)
+    return Suggestion(word, _bits(sizes), expected_left, is_candidate, guesses)
+
+
+def estimated_guesses(sizes: Sequence[int], is_candidate: bool) -> float:
+    """The estimate's guesses to finish after a guess with these feedback bucket sizes
+    over equally likely candidates (expected_guess_costs)."""
+    n = sum(sizes)
+    return estimated_cost(_bits(sizes), 1.0 / n if is_candidate else 0.0, math.log2(n))
+
+
+def _bits(sizes: Sequence[int]) -> float:
+    """The entropy of a guess's feedback from its bucket sizes (candidates equally likely)."""
+    n = sum(sizes)
+    return math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
 
 
 def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
@@ -156,7 +196,8 @@ def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
         candidates_left=len(candidates),
         solved=False,
         suggestions=worth_showing(
-            [suggestion(word, candidates) for word in shown], len(candidates)
+            [suggestion(word, candidates, rank > 0) for rank, word in enumerate(shown)],
+            len(candidates),
         ),
         candidates=candidates[:_LISTED_CANDIDATES],
     )

@@ -32,9 +32,11 @@ def expected_guess_costs(stats: GuessStats, uncertainty_bits: float) -> np.ndarr
 
 
 def rank_expected_guesses(stats: GuessStats, uncertainty_bits: float) -> np.ndarray:
-    """Order by expected_guess_costs, cheapest first (a possible answer wins ties)."""
+    """Order by expected_guess_costs, cheapest first; equal costs: a possible answer
+    first, then the more common word (GuessStats.common)."""
     cost = expected_guess_costs(stats, uncertainty_bits)
-    return np.lexsort((-stats.answer_probability, np.round(cost, COST_DECIMALS)))
+    rounded = np.round(cost, COST_DECIMALS)
+    return np.lexsort((stats.common, -stats.answer_probability, rounded))
 
 
 def two_ply_costs(

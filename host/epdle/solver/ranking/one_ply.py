@@ -46,16 +46,17 @@ def freq_ranked(universe: Universe, state: GameState) -> list[int]:
 
 def rank_one_ply(strategy: str, stats: GuessStats) -> np.ndarray:
     """Order (indexes into stats) from best to worst for entropy / expected / minimax."""
-    # Rounding keeps float noise from beating the "prefer a possible answer" tie-break.
+    # Rounding keeps float noise from beating the tie-break: what can win first, then the
+    # more common word (GuessStats.common).
     bits = np.round(stats.bits, 9)
     expected = np.round(stats.expected_left, 9)
-    prefer_answer = -stats.answer_probability
+    ties = (stats.common, -stats.answer_probability)
     if strategy == "entropy":
-        return np.lexsort((prefer_answer, -bits))
+        return np.lexsort((*ties, -bits))
     if strategy == "expected":
-        return np.lexsort((prefer_answer, expected))
+        return np.lexsort((*ties, expected))
     if strategy == "minimax":
-        return np.lexsort((prefer_answer, expected, stats.worst_left))
+        return np.lexsort((*ties, expected, stats.worst_left))
     raise ValueError(f"not a one-ply strategy: {strategy!r}")
 
 
@@ -103,7 +104,8 @@ def freq_choice(
         split += CANDIDATE_BONUS * chance
         split[~allowed_mask] = -1.0
         if split.max() >= SPLIT_MIN_SCORE:
-            return list(np.lexsort((-pool_guess.astype(int), -split))[:50])
+            ties = (universe.common_rank, -pool_guess.astype(int))
+            return list(np.lexsort((*ties, -split))[:50])
     # Pool words first, then the other candidates; each by letter-frequency score.
     letter_weight = _words_with_letter(universe.answer_letters[pool])
     in_candidates = np.zeros(len(universe.answers), dtype=bool)
@@ -113,7 +115,7 @@ def freq_choice(
     if len(playable) == 0:
         playable = np.flatnonzero(candidate_guess)
     score = (guess_contains[playable] * letter_weight).sum(axis=1)
-    order = np.lexsort((-score, ~pool_guess[playable]))
+    order = np.lexsort((universe.common_rank[playable], -score, ~pool_guess[playable]))
     return [int(playable[i]) for i in order[:50]]
 
 

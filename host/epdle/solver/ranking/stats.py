@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -22,23 +23,28 @@ _RELABEL_BELOW = 8
 RANKED_MEMO_LIMIT = 2048
 
 
-class BoundedMemo(dict[bytes, list[int]]):
+_Value = TypeVar("_Value")
+
+
+class BoundedMemo(dict[bytes, _Value]):
     """A dict that forgets its oldest entries beyond `limit`."""
 
     def __init__(self, limit: int = RANKED_MEMO_LIMIT) -> None:
         super().__init__()
         self.limit = limit
 
-    def __setitem__(self, key: bytes, value: list[int]) -> None:
+    def __setitem__(self, key: bytes, value: _Value) -> None:
         super().__setitem__(key, value)
         while len(self) > self.limit:
             del self[next(iter(self))]
 
 
 def likelier_first(universe: Universe, candidates: np.ndarray) -> list[int]:
-    """Two candidates or fewer: guess one, the likelier first (ties keep list order)."""
-    order = np.argsort(-universe.weights[candidates], kind="stable")
-    return [universe.guess_index[universe.answers[candidates[i]]] for i in order]
+    """Two candidates or fewer: guess one, the likelier first (equally likely: the more
+    common word, Universe.common_rank)."""
+    guesses = universe.guess_index_of_answers[candidates]
+    order = np.lexsort((universe.common_rank[guesses], -universe.weights[candidates]))
+    return [int(guesses[i]) for i in order]
 
 
 def allowed_guesses(state: GameState) -> np.ndarray | None:
@@ -56,6 +62,7 @@ class GuessStats:
     worst_left: np.ndarray  # largest bucket, the solved one excluded
     answer_probability: np.ndarray  # chance that the guess itself is the answer
     buckets: np.ndarray  # number of distinct feedbacks
+    common: np.ndarray  # Universe.common_rank: how equal guesses are listed
 
 
 def bucket_blocks(
@@ -120,7 +127,8 @@ def guess_stats(
     expected -= probability
     only_singletons = worst <= 1
     worst[only_singletons] = (buckets[only_singletons] - (probability[only_singletons] > 0)) > 0
-    return GuessStats(guesses, bits, expected, worst, probability, buckets)
+    common = universe.common_rank[guesses]
+    return GuessStats(guesses, bits, expected, worst, probability, buckets, common)
 
 
 def _bucket_labels(codes: np.ndarray, pattern_count: int) -> tuple[np.ndarray, int]:

@@ -36,10 +36,11 @@ equal over many states.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice, worth_showing
-from epdle.solver.ranking.book import path_key, suggestion_of, tree_and_book
+from epdle.solver.ranking.book import common_key, path_key, suggestion_of, tree_and_book
 from epdle.solver.ranking.pure.estimate import ranked_guesses
 from epdle.solver.ranking.pure.hard import history_allowed
 from epdle.solver.ranking.pure.kernel import KernelMissing
@@ -52,7 +53,7 @@ from epdle.solver.ranking.pure.matrix import (
     shipped_matrix,
 )
 from epdle.solver.scoring import pattern_code
-from epdle.solver.settings import RANKED_KEPT
+from epdle.solver.settings import RANKED_KEPT, estimated_cost
 
 _LISTED_CANDIDATES = 100
 
@@ -103,16 +104,20 @@ def _advice(history: Sequence[tuple[str, str]], hard: bool, top: int) -> Advice 
         return Advice(1, True, [], listed[:1])
     n = len(left)
     rows = Rows(matrix, left)
-    # Two or fewer: the Solver guesses a candidate (equally likely: in list order).
-    if n <= 2:
-        ranked = [guess_of[a] for a in left]
+    # Two or fewer: the Solver guesses a candidate (equally likely: the more common).
+    if n <= 2:  # a candidate tells the two apart: each costs the estimate's 1.5 (or 1)
+        likelier = sorted((guess_of[a] for a in left), key=lambda g: common_key(words[g]))
+        whole = math.log2(n)
+        ranked: list[tuple[int, float | None]] = [
+            (g, estimated_cost(whole, 1.0 / n, whole)) for g in likelier
+        ]
     else:
         ranked = ranked_guesses(matrix, rows, len(history), top, allowed)
     shown = ranked[: max(1, top)]
     own = {guess_of[a] for a in left}
-    columns = rows.columns(shown)
+    columns = rows.columns([g for g, _ in shown])
     suggestions = [
-        suggestion_of(words[g], list(bucket_sizes(column).values()), g in own)
-        for g, column in zip(shown, columns, strict=True)
+        suggestion_of(words[g], list(bucket_sizes(column).values()), g in own, figure)
+        for (g, figure), column in zip(shown, columns, strict=True)
     ]
     return Advice(n, False, worth_showing(suggestions, n), listed)
