@@ -104,8 +104,9 @@ def _advice(history: Sequence[tuple[str, str]], hard: bool, top: int) -> Advice 
         return Advice(1, True, [], listed[:1])
     n = len(left)
     rows = Rows(matrix, left)
-    # Two or fewer: the Solver guesses a candidate (equally likely: the more common).
-    if n <= 2:  # a candidate tells the two apart: each costs the estimate's 1.5 (or 1)
+    # Two or fewer: the Solver guesses a candidate (equally likely: the more common), each
+    # at the estimate's 1.5 guesses (1 alone): a candidate tells the two apart.
+    if n <= 2:
         likelier = sorted((guess_of[a] for a in left), key=lambda g: common_key(words[g]))
         whole = math.log2(n)
         ranked: list[tuple[int, float | None]] = [
