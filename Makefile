@@ -60,7 +60,7 @@ native: venv
 	@# .venv/bin/epdle (without EPDLE_SIM_LIB) runs the firmware and kernel just built too.
 	@installed="$$(env -u EPDLE_SIM_LIB $(PY) -c 'from epdle.sim import library_path; print(library_path())')"; \
 	cmp -s $(SIM_LIB) "$$installed" || cp --remove-destination $(SIM_LIB) "$$installed"
-	@installed="$$($(PY) -c 'from epdle.solver.pure.kernel import library_path; print(library_path() or "")')"; \
+	@installed="$$($(PY) -c 'from epdle.solver.ranking.pure.kernel import library_path; print(library_path() or "")')"; \
 	[ -z "$$installed" ] || cmp -s $(KERNEL_LIB) "$$installed" || cp --remove-destination $(KERNEL_LIB) "$$installed"
 
 test-c: native

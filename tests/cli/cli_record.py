@@ -1,7 +1,9 @@
 """The recorded outputs and exit codes of a representative set of `epdle` commands: the
 one-board and several-board games (suggest, bench, play, demo, review) and their usage
-errors. The recording (cli_record.json) was made before the command line's upper floors
-were redrawn; test_cli_record.py holds every command to it.
+errors. The recording (cli_record.json) was made when equal guesses came to be listed the
+more common word first and the suggestion tables to show the figure they are ranked by
+(it held through the command line's upper floors and the solver redrawn before that);
+test_cli_record.py holds every command to it.
 
 Regenerate (only when an output is meant to change):
     .venv/bin/python tests/cli/cli_record.py > tests/cli/cli_record.json

@@ -15,6 +15,8 @@ import pytest
 
 WATCHED = ("numpy", "PIL", "serial", "rich", "epdle.render", "epdle.link", "epdle.sim",
            "epdle.session", "epdle.solver", "epdle.cli")  # fmt: skip
+# The Solver and its numpy ranking, which the fast path never loads.
+SOLVER_ENGINE = ("epdle.solver.engine", "epdle.solver.ranking.best", "epdle.solver.ranking.stats")
 
 # module -> what importing it must not load
 NOT_LOADED = {
@@ -53,8 +55,8 @@ NOT_LOADED = {
         "epdle.cli",
     ),
     # The fast path every front end takes first: no numpy, no engine behind it.
-    "epdle.solver.fast": (*WATCHED[:-2], "epdle.cli", "epdle.solver.engine", "epdle.solver.policy"),
-    "epdle.solver.pure": (*WATCHED[:-2], "epdle.cli", "epdle.solver.engine", "epdle.solver.policy"),
+    "epdle.solver.ranking": (*WATCHED[:-2], "epdle.cli", *SOLVER_ENGINE),
+    "epdle.solver.ranking.pure": (*WATCHED[:-2], "epdle.cli", *SOLVER_ENGINE),
     "epdle.solver": (
         "numpy",
         "PIL",
@@ -90,9 +92,11 @@ def test_a_layer_loads_nothing_above_it(module: str) -> None:
 
 def test_the_solver_front_is_apart_from_its_policy() -> None:
     # state (the history) and the one-ply ranking load nothing of `best`'s policy or search.
-    for module in ("epdle.solver.state", "epdle.solver.ranking"):
+    for module in ("epdle.solver.state", "epdle.solver.ranking.one_ply"):
         loaded = _loaded_after(module)
-        assert not {"epdle.solver.policy", "epdle.solver.search", "epdle.solver.engine"} & loaded
+        assert (
+            not {"epdle.solver.ranking.best", "epdle.solver.search", "epdle.solver.engine"} & loaded
+        )
 
 
 def test_the_words_package_loads_a_module_only_when_used() -> None:

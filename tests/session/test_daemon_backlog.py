@@ -102,7 +102,7 @@ def test_a_feed_of_new_games_scores_the_opening_once(
 ) -> None:
     """Each `new` shows the same opening suggestions over every answer: scored once, not
     once per game (a feed of thousands of games spent most of its time there)."""
-    from epdle.solver import quick
+    from epdle.solver.ranking import book as quick
 
     calls = [0]
     scored = quick.feedback

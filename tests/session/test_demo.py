@@ -10,6 +10,7 @@ from PIL import Image
 from epdle.cli import main
 from epdle.render.planes import planes_to_image
 from epdle.render.suggestions import StatusKind, render_status
+from epdle.solver import Solver
 
 
 def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
@@ -27,9 +28,11 @@ def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
     assert summary["guesses"][-1] == "slosh"
     assert set(summary["feedback"][-1]) == {"G"}
     assert summary["violations"] == []
-    # Before each guess --top frames are pushed, and after the last one the solved card
-    # and the game's review.
-    assert summary["frames_pushed"] == 2 * len(summary["guesses"]) + 2
+    # Before each guess --top frames are pushed (fewer where fewer are worth showing: one
+    # when one word is left), and after the last one the solved card and the game's review.
+    solver, history = Solver("entropy"), _history(summary)
+    shown = [len(solver.advise(history[:turn], top=2).suggestions) for turn in range(len(history))]
+    assert summary["frames_pushed"] == sum(shown) + 2
     assert summary["bytes_sent"] >= summary["payload_bytes"] > 0
     assert summary["refreshes"] == len(list(out.glob("panel-*.png")))
     assert summary["energy_per_refresh_mJ"] > 0

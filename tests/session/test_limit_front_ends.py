@@ -14,7 +14,7 @@ from epdle.render.suggestions import render_advice
 from epdle.session.game import Game
 from epdle.session.screens import frames_for
 from epdle.solver import Advice, Solver
-from epdle.solver.quick import suggestion
+from epdle.solver.ranking.book import suggestion
 
 PLAYED = ["light", "might", "night", "fight", "sight"]  # all BGGGG: one guess left
 LEFT = ["eight", "right", "tight", "wight"]

@@ -9,7 +9,7 @@ import pytest
 from epdle.cli import main
 from epdle.frames import decode
 from epdle.render.review import TurnFigures, render_review
-from epdle.session.review import Reviewer, ReviewError, grid_history
+from epdle.session.review import Reviewer, ReviewError, grid_hard, grid_history
 from epdle.solver import Solver, score
 from epdle.solver.scoring import hard_mode_violation
 
@@ -68,6 +68,26 @@ def test_a_shared_grid_with_its_words() -> None:
     ]
     with pytest.raises(ReviewError, match="3 rows of squares but 2 words"):
         grid_history(grid, ["salet", "crony"])
+
+
+def test_a_grid_starred_as_hard_is_reviewed_in_hard_mode(capsys) -> None:
+    assert grid_hard("Wordle 1,234 4/6*\n") and grid_hard("Wordle 1,234 X/6*")
+    assert not grid_hard("Wordle 1,234 4/6\n\n🟩⬛🟨⬛⬛")
+    squares = {"G": "🟩", "Y": "🟨", "B": "⬛"}
+    words = ["salet", "sloth", "slosh"]
+    rows = "\n".join("".join(squares[m] for m in score(word, "slosh")) for word in words)
+    history = ",".join(f"{word}:{score(word, 'slosh')}" for word in words)
+    assert main(["review", "--history", history, "--hard", "--json"]) == 0
+    hard = capsys.readouterr().out
+    assert main(["review", "--history", history, "--json"]) == 0
+    assert capsys.readouterr().out != hard  # the mode changes the review
+    starred = f"Wordle 1,234 3/6*\n\n{rows}\n"
+    assert main(["review", "--grid", starred, "--words", ",".join(words), "--json"]) == 0
+    assert capsys.readouterr().out == hard
+    # CRONY drops SALET's green S: hard mode refuses it, as it does the same --history.
+    broken = "Wordle 1,234 3/6*\n\n🟩⬛🟨⬛⬛\n⬛⬛🟩⬛⬛\n🟩🟩🟩🟩🟩\n"
+    assert main(["review", "--grid", broken, "--words", "salet,crony,slosh"]) == 1
+    assert "hard mode" in capsys.readouterr().err
 
 
 def test_review_command_json_and_text(capsys) -> None:

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 from exhaustive import optimal_total
 
-from epdle.solver import quick, score, search
+from epdle.solver import score, search
+from epdle.solver.ranking import book
 from epdle.solver.search import INFINITE
 from epdle.solver.universe import Universe
 
@@ -30,7 +31,7 @@ def _replayed_total(tree: dict[str, str], answers: list[str]) -> tuple[int, int]
     for answer in answers:
         history: list[tuple[str, str]] = []
         while not history or history[-1][0] != answer:
-            guess = tree[quick.path_key(history)]
+            guess = tree[book.path_key(history)]
             history.append((guess, score(guess, answer)))
         turns.append(len(history))
     return sum(turns), max(turns)

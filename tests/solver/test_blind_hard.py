@@ -6,8 +6,9 @@ import pytest
 from advice_checks import guesses_to_find
 
 from epdle import words
-from epdle.solver import Solver, policy
+from epdle.solver import Solver
 from epdle.solver.bench import play
+from epdle.solver.ranking import best as policy
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.universe import Universe
 

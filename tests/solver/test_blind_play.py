@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from advice_checks import guesses_to_find
 
-from epdle.solver import Solver, policy
+from epdle.solver import Solver
+from epdle.solver.ranking import best as policy
 from epdle.solver.scoring import GAME_GUESSES
 
 

@@ -29,6 +29,14 @@ def test_suggest_json(capsys, list_files, small_answers):
     assert bits == sorted(bits, reverse=True)
 
 
+def test_suggest_takes_a_turn_written_as_play_takes_it(capsys):
+    # 'salet bybbb' (the word and its colours apart) is the same turn as 'salet:bybbb'.
+    assert main(["suggest", "--history", "salet:bybbb,crony:21000", "--json"]) == 0
+    colon = capsys.readouterr().out
+    assert main(["suggest", "--history", "salet bybbb, crony 21000", "--json"]) == 0
+    assert capsys.readouterr().out == colon
+
+
 def test_suggest_table(capsys, list_files):
     answers, guesses = list_files
     assert main(["suggest", "--strategy", "minimax", "--answers", str(answers),
@@ -146,14 +154,14 @@ def test_bench_latency_takes_the_openers_to_time(capsys):
 def test_a_suggest_tries_the_fast_path_once(monkeypatch, capsys):
     # Where the fast path declines a turn, the Solver ranks it without trying it again.
     import epdle.solver.engine
-    import epdle.solver.fast
+    import epdle.solver.ranking
 
     tried = []
 
     def declining(*args, **kwargs):
         tried.append(args)
 
-    monkeypatch.setattr(epdle.solver.fast, "fast_advice", declining)
+    monkeypatch.setattr(epdle.solver.ranking, "fast_advice", declining)
     monkeypatch.setattr(epdle.solver.engine, "fast_advice", declining)
     assert main(["suggest", "--history", "salet:bbybb", "--top", "2", "--json"]) == 0
     assert len(tried) == 1

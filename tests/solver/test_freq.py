@@ -9,7 +9,7 @@ from solver_hints import obeys_hints
 
 from epdle.solver import Solver, score
 from epdle.solver.bench import play
-from epdle.solver.strategies import SPLIT_MIN_CANDIDATES
+from epdle.solver.ranking.one_ply import SPLIT_MIN_CANDIDATES
 from epdle.solver.universe import Universe
 
 # Near-identical families that a candidate-only player walks through one by one.
@@ -100,10 +100,11 @@ def test_anagrams_no_letter_can_split_are_guessed_directly():
 
 
 def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch):
-    from epdle.solver import limit_guard, policy
+    from epdle.solver import limit_guard
+    from epdle.solver.ranking import best as policy
 
-    # After ALERT, OSIER leaves 160 words and the letter rule walks into the _O_ER family.
-    lost = ["foyer", "boxer", "poker"]
+    # After LATER and SOWER, the letter rule walks into the _O_ER family.
+    lost = ["foyer", "boxer", "roger"]
     monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)
     monkeypatch.setattr(limit_guard, "LOOKED_AT", 0)  # nor the guard at the guess limit
     unguarded = Solver("freq", hard=True)
@@ -120,7 +121,8 @@ def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch
 
 
 def test_hard_mode_guard_keeps_the_letter_rules_pick_while_it_is_safe(monkeypatch):
-    from epdle.solver import policy, search
+    from epdle.solver import search
+    from epdle.solver.ranking import best as policy
 
     limits = policy.GUARD_CANDIDATES
     monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)

@@ -11,8 +11,8 @@ import pytest
 
 from epdle.session.review import Reviewer
 from epdle.solver import STRATEGIES, Solver, score
-from epdle.solver.fast import fast_advice
 from epdle.solver.multi import MultiSolver
+from epdle.solver.ranking import fast_advice
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
 from epdle.solver.universe import Universe
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from epdle.cli import main
-from epdle.solver import quick
 from epdle.solver.cache import KEY_MEMO, lists_key, remembered_key
+from epdle.solver.ranking import book
 
 GUESSES = ["crane", "slate", "trace", "eerie"]
 ANSWERS = ["crane", "trace"]
@@ -56,14 +56,14 @@ def test_a_cache_that_cannot_be_written_still_gives_the_key(private_cache):
 
 
 def test_the_shipped_key_is_the_shipped_lists_key_and_comes_from_the_memo(monkeypatch):
-    key = lists_key(*quick.shipped_lists())
-    quick.shipped_key.cache_clear()
-    assert quick.shipped_key() == key
-    quick.shipped_key.cache_clear()
-    monkeypatch.setattr(quick, "lists_key", _not_worked_out)
-    monkeypatch.setattr(quick, "shipped_lists", _not_worked_out)
-    assert quick.shipped_key() == key
-    quick.shipped_key.cache_clear()
+    key = lists_key(*book.shipped_lists())
+    book.shipped_key.cache_clear()
+    assert book.shipped_key() == key
+    book.shipped_key.cache_clear()
+    monkeypatch.setattr(book, "lists_key", _not_worked_out)
+    monkeypatch.setattr(book, "shipped_lists", _not_worked_out)
+    assert book.shipped_key() == key
+    book.shipped_key.cache_clear()
 
 
 def test_the_memo_is_a_cache_entry(private_cache, capsys):
@@ -74,5 +74,5 @@ def test_the_memo_is_a_cache_entry(private_cache, capsys):
 
 
 def test_the_answers_alone_are_the_lists_answers():
-    assert quick.shipped_answers() == quick.shipped_lists()[1]
-    assert len(quick.shipped_answers()) == 2315
+    assert book.shipped_answers() == book.shipped_lists()[1]
+    assert len(book.shipped_answers()) == 2315

@@ -8,13 +8,9 @@ from solver_hints import obeys_hints
 
 from epdle import words
 from epdle.solver import Solver, score
+from epdle.solver.ranking.estimate import candidate_bits, expected_guess_costs, two_ply_costs
+from epdle.solver.ranking.stats import guess_stats
 from epdle.solver.scoring import pattern_string
-from epdle.solver.strategies import (
-    candidate_bits,
-    expected_guess_costs,
-    guess_stats,
-    two_ply_costs,
-)
 from epdle.solver.universe import Universe
 
 
@@ -132,7 +128,8 @@ def test_leaders_of_equal_cost_keep_the_estimates_order(
 ):
     """Costs equal but for their last digits (float noise) do not reorder the leaders in
     normal mode; blind, the raw costs still decide."""
-    from epdle.solver import policy, settings
+    from epdle.solver import settings
+    from epdle.solver.ranking import best as policy
 
     universe = Universe(small_guesses, None if blind else small_answers)
     solver = Solver("best", universe=universe)

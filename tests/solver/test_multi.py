@@ -19,6 +19,7 @@ from epdle.solver.universe import Universe
 def test_parse_normalises_each_board_and_marks_solved_boards():
     history = parse_multi_history("SALET:bbybb/ggggg, crane:01200/-", 2)
     assert history == [("salet", ["BBYBB", "GGGGG"]), ("crane", ["BYGBB", None])]
+    assert parse_multi_history("SALET bbybb/ggggg, crane 01200/-", 2) == history
 
 
 @pytest.mark.parametrize(
@@ -26,7 +27,7 @@ def test_parse_normalises_each_board_and_marks_solved_boards():
     [
         ("salet:BBBBB", 2, "1 feedbacks, expected 2"),
         ("salet:BBBBB/BBBBB/BBBBB", 2, "3 feedbacks, expected 2"),
-        ("salet BBBBB/BBBBB", 2, "expected word:feedback"),
+        ("salet", 2, "expected word:feedback"),
         ("sa1et:BBBBB/BBBBB", 2, "letters only"),
         ("salet:BBBBB/-", 2, "board 2 is marked - (solved) but no earlier guess solved it"),
         ("salet:GGGGG/BBBBB,crane:BBBBB/BBBBB", 2, "board 1 was solved by guess 1"),

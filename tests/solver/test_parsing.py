@@ -35,6 +35,13 @@ def test_history_parses_and_normalises():
     assert parse_history("") == []
 
 
+def test_history_takes_a_word_and_its_colours_apart_as_play_does():
+    # 'salet bybbb' is how play takes a line and the README writes a turn.
+    expected = [("salet", "BYBBB"), ("crony", "GYBBB"), ("courd", "GYBBB")]
+    assert parse_history("salet bybbb, crony 21000, courd 🟩🟨⬛⬛⬛") == expected
+    assert parse_history("salet=bybbb,crony  :  21000,courd\t21000") == expected
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -1,4 +1,5 @@
-"""The numpy-free answer off the shipped tree (epdle.solver.pure) equals the Solver's."""
+"""The numpy-free answer off the shipped tree (epdle.solver.ranking.pure) equals the
+Solver's."""
 
 from __future__ import annotations
 
@@ -22,19 +23,19 @@ from epdle.solver import (
     cache,
     limit,
     names,
-    pure,
-    quick,
     score,
     settings,
     trees,
 )
 from epdle.solver.bench import LATENCY_OPENERS
-from epdle.solver.pure import bounds as pure_bounds
-from epdle.solver.pure import hard as pure_hard
-from epdle.solver.pure import kernel, matrix, ranking
-from epdle.solver.pure import search as pure_search
+from epdle.solver.ranking import book, pure
+from epdle.solver.ranking.pure import bounds as pure_bounds
+from epdle.solver.ranking.pure import estimate as ranking
+from epdle.solver.ranking.pure import hard as pure_hard
+from epdle.solver.ranking.pure import kernel, matrix
+from epdle.solver.ranking.pure import search as pure_search
+from epdle.solver.ranking.stats import guess_stats
 from epdle.solver.scoring import pattern_code
-from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
 
@@ -170,7 +171,7 @@ def _hard_histories(solver: Solver, count: int, seed: int) -> list[list[tuple[st
                 allowed = np.flatnonzero(state.allowed)
                 guess = solver.universe.guesses[int(sample.choice(allowed))]
             history.append((guess, score(guess, answer)))
-        if quick.path_key(history) not in tree:
+        if book.path_key(history) not in tree:
             histories.append(history)
     return histories
 
@@ -473,7 +474,7 @@ def test_the_finish_cost_is_the_cheapest_pool_guess(solver, size):
     def cost(i: int) -> float:
         column = [row[i] for row in codes]
         bits = matrix.entropy(list(Counter(column).values()), size)
-        return pure_bounds.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
+        return settings.estimated_cost(bits, 1.0 / size if i in members else 0.0, whole)
 
     expected = min(map(cost, range(len(pool))))
     bucket = list(range(size))
@@ -504,7 +505,7 @@ def test_the_hard_finish_cost_charges_traps_among_the_guesses_that_follow(solver
     def cost(i: int) -> float:
         bits = matrix.entropy(list(Counter(row[i] for row in codes).values()), size)
         chance = 1.0 / size if i in members else 0.0
-        return pure_bounds.estimated_cost(bits, chance, math.log2(size)) + charge(i)
+        return settings.estimated_cost(bits, chance, math.log2(size)) + charge(i)
 
     cheapest = min(range(len(pool)), key=cost)
     follows = {
@@ -588,7 +589,7 @@ def test_the_floor_order_merges_candidates_in():
     inside = set(sample.sample(range(5000), 40))
     order = list(pure_bounds.floor_order(bounds, inside, 0.1, 5.0, 1024))
     expected = sorted(
-        (pure_bounds.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
+        (settings.estimated_cost(b, 0.1 if g in inside else 0.0, 5.0), g)
         for g, b in enumerate(bounds)
     )
     assert order == expected

@@ -8,7 +8,8 @@ import pytest
 from solver_hints import obeys_hints
 
 from epdle import words
-from epdle.solver import quick, score, trees
+from epdle.solver import score, trees
+from epdle.solver.ranking import book
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.universe import Universe
 
@@ -16,7 +17,7 @@ from epdle.solver.universe import Universe
 def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
     history: list[tuple[str, str]] = []
     while True:
-        guess = tree[quick.path_key(history)]
+        guess = tree[book.path_key(history)]
         if hard:
             assert obeys_hints(guess, history), (answer, history, guess)
         history.append((guess, score(guess, answer)))

@@ -174,7 +174,7 @@ def test_best_off_its_tree_still_finishes_every_game(small_universe, small_answe
 
 
 def test_the_ranking_memo_is_bounded() -> None:
-    from epdle.solver.ranking import BoundedMemo
+    from epdle.solver.ranking.stats import BoundedMemo
 
     memo = BoundedMemo(3)
     for index in range(5):

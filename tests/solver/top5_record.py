@@ -1,7 +1,8 @@
 """The recorded top-5 suggestions: 1,245 histories of every strategy in both modes on the
 original lists, each with the five guesses the Solver ranks first and the candidates
-left. The recording (top5_record.txt) was made from the solver before its modules were
-redrawn; test_top5_record.py holds the solver to it, byte for byte.
+left. The recording (top5_record.txt) was made when equal guesses came to be listed the
+more common word first (it held byte for byte through the solver's modules redrawn before
+that); test_top5_record.py holds the solver to it, byte for byte.
 
 Regenerate (only when the solver's answers are meant to change):
     .venv/bin/python tests/solver/top5_record.py > tests/solver/top5_record.txt

@@ -6,7 +6,7 @@ Writes host/epdle/solver/data/best-tree-<lists hash>-{normal,hard}.json, so a fr
 install answers from the tree at once, and best-book-<lists hash>-{normal,hard}.json, the
 Solver's ranked guesses at each node, so a one-shot `epdle suggest` answers without numpy
 (`--books-only`: keep the trees, rewrite the books). Rerun after changing the lists or the
-search; tests/solver/test_shipped_tree.py and test_quick.py fail while the data is stale.
+search; tests/solver/test_shipped_tree.py and test_book.py fail while the data is stale.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
 from epdle.solver import Solver, search, trees
-from epdle.solver.quick import BOOK_DEPTH
+from epdle.solver.ranking.book import BOOK_DEPTH
 from epdle.solver.universe import Universe
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "host" / "epdle" / "solver" / "data"
@@ -77,7 +77,7 @@ def build_book(solver: Solver, tree: dict[str, str]) -> dict[str, list[str]]:
     """Per tree node with more than two candidates, the guesses the Solver ranks first there.
 
     The book lets a one-shot `suggest` show the runners-up without the pattern engine
-    (epdle.solver.quick); nodes with two candidates or fewer need none.
+    (epdle.solver.ranking.book); nodes with two candidates or fewer need none.
     """
     book: dict[str, list[str]] = {}
     for key in sorted(tree):

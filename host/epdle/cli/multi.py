@@ -26,7 +26,7 @@ LISTED_IN_TEXT = 6
 
 
 def run_multi_suggest(spec: GameSpec, history_text: str, as_json: bool) -> int:
-    from epdle.session.terminal import columns_text
+    from epdle.session.terminal import BOARDS_SUM, MULTI_RANKED_BY, boards_sum, columns_text
 
     history = parse_multi_history(history_text, spec.boards)
     solver = spec.multi_solver()
@@ -49,13 +49,15 @@ def run_multi_suggest(spec: GameSpec, history_text: str, as_json: bool) -> int:
     elif advice.lost:
         print(f"Lost: the {solver.max_guesses} guesses are used")
     else:
-        rows = [("#", "guess", "expected guesses", "may solve board")]
+        rows = [("#", "guess", BOARDS_SUM, "expected guesses", "may solve board")]
         for rank, suggestion in enumerate(advice.suggestions, start=1):
             boards = ", ".join(str(board + 1) for board in suggestion.solves) or "-"
             word = display_word(suggestion.word)
-            rows.append((str(rank), word, f"{suggestion.expected_guesses:.2f}", boards))
+            expected = f"{suggestion.expected_guesses:.2f}"
+            rows.append((str(rank), word, boards_sum(suggestion), expected, boards))
         print(f"{spec.boards} boards: guess {advice.guesses_used + 1} of {solver.max_guesses}")
-        print(columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust)))
+        print(f"ranked by {MULTI_RANKED_BY}")
+        print(columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust, str.rjust)))
     for number, board in enumerate(advice.boards, start=1):
         if board.answer is not None:
             line = f"board {number}: solved in {board.solved_in} ({display_word(board.answer)})"
@@ -83,6 +85,7 @@ def multi_advice_json(advice: MultiAdvice, solver: MultiSolver) -> dict[str, obj
                 "rank": rank,
                 "word": s.word,
                 "expected_guesses": round(s.expected_guesses, 4),
+                "board_guesses": None if s.board_guesses is None else round(s.board_guesses, 4),
                 "solves": [board + 1 for board in s.solves],
             }
             for rank, s in enumerate(advice.suggestions, start=1)

@@ -260,7 +260,13 @@ def _review(args: argparse.Namespace) -> int:
     from epdle.cli.errors import UsageError
     from epdle.render.export import write_frames
     from epdle.render.options import FORMATS
-    from epdle.session.review import ReviewError, grid_history, review_game, review_planes
+    from epdle.session.review import (
+        ReviewError,
+        grid_hard,
+        grid_history,
+        review_game,
+        review_planes,
+    )
     from epdle.solver.scoring import parse_history
 
     if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
@@ -269,15 +275,18 @@ def _review(args: argparse.Namespace) -> int:
         if args.frame.suffix.lower() not in FORMATS:
             raise UsageError(f"--frame {args.frame}: unknown output type; use {', '.join(FORMATS)}")
         output_file(args.frame)
+    spec = game_spec(args)
     try:
         if args.history is not None:
             history = parse_history(args.history)
         else:
             grid = sys.stdin.read() if args.grid == "-" else args.grid
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
+            if grid_hard(grid):  # the star of "4/6*": played in hard mode
+                spec = spec.in_mode(True, spec.blind)
     except ValueError as error:
         raise CommandError(str(error)) from None
-    game = cast("Game", game_setup(args).new_game())  # review plays one board
+    game = cast("Game", GameSetup(spec, progress_bar).new_game())  # review plays one board
     try:
         review = review_game(history, game.solver, game.every_word)
     except ReviewError as error:

@@ -186,6 +186,7 @@ def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[
                 "bits": round(s.bits, 4),
                 "expected_left": round(s.expected_left, 4),
                 "is_candidate": s.is_candidate,
+                "guesses": None if s.guesses is None else round(s.guesses, 4),
             }
             for rank, s in enumerate(advice.suggestions, start=1)
         ],
@@ -205,9 +206,9 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
 
 def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
     """The advice for ``history`` with (hard, blind) as played: the solver's fast path
-    (epdle.solver.fast) before the Solver and numpy are loaded; where it declines, the
+    (epdle.solver.ranking) before the Solver and numpy are loaded; where it declines, the
     Solver's own ranking (not advise(), which would try the fast path again)."""
-    from epdle.solver.fast import fast_advice
+    from epdle.solver.ranking import fast_advice
 
     advice = fast_advice(spec.strategy, spec.hard, spec.blind, spec.original, history, spec.top)
     if advice is not None:

@@ -130,8 +130,12 @@ def cell_text(board: BoardState) -> CellText:
     if 0 < left <= FEW:
         word = display_word(board.candidates[0])
         more = f"or {left - 1} more" if left > 1 else "the answer"
-        one_line = [f"{word} +{left - 1}"] if left > 1 else []
-        return CellText([word], [more], [*one_line, word, str(left)], False)
+        # The count stays with the word (EPOCH alone means one word left): beside it on
+        # one line, or under it where the line is too short (draw_cell).
+        if left == 1:
+            return CellText([word], [more], [word, str(left)], False)
+        count = f"+{left - 1}"
+        return CellText([word], [more, count], [f"{word} {count}", f"{word}{count}"], False)
     counts = ["no word fits", "none"] if left == 0 else [f"{left} left", str(left)]
     return CellText(counts, [], counts, False)
 
@@ -159,13 +163,21 @@ def _apart(text: str, box: Box, largest: int, readable: bool) -> InkText | None:
     return None
 
 
-def _fitting(texts: Sequence[str], box: Box, largest: int) -> InkText | None:
+def _readable(texts: Sequence[str], box: Box, largest: int = 20) -> InkText | None:
     """The first of ``texts`` that fits ``box`` with capitals of MIN_CAP px or more and
-    no two letters touching, else the last one smaller (None: nothing fits)."""
+    no two letters touching (None: none does)."""
     for text in texts:
         ink = _apart(text, box, largest, readable=True)
         if ink is not None:
             return ink
+    return None
+
+
+def _fitting(texts: Sequence[str], box: Box, largest: int) -> InkText | None:
+    """_readable, else the last of ``texts`` smaller (None: nothing fits)."""
+    ink = _readable(texts, box, largest)
+    if ink is not None:
+        return ink
     if not texts:
         return None
     smaller = _apart(texts[-1], box, largest, readable=False)
@@ -183,12 +195,17 @@ def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False)
         ink_colour = BLACK
     left, top, right, bottom = box
     inner: Box = (left + 2, top + 2, right - 2, bottom - 2)
-    if bottom - top < 40 or not text.under:
-        ink = _fitting(text.one_line, inner, 20)
-        if ink is not None:
-            canvas.stamp_centred(ink, inner, ink_colour)
-        return
     middle = top + (bottom - top) * 3 // 5
+    if bottom - top < 40 or not text.under:
+        ink = _readable(text.one_line, inner)
+        if ink is None and text.under:
+            # Too short for one line: the word above, its count under it, both readable.
+            middle = inner[1] + MIN_CAP + 2
+        else:
+            ink = ink or _fitting(text.one_line, inner, 20)
+            if ink is not None:
+                canvas.stamp_centred(ink, inner, ink_colour)
+            return
     main = _fitting(text.main, (inner[0], inner[1], inner[2], middle), 20)
     under = _fitting(text.under, (inner[0], middle + 1, inner[2], inner[3]), 14)
     if main is not None:

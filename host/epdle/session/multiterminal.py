@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.text import Text
 
-from epdle.session.terminal import TILE_STYLES, columns_text, mode_text, plural
+from epdle.session.terminal import (
+    BOARDS_SUM,
+    MULTI_RANKED_BY,
+    TILE_STYLES,
+    boards_sum,
+    columns_text,
+    mode_text,
+    plural,
+)
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
@@ -61,14 +69,15 @@ def advice_text(game: MultiGame) -> str:
         f"guess {advice.guesses_used + 1} of {game.max_guesses} ({mode_text(game)}); "
         f"{plural(sum(board.solved_in is None for board in advice.boards), 'board')} open"
     )
-    rows = [("#", "guess", "could win board", "expected guesses")]
+    rows = [("#", "guess", "could win board", BOARDS_SUM, "expected guesses")]
     for rank, suggestion in enumerate(advice.suggestions, start=1):
         solves = " ".join(str(board + 1) for board in suggestion.solves)
         word = display_word(suggestion.word)
-        rows.append((str(rank), word, solves, f"{suggestion.expected_guesses:.2f}"))
+        expected = f"{suggestion.expected_guesses:.2f}"
+        rows.append((str(rank), word, solves, boards_sum(suggestion), expected))
     states = boards_candidates_text(game) if game.history else []
-    table = columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust))
-    return "\n".join([heading, *states, table])
+    table = columns_text(rows, (str.rjust, str.ljust, str.rjust, str.rjust, str.rjust))
+    return "\n".join([heading, *states, f"ranked by {MULTI_RANKED_BY}", table])
 
 
 def end_text(game: MultiGame) -> str:

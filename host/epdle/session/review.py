@@ -248,6 +248,16 @@ def review_planes(review: Review) -> Planes:
     return render_review(turns, review.skill, review.luck)
 
 
+def grid_hard(grid: str) -> bool:
+    """Whether a shared grid's title says the game was played in hard mode: its score
+    marked with a star, "Wordle 1,234 4/6*" (or "X/6*")."""
+    return any(
+        part.endswith("*") and part[:-1].partition("/")[2].isdigit()
+        for line in grid.splitlines()
+        for part in line.split()
+    )
+
+
 def grid_history(grid: str, words: list[str]) -> list[tuple[str, str]]:
     """A shared grid's rows of squares ("Wordle 1,234 3/6" and blank lines skipped) with
     the words played, as (word, G/Y/B colours)."""

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from epdle.session.game import Game
     from epdle.session.multigame import MultiGame
     from epdle.solver.advice import Advice
+    from epdle.solver.multi.advice import MultiSuggestion
 
 TILE_STYLES = {
     "G": "bold white on green4",
@@ -55,6 +56,20 @@ def mode_text(game: Game | MultiGame) -> str:
 COLUMNS = ("#", "guess", "could win", "info (bits)", "left after (avg)")
 Align = Callable[[str, int], str]
 _ALIGN: tuple[Align, ...] = (str.rjust, str.ljust, str.center, str.rjust, str.rjust)
+# `best` ranks by estimated guesses to finish: that figure is its column (Suggestion.guesses;
+# the guess its search placed first says so instead).
+GUESSES_COLUMN = "guesses (est.)"
+SEARCHED = "searched"
+# Several boards rank by the guesses their open boards would still need (MultiSuggestion.
+# board_guesses): shown beside the game's expected guesses; near the end, an exact search
+# ranks by the expected guesses themselves.
+BOARDS_SUM = "boards' guesses"
+MULTI_RANKED_BY = "the guesses the open boards still need, summed (exact near the end)"
+
+
+def boards_sum(suggestion: MultiSuggestion) -> str:
+    """A several-board suggestion's cell of BOARDS_SUM ("exact": the endgame search's)."""
+    return "exact" if suggestion.board_guesses is None else f"{suggestion.board_guesses:.2f}"
 
 
 def columns_text(rows: Sequence[Sequence[str]], align: Sequence[Align]) -> str:
@@ -82,17 +97,22 @@ def advice_text(advice: Advice, strategy: str | None = None, mode: str | None = 
         heading += f" of {mode}"
     if strategy is not None:  # on a line of its own: neither wraps on a terminal
         heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
-    rows = [COLUMNS] + [
-        (
+    # `best` ranks by estimated guesses: the figure is shown (the searched guess says so).
+    figured = strategy == "best" or any(s.guesses is not None for s in advice.suggestions)
+    rows: list[tuple[str, ...]] = [(*COLUMNS, GUESSES_COLUMN) if figured else COLUMNS]
+    for rank, suggestion in enumerate(advice.suggestions, start=1):
+        row: tuple[str, ...] = (
             str(rank),
             display_word(suggestion.word),
             "yes" if suggestion.is_candidate else "",
             f"{suggestion.bits if suggestion.bits > 0 else 0.0:.2f}",  # never -0.00
             f"{suggestion.expected_left:.1f}",
         )
-        for rank, suggestion in enumerate(advice.suggestions, start=1)
-    ]
-    return heading + "\n" + columns_text(rows, _ALIGN)
+        if figured:
+            guesses = suggestion.guesses
+            row += (SEARCHED if guesses is None else f"{guesses:.2f}",)
+        rows.append(row)
+    return heading + "\n" + columns_text(rows, (*_ALIGN, str.rjust) if figured else _ALIGN)
 
 
 def candidates_text(advice: Advice, limit: int | None = None) -> str:

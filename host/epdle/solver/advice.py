@@ -32,13 +32,24 @@ class Value:
 
 
 class Suggestion(Value):
-    __slots__ = ("bits", "expected_left", "is_candidate", "word")
+    __slots__ = ("bits", "expected_left", "guesses", "is_candidate", "word")
 
-    def __init__(self, word: str, bits: float, expected_left: float, is_candidate: bool) -> None:
+    def __init__(
+        self,
+        word: str,
+        bits: float,
+        expected_left: float,
+        is_candidate: bool,
+        guesses: float | None = None,
+    ) -> None:
         self.word = word
         self.bits = bits  # expected information of its feedback
         self.expected_left = expected_left  # expected candidates left (0 when it is the answer)
         self.is_candidate = is_candidate  # could itself be the answer
+        # `best`: the estimated guesses to finish from here, this one included, that it is
+        # ranked by (None: placed first by the decision tree or the search, or another
+        # strategy, which ranks by bits or words left).
+        self.guesses = guesses
 
 
 class Advice(Value):

@@ -1,8 +1,8 @@
 """The Solver: next-guess advice for one strategy and mode over one word universe.
 
 A small front: the history is replayed by epdle.solver.state, freq and the one-ply
-strategies rank by epdle.solver.ranking, `best` by epdle.solver.policy; on the shipped
-lists `best` answers first from epdle.solver.fast.
+strategies rank by epdle.solver.ranking.one_ply, `best` by epdle.solver.ranking.best; on the shipped
+lists `best` answers first from epdle.solver.ranking.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from collections.abc import Callable
 import numpy as np
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
-from epdle.solver.fast import fast_advice
 from epdle.solver.limit_guard import LimitGuard
 from epdle.solver.names import DEFAULT_STRATEGY, Kind
 from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
-from epdle.solver.policy import BestPolicy, Guard
-from epdle.solver.quick import shipped_key
-from epdle.solver.ranking import BoundedMemo, freq_ranked, one_ply_ranked
+from epdle.solver.ranking import fast_advice
+from epdle.solver.ranking.best import BestPolicy, Guard
+from epdle.solver.ranking.book import shipped_key
+from epdle.solver.ranking.one_ply import freq_ranked, one_ply_ranked
+from epdle.solver.ranking.stats import BoundedMemo, guess_stats
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
-from epdle.solver.strategies import guess_stats
 from epdle.solver.universe import Universe
 
 __all__ = ["Advice", "GameState", "HistoryError", "Solver", "Suggestion"]
@@ -46,7 +46,7 @@ class Solver:
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
         self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
-        self._ranked = BoundedMemo()  # freq and the one-ply strategies
+        self._ranked: BoundedMemo[list[int]] = BoundedMemo()  # freq and the one-ply ones
         self._guard = Guard(self.universe)  # freq in hard mode
         self.limit = LimitGuard(self.universe, hard)  # every strategy, near the guess limit
 
@@ -68,7 +68,7 @@ class Solver:
     def advise(self, history: History, top: int = 5) -> Advice:
         """Ranked next guesses for a history of (guess, feedback) pairs.
 
-        `best` on the shipped lists answers from epdle.solver.fast where it can (the same
+        `best` on the shipped lists answers from epdle.solver.ranking where it can (the same
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
         if not state.solved:
@@ -87,12 +87,15 @@ class Solver:
             return Advice(1, True, [], likely[:1])
         ranked = self.ranked_guesses(state)[: max(1, top)]
         stats = guess_stats(self.universe, state.candidates, np.array(ranked))
+        best = self.kind is Kind.TREE
+        figures = self.best.figures(state, ranked) if best else [None] * len(ranked)
         suggestions = [
             Suggestion(
                 word=self.universe.guesses[guess],
                 bits=float(stats.bits[i]),
                 expected_left=float(stats.expected_left[i]),
                 is_candidate=bool(stats.answer_probability[i] > 0),
+                guesses=figures[i],
             )
             for i, guess in enumerate(ranked)
         ]

@@ -18,7 +18,7 @@ the guess:
 
 Blind (every accepted word a candidate, weighted by its prior), only the last guess is
 kept to candidates: before it `best` weighs the rare words against the likely ones
-itself (epdle.solver.policy: the rare-word guard, the hedge, the narrowing), and a rule
+itself (epdle.solver.ranking.best: the rare-word guard, the hedge, the narrowing), and a rule
 that kept every rare word within reach would overrule those measured choices.
 
 The guard looks at states with at most LOOKED_AT candidates. Where the leading ranked
@@ -26,7 +26,7 @@ guesses (the first CHECKED) are all safe it changes nothing; otherwise only thos
 leave the least weight out of reach are offered (a guess FinishCheck finds to keep every
 candidate within reach, when none of them does), and on the last guess only candidates.
 
-This module is pure Python: the fast path (epdle.solver.fast) checks the guesses it
+This module is pure Python: the fast path (epdle.solver.ranking) checks the guesses it
 would show here and leaves the turn to the Solver (epdle.solver.engine, LimitGuard)
 whenever the guard would change them.
 """
@@ -35,8 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from epdle.solver.quick import feedback
-from epdle.solver.scoring import GAME_GUESSES
+from epdle.solver.scoring import GAME_GUESSES, feedback
 
 # The guard looks at states with at most this many candidates (the words Advice lists).
 LOOKED_AT = 100

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from epdle.solver.limit import CHECKED, LOOKED_AT, guesses_left, part_verdict
-from epdle.solver.ranking import BoundedMemo
+from epdle.solver.ranking.stats import BoundedMemo
 from epdle.solver.search import FinishCheck
 from epdle.solver.settings import pinned_feedbacks
 from epdle.solver.state import GameState
@@ -22,7 +22,7 @@ class LimitGuard:
         self.solved = universe.pattern_count - 1
         self._pinned = np.array(pinned_feedbacks(universe.length))
         self._check: FinishCheck | None = None
-        self._memo = BoundedMemo()
+        self._memo: BoundedMemo[list[int]] = BoundedMemo()
 
     def forget(self) -> None:
         self._memo.clear()

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.names import mode_name
+from epdle.solver.settings import TIE_ORDER
 from epdle.solver.state import GameState, initial_state
 
 if TYPE_CHECKING:
@@ -19,7 +20,8 @@ log = logging.getLogger(__name__)
 
 
 def _opener_path(universe: Universe, strategy: str, hard: bool) -> Path:
-    return cache_dir() / f"openers-{universe.key}-{strategy}-{mode_name(hard)}.json"
+    name = f"openers-{universe.key}-{strategy}-{mode_name(hard)}-{TIE_ORDER}.json"
+    return cache_dir() / name
 
 
 def ranked_openers(

@@ -6,6 +6,7 @@ feedback into an integer: position i contributes 3**i times 2 (G), 1 (Y) or 0 (B
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
@@ -32,6 +33,9 @@ GAME_GUESSES = 6
 MAX_BOARDS = 32
 EXTRA_GUESSES = 5
 
+# What parts a history entry's word from its colours: a colon, an equals sign or spaces.
+_WORD_APART = re.compile(r"\s*[:=]\s*|\s+")
+
 # User input quoted in a message is cut to this many characters.
 MAX_QUOTED = 40
 
@@ -44,25 +48,39 @@ def quoted(text: str) -> str:
 
 
 def score(guess: str, answer: str) -> str:
-    """The feedback the game shows for `guess` when the hidden word is `answer`.
+    """The feedback the game shows for `guess` when the hidden word is `answer` (any
+    case; ValueError if their lengths differ)."""
+    guess, answer = guess.lower(), answer.lower()
+    if len(guess) != len(answer):
+        raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
+    return feedback(guess, answer)
+
+
+def feedback(guess: str, answer: str) -> str:
+    """score for two lower-case words of one length, unchecked: a one-shot suggest filters
+    the 2,315 answers through it.
 
     Greens first (each uses up its answer letter), then left to right a letter is
     yellow only while the answer still has an unused copy of it.
     """
-    guess, answer = guess.lower(), answer.lower()
-    if len(guess) != len(answer):
-        raise ValueError(f"cannot score {guess!r} against {answer!r}: lengths differ")
-    marks = [GREY] * len(guess)
-    unused: Counter[str] = Counter()
-    for position, (g, a) in enumerate(zip(guess, answer, strict=True)):
+    if guess == answer:
+        return GREEN * len(guess)
+    marks: list[str] = []
+    unused: dict[str, int] = {}
+    for g, a in zip(guess, answer, strict=True):
         if g == a:
-            marks[position] = GREEN
+            marks.append(GREEN)
         else:
-            unused[a] += 1
+            marks.append("")
+            unused[a] = unused.get(a, 0) + 1
     for position, g in enumerate(guess):
-        if marks[position] != GREEN and unused[g] > 0:
-            marks[position] = YELLOW
-            unused[g] -= 1
+        if not marks[position]:
+            left = unused.get(g, 0)
+            if left:
+                marks[position] = YELLOW
+                unused[g] = left - 1
+            else:
+                marks[position] = GREY
     return "".join(marks)
 
 
@@ -193,23 +211,24 @@ def history_entries(
     boards'): (number, the entry's name for messages, its word lower-cased, what follows
     the colon).
 
-    Entries are separated by commas (or semicolons / new lines); each is `word:` and
-    then `form`. Raises `error` naming an entry without its colon or with a word that is
+    Entries are separated by commas (or semicolons / new lines); each is the word, then
+    `form` after a colon, an equals sign or spaces, as `play` takes a line ('salet:bybbb',
+    'salet bybbb'). Raises `error` naming an entry without its form or with a word that is
     not letters only."""
     entries = text.replace(";", ",").replace("\n", ",").split(",")
     for number, raw_entry in enumerate(entries, start=1):
         entry = raw_entry.strip()
         if not entry:
             continue
-        word, separator, rest = entry.partition(":")
-        word = word.strip().lower()
+        word, *rest = _WORD_APART.split(entry, maxsplit=1)
+        word = word.lower()
         where = f"history entry {number} {quoted(entry)}"
-        if not separator:
-            raise error(f"{where}: expected word:{form}")
+        if not rest:
+            raise error(f"{where}: expected word:{form} or word {form}")
         if not word.isalpha():
             # Which letters the game's language has is the solver's check (it knows it).
             raise error(f"{where}: guess must be letters only")
-        yield number, where, word, rest
+        yield number, where, word, rest[0]
 
 
 def parse_history(text: str) -> list[tuple[str, str]]:

@@ -14,10 +14,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from epdle.solver.quick import path_key
+from epdle.solver.ranking.book import path_key
+from epdle.solver.ranking.stats import bucket_blocks
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
 from epdle.solver.settings import RESCUE_WIDTH, cost_curve
-from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The settings and the cost curve that the Solver and its numpy-free answer share.
 
-epdle.solver.policy and epdle.solver.search rank and search with these, and
-epdle.solver.pure answers the same without numpy: one home, imported by both (this
+epdle.solver.ranking.best and epdle.solver.search rank and search with these, and
+epdle.solver.ranking.pure answers the same without numpy: one home, imported by both (this
 module imports neither numpy nor the Solver).
 """
 
@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 # How many ranked guesses a turn keeps (what --top may ask for at most).
 RANKED_KEPT = MAX_SUGGESTIONS
+# The order equal guesses are listed in: what can win first, then the more common word
+# (Universe.common_rank), then alphabetically. Part of the names of the rankings cached
+# on disk, which an older order would otherwise answer from.
+TIE_ORDER = "common"
 # Off the tree, `best` searches (bounded) once at most this many candidates are left:
 # fewer in normal mode, where an interactive answer must stay under 200 ms.
 SEARCH_MAX_CANDIDATES = {False: 24, True: 60}  # by blind
@@ -67,6 +71,14 @@ def pinned_feedbacks(length: int) -> tuple[bool, ...]:
         sum(code // 3**at % 3 == 2 for at in range(length)) == length - 1
         for code in range(3**length)
     )
+
+
+def estimated_cost(bits: float, probability: float, uncertainty: float) -> float:
+    """The estimate's guesses to finish after one guess (ranking.estimate's
+    expected_guess_costs, without numpy): it, plus the curve's cost of the `uncertainty`
+    bits its feedback (`bits`) leaves, saved with `probability`, its chance to win."""
+    missed = max(1.0 - probability, 1e-12)
+    return 1.0 + missed * bits_to_guesses(max(0.0, uncertainty - bits) / missed)
 
 
 def bits_to_guesses(bits: Any) -> Any:

@@ -2,7 +2,7 @@
 
 A tree maps a history path ('salet:BBYBB/crony:GYBBB', '' for the opening) to the guess
 to play; its book (written by tools/gen/build_best_tree.py) holds the runners-up a one-shot
-`suggest` shows (epdle.solver.quick).
+`suggest` shows (epdle.solver.ranking.book).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 
 from epdle.solver.cache import cache_dir, write_atomically
-from epdle.solver.quick import BOOK_FORMAT, book_file_name, tree_file_name
+from epdle.solver.ranking.book import BOOK_FORMAT, book_file_name, tree_file_name
 from epdle.solver.search import Progress, build_tree
 from epdle.solver.universe import Universe
 

@@ -133,6 +133,20 @@ class Universe:
         return f"{len(self.answers):,} answers, equally likely"
 
     @cached_property
+    def common_rank(self) -> np.ndarray:
+        """Each guess's place in the order equal guesses are listed: the more common word
+        first (its Zipf frequency in the shipped tables; 0 for a word they lack), then
+        alphabetically. epdle.solver.ranking.book.common_key is the same without numpy."""
+        tables = [words.language_table(self.language)]
+        if self.language == "en":  # the English game's guesses: their own table first
+            tables.insert(0, words.frequency_table())
+        zipf = [next((t[w].zipf for t in tables if w in t), 0.0) for w in self.guesses]
+        order = np.lexsort((np.array(self.guesses), -np.array(zipf)))
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        return rank
+
+    @cached_property
     def tiers(self) -> np.ndarray:
         """Tier of each answer: 0 frequent, 1 common, 2 all."""
         return np.array([words.tier_of(info, self.keep_plurals) for info in self.infos])

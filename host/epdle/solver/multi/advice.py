@@ -6,14 +6,23 @@ from epdle.solver.advice import Value
 
 
 class MultiSuggestion(Value):
-    __slots__ = ("expected_guesses", "solves", "word")
+    __slots__ = ("board_guesses", "expected_guesses", "solves", "word")
 
-    def __init__(self, word: str, expected_guesses: float, solves: tuple[int, ...]) -> None:
+    def __init__(
+        self,
+        word: str,
+        expected_guesses: float,
+        solves: tuple[int, ...],
+        board_guesses: float | None = None,
+    ) -> None:
         self.word = word
         # Expected total guesses of the game (those played included) to finish every board
         # if this word is played next: the solver's estimate.
         self.expected_guesses = expected_guesses
         self.solves = solves  # the boards (0-based) it may solve now: it is a candidate there
+        # What it is ranked by: the guesses each open board would still need on its own
+        # after it, summed (None: ranked by expected_guesses, the endgame's exact search).
+        self.board_guesses = board_guesses
 
 
 class BoardAdvice(Value):

@@ -27,10 +27,10 @@ from epdle.solver.multi.history import (
     check_boards,
     guess_limit,
 )
+from epdle.solver.ranking.stats import bucket_blocks
 from epdle.solver.scoring import hard_mode_violation, quoted
-from epdle.solver.settings import cost_curve
+from epdle.solver.settings import TIE_ORDER, cost_curve
 from epdle.solver.state import GameState, apply, checked_guess
-from epdle.solver.strategies import bucket_blocks
 from epdle.solver.universe import Universe
 
 # The endgame is searched exactly (epdle.solver.multi.endgame) once the open boards hold
@@ -47,6 +47,10 @@ LISTED = 100
 # board finishable in time by playing its words in turn; with none to spare, only words
 # that may solve a board are played.
 GUARD_SPARE = 1
+
+# A ranked guess: (guess index, expected total guesses, what it is ranked by: the guesses
+# the open boards would still need, summed; None where the endgame's exact search ranks).
+Ranked = tuple[int, float, float | None]
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class MultiSolver:
         self.blind = self.universe.blind
         self._cost = np.array(cost_curve(len(self.universe.answers)))
         self._cost[1:] /= np.arange(1, len(self._cost))  # guesses per word of a bucket
-        self._opening: list[tuple[int, float]] | None = None
+        self._opening: list[Ranked] | None = None
 
     # -- history -> state -------------------------------------------------------------
 
@@ -150,14 +154,14 @@ class MultiSolver:
         lost = bool(open_boards) and left <= 0
         suggestions: list[MultiSuggestion] = []
         if not solved and not lost:
-            for guess, expected in self.ranked(state)[: max(1, top)]:
+            for guess, expected, summed in self.ranked(state)[: max(1, top)]:
                 word = self.universe.guesses[guess]
                 solves = tuple(
                     index
                     for index in open_boards
                     if self._is_candidate(guess, state.boards[index].candidates)
                 )
-                suggestions.append(MultiSuggestion(word, expected, solves))
+                suggestions.append(MultiSuggestion(word, expected, solves, summed))
         return MultiAdvice(suggestions, boards, state.used, left, solved, lost)
 
     def next_guess(self, state: MultiState) -> str:
@@ -175,8 +179,9 @@ class MultiSolver:
 
     # -- ranking --------------------------------------------------------------------------
 
-    def ranked(self, state: MultiState) -> list[tuple[int, float]]:
-        """(guess index, expected total guesses), best first (the opening's memoised)."""
+    def ranked(self, state: MultiState) -> list[Ranked]:
+        """(guess index, expected total guesses, the boards' guesses summed that it is
+        ranked by), best first (the opening's memoised)."""
         if state.used == 0:
             if self._opening is None:
                 pool, costs, chance, worst = self._opening_costs()
@@ -188,7 +193,7 @@ class MultiSolver:
     def _opening_costs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The leading first guesses of one board and their _board_costs, from the disk
         cache (the same for every number of boards and mode: nothing is known yet)."""
-        path = cache_dir() / f"multi-opening-{self.universe.key}.json"
+        path = cache_dir() / f"multi-opening-{self.universe.key}-{TIE_ORDER}.json"
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             columns = [np.array(data[name]) for name in ("guesses", "costs", "open", "worst")]
@@ -198,7 +203,7 @@ class MultiSolver:
             pass  # missing or damaged: worked out again
         pool = np.arange(len(self.universe.guesses))
         costs, chance, worst = self._board_costs(np.arange(len(self.universe.answers)), pool)
-        keep = np.lexsort((pool, costs))[:OPENING_KEPT]
+        keep = np.lexsort((self.universe.common_rank, costs))[:OPENING_KEPT]
         data = {
             "guesses": pool[keep].tolist(),
             "costs": costs[keep].tolist(),
@@ -209,7 +214,7 @@ class MultiSolver:
             write_atomically(path, lambda temporary: temporary.write_text(json.dumps(data)))
         return pool[keep], costs[keep], chance[keep], worst[keep]
 
-    def _ranked(self, state: MultiState) -> list[tuple[int, float]]:
+    def _ranked(self, state: MultiState) -> list[Ranked]:
         open_boards = [state.boards[index] for index in state.open_boards()]
         pool = self._pool(state, open_boards)
         per_board = [self._board_costs(board.candidates, pool) for board in open_boards]
@@ -230,22 +235,22 @@ class MultiSolver:
         if sum(len(board.candidates) for board in open_boards) > ENDGAME_WORDS:
             return ranked
         candidate_words = set(self._candidate_words(open_boards).tolist())
-        probes = [guess for guess, _ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
+        probes = [guess for guess, *_ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
         search = EndgameSearch(self.universe, probes, ENDGAME_STATES)
         boards = [tuple(sorted(board.candidates.tolist())) for board in open_boards]
         searched = search.rank(boards, self.max_guesses - state.used)
         if searched is None:
             return ranked
-        exact = [(guess, state.used + value) for guess, value in searched]
-        seen = {guess for guess, _ in exact}
-        return exact + [(guess, value) for guess, value in ranked if guess not in seen]
+        exact: list[Ranked] = [(guess, state.used + value, None) for guess, value in searched]
+        seen = {guess for guess, *_ in exact}
+        return exact + [entry for entry in ranked if entry[0] not in seen]
 
     def _combine(
         self,
         state: MultiState,
         pool: np.ndarray,
         per_board: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
-    ) -> list[tuple[int, float]]:
+    ) -> list[Ranked]:
         """Rank `pool` by the sum over the open boards of the guesses each would still
         need on its own (what every board learns counts). Each comes with the estimated
         total guesses of the game: this one, one more for each board it leaves open, and
@@ -258,8 +263,12 @@ class MultiSolver:
             still_open += open_chance
             probing = np.maximum(probing, costs - open_chance)
         expected = state.used + 1 + still_open + probing
-        order = np.lexsort((pool, total))
-        return [(int(pool[i]), float(expected[i])) for i in order]
+        # Equal totals (rounded: sums carry float noise): a guess that may solve a board
+        # first, then the more common word.
+        may_win = still_open < len(per_board) - 1e-9
+        ties = (self.universe.common_rank[pool], ~may_win)
+        order = np.lexsort((*ties, np.round(total, 9)))
+        return [(int(pool[i]), float(expected[i]), float(total[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
         """The guesses worth scoring: a board's lone word first, near the limit only

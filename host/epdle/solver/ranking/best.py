@@ -12,8 +12,21 @@ from collections.abc import Callable
 import numpy as np
 
 from epdle.solver import openers
-from epdle.solver.quick import path_key
-from epdle.solver.ranking import BoundedMemo, allowed_guesses, likelier_first
+from epdle.solver.ranking.book import path_key
+from epdle.solver.ranking.estimate import (
+    candidate_bits,
+    expected_guess_costs,
+    pinned_codes,
+    rank_expected_guesses,
+    two_ply_costs,
+)
+from epdle.solver.ranking.stats import (
+    BoundedMemo,
+    GuessStats,
+    allowed_guesses,
+    guess_stats,
+    likelier_first,
+)
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.search import INFINITE, FinishCheck, TreeSearch
 from epdle.solver.settings import (
@@ -29,14 +42,6 @@ from epdle.solver.settings import (
     TRAP_PENALTY_NEXT,
 )
 from epdle.solver.state import GameState
-from epdle.solver.strategies import (
-    GuessStats,
-    candidate_bits,
-    guess_stats,
-    pinned_codes,
-    rank_expected_guesses,
-    two_ply_costs,
-)
 from epdle.solver.trees import load_or_build_tree
 from epdle.solver.universe import Universe
 
@@ -163,7 +168,11 @@ class BestPolicy:
         self.blind = universe.blind
         self.strategy = strategy
         self._progress = progress
-        self.ranked_memo = BoundedMemo()
+        self.ranked_memo: BoundedMemo[list[int]] = BoundedMemo()
+        # Per state: the leaders the look re-ranked, by their cost one guess further on,
+        # and the guess the search or the blind opener placed first (figures).
+        self.looked: BoundedMemo[dict[int, float]] = BoundedMemo()
+        self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
         self.guard = Guard(universe)
@@ -171,6 +180,8 @@ class BestPolicy:
     def forget(self) -> None:
         """Drop the per-state memos."""
         self.ranked_memo.clear()
+        self.looked.clear()
+        self.placed.clear()
         self._searches.clear()
         self.guard.forget()
 
@@ -209,14 +220,39 @@ class BestPolicy:
         ranked = self.ranked_memo.get(key)
         if ranked is None:
             if not state.history:
-                ranked = self._preferred_first(self.opening(self.estimate_ranked))
+                estimated = self.opening(self.estimate_ranked)
+                ranked = self._preferred_first(estimated)
             else:
-                ranked = self.estimate_ranked(state)
+                estimated = self.estimate_ranked(state)
                 searched = self._searched_guess(state)
+                ranked = estimated
                 if searched is not None:
-                    ranked = [searched, *(g for g in ranked if g != searched)]
+                    ranked = [searched, *(g for g in estimated if g != searched)]
+            if ranked[0] != estimated[0]:
+                self.placed[key] = ranked[0]
             self.ranked_memo[key] = ranked
         return ranked
+
+    def figures(self, state: GameState, guesses: list[int]) -> list[float | None]:
+        """The estimated guesses to finish (this one included) that each of `guesses` is
+        ranked by: its cost one guess further on where the look re-ranked it, else the
+        estimate's (expected_guess_costs); None for the guess the tree, the search or the
+        blind opener placed first (they rank by their own search, not by a figure)."""
+        key = state.key()
+        placed = self.placed.get(key)
+        tree_guess = self.tree_guess(state)
+        if tree_guess is not None:
+            placed = self.universe.guess_index[tree_guess]
+        looked = self.looked.get(key, {})
+        candidates = state.candidates
+        if len(candidates) > 2:
+            candidates = self.plausible(candidates)
+        stats = guess_stats(self.universe, candidates, np.array(guesses, dtype=np.int64))
+        estimates = expected_guess_costs(stats, candidate_bits(self.universe, candidates))
+        return [
+            None if guess == placed else looked.get(guess, float(estimate))
+            for guess, estimate in zip(guesses, estimates, strict=True)
+        ]
 
     def _preferred_first(self, ranked: list[int]) -> list[int]:
         """Blind, the mode's known opener (when it is an accepted guess) ahead of the ranking."""
@@ -243,7 +279,9 @@ class BestPolicy:
         turn_to_look = look_ahead and len(state.history) in LOOKAHEAD_TURNS
         if turn_to_look and not searched and affordable:
             guesses_left = GAME_GUESSES - len(state.history)
-            order = self.look_ahead(candidates, stats, order, guesses_left, state.allowed)
+            looked: dict[int, float] = {}
+            order = self.look_ahead(candidates, stats, order, guesses_left, state.allowed, looked)
+            self.looked[state.key()] = looked
         return [int(stats.guesses[i]) for i in order[:RANKED_KEPT]]
 
     def pinned_family_share(self, candidates: np.ndarray, guess: int, guesses_left: int) -> float:
@@ -264,8 +302,10 @@ class BestPolicy:
         order: np.ndarray,
         guesses_left: int | None = None,
         allowed: np.ndarray | None = None,
+        looked: dict[int, float] | None = None,
     ) -> np.ndarray:
-        """Re-rank the leading guesses by the best estimated cost one guess further on.
+        """Re-rank the leading guesses by the best estimated cost one guess further on
+        (each leader's cost into `looked`, by guess index, when given).
 
         The next guess is picked from the leaders here plus the likeliest candidates'
         own words, which keeps the two-ply look affordable (hundreds of guesses, not all).
@@ -289,8 +329,10 @@ class BestPolicy:
             # Leaders often cost the same (143/56 for two guesses, say), and then the last
             # digits are noise: from max(0, tiny) ** 0.7 and numpy's own log2, which differs
             # by CPU. Rounded, equal leaders keep the estimate's order, on every machine and
-            # in epdle.solver.pure. (Blind costs are weighted sums: left as they were.)
+            # in epdle.solver.ranking.pure. (Blind costs are weighted sums: left as they were.)
             costs = np.round(costs, COST_DECIMALS)
+        if looked is not None:
+            looked.update(zip(stats.guesses[leaders].tolist(), costs.tolist(), strict=True))
         ranking = np.argsort(costs, kind="stable")
         leaders = leaders[ranking]
         if self.blind and hard_left is not None:

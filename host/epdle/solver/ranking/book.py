@@ -22,6 +22,8 @@ from functools import cache, lru_cache
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
+from epdle.solver.scoring import feedback
+from epdle.solver.settings import estimated_cost
 
 BOOK_FORMAT = 1
 # Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
@@ -45,7 +47,7 @@ def book_file_name(key: str, hard: bool) -> str:
 
 # Beside this package, as importlib.resources would find them (os.path: pathlib and
 # importlib.resources cost a cold process more than the whole answer).
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @cache
@@ -80,6 +82,25 @@ def shipped_key() -> str:
     return remembered_key(text, lambda: lists_key(*shipped_lists()))
 
 
+@cache
+def _shipped_zipf() -> dict[str, float]:
+    """The shipped guesses' Zipf frequencies (words/frequencies.tsv), read plainly as
+    shipped_lists reads the lists."""
+    table = {}
+    for line in _read(os.path.join(_PACKAGE_DIR, "words", "frequencies.tsv")).splitlines():
+        if line and not line.startswith("#"):
+            word, zipf, _ = line.split("\t", 2)
+            table[word] = float(zipf)
+    return table
+
+
+def common_key(word: str) -> tuple[float, str]:
+    """Where a shipped guess goes among equal ones: the more common word first, then
+    alphabetically (Universe.common_rank's order, without numpy; read only when a tie
+    needs it)."""
+    return -_shipped_zipf().get(word, 0.0), word
+
+
 def _read(path: str) -> str:
     with open(path, encoding="utf-8") as handle:
         return handle.read()
@@ -105,33 +126,6 @@ def tree_and_book(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | N
     return tree_document["tree"], book_document["book"]
 
 
-def feedback(guess: str, answer: str) -> str:
-    """The game's feedback, as scoring.score, for two lower-case words of one length.
-
-    Three times faster than score (no Counter, no checks): a one-shot suggest filters the
-    2,315 answers through it.
-    """
-    if guess == answer:
-        return "G" * len(guess)
-    marks: list[str] = []
-    unused: dict[str, int] = {}
-    for g, a in zip(guess, answer, strict=True):
-        if g == a:
-            marks.append("G")
-        else:
-            marks.append("")
-            unused[a] = unused.get(a, 0) + 1
-    for position, g in enumerate(guess):
-        if not marks[position]:
-            left = unused.get(g, 0)
-            if left:
-                marks[position] = "Y"
-                unused[g] = left - 1
-            else:
-                marks[position] = "B"
-    return "".join(marks)
-
-
 def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str]) -> list[str]:
     """The answers every (guess, feedback) of the history allows, in list order."""
     left = list(answers)
@@ -140,26 +134,46 @@ def candidates_after(history: Sequence[tuple[str, str]], answers: Sequence[str])
     return left
 
 
-def suggestion(word: str, candidates: Sequence[str]) -> Suggestion:
-    """A guess's feedback statistics over equally likely candidates (as guess_stats)."""
-    return _suggestion(word, tuple(candidates))
+def suggestion(word: str, candidates: Sequence[str], estimated: bool = True) -> Suggestion:
+    """A guess's feedback statistics over equally likely candidates (as guess_stats), with
+    the estimate's guesses to finish it is ranked by (not `estimated`: None, the tree's
+    own guess)."""
+    return _suggestion(word, tuple(candidates), estimated)
 
 
 # The same few positions come back again and again (every new game's opening shows the
 # same suggestions over every answer): a daemon's feed of thousands of games would
 # otherwise score each of them thousands of times.
 @lru_cache(maxsize=256)
-def _suggestion(word: str, candidates: tuple[str, ...]) -> Suggestion:
-    sizes = Counter(feedback(word, answer) for answer in candidates)
-    return suggestion_of(word, list(sizes.values()), word in candidates)
+def _suggestion(word: str, candidates: tuple[str, ...], estimated: bool) -> Suggestion:
+    sizes = list(Counter(feedback(word, answer) for answer in candidates).values())
+    is_candidate = word in candidates
+    guesses = estimated_guesses(sizes, is_candidate) if estimated else None
+    return suggestion_of(word, sizes, is_candidate, guesses)
 
 
-def suggestion_of(word: str, sizes: Sequence[int], is_candidate: bool) -> Suggestion:
-    """A guess's statistics from the sizes of its feedback buckets (candidates equally likely)."""
+def suggestion_of(
+    word: str, sizes: Sequence[int], is_candidate: bool, guesses: float | None
+) -> Suggestion:
+    """A guess's statistics from the sizes of its feedback buckets (candidates equally
+    likely), with the guesses to finish it is ranked by (None: placed first by the tree
+    or the search)."""
     n = sum(sizes)
-    bits = math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
     expected_left = sum(c * c for c in sizes) / n - (1.0 / n if is_candidate else 0.0)
-    return Suggestion(word, bits, expected_left, is_candidate)
+    return Suggestion(word, _bits(sizes), expected_left, is_candidate, guesses)
+
+
+def estimated_guesses(sizes: Sequence[int], is_candidate: bool) -> float:
+    """The estimate's guesses to finish after a guess with these feedback bucket sizes
+    over equally likely candidates (expected_guess_costs)."""
+    n = sum(sizes)
+    return estimated_cost(_bits(sizes), 1.0 / n if is_candidate else 0.0, math.log2(n))
+
+
+def _bits(sizes: Sequence[int]) -> float:
+    """The entropy of a guess's feedback from its bucket sizes (candidates equally likely)."""
+    n = sum(sizes)
+    return math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
 
 
 def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
@@ -190,7 +204,8 @@ def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
         candidates_left=len(candidates),
         solved=False,
         suggestions=worth_showing(
-            [suggestion(word, candidates) for word in shown], len(candidates)
+            [suggestion(word, candidates, rank > 0) for rank, word in enumerate(shown)],
+            len(candidates),
         ),
         candidates=candidates[:_LISTED_CANDIDATES],
     )

@@ -10,14 +10,8 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache, partial
 from itertools import compress
 
-from epdle.solver.pure.matrix import count_log_count, entropy, shapes
-from epdle.solver.settings import bits_to_guesses
-
-
-def estimated_cost(bits: float, probability: float, uncertainty: float) -> float:
-    """strategies.expected_guess_costs for one guess."""
-    missed = max(1.0 - probability, 1e-12)
-    return 1.0 + missed * bits_to_guesses(max(0.0, uncertainty - bits) / missed)
+from epdle.solver.ranking.pure.matrix import count_log_count, entropy, shapes
+from epdle.solver.settings import estimated_cost
 
 
 def balanced_entropy(n: int, parts: int, clc: Sequence[float]) -> float:

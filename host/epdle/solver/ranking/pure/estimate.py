@@ -8,18 +8,19 @@ from array import array
 from bisect import insort
 from collections.abc import Callable, Iterator
 from functools import partial
+from heapq import nsmallest
 
 from epdle.named_tuple import NamedTuple
-from epdle.solver.pure.bounds import (
+from epdle.solver.ranking.book import common_key
+from epdle.solver.ranking.pure.bounds import (
     column_floor_order,
     entropy_bounds,
-    estimated_cost,
     feedback_floor,
     feedback_floor_order,
     floor_order,
 )
-from epdle.solver.pure.hard import Allowed, PoolHints, trapped
-from epdle.solver.pure.matrix import (
+from epdle.solver.ranking.pure.hard import Allowed, PoolHints, trapped
+from epdle.solver.ranking.pure.matrix import (
     BATCH,
     Gathered,
     Matrix,
@@ -29,7 +30,7 @@ from epdle.solver.pure.matrix import (
     bucket_stats,
     shipped_lists_indexed,
 )
-from epdle.solver.pure.search import Search
+from epdle.solver.ranking.pure.search import Search
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.settings import (
     COST_DECIMALS,
@@ -40,6 +41,7 @@ from epdle.solver.settings import (
     SEARCH_MAX_CANDIDATES,
     TRAP_PENALTY,
     TRAP_PENALTY_NEXT,
+    estimated_cost,
 )
 
 # A guess whose floor is this far above the last kept cost cannot round into the list.
@@ -58,10 +60,34 @@ _EDGE = 0.05
 _NEAR_EDGE = 1e-4
 
 
+class Common:
+    """A guess as equal guesses are listed (book.common_key: the more common word first),
+    its frequency looked up only when a tie compares it."""
+
+    __slots__ = ("guess", "word")
+
+    def __init__(self, guess: int, word: str) -> None:
+        self.guess = guess
+        self.word = word
+
+    def __lt__(self, other: Common) -> bool:
+        return common_key(self.word) < common_key(other.word)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Common) and other.guess == self.guess
+
+    def __hash__(self) -> int:
+        return self.guess
+
+
 class Ranked(NamedTuple):
-    key: tuple[int, int, int]  # (cost rounded to 1e-9, not a candidate, guess index)
+    key: tuple[int, int, Common]  # (cost rounded to 1e-9, not a candidate, the guess)
     cost: float
     apart: bool  # splits the candidates into singletons
+
+    @property
+    def guess(self) -> int:
+        return self.key[2].guess
 
 
 # Per guess of a batch: the entropy of its feedback over the candidates, and whether it
@@ -77,12 +103,14 @@ def top_guesses(
     count: int,
 ) -> list[Ranked]:
     """The `count` guesses with the lowest estimated cost, in the Solver's order
-    (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, list order).
+    (rank_expected_guesses: cost rounded to 1e-9, a possible answer first, the more
+    common word).
     A guess is measured only while its floor (the cost at its entropy bound; `order`:
     (floor, guess), lowest first) can make the list: whatever order equal floors come in,
     that measures every guess the list needs, and every guess near a cost kept."""
     chance = 1.0 / rows.n
     uncertainty = rows.whole
+    words = shipped_lists_indexed()[0]
     kept: list[Ranked] = []  # the best count + 1 so far: the last one is the boundary
     edges: list[Ranked] = []
     done = False
@@ -101,7 +129,8 @@ def top_guesses(
             probability = chance if guess in is_candidate else 0.0
             cost = estimated_cost(bits, probability, uncertainty)
             scaled = cost * _SCALE
-            entry = Ranked((round(scaled), int(not probability), guess), cost, apart)
+            key = (round(scaled), int(not probability), Common(guess, words[guess]))
+            entry = Ranked(key, cost, apart)
             if abs(scaled - math.floor(scaled) - 0.5) < (_EDGE if apart else _NEAR_EDGE):
                 edges.append(entry)
             if len(kept) <= count or entry < kept[-1]:
@@ -182,7 +211,7 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
     leader's hints and the trap charges (TRAP_PENALTY_NEXT there, TRAP_PENALTY here)."""
     words, _, guess_of = shipped_lists_indexed()
     length = len(words[0])
-    pool = [r.key[2] for r in order[:LOOKAHEAD_POOL]]
+    pool = [r.guess for r in order[:LOOKAHEAD_POOL]]
     pool += [guess_of[a] for a in rows.members[:LOOKAHEAD_POOL]]
     pool = list(dict.fromkeys(pool))
     at = {guess: i for i, guess in enumerate(pool)}
@@ -194,7 +223,7 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
     leaders = order[: LOOKAHEAD_WIDTH[False]]
     costs = []
     width = len(pool)
-    for leader, codes in zip(leaders, rows.columns([r.key[2] for r in leaders]), strict=True):
+    for leader, codes in zip(leaders, rows.columns([r.guess for r in leaders]), strict=True):
         parts: dict[int, list[int]] = {}
         for position, code in enumerate(codes):
             parts.setdefault(code, []).append(position)
@@ -212,7 +241,7 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
             if len(part) == 1:
                 finish = 1.0 + 1e-12 if members else 2.0
             else:
-                followers = None if hints is None else hints.followers(words[leader.key[2]], code)
+                followers = None if hints is None else hints.followers(words[leader.guess], code)
                 span = slice(at_group * width, (at_group + 1) * width)
                 at_group += 1
                 stats = (sums[span], counts[span])
@@ -230,14 +259,16 @@ def look_ahead(rows: Rows, order: list[Ranked], guesses_left: int | None = None)
         if edge and any(j != i and abs(other - value) < 2 for j, other in enumerate(scaled)):
             raise Undecided("leaders' costs at a rounding edge")
     ranked = sorted(range(len(leaders)), key=lambda i: (round(scaled[i]), i))
-    return [leaders[i] for i in ranked] + order[len(leaders) :]
+    # Each leader now ranked by its cost one guess further on.
+    return [leaders[i]._replace(cost=costs[i]) for i in ranked] + order[len(leaders) :]
 
 
 def ranked_guesses(
     matrix: Matrix, rows: Rows, turns: int, top: int, allowed: Allowed = None
-) -> list[int]:
-    """BestPolicy._fallback_ranked (not blind) for more than two candidates; hard mode
-    over the guesses `allowed` (sorted indexes)."""
+) -> list[tuple[int, float | None]]:
+    """BestPolicy._fallback_ranked (not blind) for more than two candidates, each guess
+    with the estimated guesses it is ranked by (BestPolicy.figures; None: the search's
+    guess); hard mode over the guesses `allowed` (sorted indexes)."""
     guess_of = shipped_lists_indexed()[2]
     left, n = rows.members, rows.n
     own = {guess_of[a] for a in left}
@@ -250,11 +281,11 @@ def ranked_guesses(
     guesses_left = max(1, GAME_GUESSES - turns)
     if look:
         order = look_ahead(rows, order, None if allowed is None else guesses_left)
-    ranked = [r.key[2] for r in order]
+    ranked: list[tuple[int, float | None]] = [(r.guess, r.cost) for r in order]
     if searched:
         first = Search(matrix, rows, allowed).guess(guesses_left)
-        if first is not None:
-            ranked = [first, *(g for g in ranked if g != first)]
+        if first is not None and first != ranked[0][0]:  # placed first: by no figure
+            ranked = [(first, None), *(entry for entry in ranked if entry[0] != first)]
     return ranked
 
 
@@ -303,18 +334,30 @@ def ranking_floors(
 def _few_apart(
     order: Iterator[tuple[float, int]], own: set[int], apart: float, count: int
 ) -> Iterator[tuple[float, int]]:
-    """`order` (floors from the number of buckets) without the guesses that split the
-    candidates apart (at floor `apart`, not candidates) past the first `count` + 1: they
-    come in list order, all at the same cost, their floor, so the list keeps none of the
-    later ones, and those are edges of rounding only as the first ones are. With few
+    """`order` (floors from the number of buckets) with only the `count` + 1 most common
+    (book.common_key) of the guesses that split the candidates apart (at floor `apart`,
+    not candidates): they all cost the same, their floor, so the list keeps none of the
+    others, and those are edges of rounding only as the kept ones are. With few
     candidates they are thousands."""
-    kept = 0
+    words = shipped_lists_indexed()[0]
+    tied: list[int] = []
     for value, guess in order:
         if value == apart and guess not in own:
-            kept += 1
-            if kept > count + 1:
-                continue
+            tied.append(guess)
+            continue
+        if tied and value > apart:
+            yield from _most_common(tied, words, apart, count + 1)
+            tied = []
         yield value, guess
+    yield from _most_common(tied, words, apart, count + 1)
+
+
+def _most_common(
+    guesses: list[int], words: list[str], floor: float, count: int
+) -> Iterator[tuple[float, int]]:
+    """The `count` most common of `guesses` (book.common_key), each at `floor`."""
+    for guess in nsmallest(count, guesses, key=lambda g: common_key(words[g])):
+        yield floor, guess
 
 
 # Measured over second turns on the shipped lists (14,855 guesses): floors from the

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from epdle import words
-from epdle.solver import Solver, quick, score, trees
+from epdle.solver import Solver, score, scoring, trees
+from epdle.solver.ranking import book
 from epdle.solver.universe import Universe
 
 
@@ -36,7 +37,7 @@ def _tree_histories(hard: bool, count: int, seed: int) -> list[list[tuple[str, s
         history: list[tuple[str, str]] = []
         game = []
         while True:
-            guess = tree[quick.path_key(history)]
+            guess = tree[book.path_key(history)]
             if guess == answer:
                 break
             history = [*history, (guess, score(guess, answer))]
@@ -54,13 +55,13 @@ def test_the_solver_itself_answers_on_the_tree_from_the_book(solver):
         assert_same_advice(advice, solver.engine_advice(history))
 
 
-@pytest.mark.parametrize("top", [1, 5, quick.BOOK_DEPTH])
+@pytest.mark.parametrize("top", [1, 5, book.BOOK_DEPTH])
 def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
     histories = _tree_histories(solver.hard, 40, seed=top)
     # Every kind of node: the opening, big sets from the book, two candidates or one.
     sizes = set()
     for history in histories:
-        fast = quick.tree_advice(history, solver.hard, top)
+        fast = book.tree_advice(history, solver.hard, top)
         assert fast is not None, history
         assert_same_advice(fast, solver.engine_advice(history, top=top))
         sizes.add(min(fast.candidates_left, 3))
@@ -68,34 +69,34 @@ def test_tree_advice_equals_the_solver_on_the_tree(solver, top):
 
 
 def test_off_the_tree_it_leaves_the_answer_to_the_solver(solver):
-    assert quick.tree_advice([("crane", "BBBBB")], solver.hard) is None  # not the opener
-    assert quick.tree_advice([("salet", "BBBBB")], solver.hard, quick.BOOK_DEPTH + 1) is None
-    assert quick.tree_advice([("salet", "GGGGG")], solver.hard) is None  # solved: no node
+    assert book.tree_advice([("crane", "BBBBB")], solver.hard) is None  # not the opener
+    assert book.tree_advice([("salet", "BBBBB")], solver.hard, book.BOOK_DEPTH + 1) is None
+    assert book.tree_advice([("salet", "GGGGG")], solver.hard) is None  # solved: no node
     # A feedback no answer gives is no node of the tree either.
-    assert quick.tree_advice([("salet", "YYYYY")], solver.hard) is None
+    assert book.tree_advice([("salet", "YYYYY")], solver.hard) is None
 
 
 def test_the_book_covers_every_node_the_solver_ranks(solver):
     universe = solver.universe
     path = trees.shipped_book_path(universe, solver.hard)
     document = json.loads(path.read_text())
-    assert document["lists"] == universe.key == quick.shipped_key()
+    assert document["lists"] == universe.key == book.shipped_key()
     tree = trees.load_or_build_tree(universe, solver.hard)
-    book = document["book"]
-    for key, ranked in book.items():
+    ranked_at = document["book"]
+    for key, ranked in ranked_at.items():
         assert ranked[0] == tree[key]
         # Hard mode may allow fewer guesses than the book keeps.
-        assert 1 <= len(ranked) <= quick.BOOK_DEPTH
-        assert solver.hard or len(ranked) == quick.BOOK_DEPTH
+        assert 1 <= len(ranked) <= book.BOOK_DEPTH
+        assert solver.hard or len(ranked) == book.BOOK_DEPTH
     answers = list(words.answers())
     for key in tree:
         history = [tuple(step.split(":")) for step in key.split("/")] if key else []
-        assert (len(quick.candidates_after(history, answers)) > 2) == (key in book), key
+        assert (len(book.candidates_after(history, answers)) > 2) == (key in ranked_at), key
 
 
 @given(st.text("abcdeo", min_size=5, max_size=5), st.text("abcdeo", min_size=5, max_size=5))
 def test_feedback_is_the_games_score(guess, answer):
-    assert quick.feedback(guess, answer) == score(guess, answer)
+    assert scoring.feedback(guess, answer) == score(guess, answer)
 
 
 @pytest.mark.parametrize("hard", [False, True])

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from itertools import islice
 
-from epdle.solver.pure.bounds import balanced_entropy, column_floor_order
-from epdle.solver.pure.hard import Allowed, after_feedback
-from epdle.solver.pure.matrix import (
+from epdle.solver.ranking.pure.bounds import balanced_entropy, column_floor_order
+from epdle.solver.ranking.pure.hard import Allowed, after_feedback
+from epdle.solver.ranking.pure.matrix import (
     BATCH,
     Matrix,
     Rows,

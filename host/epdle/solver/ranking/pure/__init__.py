@@ -19,7 +19,7 @@ its buckets counted by a small native kernel (host/native/buckets.c, through cty
   once.
 - The search (at most settings.SEARCH_MAX_CANDIDATES words) is TreeSearch again: its costs are
   whole numbers, its beam found by the same bucket counts.
-- Hard mode is the same over the guesses the history's hints allow (epdle.solver.pure.hard):
+- Hard mode is the same over the guesses the history's hints allow (epdle.solver.ranking.pure.hard):
   the ranking and the search among those, the look's finishing guesses those that
   follow the leader's hints, and the trap charges for families the greens pin down.
 
@@ -36,12 +36,15 @@ equal over many states.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from epdle.solver.advice import Advice, worth_showing
-from epdle.solver.pure.hard import history_allowed
-from epdle.solver.pure.kernel import KernelMissing
-from epdle.solver.pure.matrix import (
+from epdle.solver.ranking.book import common_key, path_key, suggestion_of, tree_and_book
+from epdle.solver.ranking.pure.estimate import ranked_guesses
+from epdle.solver.ranking.pure.hard import history_allowed
+from epdle.solver.ranking.pure.kernel import KernelMissing
+from epdle.solver.ranking.pure.matrix import (
     Rows,
     Undecided,
     bucket_sizes,
@@ -49,10 +52,8 @@ from epdle.solver.pure.matrix import (
     shipped_lists_indexed,
     shipped_matrix,
 )
-from epdle.solver.pure.ranking import ranked_guesses
-from epdle.solver.quick import path_key, suggestion_of, tree_and_book
 from epdle.solver.scoring import pattern_code
-from epdle.solver.settings import RANKED_KEPT
+from epdle.solver.settings import RANKED_KEPT, estimated_cost
 
 _LISTED_CANDIDATES = 100
 
@@ -103,16 +104,21 @@ def _advice(history: Sequence[tuple[str, str]], hard: bool, top: int) -> Advice 
         return Advice(1, True, [], listed[:1])
     n = len(left)
     rows = Rows(matrix, left)
-    # Two or fewer: the Solver guesses a candidate (equally likely: in list order).
+    # Two or fewer: the Solver guesses a candidate (equally likely: the more common), each
+    # at the estimate's 1.5 guesses (1 alone): a candidate tells the two apart.
     if n <= 2:
-        ranked = [guess_of[a] for a in left]
+        likelier = sorted((guess_of[a] for a in left), key=lambda g: common_key(words[g]))
+        whole = math.log2(n)
+        ranked: list[tuple[int, float | None]] = [
+            (g, estimated_cost(whole, 1.0 / n, whole)) for g in likelier
+        ]
     else:
         ranked = ranked_guesses(matrix, rows, len(history), top, allowed)
     shown = ranked[: max(1, top)]
     own = {guess_of[a] for a in left}
-    columns = rows.columns(shown)
+    columns = rows.columns([g for g, _ in shown])
     suggestions = [
-        suggestion_of(words[g], list(bucket_sizes(column).values()), g in own)
-        for g, column in zip(shown, columns, strict=True)
+        suggestion_of(words[g], list(bucket_sizes(column).values()), g in own, figure)
+        for (g, figure), column in zip(shown, columns, strict=True)
     ]
     return Advice(n, False, worth_showing(suggestions, n), listed)

@@ -19,8 +19,8 @@ from functools import cache, cached_property
 from operator import eq
 
 from epdle.solver.cache import cache_dir_name
-from epdle.solver.pure.kernel import count_buckets, gather
-from epdle.solver.quick import shipped_key, shipped_lists
+from epdle.solver.ranking.book import shipped_key, shipped_lists
+from epdle.solver.ranking.pure.kernel import count_buckets, gather
 
 
 class Undecided(Exception):
