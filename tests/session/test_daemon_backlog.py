@@ -102,22 +102,22 @@ def test_a_feed_of_new_games_scores_the_opening_once(
 ) -> None:
     """Each `new` shows the same opening suggestions over every answer: scored once, not
     once per game (a feed of thousands of games spent most of its time there)."""
-    from epdle.solver.ranking import book as quick
+    from epdle.solver.ranking import book
 
     calls = [0]
-    scored = quick.feedback
+    scored = book.feedback
 
     def counted(guess: str, answer: str) -> str:
         calls[0] += 1
         return scored(guess, answer)
 
-    quick._suggestion.cache_clear()
+    book._suggestion.cache_clear()
     monkeypatch.setattr(quick, "feedback", counted)
     feed = tmp_path / "feed.txt"
     games = 50
     feed.write_text("new\n" * games)
     assert main(["daemon", "--feed", str(feed), "--port", "sim://", "--top", "5"]) == 0
-    one_opening = 5 * len(quick.shipped_lists()[1])  # five suggestions over every answer
+    one_opening = 5 * len(book.shipped_lists()[1])  # five suggestions over every answer
     assert 0 < calls[0] <= 2 * one_opening
 
 
