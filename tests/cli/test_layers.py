@@ -215,3 +215,40 @@ def test_the_circle_finder_finds_a_circle() -> None:
 def test_no_module_takes_another_ones_private_names() -> None:
     _, private = _import_graph()
     assert private == []
+
+
+def _board_count_choices(source: str) -> int:
+    """Board counts compared with one or two (`boards > 1`, `x.boards == 1`, ...) and type
+    tests for a several-board class in `source`."""
+    found = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:  # not a range check
+            sides = [node.left, *node.comparators]
+            count = any(
+                (isinstance(n, ast.Attribute) and n.attr == "boards")
+                or (isinstance(n, ast.Name) and n.id == "boards")
+                for n in sides
+            )
+            found += count and any(isinstance(n, ast.Constant) and n.value in (1, 2) for n in sides)
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance":
+            found += "Multi" in ast.unparse(node.args[1])
+    return found
+
+
+def test_one_board_or_several_is_chosen_in_one_place() -> None:
+    """GameSpec.by_boards alone tells one board's game from several boards'."""
+    package = Path(__file__).resolve().parents[2] / "host" / "epdle"
+    choices = {
+        str(path.relative_to(package)): count
+        for path in sorted(package.rglob("*.py"))
+        if (count := _board_count_choices(path.read_text(encoding="utf-8")))
+    }
+    assert choices == {"session/spec.py": 1}
+
+
+def test_the_choice_finder_finds_a_choice() -> None:
+    assert _board_count_choices("if spec.boards > 1: pass") == 1
+    assert _board_count_choices("ok = isinstance(c, MultiController)") == 1
+    assert _board_count_choices("if len(words) > 1: pass") == 0
+    assert _board_count_choices("if boards <= 3: pass") == 0
+    assert _board_count_choices("ok = 1 <= boards <= 32") == 0

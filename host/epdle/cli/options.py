@@ -164,9 +164,13 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
     )
-    if spec.boards > 1 and spec.strategy != DEFAULT_STRATEGY:
-        raise UsageError("--strategy applies to one board; several boards have their own search")
+    if spec.strategy != DEFAULT_STRATEGY:
+        spec.by_boards(lambda: None, _strategy_for_one_board)
     return spec
+
+
+def _strategy_for_one_board() -> None:
+    raise UsageError("--strategy applies to one board; several boards have their own search")
 
 
 PORT_HELP = (

@@ -180,17 +180,21 @@ def _daemon(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
+    setup = game_setup(args)
+    output_dir(args.out)
+    game = setup.new_game()
+    return setup.spec.by_boards(
+        lambda: _one_board_demo(args, setup, cast("Game", game)),
+        lambda: _multi_demo(args, setup, cast("MultiGame", game)),  # one answer per board
+    )
+
+
+def _one_board_demo(args: argparse.Namespace, setup: GameSetup, game: Game) -> int:
     from rich.console import Console
 
     from epdle.session.demo import play_demo
     from epdle.words.languages import display_word
 
-    setup = game_setup(args)
-    output_dir(args.out)
-    game = setup.new_game()
-    if setup.spec.boards > 1:  # the answer is one word per board
-        return _multi_demo(args, setup, cast("MultiGame", game))
-    game = cast("Game", game)
     solver = game.solver
     answer = solver.universe.lang.fold(args.answer)
     if answer not in solver.universe.guess_index:

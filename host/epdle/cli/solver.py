@@ -131,10 +131,16 @@ def _add_json_option(parser: argparse.ArgumentParser) -> None:
 
 def run_suggest(args: argparse.Namespace) -> int:
     spec = game_spec(args)
-    if spec.boards > 1:
+
+    def several() -> int:
         from epdle.cli.multi import run_multi_suggest
 
         return run_multi_suggest(spec, args.history, args.json)
+
+    return spec.by_boards(lambda: _suggest_one(spec, args), several)
+
+
+def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     history = parse_history(args.history)
     try:
         advice, hard, blind = _advice(spec, history)
@@ -219,17 +225,23 @@ def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, boo
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    from epdle import words
-    from epdle.solver.bench import run_bench as play_all
-
     started = time.perf_counter()
     spec = game_spec(args)
     if args.plot:
         _check_picture_name(args.plot)  # before the bench runs, not after
-    if spec.boards > 1:
+
+    def several() -> int:
         from epdle.cli.multi import run_multi_bench
 
         return run_multi_bench(spec, args)
+
+    return spec.by_boards(lambda: _bench_one(spec, args, started), several)
+
+
+def _bench_one(spec: GameSpec, args: argparse.Namespace, started: float) -> int:
+    from epdle import words
+    from epdle.solver.bench import run_bench as play_all
+
     if args.games is not None:
         raise UsageError("--games FILE plays several boards: give --boards N too")
     universe = spec.universe()

@@ -63,15 +63,7 @@ class GameSetup:
     def game_kind(self) -> GameKind:
         """One board's game, or several boards' (Dordle, Quordle, ...): the only place
         that chooses."""
-        if self.spec.boards > 1:
-            from epdle.session.multicontroller import MultiController
-            from epdle.session.multigame import MultiGame
-
-            return GameKind(MultiGame, MultiController)
-        from epdle.session.controller import Controller
-        from epdle.session.game import Game
-
-        return GameKind(Game, Controller)
+        return self.spec.by_boards(_one_board, _several_boards)
 
     def solver(self, hard: bool, blind: bool, strategy: str | None = None) -> AnySolver:
         """The solver of this game in a mode (and strategy), made on first use with its
@@ -108,3 +100,17 @@ class GameSetup:
     def new_controller(self, presenter: DevicePresenter) -> Controller:
         """A new game and what handles its input lines, showing it on `presenter`."""
         return self.game_kind().controller(self.new_game(), presenter)  # type: ignore[arg-type]
+
+
+def _one_board() -> GameKind:
+    from epdle.session.controller import Controller
+    from epdle.session.game import Game
+
+    return GameKind(Game, Controller)
+
+
+def _several_boards() -> GameKind:
+    from epdle.session.multicontroller import MultiController
+    from epdle.session.multigame import MultiGame
+
+    return GameKind(MultiGame, MultiController)

@@ -15,6 +15,9 @@ from epdle.solver.names import DEFAULT_STRATEGY
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
     from epdle.solver import Solver
     from epdle.solver.multi import MultiSolver
@@ -36,6 +39,12 @@ class GameSpec(NamedTuple):
     top: int = 5
     # Every frame shown by a full refresh: the runner-ups carry no fast window.
     full_refresh: bool = False
+
+    def by_boards(self, one: Callable[[], T], several: Callable[[], T]) -> T:
+        """`one()` for one board's game, `several()` for several boards' (Dordle, Quordle,
+        ...): the one place that tells them apart (GameSetup.game_kind and the commands
+        with no game yet ask it)."""
+        return several() if self.boards > 1 else one()
 
     @property
     def dictionary(self) -> bool:
