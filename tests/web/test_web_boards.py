@@ -24,7 +24,7 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
     playwright,
     wait_for_new_panel,
 )
-from web_support import MALFORMED_CASES, settle
+from web_support import MALFORMED_CASES, ranked_figures, settle
 
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
@@ -180,6 +180,8 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
     rows = 0  # each guess adds a row to every board still open
     for _ in range(9):
         table = page.get_by_role("table", name="Suggestions")
+        figures = ranked_figures(page, "Boards' guesses")  # what the boards rank by
+        assert figures == sorted(figures), figures
         word = (table.get_by_role("button").first.text_content() or "").lower()
         table.get_by_role("button").first.click()
         for board, answer in enumerate(QUORDLE):

@@ -15,7 +15,7 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
-from web_support import MALFORMED_CASES
+from web_support import MALFORMED_CASES, ranked_figures
 
 from epdle.solver import score
 from epdle.words.languages import display_word
@@ -134,6 +134,9 @@ def test_a_whole_game_with_the_mouse_alone(context: BrowserContext, live_server)
     for turn in range(1, 7):
         table = page.get_by_role("table", name="Suggestions")
         expect(table).to_be_visible()
+        # `best` ranks by its estimated guesses, and the table shows them in that order.
+        figures = ranked_figures(page, "Guesses (est.)")
+        assert figures == sorted(figures), (turn, figures)
         first = table.get_by_role("button").first
         word = (first.text_content() or "").lower()
         if turn == 1:

@@ -83,3 +83,17 @@ def read_until_closed(conn: socket.socket, limit: float) -> tuple[bytes, float]:
         if not chunk:
             return data, time.monotonic() - started
         data += chunk
+
+
+def ranked_figures(page, column: str) -> list[float]:
+    """The suggestions table's figures in `column`, top to bottom, once the table shows
+    it; a row the search placed first ("searched", "exact") is left out."""
+    from playwright.sync_api import expect
+
+    table = page.get_by_role("table", name="Suggestions")
+    expect(table.locator("tbody tr").first).to_be_visible()
+    heads = [(h or "").strip() for h in table.locator("thead th").all_text_contents()]
+    assert column in heads, heads
+    cells = table.locator(f"tbody tr td:nth-child({heads.index(column) + 1})")
+    texts = [text.strip() for text in cells.all_text_contents()]
+    return [float(text) for text in texts if text not in ("searched", "exact")]

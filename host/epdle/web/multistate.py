@@ -76,6 +76,11 @@ class MultiWebSession(WebSession):
                 {
                     "word": suggestion.word,
                     "expected_guesses": round(suggestion.expected_guesses, 2),
+                    # the open boards' guesses summed, that it ranks by (None: an exact
+                    # search near the end ranks by the expected guesses)
+                    "board_guesses": None
+                    if suggestion.board_guesses is None
+                    else round(suggestion.board_guesses, 2),
                     "solves": [board + 1 for board in suggestion.solves],
                 }
                 for suggestion in advice.suggestions

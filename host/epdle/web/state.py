@@ -252,6 +252,9 @@ class WebSession:
                     "bits": round(s.bits, 3),
                     "expected_left": round(s.expected_left, 2),
                     "could_win": s.is_candidate,
+                    # `best`'s estimated guesses to finish, that it ranks by (None: the
+                    # guess the tree or the search placed first)
+                    "guesses": None if s.guesses is None else round(s.guesses, 2),
                 }
                 for s in advice.suggestions
             ],

@@ -7,7 +7,7 @@ import {
   boardsColoursLine, drawBoardsAdvice, hideBoards, isMulti, readBoardsColours, renderBoards,
   resetBoardsColours, takeBoardsColours,
 } from "./boards.js";
-import { fillSuggestions } from "./suggestions.js";
+import { fillSuggestions, setColumns } from "./suggestions.js";
 
 const $ = (selector) => document.querySelector(selector);
 const KEY_ROWS = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
@@ -258,8 +258,15 @@ function drawAdvice(useWord) {
     const left = state.candidates_left;
     $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
   }
-  fillSuggestions(state.lost ? [] : state.suggestions,
-    (s) => [s.bits.toFixed(2), s.expected_left.toFixed(1), s.could_win ? "yes" : ""], useWord);
+  // `best` ranks by its estimated guesses to finish: the table shows that figure too.
+  const figured = state.settings.strategy === "best"
+    || state.suggestions.some((s) => s.guesses !== null);
+  setColumns(["#", "Word", "Bits", "Left after", ...(figured ? ["Guesses (est.)"] : []),
+    "Could win"]);
+  fillSuggestions(state.lost ? [] : state.suggestions, (s) => [
+    s.bits.toFixed(2), s.expected_left.toFixed(1),
+    ...(figured ? [s.guesses === null ? "searched" : s.guesses.toFixed(2)] : []),
+    s.could_win ? "yes" : ""], useWord);
   const list = $("#candidates ul");
   list.replaceChildren(...state.candidates.map((c) => {
     const li = document.createElement("li");

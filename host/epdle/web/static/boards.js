@@ -3,7 +3,7 @@
 // suggestions with the boards each may solve. app.js hands over to these when the
 // server's state has `boards` above 1.
 import { COLOUR_NAMES, anyColours, displayLetter, displayWord, nextColour } from "./board.js";
-import { fillSuggestions } from "./suggestions.js";
+import { fillSuggestions, setColumns } from "./suggestions.js";
 
 const $ = (selector) => document.querySelector(selector);
 const HELP = "Type the word you played, then click or tap each board's tiles until they show "
@@ -178,15 +178,11 @@ export function drawBoardsAdvice(state, useWord) {
   } else {
     $("#left").textContent = `Guess ${played + 1} of ${state.max_guesses}; ${open.length} of ${state.boards} boards open`;
   }
-  const head = $("#suggestions thead tr");
-  head.replaceChildren(...["#", "Word", "Expected guesses", "Could win board"].map((name) => {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = name;
-    return th;
-  }));
-  fillSuggestions(state.solved || state.lost ? [] : state.suggestions,
-    (s) => [s.expected_guesses.toFixed(2), s.solves.join(" ")], useWord);
+  // Ranked by the open boards' guesses summed (an exact search near the end: expected).
+  setColumns(["#", "Word", "Boards' guesses", "Expected guesses", "Could win board"]);
+  fillSuggestions(state.solved || state.lost ? [] : state.suggestions, (s) => [
+    s.board_guesses === null ? "exact" : s.board_guesses.toFixed(2),
+    s.expected_guesses.toFixed(2), s.solves.join(" ")], useWord);
   const list = $("#candidates ul");
   list.replaceChildren(...state.board_states.flatMap((board, index) => {
     if (board.solved_in !== null) return [];

@@ -21,3 +21,13 @@ export function fillSuggestions(suggestions, cells, useWord) {
     return tr;
   }));
 }
+
+// The suggestions table's column headings.
+export function setColumns(names) {
+  document.querySelector("#suggestions thead tr").replaceChildren(...names.map((name) => {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = name;
+    return th;
+  }));
+}
