@@ -18,7 +18,7 @@ from epdle.solver.names import DEFAULT_STRATEGY, Kind
 from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
 from epdle.solver.policy import BestPolicy, Guard
-from epdle.solver.quick import shipped_key
+from epdle.solver.quick import shipped_name
 from epdle.solver.ranking import BoundedMemo, freq_ranked, one_ply_ranked
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
 from epdle.solver.strategies import guess_stats
@@ -72,8 +72,8 @@ class Solver:
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
         if not state.solved:
-            shipped = self.universe.key == shipped_key()
-            advice = fast_advice(self.strategy, self.hard, self.blind, shipped, state.history, top)
+            lists = shipped_name(self.universe.key)
+            advice = fast_advice(self.strategy, self.hard, self.blind, lists, state.history, top)
             if advice is not None:
                 return advice
         return self.engine_advice(state.history, top)

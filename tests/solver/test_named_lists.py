@@ -1,0 +1,75 @@
+"""The shipped answer lists by name (`--lists`): the 2023 list as published, its own lists
+key and key memo, and the option that chooses a list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from epdle import words
+from epdle.cli import main
+from epdle.session.spec import GameSpec
+from epdle.solver import quick, score
+from epdle.solver.cache import lists_key
+from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, answers_file
+
+
+def test_the_2023_list_is_selbys_3158_answers_all_accepted():
+    answers = words.answers("nyt2023")
+    assert len(answers) == 3158 == len(set(answers))
+    assert list(answers) == sorted(answers)
+    assert set(answers) <= set(words.guesses())
+    # It keeps all but 13 of the original answers (the Times removed a few) and adds 856.
+    original = set(words.answers("original"))
+    assert len(original - set(answers)) == 13 and len(set(answers) - original) == 856
+    assert {"fibre", "slave", "wench"} <= original - set(answers)
+
+
+def test_the_default_lists_are_the_lists_a_game_starts_from():
+    assert words.answers() == words.answers(DEFAULT_LISTS)
+    assert GameSpec().lists == DEFAULT_LISTS
+    assert GameSpec(lists="nyt2023").universe().answers == list(words.answers("nyt2023"))
+
+
+def test_an_unknown_list_name_says_which_there_are():
+    with pytest.raises(ValueError, match="choose original, nyt2023"):
+        answers_file("nyt2099")
+
+
+@pytest.mark.parametrize("name", ANSWER_FILES)
+def test_each_named_lists_key_is_its_universes_and_has_its_own_memo(name, monkeypatch):
+    key = lists_key(words.guesses(), words.answers(name))
+    quick.shipped_key.cache_clear()
+    for other in ANSWER_FILES:  # every memo written: none evicts another
+        quick.shipped_key(other)
+    quick.shipped_key.cache_clear()
+    monkeypatch.setattr(quick, "lists_key", lambda *_: pytest.fail("worked out again"))
+    assert quick.shipped_key(name) == key
+    assert quick.shipped_name(key) == name
+    quick.shipped_key.cache_clear()
+
+
+def test_lists_of_ones_own_have_no_name():
+    assert quick.shipped_name(lists_key(["crane", "slate"], ["crane"])) is None
+
+
+def test_lists_goes_with_no_list_file(capsys, tmp_path):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("crane\nslate\n")
+    code = main(["suggest", "--lists", "nyt2023", "--answers", str(answers)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "--lists names a shipped answer list" in err and err.count("\n") == 1
+
+
+def test_a_game_on_the_2023_list_counts_its_candidates(capsys):
+    answer = "slave"  # an original answer the 2023 list left out
+    history = f"tarse:{score('tarse', answer)}"
+    for name in ANSWER_FILES:
+        assert main(["suggest", "--strategy", "entropy", "--lists", name, "--history", history,
+                     "--json"]) == 0  # fmt: skip
+        left = json.loads(capsys.readouterr().out)["candidates_left"]
+        fitting = [a for a in words.answers(name) if score("tarse", a) == score("tarse", answer)]
+        assert left == len(fitting)
+        assert ("slave" in fitting) == (name == "original")
