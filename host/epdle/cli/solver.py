@@ -18,7 +18,6 @@ from epdle.cli.options import (
 from epdle.solver.names import Kind, mode_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
-from epdle.words.named import DEFAULT_LISTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -346,7 +345,7 @@ def suggest_options(spec: GameSpec) -> list[str]:
         options += ["--length", str(spec.length)]
         options += ["--language", spec.language] if spec.language else []
     options += ["--keep-plurals"] * spec.keep_plurals
-    if spec.shipped and spec.lists != DEFAULT_LISTS:
+    if spec.shipped:
         options += ["--lists", spec.lists]
     for name in ("answers", "guesses"):
         if getattr(spec, name):

@@ -41,6 +41,11 @@ SCREEN_WIDTHS = (1, 5, 2, 1)
 SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
 FINALIST_GAP = 0.005
+# Hard mode's full search tries this many rescue guesses (RESCUE_WIDTH elsewhere): there
+# the hints leave many deep sets that cannot be finished in time, and proving that with
+# 200 more guesses each took most of the build (2023 list, hard, after TARSE BBBBY: the
+# same 782 guesses, in 200-365 s with 200 on the loaded cores, 40 s with 20).
+HARD_RESCUE_WIDTH = 20
 # The tree builder first asks for every game within the game's guesses; only lists where
 # no tree is found so get more (each game's count is the total's part, so a six-guess
 # game is played wherever it lowers the total).
@@ -550,7 +555,8 @@ def _build_within(
     finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
     # The finalists share the steps set aside for OPENER_FINALISTS (the total stays put).
     span = 100 * OPENER_FINALISTS // len(finalists)
-    search = TreeSearch(universe, hard, BUILD_WIDTHS, bounded=True)
+    rescue = HARD_RESCUE_WIDTH if hard else None
+    search = TreeSearch(universe, hard, BUILD_WIDTHS, rescue_width=rescue, bounded=True)
     best_cost, best_opener = INFINITE, -1
     for number, opener in enumerate(finalists):
 
