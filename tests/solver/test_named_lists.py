@@ -4,14 +4,20 @@ key and key memo, and the option that chooses a list."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from advice_checks import assert_same_advice
+from solver_hints import obeys_hints
 
 from epdle import words
 from epdle.cli import main
 from epdle.session.spec import GameSpec
-from epdle.solver import quick, score
+from epdle.solver import Solver, quick, records, score, trees
+from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.cache import lists_key
+from epdle.solver.fast import fast_advice
+from epdle.solver.scoring import GAME_GUESSES
 from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, answers_file
 
 
@@ -30,6 +36,9 @@ def test_the_default_lists_are_the_lists_a_game_starts_from():
     assert words.answers() == words.answers(DEFAULT_LISTS)
     assert GameSpec().lists == DEFAULT_LISTS
     assert GameSpec(lists="nyt2023").universe().answers == list(words.answers("nyt2023"))
+    # Either named list widens to every accepted word when the feedback leaves it.
+    assert GameSpec(lists="nyt2023").widens and GameSpec(lists="original").widens
+    assert not GameSpec(lists="nyt2023", answers="mine.txt").widens
 
 
 def test_an_unknown_list_name_says_which_there_are():
@@ -73,3 +82,53 @@ def test_a_game_on_the_2023_list_counts_its_candidates(capsys):
         fitting = [a for a in words.answers(name) if score("tarse", a) == score("tarse", answer)]
         assert left == len(fitting)
         assert ("slave" in fitting) == (name == "original")
+
+
+@pytest.mark.parametrize(("hard", "published"), [(False, 11219), (True, 11627)])
+def test_the_2023_trees_are_shipped_and_play_the_published_optimum(hard, published):
+    universe = GameSpec(lists="nyt2023").universe()
+    path = trees.shipped_tree_path(universe, hard)
+    assert path.is_file(), "build with tools/build_best_tree.py --lists nyt2023"
+    assert json.loads(path.read_text())["lists"] == universe.key
+    tree = trees.load_or_build_tree(universe, hard)
+    turns = [_replay(tree, answer, hard) for answer in universe.answers]
+    assert (
+        sum(turns)
+        == published
+        == records.published_optimum(universe.guesses, universe.answers, hard).total
+    )
+    assert max(turns) <= GAME_GUESSES
+
+
+def _replay(tree: dict[str, str], answer: str, hard: bool) -> int:
+    history: list[tuple[str, str]] = []
+    while not history or history[-1][0] != answer:
+        guess = tree[quick.path_key(history)]
+        if hard:
+            assert obeys_hints(guess, history), (answer, history, guess)
+        history.append((guess, score(guess, answer)))
+    return len(history)
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_suggest_on_the_2023_list_answers_as_the_solver_does_on_and_off_its_tree(hard):
+    """The fast path (the shipped tree and its book; off it, the numpy-free ranking over
+    the 2023 list's matrix) gives the Solver's own advice, and then the original lists'
+    again."""
+    solver = Solver("best", hard, universe=GameSpec(lists="nyt2023").universe())
+    solver.universe.patterns  # noqa: B018 (the matrix in the cache, as after a first game)
+    sample = random.Random(3)
+    answered = 0
+    for opener in ("tarse", *LATENCY_OPENERS):
+        answer = sample.choice(solver.universe.answers)
+        history = [(opener, score(opener, answer))]
+        fast = fast_advice("best", hard, False, "nyt2023", history)
+        if fast is not None:
+            answered += 1
+            assert_same_advice(fast, solver.engine_advice(history))
+    assert answered >= len(LATENCY_OPENERS) // 2
+    original = Solver("best", hard)
+    history = [("crane", score("crane", "cloud"))]
+    assert fast_advice("best", hard, False, "original", history).candidates == (
+        original.engine_advice(history).candidates
+    )

@@ -16,7 +16,6 @@ from epdle.solver.advice import Advice
 from epdle.solver.limit import shown_unchanged
 from epdle.solver.names import Kind, strategy
 from epdle.solver.quick import tree_advice
-from epdle.words.named import DEFAULT_LISTS
 
 
 def fast_advice(
@@ -29,16 +28,15 @@ def fast_advice(
 ) -> Advice | None:
     """The fast path's advice, or None when the Solver must answer: only `best` (the tree
     strategy) on named shipped lists (`lists`, epdle.words.named; None: lists of one's
-    own), not blind. Off the tree, the numpy-free ranking reads the default lists' matrix
-    only. `history` is normalised (lower-case guesses, G/Y/B feedback), as parse_history
-    gives."""
+    own), not blind. `history` is normalised (lower-case guesses, G/Y/B feedback), as
+    parse_history gives."""
     if strategy(strategy_name).kind is not Kind.TREE or blind or lists is None:
         return None
     advice = tree_advice(history, hard, top, lists)
-    if advice is None and lists == DEFAULT_LISTS:
+    if advice is None:
         from epdle.solver.pure import cold_advice  # only off the tree: its import costs a turn
 
-        advice = cold_advice(history, hard, top)
+        advice = cold_advice(history, hard, top, lists)
     if advice is None or advice.solved:
         return advice
     # The guard at the guess limit is the Solver's: where it would change these, it answers.
