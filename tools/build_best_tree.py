@@ -46,6 +46,7 @@ def main() -> None:
     parser.add_argument("--doc", type=Path, help="write the build figures into this document")
     args = parser.parse_args()
     universe = Universe(guesses(), named_answers(args.lists))
+    code = docs_tables.code_label(DATA_DIR.parents[3])  # the code the builds run
     stale = [*DATA_DIR.glob(f"best-book-{universe.key}-*.json")]
     if not args.books_only:
         stale += DATA_DIR.glob(f"best-tree-{universe.key}-*.json")
@@ -79,7 +80,7 @@ def main() -> None:
         if args.doc is not None:
             cells = [
                 f"{args.lists}, {mode}",
-                docs_tables.code_label(DATA_DIR.parents[3]),
+                code,
                 f"{games:,}",
                 f"{total:,.0f}",
                 f"{total / games:.4f}",

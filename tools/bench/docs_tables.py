@@ -277,6 +277,7 @@ def put_row(document: Path, name: str, header: Sequence[str], cells: list[str]) 
     cells (what and code); the other rows stay, in their order."""
     text = document.read_text(encoding="utf-8")
     rows = _parse_rows(section_body(text, name), len(header))
+    rows.pop((header[0], header[1]), None)  # the header's own line
     rows[(cells[0], cells[1])] = cells
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in rows.values()]
