@@ -13,7 +13,7 @@ from solver_hints import obeys_hints
 from epdle import words
 from epdle.cli import main
 from epdle.session.spec import GameSpec
-from epdle.solver import Solver, quick, records, score, trees
+from epdle.solver import Solver, limit, pure, quick, records, score, trees
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.cache import lists_key
 from epdle.solver.fast import fast_advice
@@ -133,3 +133,21 @@ def test_suggest_on_the_2023_list_answers_as_the_solver_does_on_and_off_its_tree
     assert fast_advice("best", hard, False, "original", history).candidates == (
         original.engine_advice(history).candidates
     )
+
+
+@pytest.mark.parametrize(
+    "history", [[("adieu", "YBBGB")], [("raise", "BBYBY")], [("xylyl", "BBGBB")]]
+)
+def test_where_the_guard_drops_leading_guesses_the_fast_path_drops_them_as_the_solver(history):
+    """Hard mode, 2023 list: the numpy-free ranking leads with guesses that leave a family
+    the hints pin down out of reach; the guard at the guess limit keeps the others, and a
+    one-shot suggest says the same without the Solver."""
+    solver = Solver("best", True, universe=GameSpec(lists="nyt2023").universe())
+    solver.universe.patterns  # noqa: B018
+    unguarded = pure.cold_advice(history, True, 5, "nyt2023")
+    shown = [s.word for s in unguarded.suggestions]
+    assert not limit.shown_unchanged(shown, unguarded.candidates, len(history), True)
+    fast = fast_advice("best", True, False, "nyt2023", history)
+    assert fast is not None
+    assert_same_advice(fast, solver.engine_advice(history))
+    assert [s.word for s in fast.suggestions] != shown

@@ -66,6 +66,8 @@ LATENCY_RUNS = [
     Run("suggest, hard", ("--latency", "--hard", "--per-opener", "3", "--processes", "24")),
 ]
 
+# The shipped tree's own second turns alone, as whole processes.
+_TREE_TURNS = ("--per-opener", "24", "--processes", "24", "--lists", "nyt2023")
 # `best` on the 2023 list (`--lists nyt2023`): every answer, then cold `suggest` on it.
 LISTS_2023_RUNS = [
     Run("best normal, nyt2023", ("--strategy", "best", "--lists", "nyt2023")),
@@ -73,6 +75,9 @@ LISTS_2023_RUNS = [
 ]
 LATENCY_2023_RUNS = [
     Run(run.name + ", nyt2023", (*run.options, "--lists", "nyt2023")) for run in LATENCY_RUNS
+] + [
+    Run(f"suggest on the tree, {mode}, nyt2023", (*options, "--openers", "tarse", *_TREE_TURNS))
+    for mode, options in (("normal", ("--latency",)), ("hard", ("--latency", "--hard")))
 ]
 
 SECTIONS: dict[str, Callable[[int], list[Run]]] = {
