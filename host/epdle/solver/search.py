@@ -44,7 +44,7 @@ FINALIST_GAP = 0.005
 # Hard mode's full search tries this many rescue guesses (RESCUE_WIDTH elsewhere): there
 # the hints leave many deep sets that cannot be finished in time, and proving that with
 # 200 more guesses each took most of the build (2023 list, hard, after TARSE BBBBY: the
-# same 782 guesses, in 200-365 s with 200 on the loaded cores, 40 s with 20).
+# same 782 guesses, in 200-365 s with 200, 40 s with 20, profiled on loaded cores).
 HARD_RESCUE_WIDTH = 20
 # The tree builder first asks for every game within the game's guesses; only lists where
 # no tree is found so get more (each game's count is the total's part, so a six-guess
