@@ -42,7 +42,6 @@ def main() -> None:
         "--books-only", action="store_true", help="keep the shipped trees, rewrite the books"
     )
     parser.add_argument("--lists", choices=ANSWER_FILES, default=DEFAULT_LISTS)
-    parser.add_argument("--hard-only", action="store_true", help="build the hard tree alone")
     parser.add_argument("--doc", type=Path, help="write the build figures into this document")
     args = parser.parse_args()
     universe = Universe(guesses(), named_answers(args.lists))
@@ -51,9 +50,8 @@ def main() -> None:
     if not args.books_only:
         stale += DATA_DIR.glob(f"best-tree-{universe.key}-*.json")
     for path in stale:
-        if not (args.hard_only and path.name.endswith("-normal.json")):
-            path.unlink()
-    for hard in (True,) if args.hard_only else (False, True):
+        path.unlink()
+    for hard in (False, True):
         mode = "hard" if hard else "normal"
         started, cpu, load = time.perf_counter(), time.process_time(), os.getloadavg()[0]
         if args.books_only:
