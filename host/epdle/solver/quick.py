@@ -74,7 +74,7 @@ def _shipped_files(lists: str) -> tuple[str, str]:
 
 @cache
 def shipped_key(lists: str = DEFAULT_LISTS) -> str:
-    """The lists key of the named shipped lists (Universe.shipped(lists).key, found
+    """The lists key of the named shipped lists (their Universe's key, found
     without numpy), remembered with the files' text: answering from the tree, a one-shot
     suggest never splits the guesses."""
     guesses, answers = _shipped_files(lists)
