@@ -112,7 +112,7 @@ def test_a_feed_of_new_games_scores_the_opening_once(
         return scored(guess, answer)
 
     book._suggestion.cache_clear()
-    monkeypatch.setattr(quick, "feedback", counted)
+    monkeypatch.setattr(book, "feedback", counted)
     feed = tmp_path / "feed.txt"
     games = 50
     feed.write_text("new\n" * games)

@@ -66,10 +66,26 @@ LATENCY_RUNS = [
     Run("suggest, hard", ("--latency", "--hard", "--per-opener", "3", "--processes", "24")),
 ]
 
+# The shipped tree's own second turns alone, as whole processes.
+_TREE_TURNS = ("--per-opener", "24", "--processes", "24", "--lists", "nyt2023")
+# `best` on the 2023 list (`--lists nyt2023`): every answer, then cold `suggest` on it.
+LISTS_2023_RUNS = [
+    Run("best normal, nyt2023", ("--strategy", "best", "--lists", "nyt2023")),
+    Run("best hard, nyt2023", ("--strategy", "best", "--hard", "--lists", "nyt2023")),
+]
+LATENCY_2023_RUNS = [
+    Run(run.name + ", nyt2023", (*run.options, "--lists", "nyt2023")) for run in LATENCY_RUNS
+] + [
+    Run(f"suggest on the tree, {mode}, nyt2023", (*options, "--openers", "tarse", *_TREE_TURNS))
+    for mode, options in (("normal", ("--latency",)), ("hard", ("--latency", "--hard")))
+]
+
 SECTIONS: dict[str, Callable[[int], list[Run]]] = {
     "strategies": lambda sample: _strategy_runs(),
     "languages": language_runs,
     "latency": lambda sample: list(LATENCY_RUNS),
+    "lists2023": lambda sample: list(LISTS_2023_RUNS),
+    "latency2023": lambda sample: list(LATENCY_2023_RUNS),
 }
 
 GAME_HEADER = (
@@ -92,6 +108,21 @@ LATENCY_HEADER = (
     "in process: median / p90 / max ms",
     "processes",
     "whole process: median / p90 / max ms",
+    "measured on",
+)
+
+# The tree builds (tools/gen/build_best_tree.py --doc): one row per lists, mode and code.
+TREE_HEADER = (
+    "lists, mode",
+    "code",
+    "games",
+    "total",
+    "mean",
+    "first guess",
+    "tree nodes",
+    "build s (wall)",
+    "build s (CPU)",
+    "load average (start / end)",
     "measured on",
 )
 
@@ -244,3 +275,15 @@ def select(runs: Sequence[Run], pattern: str | None) -> list[Run]:
     if pattern is None:
         return list(runs)
     return [run for run in runs if re.search(pattern, run.name)]
+
+
+def put_row(document: Path, name: str, header: Sequence[str], cells: list[str]) -> None:
+    """Put one row into the section's table, replacing the row of the same first two
+    cells (what and code); the other rows stay, in their order."""
+    text = document.read_text(encoding="utf-8")
+    rows = _parse_rows(section_body(text, name), len(header))
+    rows.pop((header[0], header[1]), None)  # the header's own line
+    rows[(cells[0], cells[1])] = cells
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows.values()]
+    document.write_text(replace_section(text, name, "\n".join(lines)), encoding="utf-8")

@@ -143,7 +143,7 @@ def run_multi_bench(spec: GameSpec, args: argparse.Namespace) -> int:
         games = read_games(args.games, spec.boards, universe)
     else:
         shipped = not (spec.answers or spec.dictionary)
-        pool = list(words.answers()) if shipped else list(universe.answers)
+        pool = list(words.answers(spec.lists)) if shipped else list(universe.answers)
         games = sample_games(pool, spec.boards, args.limit, args.seed)
     with progress_bar(f"bench {spec.boards} boards") as progress:
         result = run_bench(solver, games, progress, started)

@@ -67,6 +67,7 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     that plays the original lists only)."""
     from epdle.solver import DEFAULT_STRATEGY, STRATEGIES
     from epdle.words.languages import LANGUAGES, LENGTHS
+    from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, LIST_TEXT
 
     parser.add_argument(
         "--strategy",
@@ -80,6 +81,14 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         action="store_true",
         help="no answer list: every accepted word is a candidate, weighted by word frequency "
         "(today's game, whose answers are no longer the original list)",
+    )
+    parser.add_argument(
+        "--lists",
+        choices=ANSWER_FILES,
+        help="the shipped answer list the game starts from: "
+        + "; ".join(f"{name}, {text}" for name, text in LIST_TEXT.items())
+        + f" (default: {DEFAULT_LISTS}); the game goes on with every accepted word when the "
+        "feedback leaves it",
     )
     parser.add_argument("--answers", help="answer list file (one word a line)")
     parser.add_argument("--guesses", help="accepted-guess list file (one word a line)")
@@ -150,7 +159,9 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     become its settings. A combination that means nothing is a usage error here."""
     from epdle.session.spec import GameSpec
     from epdle.solver.names import DEFAULT_STRATEGY
+    from epdle.words.named import DEFAULT_LISTS
 
+    lists = getattr(args, "lists", None)
     spec = GameSpec(
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
@@ -163,7 +174,13 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         length=getattr(args, "length", 5),
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
+        lists=lists or DEFAULT_LISTS,
     )
+    if lists and not spec.shipped:
+        raise UsageError(
+            "--lists names a shipped answer list: leave out --answers, --guesses, "
+            "--language and --length, or --lists"
+        )
     if spec.strategy != DEFAULT_STRATEGY:
         spec.by_boards(lambda: None, _strategy_for_one_board)
     return spec

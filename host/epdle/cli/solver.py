@@ -216,9 +216,16 @@ def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, boo
     Solver's own ranking (not advise(), which would try the fast path again)."""
     from epdle.solver.ranking import fast_advice
 
-    advice = fast_advice(spec.strategy, spec.hard, spec.blind, spec.original, history, spec.top)
+    advice = fast_advice(
+        spec.strategy,
+        spec.hard,
+        spec.blind,
+        spec.lists if spec.shipped else None,
+        history,
+        spec.top,
+    )
     if advice is not None:
-        return advice, spec.hard, False  # the shipped tree's game: the original lists
+        return advice, spec.hard, False  # the shipped tree's game: shipped lists
     with progress_bar("building the best tree") as progress:
         solver = spec.solver(progress=progress)
         return solver.engine_advice(history, top=spec.top), solver.hard, solver.blind
@@ -250,7 +257,7 @@ def _bench_one(spec: GameSpec, args: argparse.Namespace, started: float) -> int:
     elif spec.dictionary:
         hidden = universe.answers
     else:
-        hidden = list(words.answers())
+        hidden = list(words.answers(spec.lists))
     hidden = words.even_sample(hidden, args.limit, args.seed)
     with progress_bar("building the best tree") as tree_progress:
         solver = spec.solver(universe, tree_progress)
@@ -354,6 +361,8 @@ def suggest_options(spec: GameSpec) -> list[str]:
         options += ["--length", str(spec.length)]
         options += ["--language", spec.language] if spec.language else []
     options += ["--keep-plurals"] * spec.keep_plurals
+    if spec.shipped:
+        options += ["--lists", spec.lists]
     for name in ("answers", "guesses"):
         if getattr(spec, name):
             options += [f"--{name}", getattr(spec, name)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from epdle.named_tuple import NamedTuple
 from epdle.solver.names import DEFAULT_STRATEGY
+from epdle.words.named import DEFAULT_LISTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,6 +40,9 @@ class GameSpec(NamedTuple):
     top: int = 5
     # Every frame shown by a full refresh: the runner-ups carry no fast window.
     full_refresh: bool = False
+    # The shipped answer list the game starts from (epdle.words.named), where no answers
+    # file is given.
+    lists: str = DEFAULT_LISTS
 
     def by_boards(self, one: Callable[[], T], several: Callable[[], T]) -> T:
         """`one()` for one board's game, `several()` for several boards' (Dordle, Quordle,
@@ -52,17 +56,18 @@ class GameSpec(NamedTuple):
         return bool(self.language) or self.length != 5
 
     @property
-    def original(self) -> bool:
-        """The original game's lists (no answers or guesses file, no other language or
-        length): the one game whose answer may still leave its answer list."""
+    def shipped(self) -> bool:
+        """The English game's shipped lists (a named answer list, `lists`, with the
+        shipped guesses: no answers or guesses file, no other language or length): the
+        games whose answer may still leave its answer list."""
         return not (self.answers or self.guesses or self.dictionary)
 
     @property
     def widens(self) -> bool:
         """Whether a game on these lists goes on with every accepted word when the feedback
-        leaves the answer list: the original game's alone (today's answer may be outside
-        it; a list of one's own is taken at its word)."""
-        return self.original
+        leaves the answer list: the shipped lists' alone (today's answer may be outside
+        them; a list of one's own is taken at its word)."""
+        return self.shipped
 
     @property
     def always_blind(self) -> bool:
@@ -106,7 +111,9 @@ class GameSpec(NamedTuple):
                 guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
             )
         guess_words = words.read_word_file(self.guesses) if self.guesses else list(words.guesses())
-        answer_words = words.read_word_file(self.answers) if self.answers else list(words.answers())
+        answer_words = (
+            words.read_word_file(self.answers) if self.answers else list(words.answers(self.lists))
+        )
         if self.blind:
             return Universe(guess_words, None, keep_plurals=keep)
         return Universe(guess_words, answer_words, keep_plurals=keep)

@@ -34,6 +34,7 @@ ENTRY_PATTERNS = (
     "cold-shapes-*.json",
     "multi-opening-*.json",
     "lists-key.txt",
+    "lists-key-*.txt",
 )
 
 
@@ -67,11 +68,14 @@ def lists_key(guesses: Sequence[str], answers: Sequence[str]) -> str:
 KEY_MEMO = "lists-key.txt"
 
 
-def remembered_key(text: str, key: Callable[[], str]) -> str:
+def remembered_key(text: str, key: Callable[[], str], name: str = "original") -> str:
     """key(), a key that `text` determines (say the word lists' files), kept in the cache
     with the whole of `text` and read back only while `text` is the same: a one-shot
-    `suggest` then needs neither the lists worked out nor hashlib (OpenSSL) loaded."""
-    path = os.path.join(cache_dir_name(), KEY_MEMO)
+    `suggest` then needs neither the lists worked out nor hashlib (OpenSSL) loaded.
+    `name`: the named lists (one memo each, so games on two lists do not evict each
+    other's)."""
+    memo = KEY_MEMO if name == "original" else f"lists-key-{name}.txt"
+    path = os.path.join(cache_dir_name(), memo)
     with suppress(OSError, ValueError), open(path, encoding="utf-8", newline="") as handle:
         remembered, _, remembered_text = handle.read().partition("\n")
         if remembered_text == text:

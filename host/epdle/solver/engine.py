@@ -18,7 +18,7 @@ from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
 from epdle.solver.ranking import fast_advice
 from epdle.solver.ranking.best import BestPolicy, Guard
-from epdle.solver.ranking.book import shipped_key
+from epdle.solver.ranking.book import shipped_name
 from epdle.solver.ranking.one_ply import freq_ranked, one_ply_ranked
 from epdle.solver.ranking.stats import BoundedMemo, guess_stats
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
@@ -72,8 +72,8 @@ class Solver:
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
         if not state.solved:
-            shipped = self.universe.key == shipped_key()
-            advice = fast_advice(self.strategy, self.hard, self.blind, shipped, state.history, top)
+            lists = shipped_name(self.universe.key)
+            advice = fast_advice(self.strategy, self.hard, self.blind, lists, state.history, top)
             if advice is not None:
                 return advice
         return self.engine_advice(state.history, top)

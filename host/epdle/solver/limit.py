@@ -81,14 +81,23 @@ def shown_unchanged(
         return True
     if left == 1:
         return set(shown) <= set(candidates)
-    for guess in shown:
-        parts: dict[str, list[str]] = {}
-        for word in candidates:
-            parts.setdefault(feedback(guess, word), []).append(word)
-        for marks, part in parts.items():
-            if marks == "G" * len(marks):
-                continue
-            verdict = part_verdict(len(part), is_pinned(marks), hard, left - 1)
-            if verdict is False or (verdict is None and not told_apart(part)):
-                return False
-    return True
+    return all(out_of_reach(guess, candidates, left, hard) == 0 for guess in shown)
+
+
+def out_of_reach(guess: str, candidates: Sequence[str], left: int, hard: bool) -> int | None:
+    """How many of the candidates (equally likely) `guess` leaves where they cannot all be
+    found in time, with `left` guesses to go (this one included, at least two); None
+    where it cannot tell here (a part no word of it tells apart: FinishCheck's turn)."""
+    parts: dict[str, list[str]] = {}
+    for word in candidates:
+        parts.setdefault(feedback(guess, word), []).append(word)
+    lost = 0
+    for marks, part in parts.items():
+        if marks == "G" * len(marks):
+            continue
+        verdict = part_verdict(len(part), is_pinned(marks), hard, left - 1)
+        if verdict is None and not told_apart(part):
+            return None
+        if verdict is False:
+            lost += len(part)
+    return lost

@@ -30,12 +30,15 @@ def word_sets_digest(guesses: Sequence[str], answers: Sequence[str]) -> str:
 
 _ORIGINAL = "the original lists (2,315 answers, 12,972 guesses)"
 _NYT = "the New York Times lists of 2022-08-30 (2,309 answers, 14,855 guesses)"
+_NYT2023 = "the New York Times lists of 2023-07-01 (3,158 answers, 14,855 guesses)"
 # By exhaustive search (Alex Selby), keyed by (word_sets_digest, hard).
 RECORDS = {
     ("2f9e7c12c6bf7707b90a", False): Record(7920, "salet", _ORIGINAL),
     ("2f9e7c12c6bf7707b90a", True): Record(8122, "salet", _ORIGINAL),
     ("1ef2e89f18320226a73a", False): Record(7883, "tarse", _NYT),
     ("1ef2e89f18320226a73a", True): Record(8097, "salet", _NYT),
+    ("629ee8940fa3954c3f43", False): Record(11219, "tarse", _NYT2023),
+    ("629ee8940fa3954c3f43", True): Record(11627, "tarse", _NYT2023),
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
@@ -40,6 +41,11 @@ SCREEN_WIDTHS = (1, 5, 2, 1)
 SCREEN_RESCUE_WIDTH = 10
 OPENER_FINALISTS = 3
 FINALIST_GAP = 0.005
+# Hard mode's full search tries this many rescue guesses (RESCUE_WIDTH elsewhere): there
+# the hints leave many deep sets that cannot be finished in time, and proving that with
+# 200 more guesses each took most of the build (2023 list, hard, after TARSE BBBBY: the
+# same 782 guesses, in 200-365 s with 200, 40 s with 20, profiled on loaded cores).
+HARD_RESCUE_WIDTH = 20
 # The tree builder first asks for every game within the game's guesses; only lists where
 # no tree is found so get more (each game's count is the total's part, so a six-guess
 # game is played wherever it lowers the total).
@@ -47,6 +53,8 @@ EXTRA_GUESSES_TRIED = 3
 # Up to this many candidates, a node first looks for a candidate that tells all of them
 # apart (n by n feedbacks) before bucketing every guess.
 _OWN_SPLIT_MAX = 64
+# Codes sorted at a time when looking for a guess that tells every candidate apart.
+_APART_CELLS = 1 << 16
 
 Progress = Callable[[int, int], None]
 
@@ -54,7 +62,13 @@ Progress = Callable[[int, int], None]
 def _estimated_cost(size: np.ndarray) -> np.ndarray:
     """Rough total guesses to finish a bucket of each size, used only to rank guesses."""
     # A table lookup: the curve's logarithm over every bucket would dominate small nodes.
-    return np.array(cost_curve(int(size.max(initial=0))))[size]
+    return _curve_table(max(64, 1 << int(size.max(initial=0)).bit_length()))[size]
+
+
+@cache
+def _curve_table(size: int) -> np.ndarray:
+    """settings.cost_curve up to `size` as an array (a few sizes, made once each)."""
+    return np.array(cost_curve(size))
 
 
 class TreeSearch:
@@ -83,7 +97,7 @@ class TreeSearch:
         self.weights = np.ones(len(universe.answers)) if weights is None else weights
         self.hard = hard
         self.widths = widths
-        self.patterns = universe.patterns
+        self.patterns = np.asarray(universe.patterns)  # a plain array: no memmap per lookup
         # Per node: (cost, guess), or (a lower bound, -1) where a bounded search gave up.
         self.memo: dict[tuple[bytes, bytes, int], tuple[float, int]] = {}
         self.guess_of_answer = np.array(
@@ -98,19 +112,24 @@ class TreeSearch:
         if allowed is None:
             return None
         universe = self.universe
-        return allowed & universe.hard_mode_mask(
-            universe.guesses[guess], pattern_string(code, universe.length)
+        among = np.flatnonzero(allowed)  # only these can stay allowed: check them alone
+        kept = universe.hard_mode_mask(
+            universe.guesses[guess], pattern_string(code, universe.length), among
         )
+        after = np.zeros_like(allowed)
+        after[among[kept]] = True
+        return after
 
     def buckets(self, candidates: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The candidates split by the feedback `guess` gives: (code, bucket), by code."""
         codes = self.patterns[candidates, guess]
         order = np.argsort(codes, kind="stable")
         sorted_codes = codes[order]
-        edges = np.flatnonzero(np.diff(sorted_codes)) + 1
+        members = candidates[order]
+        edges = (np.flatnonzero(np.diff(sorted_codes)) + 1).tolist()
         return [
-            (int(sorted_codes[part[0]]), candidates[order[part]])
-            for part in np.split(np.arange(len(codes)), edges)
+            (int(sorted_codes[start]), members[start:end])
+            for start, end in zip([0, *edges], [*edges, len(codes)], strict=True)
         ]
 
     def solve(
@@ -165,10 +184,12 @@ class TreeSearch:
             own = self._own_perfect_split(candidates, allowed)
             if own >= 0:
                 return 2.0 * n - 1, own  # as below, without bucketing every guess
+        if guesses_left == 2:
+            return self._told_apart(candidates, allowed)
         weights = self.weights[candidates]
         mass = float(weights.sum())
-        columns, bucket_count, estimate, is_candidate, answer_weight = self._guess_estimates(
-            candidates, allowed, weights
+        columns, bucket_count, largest, estimate, is_candidate, answer_weight = (
+            self._guess_estimates(candidates, allowed, weights)
         )
         # A guess splitting everything into singletons is optimal: each word costs two
         # guesses, except the guess itself when it may be the answer (the likeliest such).
@@ -190,6 +211,11 @@ class TreeSearch:
         # Every word costs this guess, and each part at least 2 s - 1 below it (one word
         # found per guess at best): no guess can do better than its floor.
         floor = 3 * n - bucket_count - is_candidate if self.uniform and self.bounded else None
+        # With three guesses left each part must be told apart by the next guess, one
+        # allowed here too, so a part can hold no more words than the most buckets a guess
+        # makes here (two words need no such guess): a guess leaving a larger part cannot
+        # finish in time. Skipped as if tried (the same beam), without its parts' searches.
+        hopeless = largest > max(2, int(bucket_count.max())) if guesses_left == 3 else None
         # Bounded, a guess must come in under the bound to count. `settled`: some guess
         # is known to fit the guess limit (one given up on for the bound may not: then
         # the rescue guesses are tried as the full search would).
@@ -202,6 +228,8 @@ class TreeSearch:
             if rank >= width + self.rescue_width:
                 break
             if floor is not None and floor[index] >= target:
+                continue
+            if hopeless is not None and hopeless[index]:
                 continue
             guess = int(columns[index])
             cost = self._cost_of(candidates, allowed, guess, guesses_left, level, target)
@@ -216,14 +244,15 @@ class TreeSearch:
 
     def _guess_estimates(
         self, candidates: np.ndarray, allowed: np.ndarray | None, weights: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Every guess the search may play (`columns`, guess indexes), with its buckets'
-        count over the candidates, its estimated cost (the candidates' `weights`), whether
-        it is a candidate, and its weight as the answer."""
+        count over the candidates, its largest bucket, its estimated cost (the candidates'
+        `weights`), whether it is a candidate, and its weight as the answer."""
         columns = (
             np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
         )
         bucket_count = np.empty(len(columns), dtype=np.int64)
+        largest = np.empty(len(columns), dtype=np.int64)
         estimate = np.empty(len(columns))
         blocks = bucket_blocks(
             self.patterns[candidates],
@@ -233,11 +262,19 @@ class TreeSearch:
         )
         for part, counts, bucket_mass in blocks:
             bucket_count[part] = (counts > 0).sum(axis=1)
+            largest[part] = counts.max(axis=1)
             if bucket_mass is None:
                 estimate[part] = _estimated_cost(counts).sum(axis=1)
             else:
                 per_word = _estimated_cost(counts) / np.maximum(counts, 1)
                 estimate[part] = (bucket_mass * per_word).sum(axis=1)
+        is_candidate, answer_weight = self._as_answers(candidates, columns, weights)
+        return columns, bucket_count, largest, estimate, is_candidate, answer_weight
+
+    def _as_answers(
+        self, candidates: np.ndarray, columns: np.ndarray, weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Per column (sorted guess indexes): whether it is a candidate, and its weight."""
         is_candidate = np.zeros(len(columns), dtype=bool)
         position = np.searchsorted(columns, self.guess_of_answer[candidates])
         inside = position < len(columns)
@@ -247,7 +284,30 @@ class TreeSearch:
         is_candidate[position[hit]] = True
         answer_weight = np.zeros(len(columns))
         answer_weight[position[hit]] = weights[hit]
-        return columns, bucket_count, estimate, is_candidate, answer_weight
+        return is_candidate, answer_weight
+
+    def _told_apart(self, candidates: np.ndarray, allowed: np.ndarray | None) -> tuple[float, int]:
+        """Two guesses left: the next guess must tell every candidate apart. As the full
+        node would choose (the likeliest candidate that does, else the first guess), but
+        found by sorting each guess's codes instead of counting its buckets."""
+        columns = (
+            np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
+        )
+        rows = self.patterns[candidates]
+        apart = np.empty(len(columns), dtype=bool)
+        block = max(1, _APART_CELLS // len(candidates))
+        for start in range(0, len(columns), block):
+            codes = np.sort(rows[:, columns[start : start + block]], axis=0)
+            apart[start : start + block] = (codes[1:] != codes[:-1]).all(axis=0)
+        weights = self.weights[candidates]
+        mass = float(weights.sum())
+        is_candidate, answer_weight = self._as_answers(candidates, columns, weights)
+        if (apart & is_candidate).any():
+            chosen = int(np.argmax(np.where(apart & is_candidate, answer_weight, -1.0)))
+            return 2 * mass - float(answer_weight[chosen]), int(columns[chosen])
+        if apart.any():
+            return 2 * mass, int(columns[np.flatnonzero(apart)[0]])
+        return INFINITE, -1
 
     def _own_perfect_split(self, candidates: np.ndarray, allowed: np.ndarray | None) -> int:
         """The first candidate (in guess order) whose feedbacks tell every candidate
@@ -280,13 +340,17 @@ class TreeSearch:
         ]
         parts.sort(key=lambda item: -len(item[1]))
         # Every word costs this guess; below, each costs one more except the first found.
-        floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
+        if self.uniform:
+            floors = [2.0 * len(part) - 1.0 for _, part in parts]
+        else:
+            floors = [2 * self.weights[part].sum() - self.weights[part].max() for _, part in parts]
         lower = float(self.weights[candidates].sum() + sum(floors))
         words, total = 0, sum(len(part) for _, part in parts)
         for (code, part), floor in zip(parts, floors, strict=True):
             if lower >= bound:
                 return lower
-            child_allowed = self.allowed_after(allowed, guess, code)
+            # Two words or one need no guesses but their own: no allowed set worked out.
+            child_allowed = self.allowed_after(allowed, guess, code) if len(part) > 2 else None
             # What this part may cost for the guess to still come in under the bound.
             budget = bound - lower + floor if self.bounded else INFINITE
             cost, _ = self.solve(part, child_allowed, guesses_left - 1, level + 1, budget)
@@ -491,7 +555,8 @@ def _build_within(
     finalists = [opener for cost, _, opener in ranked if cost <= cutoff]
     # The finalists share the steps set aside for OPENER_FINALISTS (the total stays put).
     span = 100 * OPENER_FINALISTS // len(finalists)
-    search = TreeSearch(universe, hard, BUILD_WIDTHS, bounded=True)
+    rescue = HARD_RESCUE_WIDTH if hard else None
+    search = TreeSearch(universe, hard, BUILD_WIDTHS, rescue_width=rescue, bounded=True)
     best_cost, best_opener = INFINITE, -1
     for number, opener in enumerate(finalists):
 

@@ -35,7 +35,7 @@ import socket
 import time
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any
+from typing import Any, ClassVar
 
 import h11
 import uvicorn
@@ -221,118 +221,123 @@ def _open_descriptors() -> int:
         return RESERVED_FDS
 
 
-def _bounded_http(limits: Limits) -> type[H11Protocol]:
+class _BoundedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with every connection's deadlines (Limits): uvicorn
     bounds a request's size and the idle time after a response, not how long a request
-    may take to arrive, nor a client that stops reading."""
-    max_connections = limits.max_connections()
+    may take to arrive, nor a client that stops reading. `_bounded_http` gives it its
+    self.limits."""
 
-    class BoundedH11Protocol(H11Protocol):
-        _phase: str | None = None  # "headers", "body" or None (nothing due from the client)
-        _started = 0.0  # when the request began (its connection or the last response)
-        _heard = False  # a byte of the request came in
-        _timer: asyncio.TimerHandle | None = None
-        _send_timer: asyncio.TimerHandle | None = None
+    limits: ClassVar[Limits]
+    max_connections: ClassVar[int]
+    _phase: str | None = None  # "headers", "body" or None (nothing due from the client)
+    _started = 0.0  # when the request began (its connection or the last response)
+    _heard = False  # a byte of the request came in
+    _timer: asyncio.TimerHandle | None = None
+    _send_timer: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            if len(self.connections) > max_connections:
-                _repeated.warn(f"closed a new connection: {max_connections} are open")
-                transport.abort()
-                return
-            # Nothing sent on a new connection: closed when idle, as after a response.
-            self.timeout_keep_alive_task = self.loop.call_later(
-                self.timeout_keep_alive, self.timeout_keep_alive_handler
-            )
-            self._watch()
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.max_connections:
+            _repeated.warn(f"closed a new connection: {self.max_connections} are open")
+            transport.abort()
+            return
+        # Nothing sent on a new connection: closed when idle, as after a response.
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler
+        )
+        self._watch()
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            super().connection_lost(exc)
-            self._phase = None
-            for timer in (self._timer, self._send_timer):
-                if timer is not None:
-                    timer.cancel()
-            self._timer = self._send_timer = None
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        self._phase = None
+        for timer in (self._timer, self._send_timer):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._send_timer = None
 
-        def data_received(self, data: bytes) -> None:
-            self._heard = True
-            super().data_received(data)
-            self._watch()
+    def data_received(self, data: bytes) -> None:
+        self._heard = True
+        super().data_received(data)
+        self._watch()
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            self._watch()
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
 
-        def pause_writing(self) -> None:
-            super().pause_writing()
-            if self._send_timer is None:
-                self._send_timer = self.loop.call_later(limits.send, self._send_due)
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_timer is None:
+            self._send_timer = self.loop.call_later(self.limits.send, self._send_due)
 
-        def resume_writing(self) -> None:
-            super().resume_writing()
-            if self._send_timer is not None:
-                self._send_timer.cancel()
-                self._send_timer = None
-
-        def _watch(self) -> None:
-            """Arms the deadline of what the client owes now: a request's headers, its
-            body, or nothing (the request is in)."""
-            if self.transport.is_closing():
-                return
-            theirs = self.conn.their_state
-            if theirs is h11.IDLE:
-                phase: str | None = "headers"
-            elif theirs is h11.SEND_BODY:
-                phase = "body"
-            else:
-                phase = None
-            if phase == self._phase:
-                return
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
-            if phase == "headers":
-                # A pipelined request may be in already, waiting for this one's turn.
-                self._started = self.loop.time()
-                self._heard = bool(self.conn.trailing_data[0])
-                self._timer = self.loop.call_later(limits.headers, self._due)
-            elif phase == "body":
-                due = self._started + limits.headers + limits.body
-                self._timer = self.loop.call_at(due, self._due)
-            self._phase = phase
-
-        def _due(self) -> None:
-            self._timer = None
-            if self.transport.is_closing():
-                return
-            if self._phase == "headers":
-                if not self._heard:
-                    self._close()  # idle: no request begun
-                    return
-                message = f"request headers not complete within {limits.headers:g} s"
-            else:
-                total = limits.headers + limits.body
-                message = f"request not complete within {total:g} s"
-            _repeated.warn(f"closed a connection: {message}")
-            answered = self.cycle is not None and self.cycle.response_started
-            if not answered:
-                self.transport.write(_timeout_response(message))
-            self._close()
-
-        def _send_due(self) -> None:
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._send_timer is not None:
+            self._send_timer.cancel()
             self._send_timer = None
-            _repeated.warn(f"closed a connection whose client read nothing for {limits.send:g} s")
-            self._close()
 
-        def _close(self) -> None:
-            if self.cycle is not None and not self.cycle.response_complete:
-                # The app's task sees a disconnected client (as if it had gone), not an
-                # error on its next send.
-                self.cycle.disconnected = True
-                self.cycle.message_event.set()
-            self.transport.close()
+    def _watch(self) -> None:
+        """Arms the deadline of what the client owes now: a request's headers, its
+        body, or nothing (the request is in)."""
+        if self.transport.is_closing():
+            return
+        theirs = self.conn.their_state
+        if theirs is h11.IDLE:
+            phase: str | None = "headers"
+        elif theirs is h11.SEND_BODY:
+            phase = "body"
+        else:
+            phase = None
+        if phase == self._phase:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if phase == "headers":
+            # A pipelined request may be in already, waiting for this one's turn.
+            self._started = self.loop.time()
+            self._heard = bool(self.conn.trailing_data[0])
+            self._timer = self.loop.call_later(self.limits.headers, self._due)
+        elif phase == "body":
+            due = self._started + self.limits.headers + self.limits.body
+            self._timer = self.loop.call_at(due, self._due)
+        self._phase = phase
 
-    return BoundedH11Protocol
+    def _due(self) -> None:
+        self._timer = None
+        if self.transport.is_closing():
+            return
+        if self._phase == "headers":
+            if not self._heard:
+                self._close()  # idle: no request begun
+                return
+            message = f"request headers not complete within {self.limits.headers:g} s"
+        else:
+            total = self.limits.headers + self.limits.body
+            message = f"request not complete within {total:g} s"
+        _repeated.warn(f"closed a connection: {message}")
+        answered = self.cycle is not None and self.cycle.response_started
+        if not answered:
+            self.transport.write(_timeout_response(message))
+        self._close()
+
+    def _send_due(self) -> None:
+        self._send_timer = None
+        _repeated.warn(f"closed a connection whose client read nothing for {self.limits.send:g} s")
+        self._close()
+
+    def _close(self) -> None:
+        if self.cycle is not None and not self.cycle.response_complete:
+            # The app's task sees a disconnected client (as if it had gone), not an
+            # error on its next send.
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
+        self.transport.close()
+
+
+def _bounded_http(limits: Limits) -> type[H11Protocol]:
+    """The bounded protocol (_BoundedH11Protocol) with these limits."""
+    attributes = {"limits": limits, "max_connections": limits.max_connections()}
+    return type("BoundedH11Protocol", (_BoundedH11Protocol,), attributes)
 
 
 def _timeout_response(message: str) -> bytes:

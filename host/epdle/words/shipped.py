@@ -9,6 +9,7 @@ from functools import cache
 from epdle.words.info import WordInfo
 from epdle.words.languages import LENGTHS
 from epdle.words.languages import language as find_language
+from epdle.words.named import DEFAULT_LISTS, answers_file
 from epdle.words.parse import parse_word_lines
 
 # The shipped language lists (lists/<code>.tsv) hold every dictionary word of Zipf 2.0
@@ -36,9 +37,11 @@ def _read_table(name: str) -> dict[str, WordInfo]:
 
 
 @cache
-def answers() -> tuple[str, ...]:
-    """The original game's 2,315 answers (alphabetical)."""
-    return tuple(parse_word_lines(_package_text("answers.txt"), "answers.txt", 5))
+def answers(lists: str = DEFAULT_LISTS) -> tuple[str, ...]:
+    """The answers of the named lists (epdle.words.named; alphabetical): by default the
+    lists a game starts from."""
+    name = answers_file(lists)
+    return tuple(parse_word_lines(_package_text(name), name, 5))
 
 
 @cache

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from epdle.solver.advice import Advice
-from epdle.solver.limit import shown_unchanged
+from epdle.solver.advice import Advice, worth_showing
+from epdle.solver.limit import CHECKED, guesses_left, out_of_reach, shown_unchanged
 from epdle.solver.names import Kind, strategy
 from epdle.solver.ranking.book import tree_advice
 
@@ -32,28 +32,53 @@ def fast_advice(
     strategy_name: str,
     hard: bool,
     blind: bool,
-    shipped_lists: bool,
+    lists: str | None,
     history: Sequence[tuple[str, str]],
     top: int = 5,
 ) -> Advice | None:
     """The fast path's advice, or None when the Solver must answer: only `best` (the tree
-    strategy) on the shipped lists (`shipped_lists`), not blind. `history` is normalised
-    (lower-case guesses, G/Y/B feedback), as parse_history gives."""
-    if strategy(strategy_name).kind is not Kind.TREE or blind or not shipped_lists:
+    strategy) on named shipped lists (`lists`, epdle.words.named; None: lists of one's
+    own), not blind. `history` is normalised (lower-case guesses, G/Y/B feedback), as
+    parse_history gives."""
+    if strategy(strategy_name).kind is not Kind.TREE or blind or lists is None:
         return None
-    advice = tree_advice(history, hard, top)
+    advice = tree_advice(history, hard, top, lists)
+    on_tree = advice is not None
     if advice is None:
         from epdle.solver.ranking.pure import (
             cold_advice,  # only off the tree: its import costs a turn
         )
 
-        advice = cold_advice(history, hard, top)
+        advice = cold_advice(history, hard, top, lists)
     if advice is None or advice.solved:
         return advice
     # The guard at the guess limit is the Solver's: where it would change these, it answers.
     shown = [suggestion.word for suggestion in advice.suggestions]
     if advice.candidates_left > len(advice.candidates):
         return advice  # more than LOOKED_AT: the guard does not look
-    if not shown_unchanged(shown, advice.candidates, len(history), hard):
+    if shown_unchanged(shown, advice.candidates, len(history), hard):
+        return advice
+    # The book's guesses passed the guard when it was written: there the Solver says why.
+    return None if on_tree else _guarded(history, hard, top, lists, advice)
+
+
+def _guarded(
+    history: Sequence[tuple[str, str]], hard: bool, top: int, lists: str, advice: Advice
+) -> Advice | None:
+    """Off the tree, where the guard changes the leading guesses: as LimitGuard, of the
+    first CHECKED ranked guesses those that leave no candidate out of reach, when some do
+    and others do not; None where only the Solver can tell (FinishCheck's cases, the last
+    guess, fewer candidates than guesses checked)."""
+    from epdle.solver.ranking.pure import cold_advice
+
+    left, n = guesses_left(len(history)), advice.candidates_left
+    if left < 2 or n < CHECKED:
         return None
-    return advice
+    ranked = cold_advice(history, hard, CHECKED, lists)
+    if ranked is None:
+        return None
+    lost = [out_of_reach(s.word, advice.candidates, left, hard) for s in ranked.suggestions]
+    if None in lost or 0 not in lost:
+        return None  # some guess cannot be judged here, or none keeps every candidate
+    kept = [s for s, count in zip(ranked.suggestions, lost, strict=True) if count == 0]
+    return Advice(n, False, worth_showing(kept[: max(1, top)], n), advice.candidates)

@@ -24,6 +24,7 @@ from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
 from epdle.solver.scoring import feedback
 from epdle.solver.settings import estimated_cost
+from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, answers_file
 
 BOOK_FORMAT = 1
 # Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
@@ -51,35 +52,41 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 
 
 @cache
-def shipped_lists() -> tuple[list[str], list[str]]:
-    """(guesses, answers) as shipped, read plainly: epdle.words and importlib.resources
-    cost a cold process more than the whole answer. The lists key checks what was read
-    (a list as epdle.words reads it, a word once each, or the key names no tree and no
-    matrix: the Solver answers)."""
-    return _shipped_files()[0].split(), shipped_answers()
+def shipped_lists(lists: str = DEFAULT_LISTS) -> tuple[list[str], list[str]]:
+    """(guesses, answers) of the named shipped lists (epdle.words.named), read plainly:
+    epdle.words and importlib.resources cost a cold process more than the whole answer.
+    The lists key checks what was read (a list as epdle.words reads it, a word once each,
+    or the key names no tree and no matrix: the Solver answers)."""
+    return _shipped_files(lists)[0].split(), shipped_answers(lists)
 
 
 @cache
-def shipped_answers() -> list[str]:
+def shipped_answers(lists: str = DEFAULT_LISTS) -> list[str]:
     """shipped_lists()'s answers, without splitting the twelve thousand guesses."""
-    return _shipped_files()[1].split()
+    return _shipped_files(lists)[1].split()
 
 
 @cache
-def _shipped_files() -> tuple[str, str]:
-    """The text of the shipped lists' files (guesses, answers)."""
+def _shipped_files(lists: str) -> tuple[str, str]:
+    """The text of the named shipped lists' files (guesses, answers)."""
     folder = os.path.join(_PACKAGE_DIR, "words")
-    return _read(os.path.join(folder, "guesses.txt")), _read(os.path.join(folder, "answers.txt"))
+    answers = os.path.join(folder, answers_file(lists))
+    return _read(os.path.join(folder, "guesses.txt")), _read(answers)
 
 
 @cache
-def shipped_key() -> str:
-    """The lists key of the shipped lists (Universe.shipped().key, found without numpy),
-    remembered with the files' text: answering from the tree, a one-shot suggest never
-    splits the guesses."""
-    guesses, answers = _shipped_files()
+def shipped_key(lists: str = DEFAULT_LISTS) -> str:
+    """The lists key of the named shipped lists (their Universe's key, found
+    without numpy), remembered with the files' text: answering from the tree, a one-shot
+    suggest never splits the guesses."""
+    guesses, answers = _shipped_files(lists)
     text = f"{len(guesses)}:{guesses}{answers}"  # the two files, told apart
-    return remembered_key(text, lambda: lists_key(*shipped_lists()))
+    return remembered_key(text, lambda: lists_key(*shipped_lists(lists)), lists)
+
+
+def shipped_name(key: str) -> str | None:
+    """Which named shipped lists have this lists key (None: lists of one's own)."""
+    return next((name for name in ANSWER_FILES if shipped_key(name) == key), None)
 
 
 @cache
@@ -111,10 +118,12 @@ def _data_file(name: str) -> str:
 
 
 @cache
-def tree_and_book(hard: bool) -> tuple[dict[str, str], dict[str, list[str]]] | None:
-    """(tree, book) shipped for the shipped lists, or None if either is missing or stale."""
+def tree_and_book(
+    hard: bool, lists: str = DEFAULT_LISTS
+) -> tuple[dict[str, str], dict[str, list[str]]] | None:
+    """(tree, book) shipped for the named lists, or None if either is missing or stale."""
     try:
-        key = shipped_key()
+        key = shipped_key(lists)
         tree_document = json.loads(_read(_data_file(tree_file_name(key, hard))))
         book_document = json.loads(_read(_data_file(book_file_name(key, hard))))
     except (OSError, ValueError):  # a list or a file missing: the Solver will say so
@@ -176,14 +185,17 @@ def _bits(sizes: Sequence[int]) -> float:
     return math.log2(n) - sum(c * math.log2(c) for c in sizes) / n
 
 
-def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
-    """`best` advice on the shipped lists for a history still on the shipped tree, else None.
+def tree_advice(
+    history: Sequence[tuple[str, str]], hard: bool, top: int = 5, lists: str = DEFAULT_LISTS
+) -> Advice | None:
+    """`best` advice on the named shipped lists for a history still on their shipped tree,
+    else None.
 
     `history` is normalised (lower-case guesses, G/Y/B feedback), as parse_history gives.
     """
     if top > BOOK_DEPTH:
         return None
-    shipped = tree_and_book(hard)
+    shipped = tree_and_book(hard, lists)
     if shipped is None:
         return None
     tree, book = shipped
@@ -191,7 +203,7 @@ def tree_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
     guess = tree.get(key)
     if guess is None:
         return None
-    candidates = candidates_after(history, shipped_answers())
+    candidates = candidates_after(history, shipped_answers(lists))
     if len(candidates) <= 2:
         # As the Solver: guess a candidate (equally likely: in list order).
         ranked = [guess, *(word for word in candidates if word != guess)]

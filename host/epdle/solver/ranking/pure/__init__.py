@@ -49,23 +49,30 @@ from epdle.solver.ranking.pure.matrix import (
     Undecided,
     bucket_sizes,
     guess_index,
+    lists_in_use,
     shipped_lists_indexed,
     shipped_matrix,
+    use_lists,
 )
 from epdle.solver.scoring import pattern_code
 from epdle.solver.settings import RANKED_KEPT, estimated_cost
+from epdle.words.named import DEFAULT_LISTS
 
 _LISTED_CANDIDATES = 100
 
 
-def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) -> Advice | None:
-    """`best` advice on the shipped lists for a history off the shipped tree, else None.
+def cold_advice(
+    history: Sequence[tuple[str, str]], hard: bool, top: int = 5, lists: str = DEFAULT_LISTS
+) -> Advice | None:
+    """`best` advice on the named shipped lists for a history off their shipped tree,
+    else None.
 
     `history` is normalised, as parse_history gives. None whenever the Solver must answer
     (including every history it would refuse: it words the error).
     """
     if not history or top > RANKED_KEPT:
         return None
+    use_lists(lists)
     try:
         return _advice(history, hard, top)
     except (Undecided, KernelMissing):
@@ -73,7 +80,7 @@ def cold_advice(history: Sequence[tuple[str, str]], hard: bool, top: int = 5) ->
 
 
 def _advice(history: Sequence[tuple[str, str]], hard: bool, top: int) -> Advice | None:
-    shipped = tree_and_book(hard)
+    shipped = tree_and_book(hard, lists_in_use())
     if shipped is None or path_key(history) in shipped[0]:
         return None
     words, answers, guess_of = shipped_lists_indexed()

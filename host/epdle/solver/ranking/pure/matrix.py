@@ -21,6 +21,7 @@ from operator import eq
 from epdle.solver.cache import cache_dir_name
 from epdle.solver.ranking.book import shipped_key, shipped_lists
 from epdle.solver.ranking.pure.kernel import count_buckets, gather
+from epdle.words.named import DEFAULT_LISTS
 
 
 class Undecided(Exception):
@@ -72,10 +73,31 @@ class Matrix:
         return [data[start + a * width] for a in answers]
 
 
+# The named shipped lists (epdle.words.named) this package answers for: cold_advice sets
+# them for each answer (use_lists), and everything here reads them.
+_in_use = [DEFAULT_LISTS]
+
+
+def use_lists(name: str) -> None:
+    """Answer for the named shipped lists from now on."""
+    if _in_use[0] != name:
+        _in_use[0] = name
+        shipped_lists_indexed.cache_clear()
+        shapes.cache_clear()
+
+
+def lists_in_use() -> str:
+    return _in_use[0]
+
+
+def _key() -> str:
+    return shipped_key(_in_use[0])
+
+
 @cache
 def shipped_lists_indexed() -> tuple[list[str], list[str], list[int]]:
-    """(guesses, answers, each answer's guess index) of the shipped lists."""
-    guesses, answers = shipped_lists()
+    """(guesses, answers, each answer's guess index) of the shipped lists in use."""
+    guesses, answers = shipped_lists(_in_use[0])
     return guesses, answers, _answer_guesses(guesses, answers)
 
 
@@ -85,19 +107,19 @@ def _answer_guesses(guesses: list[str], answers: list[str]) -> list[int]:
     Cached on disk beside the matrix: hashing every guess for an index costs a cold
     process a millisecond. Named as the shapes are, so that `epdle cache` counts it
     (cache.ENTRY_PATTERNS)."""
-    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}-answers.json")
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{_key()}-answers.json")
     with suppress(OSError, ValueError, KeyError, TypeError, IndexError):
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
         found = document["answers"]
-        fresh = document.get("lists") == shipped_key() and len(found) == len(answers)
+        fresh = document.get("lists") == _key() and len(found) == len(answers)
         if fresh and all(map(eq, map(guesses.__getitem__, found), answers)):
             return list(found)
     index = dict(zip(guesses, range(len(guesses)), strict=True))
     if any(word not in index for word in answers):
         raise Undecided("an answer missing from the guesses")  # the Universe would add it
     found = [index[word] for word in answers]
-    document = {"lists": shipped_key(), "answers": found}
+    document = {"lists": _key(), "answers": found}
     _write_cache(path, json.dumps(document, separators=(",", ":")))
     return found
 
@@ -114,7 +136,7 @@ def guess_index(guesses: list[str], word: str) -> int | None:
 
 def shipped_matrix() -> Matrix:
     guesses, answers, _ = shipped_lists_indexed()
-    path = os.path.join(cache_dir_name(), f"patterns-{shipped_key()}.npy")
+    path = os.path.join(cache_dir_name(), f"patterns-{_key()}.npy")
     try:
         return Matrix(path, len(answers), len(guesses))
     except (OSError, ValueError) as error:  # not built yet, or stale: the Solver builds it
@@ -133,14 +155,14 @@ def shapes() -> list[tuple[Shape, list[int], list[str]]]:
     cached on disk beside the pattern matrix.
     """
     words = shipped_lists_indexed()[0]
-    path = os.path.join(cache_dir_name(), f"cold-shapes-{shipped_key()}.json")
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{_key()}.json")
     try:
         with open(path, encoding="utf-8") as handle:
             document = json.load(handle)
         groups = [
             (tuple(shape), indexes, letters) for shape, indexes, letters in document["shapes"]
         ]
-        fresh = document.get("lists") == shipped_key() and document.get("format") == _SHAPES_FORMAT
+        fresh = document.get("lists") == _key() and document.get("format") == _SHAPES_FORMAT
         if not fresh or sum(len(indexes) for _, indexes, _ in groups) != len(words):
             raise ValueError("stale")
         return groups
@@ -157,7 +179,7 @@ def shapes() -> list[tuple[Shape, list[int], list[str]]]:
         groups.append((shape, indexes, ["".join(column) for column in columns]))
     document = {
         "format": _SHAPES_FORMAT,
-        "lists": shipped_key(),
+        "lists": _key(),
         "shapes": [[list(shape), indexes, letters] for shape, indexes, letters in groups],
     }
     _write_cache(path, json.dumps(document, separators=(",", ":")))

@@ -1,0 +1,29 @@
+"""The answer lists shipped by name (`--lists`), and which one a game starts from.
+
+Every named list is played with the same 14,855 accepted guesses (`guesses.txt`); a
+game on any of them widens to every accepted word when the feedback leaves it. Where
+each list comes from: PROVENANCE.md. Import-light: a one-shot `suggest` reads it.
+"""
+
+from __future__ import annotations
+
+# name -> the answers file beside this module, and what it is (for --help).
+ANSWER_FILES = {
+    "original": "answers.txt",
+    "nyt2023": "answers-nyt2023.txt",
+}
+LIST_TEXT = {
+    "original": "the original game's 2,315 answers",
+    "nyt2023": "the New York Times' answers as of 2023-07-01 (3,158)",
+}
+# The one place that chooses the lists a game starts from.
+DEFAULT_LISTS = "original"
+
+
+def answers_file(name: str) -> str:
+    """The file name of a named answer list; ValueError naming the choices if unknown."""
+    try:
+        return ANSWER_FILES[name]
+    except KeyError:
+        choices = ", ".join(ANSWER_FILES)
+        raise ValueError(f"no word lists named {name!r}; choose {choices}") from None
