@@ -10,6 +10,11 @@ keeps its games, and the table then compares both solvers on the games doddle pl
 
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py            # everything
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --no-doddle  # doddle's games so far
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --many  # 8, 16 and 32 boards
+
+`--many` plays epdle alone on Octordle, Sedecordle and Duotrigordle (nobody's solver is
+there to play them against) and writes the table between the `<!-- bench:multi-many -->`
+markers, beside OctordleBot's published figure.
 """
 
 from __future__ import annotations
@@ -38,6 +43,10 @@ DODDLE_PINS = ("doddle==1.6.0", "numpy<1.25")
 BENCH_MD = ROOT / "docs" / "bench.md"
 START, END = "<!-- bench:multi -->", "<!-- /bench:multi -->"
 RUNS = ((2, 300), (4, 300), (8, 100))  # boards, games
+MANY_RUNS = ((8, 200), (16, 200), (32, 100))  # boards, games: epdle alone
+MANY_START, MANY_END = "<!-- bench:multi-many -->", "<!-- /bench:multi-many -->"
+# OctordleBot's published figure (its own page): the mean over the 2,315 original answers.
+OCTORDLEBOT = "OctordleBot: 11.17 a game, 99.67 % won (published)"
 SEED = 0
 # Fresh `epdle suggest --boards 4` processes timed, on histories of played games.
 TIMED_SUGGESTS = 20
@@ -230,6 +239,58 @@ def write_section(
     BENCH_MD.write_text(text)
 
 
+def many_row(boards: int, result: MultiBenchResult) -> str:
+    limit = guess_limit(result.boards)
+    won = result.games - result.lost
+    name = f"{game_name(boards)} ({boards} boards, {limit} guesses)"
+    published = OCTORDLEBOT if boards == 8 else "none published"
+    return (
+        f"| {name} | {result.games} | {won} ({100 * won / result.games:.1f} %) "
+        f"| {result.mean:.3f} | {result.max} | {result.lost} | {result.seconds:.0f} | {published} |"
+    )
+
+
+def write_many(rows: list[str]) -> None:
+    cpu = platform.processor() or platform.machine()
+    lines = [
+        MANY_START,
+        "### Eight, sixteen and thirty-two boards",
+        "",
+        f"epdle alone (`MultiSolver`), on seeded games of different words drawn from the "
+        f"2,315 original answers (seed {SEED}), every guess played on every open board. "
+        "Won: every board solved within the game's limit (N + 5). Written by "
+        f"`tools/bench/bench_multi.py --many`; {os.cpu_count()} cores ({cpu}), Python "
+        f"{platform.python_version()} ({platform.python_implementation()}), shared with "
+        "other jobs. OctordleBot's figure is its own, over all 2,315 answers, not these games.",
+        "",
+        "| game | games | won within the limit | mean | max | lost | seconds | published |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+        MANY_END,
+    ]
+    text = BENCH_MD.read_text()
+    section = "\n".join(lines)
+    if MANY_START in text and MANY_END in text:
+        before, rest = text.split(MANY_START, 1)
+        text = before + section + rest.split(MANY_END, 1)[1]
+    else:
+        before, rest = text.split(END, 1)
+        text = before + END + "\n\n" + section + rest
+    BENCH_MD.write_text(text)
+
+
+def run_many() -> int:
+    rows = []
+    for boards, count in MANY_RUNS:
+        games = sample_games(words.answers(), boards, count, SEED)
+        result = run_bench(MultiSolver(boards), games, None, time.perf_counter())
+        print(f"epdle {game_name(boards)}: {json.dumps(result.as_json())}", flush=True)
+        rows.append(many_row(boards, result))
+    write_many(rows)
+    print("\n".join(rows))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-doddle", action="store_true", help="use doddle's games played so far")
@@ -237,7 +298,12 @@ def main() -> int:
     parser.add_argument(
         "--reuse-epdle", action="store_true", help="epdle's results of the last run (build/)"
     )
+    parser.add_argument(
+        "--many", action="store_true", help="epdle alone on 8, 16 and 32 boards (its own table)"
+    )
     args = parser.parse_args()
+    if args.many:
+        return run_many()
     WORK.mkdir(parents=True, exist_ok=True)
     rows = []
     files = {boards: games_file(boards, count) for boards, count in RUNS}

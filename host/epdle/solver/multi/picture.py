@@ -12,7 +12,14 @@ from epdle.solver.pictures import plot_guess_histogram
 if TYPE_CHECKING:
     from epdle.solver.multi.bench import MultiBenchResult
 
-GAME_NAMES = {1: "Wordle", 2: "Dordle", 4: "Quordle", 8: "Octordle"}
+GAME_NAMES = {
+    1: "Wordle",
+    2: "Dordle",
+    4: "Quordle",
+    8: "Octordle",
+    16: "Sedecordle",
+    32: "Duotrigordle",
+}
 
 
 def game_name(boards: int) -> str:
