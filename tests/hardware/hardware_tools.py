@@ -17,7 +17,10 @@ PIC_DIR = ROOT / "firmware" / "ports" / "pic16f18326"
 def load_tool(path: str) -> ModuleType:
     """Import tools/<family>/<name>.py, given as "family/name" (scripts, not a package)."""
     name = path.rpartition("/")[2]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{path}.py")
+    script = ROOT / "tools" / f"{path}.py"
+    if str(script.parent) not in sys.path:  # as when run: its neighbours import by name
+        sys.path.append(str(script.parent))
+    spec = importlib.util.spec_from_file_location(name, script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module  # dataclasses look their module up there

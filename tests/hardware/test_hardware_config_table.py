@@ -12,7 +12,7 @@ FLASHING_MD = ROOT / "hardware" / "flashing.md"
 def committed_rows() -> dict[str, str]:
     """setting -> value, as the table in flashing.md states it."""
     text = FLASHING_MD.read_text(encoding="utf-8")
-    block = text[text.index(tool.BEGIN) : text.index(tool.END)]
+    block = text[text.index(tool.TABLE.begin) : text.index(tool.TABLE.end)]
     rows = [line.split("|")[1:3] for line in block.splitlines()[3:]]
     return {name.strip(): value.strip() for name, value in rows}
 
@@ -21,7 +21,7 @@ def test_the_table_states_what_main_c_sets() -> None:
     source = tool.MAIN_C.read_text(encoding="utf-8")
     assert committed_rows() == dict(tool.settings(source))
     markdown = FLASHING_MD.read_text(encoding="utf-8")
-    assert tool.with_table(markdown, tool.table(source)) == markdown, (
+    assert tool.TABLE.filled(markdown, tool.table(source)) == markdown, (
         "python tools/hardware/gen_config_table.py --write"
     )
 

@@ -14,11 +14,12 @@ Usage: python tools/hardware/gen_battery_life.py [--write | --check]
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from doc_table import DocTable  # beside this script
 
 from epdle.frames import encode_set
 from epdle.frames.fast import mark_fast
@@ -28,12 +29,13 @@ from epdle.sim import Board, board_behind
 from epdle.solver.engine import Suggestion
 
 REPO = Path(__file__).resolve().parents[2]
-POWER_MD = REPO / "hardware" / "power.md"
-BEGIN = (
+TABLE = DocTable(
+    REPO / "hardware" / "power.md",
     "<!-- battery-life table: python tools/hardware/gen_battery_life.py --write runs it on the"
-    " simulated board -->"
+    " simulated board -->",
+    "<!-- end of battery-life table -->",
+    "tools/hardware/gen_battery_life.py",
 )
-END = "<!-- end of battery-life table -->"
 
 # CR2032: 225 mAh to 2.0 V (hardware/power.md).
 CELL_COULOMBS = 225e-3 * 3600
@@ -123,33 +125,5 @@ def table() -> str:
     return "\n".join(lines) + "\n"
 
 
-def with_table(markdown: str, text: str) -> str:
-    start = markdown.index(BEGIN) + len(BEGIN)
-    return markdown[:start] + "\n" + text + markdown[markdown.index(END) :]
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the table in power.md")
-    mode.add_argument("--check", action="store_true", help="fail if power.md is stale")
-    args = parser.parse_args()
-    text = table()
-    markdown = POWER_MD.read_text(encoding="utf-8")
-    if args.write:
-        POWER_MD.write_text(with_table(markdown, text), encoding="utf-8")
-    elif args.check:
-        if with_table(markdown, text) != markdown:
-            print(
-                "hardware/power.md's battery-life table is stale: run"
-                " python tools/hardware/gen_battery_life.py --write",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        print(text, end="")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(TABLE.main(__doc__.splitlines()[0], table))

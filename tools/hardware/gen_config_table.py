@@ -11,19 +11,20 @@ Usage: python tools/hardware/gen_config_table.py [--write | --check]
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from pathlib import Path
+
+from doc_table import DocTable  # beside this script
 
 REPO = Path(__file__).resolve().parents[2]
 MAIN_C = REPO / "firmware" / "ports" / "pic16f18326" / "main.c"
-FLASHING_MD = REPO / "hardware" / "flashing.md"
-BEGIN = (
+TABLE = DocTable(
+    REPO / "hardware" / "flashing.md",
     "<!-- config table: python tools/hardware/gen_config_table.py --write makes it from main.c's"
-    " #pragma config lines -->"
+    " #pragma config lines -->",
+    "<!-- end of config table -->",
+    "tools/hardware/gen_config_table.py",
 )
-END = "<!-- end of config table -->"
 
 MEANINGS: dict[str, dict[str, str]] = {
     "FEXTOSC": {
@@ -135,33 +136,7 @@ def table(source: str) -> str:
     return "\n".join(rows) + "\n"
 
 
-def with_table(markdown: str, text: str) -> str:
-    start = markdown.index(BEGIN) + len(BEGIN)
-    return markdown[:start] + "\n" + text + markdown[markdown.index(END) :]
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="rewrite the table in flashing.md")
-    mode.add_argument("--check", action="store_true", help="fail if flashing.md is stale")
-    args = parser.parse_args()
-    current = FLASHING_MD.read_text(encoding="utf-8")
-    wanted = with_table(current, table(MAIN_C.read_text(encoding="utf-8")))
-    if args.write:
-        FLASHING_MD.write_text(wanted, encoding="utf-8")
-    elif args.check:
-        if wanted != current:
-            print(
-                "gen_config_table: hardware/flashing.md's table differs from main.c:"
-                " python tools/hardware/gen_config_table.py --write",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        sys.stdout.write(table(MAIN_C.read_text(encoding="utf-8")))
-    return 0
-
-
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(
+        TABLE.main(__doc__.splitlines()[0], lambda: table(MAIN_C.read_text(encoding="utf-8")))
+    )
