@@ -3,10 +3,11 @@
 Plays the same seeded games (the original answers, different words on each board)
 with epdle's MultiSolver and with doddle 1.6.0's simultaneous entropy solver, draws
 epdle's histograms (`epdle bench --boards N --plot`'s picture) and writes the table
-between the `<!-- bench:multi -->` markers of docs/bench.md. doddle runs in a virtual
-environment of its own (build/doddle-venv, made here; it needs numpy < 1.25) through
-tools/bench/doddle_multi.py, which writes each game as it ends: an interrupted doddle run
-keeps its games, and the table then compares both solvers on the games doddle played.
+between the `<!-- bench:multi -->` markers of docs/bench.md (which must be there). doddle
+runs in a virtual environment of its own (build/doddle-venv, made here; it needs
+numpy < 1.25) through tools/bench/doddle_multi.py, which writes each game as it ends: an
+interrupted doddle run keeps its games, and the table then compares both solvers on the
+games doddle played.
 
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py            # everything
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --no-doddle  # doddle's games so far
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -43,7 +43,6 @@ WORK = ROOT / "build" / "bench-multi"
 DODDLE_VENV = ROOT / "build" / "doddle-venv"
 DODDLE_PINS = ("doddle==1.6.0", "numpy<1.25")
 BENCH_MD = ROOT / "docs" / "bench.md"
-START, END = "<!-- bench:multi -->", "<!-- /bench:multi -->"
 RUNS = ((2, 300), (4, 300), (8, 100))  # boards, games
 MANY_RUNS = ((8, 200), (16, 200), (32, 100))  # boards, games: epdle alone
 # OctordleBot's published figure (its own page): the mean over the 2,315 original answers.
@@ -192,9 +191,7 @@ def row(boards: int, ours: MultiBenchResult, theirs: list[int]) -> str:
 def write_section(
     rows: list[str], timing: tuple[float, float, float] | None, seconds: float
 ) -> None:
-    cpu = platform.processor() or platform.machine()
     lines = [
-        START,
         "## Several boards (Dordle, Quordle, Octordle)",
         "",
         "Games of different words drawn from the 2,315 original answers (seed "
@@ -203,8 +200,7 @@ def write_section(
         "1.6.0: its simultaneous entropy solver (one ply) on the same lists, from its own "
         "opener, in a virtual environment of its own with numpy < 1.25. Mean / max / lost "
         "(a board still open at the limit). Written by `tools/bench/bench_multi.py`; "
-        f"{os.cpu_count()} cores ({cpu}), Python {platform.python_version()} "
-        f"({platform.python_implementation()}), shared with other jobs; epdle's games took "
+        f"{docs_tables.machine()}, shared with other jobs; epdle's games took "
         f"{seconds:.0f} s in all.",
         "",
         "| game | games | epdle: mean / max / lost | doddle games | doddle: mean / max / lost "
@@ -226,17 +222,8 @@ def write_section(
             "time (what it takes on an idle core).",
             "",
         ]
-    lines += [
-        "![Quordle: guesses per game](img/bench-multi-4.png)",
-        END,
-    ]
-    text = BENCH_MD.read_text()
-    section = "\n".join(lines)
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        text = before + section + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    lines.append("![Quordle: guesses per game](img/bench-multi-4.png)")
+    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi", "\n".join(lines))
     BENCH_MD.write_text(text)
 
 
