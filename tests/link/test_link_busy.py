@@ -5,7 +5,7 @@ whenever the press came against it.
 
 On sim:// the host's clock is the board's: the refresh's ~15 s are charged to the
 host's timeouts (2 s, 3 tries) as on a real port. The real-time pseudo-terminal's trials
-are tests/e2e/test_press_real_time.py."""
+are tests/sim/test_press_real_time.py."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ through; while the device refreshes the panel the host says so in one line and w
 Run as a script for trials of the issue's kinds: a push, a press at a random moment
 0.05-2 s after it starts, then `info`; or (--before) a press at a random moment 0.05-2 s
 before `epdle info`:
-    python tests/e2e/test_press_real_time.py --trials 10 --seed 1 [--before]
+    python tests/sim/test_press_real_time.py --trials 10 --seed 1 [--before]
 """
 
 from __future__ import annotations
@@ -15,24 +15,22 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
+from served_pty import STATE_TIMEOUT_S, Line, ServedPty
 
 from epdle.frames import encode
 from epdle.link import Device, LinkError
 from epdle.render.suggestions import render_suggestion
 from epdle.solver.engine import Suggestion
 
-# The longest a trial waits for the board to report a state (a refresh is ~15 s).
-STATE_TIMEOUT_S = 90.0
 PARALLEL_TRIALS = 4
 
 
@@ -51,63 +49,6 @@ OLD = suggestions(["sloth", "doubt"])
 NEW = suggestions(["sloth", "doubt", "pious", "limbo", "fight", "tulip", "boxed", "humph"])
 
 
-@dataclass
-class Server:
-    """`epdle sim serve --pty --real-time` in its own process, its log followed."""
-
-    process: subprocess.Popen[str]
-    path: str
-    lines: list[str] = field(default_factory=list)
-    changed: threading.Condition = field(default_factory=threading.Condition)
-
-    @classmethod
-    def start(cls) -> Server:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "epdle", "sim", "serve", "--pty", "--real-time"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        assert process.stdout is not None
-        path = process.stdout.readline().strip()
-        if not path:
-            process.kill()
-            raise RuntimeError(f"the server did not start: {process.communicate()[1]}")
-        server = cls(process, path)
-        threading.Thread(target=server._follow, daemon=True).start()
-        return server
-
-    def _follow(self) -> None:
-        assert self.process.stderr is not None
-        for line in self.process.stderr:
-            with self.changed:
-                self.lines.append(line.strip())
-                self.changed.notify_all()
-
-    def wait_for(self, predicate: Callable[[list[str]], bool], what: str) -> None:
-        """Until the log shows a state (bounded)."""
-        with self.changed:
-            if not self.changed.wait_for(lambda: predicate(self.lines), STATE_TIMEOUT_S):
-                raise AssertionError(f"the board never got {what}: {self.lines[-5:]}")
-
-    def refreshes_after_press(self) -> int:
-        with self.changed:
-            pressed = max(i for i, line in enumerate(self.lines) if line.endswith("button pressed"))
-            return sum("panel refreshed" in line for line in self.lines[pressed:])
-
-    def press(self) -> None:
-        self.process.send_signal(signal.SIGUSR1)
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-
-
 COMMANDS: dict[str, Callable[[Device], object]] = {
     "push": lambda dev: dev.push(NEW, replace=True),
     "info": lambda dev: dev.info(),
@@ -124,10 +65,22 @@ class Outcome:
     refreshes: int = 0  # after the press: its own, and the show's
 
 
-def idle_after_press(lines: list[str]) -> bool:
+def last_press(lines: list[Line]) -> int | None:
+    return max(
+        (i for i, (_, text) in enumerate(lines) if text.startswith("button pressed")),
+        default=None,
+    )
+
+
+def idle_after_press(lines: list[Line]) -> bool:
     """The press came, and the device went to sleep after it (and after its refresh)."""
-    pressed = [i for i, line in enumerate(lines) if line.endswith("button pressed")]
-    return bool(pressed) and lines[-1].endswith("asleep") and len(lines) - 1 > pressed[-1]
+    pressed = last_press(lines)
+    return pressed is not None and lines[-1][1] == "asleep" and len(lines) - 1 > pressed
+
+
+def refreshes_after_press(lines: list[Line]) -> int:
+    pressed = last_press(lines) or 0
+    return sum(text.startswith("panel refreshed") for _, text in lines[pressed:])
 
 
 def run_epdle_info(path: str, notices: list[str]) -> str | None:
@@ -148,11 +101,10 @@ def run_epdle_info(path: str, notices: list[str]) -> str | None:
 
 def trial(command: str, press_at: float, then_info: bool = False) -> Outcome:
     """Press `press_at` seconds after the command starts (before it, if negative)."""
-    server = Server.start()
-    try:
+    with ServedPty() as server:
         with Device.open(server.path) as dev:
             dev.push(OLD)
-        server.wait_for(lambda lines: bool(lines) and lines[-1].endswith("asleep"), "asleep")
+        server.wait_until(lambda lines: bool(lines) and lines[-1][1] == "asleep", "asleep")
         if press_at < 0:
             server.press()
             threading.Event().wait(-press_at)  # the press's moment, not a synchronisation
@@ -173,10 +125,9 @@ def trial(command: str, press_at: float, then_info: bool = False) -> Outcome:
         except LinkError as error:
             return Outcome(str(error), notices, time.monotonic() - started)
         seconds = time.monotonic() - started
-        server.wait_for(idle_after_press, "asleep after the press")
-        return Outcome(None, notices, seconds, server.refreshes_after_press())
-    finally:
-        server.stop()
+        server.wait_until(idle_after_press, "asleep after the press")
+        with server.changed:
+            return Outcome(None, notices, seconds, refreshes_after_press(server.lines))
 
 
 # Seeded press moments, before each command (its new session opens on a refresh under
