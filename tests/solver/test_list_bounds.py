@@ -30,16 +30,19 @@ from epdle.words import MAX_LIST_BYTES
 FAST = ["--strategy", "entropy"]
 
 # Prints the peak RSS (kB) of `epdle ARGS...` run in this process, after it, and its exit
-# code after that.
+# code after that. The peak is the process's own (VmHWM): getrusage's ru_maxrss carries
+# over the parent's at the fork, pytest's hundreds of MB.
 PEAK_OF = """
-import resource, runpy, sys
+import runpy, sys
 sys.argv = ["epdle", *sys.argv[1:]]
 code = 0
 try:
     runpy.run_module("epdle", run_name="__main__")
 except SystemExit as end:
     code = end.code
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, code, file=sys.stderr)
+with open("/proc/self/status") as status:
+    peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+print(peak, code, file=sys.stderr)
 """
 
 

@@ -25,8 +25,8 @@ ALPHABET_SIZE = len(LETTERS)
 _INDEX_OF = str.maketrans({letter: chr(index) for index, letter in enumerate(LETTERS)})
 # The largest pattern matrix (answers x guesses codes) a pair of lists may need: larger
 # lists are refused from their lengths, before anything is computed. The solver works
-# over the matrix memory-mapped from its cache file, with copies of the candidates' rows
-# on top (at most a few times this): 20,000 answers of their own with the shipped guesses
+# over the matrix memory-mapped from its cache file, gathering the candidates' codes a
+# slab at a time (candidate_rows): 20,000 answers of their own with the shipped guesses
 # fit (0.6 GiB), 50,000 do not (2.9 GiB).
 MAX_MATRIX_BYTES = 1 << 30
 # The temporaries of one block of the matrix being computed, at most (about this many
