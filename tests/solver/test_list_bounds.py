@@ -249,3 +249,14 @@ def test_the_ranking_read_a_slab_at_a_time_is_the_ranking(
     for left, right in zip(slabbed, whole, strict=True):
         for field in ("guesses", "bits", "expected_left", "worst_left", "buckets"):
             assert np.array_equal(getattr(left, field), getattr(right, field)), field
+
+
+def test_a_list_is_read_up_to_its_most_distinct_words() -> None:
+    """Repeats and comments do not count towards `most`; one distinct word more is
+    refused."""
+    from epdle.words import TooManyWords, parse_word_lines
+
+    for text in ("crane\nslate\ncrane\n", "# two\ncrane\r\n\nslate\ncrane\n"):
+        assert parse_word_lines(text, "list", most=2) == ["crane", "slate"]
+        with pytest.raises(TooManyWords, match="list has more than 1 words"):
+            parse_word_lines(text, "list", most=1)

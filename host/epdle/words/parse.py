@@ -56,12 +56,11 @@ def parse_word_lines(
         if fold is not None:
             word = fold(word)
         if not word.isalpha() or set(word) - _LETTERS:
-            where = _line_number(text, line.start())
-            text_of = raw.strip()
-            raise ValueError(f"{source}:{where}: {text_of!r} is not a word of letters {LETTERS}")
+            where = f"{source}:{_line_number(text, line.start())}"
+            raise ValueError(f"{where}: {raw.strip()!r} is not a word of letters {LETTERS}")
         if length is not None and len(word) != length:
-            where = _line_number(text, line.start())
-            raise ValueError(f"{source}:{where}: {word!r} has {len(word)} letters, not {length}")
+            where = f"{source}:{_line_number(text, line.start())}"
+            raise ValueError(f"{where}: {word!r} has {len(word)} letters, not {length}")
         if word not in seen:
             if most is not None and len(words) >= most:
                 raise TooManyWords(source, most)
