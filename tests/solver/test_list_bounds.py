@@ -260,3 +260,17 @@ def test_a_list_is_read_up_to_its_most_distinct_words() -> None:
         assert parse_word_lines(text, "list", most=2) == ["crane", "slate"]
         with pytest.raises(TooManyWords, match="list has more than 1 words"):
             parse_word_lines(text, "list", most=1)
+
+
+def test_a_games_file_over_the_size_limit_is_refused_from_its_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bench --games FILE` is a list too: a 200 MiB file (sparse) is refused from its size
+    in one line; before, it was read whole."""
+    games = tmp_path / "games.txt"
+    with games.open("wb") as file:
+        file.truncate(200 << 20)
+    assert main(["bench", "--boards", "2", "--games", str(games)]) == 1
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1
+    assert f"games file {games} too large (200.0 MiB): over the limit of 16 MiB" in error

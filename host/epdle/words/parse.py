@@ -6,6 +6,7 @@ import os
 import re
 import stat
 from collections.abc import Callable
+from typing import BinaryIO
 
 from epdle.words.languages import LETTERS
 
@@ -91,14 +92,9 @@ def read_word_file(
     name = os.fspath(path)
     try:
         with open(name, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            if stat.S_ISREG(status.st_mode) and status.st_size > MAX_LIST_BYTES:
-                raise _too_big(name, f" ({status.st_size / 2**20:,.1f} MiB)")
-            data = handle.read(MAX_LIST_BYTES + 1)
+            data = read_limited(handle, f"word list {name}")
     except OSError as error:
         raise ValueError(f"cannot read word list {name}: {error.strerror}") from error
-    if len(data) > MAX_LIST_BYTES:
-        raise _too_big(name, "")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -109,6 +105,16 @@ def read_word_file(
     return parse_word_lines(text, name, length, fold, most)
 
 
-def _too_big(name: str, size: str) -> ValueError:
+def read_limited(handle: BinaryIO, what: str) -> bytes:
+    """The bytes of an open list file (`what` names it in errors), at most MAX_LIST_BYTES:
+    a larger one is refused from its size before it is read, a pipe once that much is."""
+    status = os.fstat(handle.fileno())
+    size = ""
+    if stat.S_ISREG(status.st_mode) and status.st_size > MAX_LIST_BYTES:
+        size = f" ({status.st_size / 2**20:,.1f} MiB)"
+    else:
+        data = handle.read(MAX_LIST_BYTES + 1)
+        if len(data) <= MAX_LIST_BYTES:
+            return data
     limit = f"{MAX_LIST_BYTES >> 20} MiB"
-    return ValueError(f"word list {name} too large{size}: over the limit of {limit} a file")
+    raise ValueError(f"{what} too large{size}: over the limit of {limit} a file")
