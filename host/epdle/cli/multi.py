@@ -103,10 +103,14 @@ def multi_advice_json(advice: MultiAdvice, solver: MultiSolver) -> dict[str, obj
 
 
 def read_games(path: str, boards: int, universe: Universe) -> list[list[str]]:
-    """A games file: one game a line, its `boards` hidden words comma-separated."""
+    """A games file: one game a line, its `boards` hidden words comma-separated (at most
+    words.MAX_LIST_BYTES, as a word list)."""
+    from epdle.words.parse import read_limited
+
+    with open(path, "rb") as handle:
+        data = read_limited(handle, f"games file {path}")
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a text file (UTF-8)") from None
     candidates = set(universe.answers)

@@ -84,7 +84,9 @@ class GameSpec(NamedTuple):
         )
 
     def universe(self) -> Universe:
-        """The words this game is played over."""
+        """The words this game is played over. Lists of your own are read no further
+        than the most words whose pattern matrix could fit (the answers first, then the
+        guesses beside them): a huge list is refused before it is in memory."""
         from epdle import words
         from epdle.solver.universe import Universe
         from epdle.words.languages import language as lookup
@@ -97,26 +99,42 @@ class GameSpec(NamedTuple):
             if not self.guesses and not self.answers:
                 return Universe.dictionary(lang.code, self.length, keep_plurals=keep)
             shipped = words.language_list(lang.code, self.length, keep_plurals=keep)
-            guess_words = (
-                words.read_word_file(self.guesses, self.length, lang.fold)
-                if self.guesses
-                else shipped.guesses
-            )
             if self.answers:
-                answer_words = words.read_word_file(self.answers, self.length, lang.fold)
+                answer_words = self._read(self.answers, None, lang.fold)
                 blind = self.blind
             else:
                 answer_words, blind = shipped.candidates, True
+            guess_words = (
+                self._read(self.guesses, len(answer_words), lang.fold)
+                if self.guesses
+                else shipped.guesses
+            )
             return Universe(
                 guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
             )
-        guess_words = words.read_word_file(self.guesses) if self.guesses else list(words.guesses())
         answer_words = (
-            words.read_word_file(self.answers) if self.answers else list(words.answers(self.lists))
+            self._read(self.answers, None) if self.answers else list(words.answers(self.lists))
         )
+        # Blind, the guesses are the answers too.
+        beside = None if self.blind else len(answer_words)
+        guess_words = self._read(self.guesses, beside) if self.guesses else list(words.guesses())
         if self.blind:
             return Universe(guess_words, None, keep_plurals=keep)
         return Universe(guess_words, answer_words, keep_plurals=keep)
+
+    def _read(
+        self, path: str, answers: int | None, fold: Callable[[str], str] | None = None
+    ) -> list[str]:
+        """A word list of your own, read no further than solver.patterns.most_words (the
+        guesses beside `answers` answers, or None: the answers)."""
+        from epdle import words
+        from epdle.solver.patterns import most_words, too_many_words
+
+        length = self.length if self.dictionary else None
+        try:
+            return words.read_word_file(path, length, fold, most=most_words(self.length, answers))
+        except words.TooManyWords as error:
+            raise too_many_words(error) from None
 
     def solver(
         self,

@@ -7,7 +7,9 @@ candidates still alive are one contiguous gather. Codes are 0 .. 3**length - 1.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import math
+import mmap
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,14 +25,19 @@ ALPHABET_SIZE = len(LETTERS)
 _INDEX_OF = str.maketrans({letter: chr(index) for index, letter in enumerate(LETTERS)})
 # The largest pattern matrix (answers x guesses codes) a pair of lists may need: larger
 # lists are refused from their lengths, before anything is computed. The solver works
-# over the matrix memory-mapped from its cache file, with copies of the candidates' rows
-# on top (at most a few times this): 20,000 answers of their own with the shipped guesses
+# over the matrix memory-mapped from its cache file, gathering the candidates' codes a
+# slab at a time (candidate_rows): 20,000 answers of their own with the shipped guesses
 # fit (0.6 GiB), 50,000 do not (2.9 GiB).
 MAX_MATRIX_BYTES = 1 << 30
 # The temporaries of one block of the matrix being computed, at most (about this many
 # bytes per answer-guess pair of the block: the per-position comparisons and the codes).
 _BLOCK_BYTES = 64 << 20
 _PAIR_BYTES = 48
+# A memory-mapped matrix over _MAPPED_WHOLE is read _RESIDENT_BYTES of rows at a time,
+# no more of it kept mapped in the process (candidate_rows); the shipped lists' matrices
+# (blind: 0.2 GiB) stay mapped whole.
+_MAPPED_WHOLE = 256 << 20
+_RESIDENT_BYTES = 32 << 20
 
 
 class ListsTooLarge(ValueError):
@@ -52,6 +59,23 @@ def check_lists_fit(guesses: int, answers: int, length: int) -> None:
             f"{MAX_MATRIX_BYTES / 2**30:g} GiB (answers x guesses x "
             f"{np.dtype(code_dtype(length)).itemsize} byte(s)): use shorter lists"
         )
+
+
+def most_words(length: int, answers: int | None = None) -> int:
+    """The most words a list can hold whose pattern matrix could fit: the guesses beside
+    `answers` answers, or (None) the answers, or a list that is both. The guesses include
+    the answers, so n answers need at least n x n codes."""
+    codes = MAX_MATRIX_BYTES // np.dtype(code_dtype(length)).itemsize
+    return codes // max(1, answers) if answers is not None else math.isqrt(codes)
+
+
+def too_many_words(error: ValueError) -> ListsTooLarge:
+    """A word list read stopped at its reader's `most` words (words.TooManyWords), in one
+    line naming the limit."""
+    return ListsTooLarge(
+        f"word lists too large: {error}, more than a pattern matrix within the limit of "
+        f"{MAX_MATRIX_BYTES / 2**30:g} GiB allows: use shorter lists"
+    )
 
 
 def letter_index(letter: str) -> int:
@@ -126,28 +150,73 @@ def _block_codes(answers: np.ndarray, guesses: np.ndarray, shape: tuple[int, ...
     return codes
 
 
-def compute_patterns(
-    guess_words: Sequence[str], answer_words: Sequence[str], out: np.ndarray | None = None
-) -> np.ndarray:
-    """The (answers, guesses) matrix of pattern codes, computed vectorised a block of
-    answers at a time (its temporaries under _BLOCK_BYTES), into `out` if given (say a
-    memory-mapped file: then the matrix is never whole in memory)."""
+def pattern_blocks(
+    guess_words: Sequence[str], answer_words: Sequence[str]
+) -> Iterator[tuple[int, np.ndarray]]:
+    """The (answers, guesses) matrix of pattern codes a block of answers' rows at a time,
+    (first row, rows), computed vectorised with its temporaries under _BLOCK_BYTES."""
     guesses = encode_words(guess_words)
     answers = encode_words(answer_words)
     length = guesses.shape[1]
     if answers.shape[1] != length:
         raise ValueError("guesses and answers must have the same length")
-    shape = (len(answer_words), len(guess_words))
-    matrix = np.empty(shape, dtype=code_dtype(length)) if out is None else out
     groups = _repeat_groups(guesses)
     block = max(1, _BLOCK_BYTES // (_PAIR_BYTES * len(guess_words)))
     for start in range(0, len(answer_words), block):
         rows = answers[start : start + block]
+        codes = np.empty((len(rows), len(guess_words)), dtype=code_dtype(length))
         for repeats, columns in groups.items():
-            matrix[start : start + len(rows), columns] = _block_codes(
-                rows, guesses[columns], repeats
-            )
+            codes[:, columns] = _block_codes(rows, guesses[columns], repeats)
+        yield start, codes
+
+
+def compute_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np.ndarray:
+    """The (answers, guesses) matrix of pattern codes, in memory."""
+    length = len(guess_words[0]) if guess_words else 0
+    matrix = np.empty((len(answer_words), len(guess_words)), dtype=code_dtype(length))
+    for start, codes in pattern_blocks(guess_words, answer_words):
+        matrix[start : start + len(codes)] = codes
     return matrix
+
+
+def candidate_rows(matrix: np.ndarray, candidates: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """The candidates' codes for some guess columns, gathered from the (answers, guesses)
+    matrix: a run of consecutive columns as one slice of each row, others one by one.
+
+    From a memory-mapped matrix over _MAPPED_WHOLE, gathered from _RESIDENT_BYTES of its
+    rows at a time, the pages read dropped from the process after each (the kernel maps whole
+    runs of pages around each one read: the rows of a few columns would be all of it).
+    They stay in the page cache, so reading them again costs no disk."""
+    if len(columns) > 1 and (np.diff(columns) == 1).all():
+        span = slice(int(columns[0]), int(columns[-1]) + 1)
+
+        def gather(rows: np.ndarray) -> np.ndarray:
+            return matrix[rows, span]
+    else:
+
+        def gather(rows: np.ndarray) -> np.ndarray:
+            return matrix[np.ix_(rows, columns)]
+
+    mapping = _mapping(matrix)
+    if mapping is None or matrix.nbytes <= _MAPPED_WHOLE:
+        return np.asarray(gather(candidates))
+    out = np.empty((len(candidates), len(columns)), dtype=matrix.dtype)
+    # By runs of rows of the matrix, not of candidates: its pages are mapped in runs.
+    run = candidates // max(1, _RESIDENT_BYTES // max(1, matrix.strides[0]))
+    for part in np.unique(run):
+        where = np.flatnonzero(run == part)
+        out[where] = gather(candidates[where])
+        mapping.madvise(mmap.MADV_DONTNEED)
+    return out
+
+
+def _mapping(matrix: np.ndarray) -> mmap.mmap | None:
+    """The file mapping a matrix is a view of (np.load's mmap_mode), if the platform can
+    drop its pages; else None."""
+    base: object = matrix.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    return base if isinstance(base, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED") else None
 
 
 def patterns_against(guess: str, answer_words: np.ndarray) -> np.ndarray:
@@ -177,11 +246,12 @@ def load_patterns(guess_words: Sequence[str], answer_words: Sequence[str]) -> np
     dtype = code_dtype(len(guess_words[0]))
 
     def save(temporary: Path) -> None:
-        # Computed straight into the file, mapped: never whole in memory.
-        out = np.lib.format.open_memmap(temporary, mode="w+", dtype=dtype, shape=expected)
-        compute_patterns(guess_words, answer_words, out)
-        out.flush()
-        del out
+        # Written to the file a block at a time: never whole in memory (nor mapped).
+        header = {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)), "shape": expected}
+        with temporary.open("wb") as file:
+            np.lib.format.write_array_header_1_0(file, {**header, "fortran_order": False})
+            for _, codes in pattern_blocks(guess_words, answer_words):
+                file.write(codes.tobytes())
 
     try:
         write_atomically(path, save)

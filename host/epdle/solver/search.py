@@ -15,8 +15,9 @@ from functools import cache
 
 import numpy as np
 
+from epdle.solver.patterns import candidate_rows
 from epdle.solver.ranking.book import path_key
-from epdle.solver.ranking.stats import bucket_blocks
+from epdle.solver.ranking.stats import candidate_blocks
 from epdle.solver.scoring import GAME_GUESSES, pattern_string
 from epdle.solver.settings import RESCUE_WIDTH, cost_curve
 from epdle.solver.universe import Universe
@@ -254,8 +255,9 @@ class TreeSearch:
         bucket_count = np.empty(len(columns), dtype=np.int64)
         largest = np.empty(len(columns), dtype=np.int64)
         estimate = np.empty(len(columns))
-        blocks = bucket_blocks(
-            self.patterns[candidates],
+        blocks = candidate_blocks(
+            self.patterns,
+            candidates,
             columns,
             self.universe.pattern_count,
             None if self.uniform else weights,
@@ -293,11 +295,11 @@ class TreeSearch:
         columns = (
             np.arange(len(self.universe.guesses)) if allowed is None else np.flatnonzero(allowed)
         )
-        rows = self.patterns[candidates]
         apart = np.empty(len(columns), dtype=bool)
         block = max(1, _APART_CELLS // len(candidates))
         for start in range(0, len(columns), block):
-            codes = np.sort(rows[:, columns[start : start + block]], axis=0)
+            rows = candidate_rows(self.patterns, candidates, columns[start : start + block])
+            codes = np.sort(rows, axis=0)
             apart[start : start + block] = (codes[1:] != codes[:-1]).all(axis=0)
         weights = self.weights[candidates]
         mass = float(weights.sum())
@@ -316,7 +318,7 @@ class TreeSearch:
         if allowed is not None:
             own = own[allowed[own]]
         own = np.sort(own)
-        codes = np.sort(self.patterns[candidates][:, own], axis=0)
+        codes = np.sort(candidate_rows(self.patterns, candidates, own), axis=0)
         apart = np.flatnonzero((np.diff(codes.astype(np.int16), axis=0) != 0).all(axis=0))
         return int(own[apart[0]]) if len(apart) else -1
 
@@ -490,8 +492,10 @@ class FinishCheck:
         )
         largest = np.empty(len(columns), dtype=np.int64)
         buckets = np.empty(len(columns), dtype=np.int64)
-        rows = self.patterns[candidates]
-        for part, counts, _ in bucket_blocks(rows, columns, self.universe.pattern_count, None):
+        blocks = candidate_blocks(
+            self.patterns, candidates, columns, self.universe.pattern_count, None
+        )
+        for part, counts, _ in blocks:
             largest[part] = counts.max(axis=1)
             buckets[part] = (counts > 0).sum(axis=1)
         apart = np.flatnonzero(largest == 1)
@@ -512,8 +516,9 @@ def _estimated_openers(universe: Universe, count: int) -> list[int]:
     """The first guesses with the lowest estimated cost (for lists without a known opener)."""
     columns = np.arange(len(universe.guesses))
     estimate = np.empty(len(columns))
-    rows = universe.patterns[np.arange(len(universe.answers))]
-    for part, counts, _ in bucket_blocks(rows, columns, universe.pattern_count, None):
+    every = np.arange(len(universe.answers))
+    blocks = candidate_blocks(universe.patterns, every, columns, universe.pattern_count, None)
+    for part, counts, _ in blocks:
         estimate[part] = _estimated_cost(counts).sum(axis=1)
     return [int(i) for i in np.argsort(estimate, kind="stable")[:count]]
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
         inflection_flags,
         tier_of,
     )
-    from epdle.words.parse import parse_word_lines, read_word_file
+    from epdle.words.parse import MAX_LIST_BYTES, TooManyWords, parse_word_lines, read_word_file
     from epdle.words.prior import SHIPPED_PRIOR, Prior, prior_weight
     from epdle.words.sample import even_sample
     from epdle.words.shipped import (
@@ -49,11 +49,13 @@ __all__ = [
     "CANDIDATE_MIN_ZIPF",
     "COMMON_ZIPF",
     "FREQUENT_ZIPF",
+    "MAX_LIST_BYTES",
     "SHIPPED_PRIOR",
     "STEM_MIN_ZIPF",
     "TIER_NAMES",
     "LanguageList",
     "Prior",
+    "TooManyWords",
     "WordInfo",
     "answers",
     "even_sample",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from epdle.solver.patterns import candidate_rows
 from epdle.solver.ranking.stats import GuessStats
 from epdle.solver.scoring import pattern_string
 from epdle.solver.settings import COST_DECIMALS, bits_to_guesses, pinned_feedbacks
@@ -63,7 +64,8 @@ def two_ply_costs(
     """
     weights = universe.weights[candidates] / universe.weights[candidates].sum()
     pinned = pinned_codes(universe.length)
-    codes = universe.patterns[candidates][:, pool].T.astype(np.int32)  # (pool, candidates)
+    # (pool, candidates)
+    codes = candidate_rows(universe.patterns, candidates, pool).T.astype(np.int32)
     n = len(candidates)
     position = np.full(len(universe.answers), -1)
     position[candidates] = np.arange(n)

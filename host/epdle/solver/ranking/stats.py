@@ -10,11 +10,16 @@ from typing import TypeVar
 
 import numpy as np
 
+from epdle.solver.patterns import candidate_rows
 from epdle.solver.state import GameState
 from epdle.solver.universe import Universe
 
 # Cells (candidates x guesses) per bincount block: small enough to stay in the CPU cache.
 _BLOCK_CELLS = 1 << 16
+# Bytes of the candidates' codes gathered from the pattern matrix at once (a slab of
+# guess columns): never a copy of the candidates' whole rows, which is the size of the
+# matrix itself on the first turn of a large list.
+_SLAB_BYTES = 16 << 20
 # Below this many candidates, relabelling buckets by rank beats bincounting every pattern.
 _RELABEL_BELOW = 8
 
@@ -86,6 +91,25 @@ def bucket_blocks(
         yield slice(start, start + len(columns)), count, mass
 
 
+def candidate_blocks(
+    patterns: np.ndarray,
+    candidates: np.ndarray,
+    guesses: np.ndarray,
+    pattern_count: int,
+    weights: np.ndarray | None,
+) -> Iterator[tuple[slice, np.ndarray, np.ndarray | None]]:
+    """bucket_blocks over the candidates' rows of the pattern matrix, gathered from it a
+    slab of guesses at a time (_SLAB_BYTES)."""
+    slab = max(1, _SLAB_BYTES // max(1, len(candidates) * patterns.itemsize))
+    for start in range(0, len(guesses), slab):
+        columns = guesses[start : start + slab]
+        rows = candidate_rows(patterns, candidates, columns)
+        for part, count, mass in bucket_blocks(
+            rows, np.arange(len(columns)), pattern_count, weights
+        ):
+            yield slice(start + part.start, start + part.stop), count, mass
+
+
 def guess_stats(
     universe: Universe, candidates: np.ndarray, guesses: np.ndarray | None = None
 ) -> GuessStats:
@@ -94,14 +118,17 @@ def guess_stats(
         guesses = np.arange(len(universe.guesses))
     weights = universe.weights[candidates]
     weights = weights / weights.sum()
-    rows = universe.patterns[candidates]
     size = len(guesses)
     bits = np.empty(size)
     expected = np.empty(size)
     worst = np.empty(size, dtype=np.int64)
     buckets = np.empty(size, dtype=np.int64)
-    blocks = bucket_blocks(
-        rows, guesses, universe.pattern_count, weights if universe.blind else None
+    blocks = candidate_blocks(
+        universe.patterns,
+        candidates,
+        guesses,
+        universe.pattern_count,
+        weights if universe.blind else None,
     )
     n = len(candidates)
     # Uniform weights: entropy from a table of c*log2(c) instead of a log per bucket.
