@@ -43,10 +43,10 @@ from epdle.solver.scoring import GAME_GUESSES, is_solved, score
 ROOT = Path(__file__).resolve().parents[2]
 BENCH_MD = ROOT / "docs" / "bench.md"
 RECENT = Path(__file__).resolve().parent / "data" / "nyt-answers-since-2023-07.tsv"
-# A game not solved in this many guesses is stopped (counted lost, at this figure).
-STOP_AFTER = 10
+# A game not solved within the game's guesses counts this many (lost).
+LOST_AT = GAME_GUESSES + 1
 SEED = 0
-SAMPLE = 300
+SAMPLE = 200
 
 
 def recent_answers() -> list[str]:
@@ -79,14 +79,15 @@ def play(setup: GameSetup, answer: str) -> int:
     """Guesses `setup`'s game takes to find `answer`, its first suggestion each turn."""
     game = setup.new_game()
     assert isinstance(game, Game)
-    for turn in range(1, STOP_AFTER + 1):
+    for turn in range(1, GAME_GUESSES + 1):
         guess = game.advice.suggestions[0].word if game.advice.suggestions else None
         guess = guess or game.advice.candidates[0]
         feedback = score(guess, answer)
         if is_solved(feedback):
             return turn
-        game.play(guess, feedback)
-    return STOP_AFTER
+        if turn < GAME_GUESSES:
+            game.play(guess, feedback)
+    return LOST_AT
 
 
 @dataclass
@@ -106,9 +107,12 @@ class Row:
         n = len(self.guesses)
         return statistics.stdev(self.guesses) / math.sqrt(n) if n > 1 else float("nan")
 
-    @property
-    def lost(self) -> int:
-        return sum(turns > GAME_GUESSES for turns in self.guesses)
+    def lost(self, played: Sequence[str]) -> str:
+        """How many games were lost, and which words when few."""
+        lost = [
+            w.upper() for w, turns in zip(played, self.guesses, strict=True) if turns > GAME_GUESSES
+        ]
+        return f"{len(lost)} ({', '.join(lost)})" if 0 < len(lost) <= 3 else str(len(lost))
 
 
 def measure(name: str, size: int, played: Sequence[str], setups: dict[str, GameSetup]) -> list[Row]:
@@ -139,7 +143,7 @@ def table_row(row: Row, uniform: dict[str, Row], played: Sequence[str]) -> str:
     shown = f"{n} of {row.size}" if n < row.size else f"{n}"
     return (
         f"| {row.test_set} | {shown} | {row.prior} | {mean} | {max(row.guesses)} "
-        f"| {row.lost} | {'; '.join(differences)} | {row.seconds:.0f} |"
+        f"| {row.lost(played)} | {'; '.join(differences)} | {row.seconds:.0f} |"
     )
 
 
@@ -167,7 +171,7 @@ def write_section(lines: list[str], recent: Sequence[str], sample: int, seed: in
         "tenses. The larger sets are samples "
         f"(seed {seed}, {sample} words); +- is one standard error, and the difference "
         "(against the uniform row above it, on the same words) is paired. Lost: over "
-        f"{GAME_GUESSES} guesses (a game is stopped at {STOP_AFTER}). Written by "
+        f"{GAME_GUESSES} guesses, counted as {LOST_AT} in the mean. Written by "
         f"`tools/bench/bench_prior.py`; {docs_tables.machine()}, shared with other jobs "
         "(seconds: CPU time).",
         "",
