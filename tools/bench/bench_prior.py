@@ -169,11 +169,12 @@ def write_section(lines: list[str], recent: Sequence[str], sample: int, seed: in
         "the accepted words on neither list that the shipped dictionary list holds "
         "(hunspell en_US, Zipf 2.0 or more) and that are not flagged as plurals or past "
         "tenses. The larger sets are samples "
-        f"(seed {seed}, {sample} words); +- is one standard error, and the difference "
-        "(against the uniform row above it, on the same words) is paired. Lost: over "
+        f"(seed {seed}, {sample} words); +- is one standard error, and the differences "
+        "(against each uniform row, on the same words) are paired. Lost: over "
         f"{GAME_GUESSES} guesses, counted as {LOST_AT} in the mean. Written by "
         f"`tools/bench/bench_prior.py`; {docs_tables.machine()}, shared with other jobs "
-        "(seconds: CPU time).",
+        "(seconds: CPU time; widened, a uniform game plays on the frequency game's "
+        "solver and what it has worked out already).",
         "",
         "| test set | words | prior | mean guesses | max | lost | frequency - uniform | seconds |",
         "|---|---|---|---|---|---|---|---|",
