@@ -158,7 +158,7 @@ def test_a_hard_mode_game_is_reviewed_under_its_rule(capsys) -> None:
         assert main(argv) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["mode"] == mode
-        assert report["prior"] == "2,315 answers, equally likely"
+        assert report["prior"] == "uniform (2,315 answers, equally likely)"
         best_moves[mode] = [turn["best"] for turn in report["turns"]]
     # Every best move of the hard review keeps hard mode's rule; the normal review's
     # best second move (after SALET left A yellow) breaks it, so the two differ there.
@@ -177,6 +177,13 @@ def test_the_review_names_its_mode_and_prior(capsys) -> None:
     assert main(["review", "--history", history]) == 0
     text = capsys.readouterr().out
     assert f"({report['skill_after_opener']} without the opener)" in text
-    assert "Reviewed in normal mode; prior: 2,315 answers, equally likely." in text
-    assert main(["review", "--blind", "--history", history, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["prior"].endswith("weighted by word frequency")
+    assert "Reviewed in normal mode; prior: uniform (2,315 answers, equally likely)." in text
+    assert report["prior_name"] == "uniform"
+    for option in ("--blind", "--prior=frequency"):
+        assert main(["review", option, "--history", history, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["prior_name"] == "frequency"
+        assert report["prior"] == "frequency (14,855 words, weighted by word frequency)"
+    assert main(["review", "--prior", "frequency", "--history", history]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # the console may wrap the line
+    assert "Reviewed in normal, blind mode; prior: frequency (14,855 words," in text

@@ -12,7 +12,7 @@ from epdle.cli.errors import UsageError
 from epdle.cli.options import progress_bar
 from epdle.cli.tables import print_bench
 from epdle.solver.multi import MultiHistoryError, guess_limit, parse_multi_history
-from epdle.solver.names import mode_name
+from epdle.solver.names import mode_name, prior_name
 from epdle.words.languages import display_word
 
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ def multi_advice_json(advice: MultiAdvice, solver: MultiSolver) -> dict[str, obj
         "boards": solver.boards,
         "hard": solver.hard,
         "blind": solver.blind,
+        "prior": prior_name(solver.blind),
         "guess_limit": solver.max_guesses,
         "guesses_used": advice.guesses_used,
         "guesses_left": advice.guesses_left,

@@ -66,6 +66,7 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     command has them; ``other_lengths=False`` leaves the last two out for a command
     that plays the original lists only)."""
     from epdle.solver import DEFAULT_STRATEGY, STRATEGIES
+    from epdle.solver.names import DEFAULT_PRIOR, PRIORS
     from epdle.words.languages import LANGUAGES, LENGTHS
     from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, LIST_TEXT
 
@@ -89,6 +90,14 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         + "; ".join(f"{name}, {text}" for name, text in LIST_TEXT.items())
         + f" (default: {DEFAULT_LISTS}); the game goes on with every accepted word when the "
         "feedback leaves it",
+    )
+    parser.add_argument(
+        "--prior",
+        choices=PRIORS,
+        default=DEFAULT_PRIOR,
+        help="how likely each word is to be the answer: "
+        + "; ".join(f"{name}, {text}" for name, text in PRIORS.items())
+        + f" (default: {DEFAULT_PRIOR})",
     )
     parser.add_argument("--answers", help="answer list file (one word a line)")
     parser.add_argument("--guesses", help="accepted-guess list file (one word a line)")
@@ -158,15 +167,16 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     """The game the parsed arguments describe, fixed: the one place a command's options
     become its settings. A combination that means nothing is a usage error here."""
     from epdle.session.spec import GameSpec
-    from epdle.solver.names import DEFAULT_STRATEGY
+    from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR
     from epdle.words.named import DEFAULT_LISTS
 
     lists = getattr(args, "lists", None)
+    prior = getattr(args, "prior", DEFAULT_PRIOR)
     spec = GameSpec(
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
         hard=args.hard,
-        blind=args.blind,
+        blind=args.blind or prior == FREQUENCY_PRIOR,
         answers=args.answers,
         guesses=args.guesses,
         keep_plurals=args.keep_plurals,
@@ -175,6 +185,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
         lists=lists or DEFAULT_LISTS,
+        prior=prior,
     )
     if lists and not spec.shipped:
         raise UsageError(

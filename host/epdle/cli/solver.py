@@ -15,7 +15,7 @@ from epdle.cli.options import (
     game_spec,
     progress_bar,
 )
-from epdle.solver.names import Kind, mode_name
+from epdle.solver.names import Kind, mode_name, prior_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
@@ -182,6 +182,7 @@ def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[
         "strategy": strategy,
         "hard": hard,
         "blind": blind,
+        "prior": prior_name(blind),
         "candidates_left": advice.candidates_left,
         "solved": advice.solved,
         "answer": advice.answer if advice.solved else None,
@@ -357,6 +358,7 @@ def suggest_options(spec: GameSpec) -> list[str]:
     """The `epdle suggest` options that play `spec`'s game (its board, lists and mode)."""
     options = ["--strategy", spec.strategy]
     options += ["--hard"] * spec.hard + ["--blind"] * spec.blind
+    options += ["--prior", spec.prior]
     if spec.dictionary:
         options += ["--length", str(spec.length)]
         options += ["--language", spec.language] if spec.language else []

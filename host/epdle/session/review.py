@@ -77,7 +77,8 @@ class Review:
     skill_after_opener: int | None  # the same without the first turn (None: one turn)
     luck: int
     mode: str  # as epdle.solver.names.mode_name gives it
-    prior: str  # which words the answer is drawn from, and how likely each is
+    prior: str  # the prior's name, which words the answer is drawn from, how likely each is
+    prior_name: str  # the prior's name alone, as --prior gives it
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
@@ -107,6 +108,7 @@ class Reviewer:
             luck=_average([t.luck for t in turns]),
             mode=mode_name(self.solver.hard, self.solver.blind),
             prior=self.solver.universe.prior_text,
+            prior_name=self.solver.universe.prior_name,
         )
 
     def _turn(self, state: GameState, guess: str, colours: str) -> TurnReview:

@@ -10,7 +10,7 @@ Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
 from __future__ import annotations
 
 from epdle.named_tuple import NamedTuple
-from epdle.solver.names import DEFAULT_STRATEGY
+from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR
 from epdle.words.named import DEFAULT_LISTS
 
 TYPE_CHECKING = False
@@ -43,6 +43,9 @@ class GameSpec(NamedTuple):
     # The shipped answer list the game starts from (epdle.words.named), where no answers
     # file is given.
     lists: str = DEFAULT_LISTS
+    # The prior over the candidates (epdle.solver.names.PRIORS): "frequency" plays blind
+    # from the first guess (every accepted word, weighted as a blind game weighs them).
+    prior: str = DEFAULT_PRIOR
 
     def by_boards(self, one: Callable[[], T], several: Callable[[], T]) -> T:
         """`one()` for one board's game, `several()` for several boards' (Dordle, Quordle,
@@ -71,9 +74,9 @@ class GameSpec(NamedTuple):
 
     @property
     def always_blind(self) -> bool:
-        """Another language or length, without an answer list of one's own: blind
-        whatever is asked (one solver per hard mode)."""
-        return self.dictionary and not self.answers
+        """Another language or length, without an answer list of one's own, or the
+        frequency prior: blind whatever is asked (one solver per hard mode)."""
+        return (self.dictionary and not self.answers) or self.prior == FREQUENCY_PRIOR
 
     def in_mode(self, hard: bool, blind: bool, strategy: str | None = None) -> GameSpec:
         """This game in another mode (and strategy); blind where the lists always are."""

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from epdle.solver.engine import Solver
+from epdle.solver.names import prior_name
 from epdle.solver.records import Record, published_optimum
 from epdle.solver.scoring import GAME_GUESSES, score
 
@@ -55,6 +56,7 @@ class BenchResult:
             "strategy": self.strategy,
             "hard": self.hard,
             "blind": self.blind,
+            "prior": prior_name(self.blind),
             "games": self.games,
             "mean": round(self.mean, 4),
             "max": self.max,

@@ -33,6 +33,24 @@ REGISTRY = {
 STRATEGIES = tuple(REGISTRY)
 ONE_PLY_STRATEGIES = tuple(name for name, s in REGISTRY.items() if s.kind is Kind.ONE_PLY)
 DEFAULT_STRATEGY = "best"
+# The prior a game weighs its candidates by (`--prior`), chosen once in its GameSpec:
+# name -> what it is (for --help). A blind game is weighted by frequency whatever is asked.
+PRIORS = {
+    "uniform": "the answer list's words, equally likely, every accepted word only once "
+    "the feedback leaves it",
+    "frequency": "every accepted word from the first guess, weighted by how likely it is "
+    "to be an answer (common words more, plurals and past tenses less), as --blind",
+}
+DEFAULT_PRIOR = "uniform"
+FREQUENCY_PRIOR = "frequency"
+
+
+def prior_name(blind: bool) -> str:
+    """The prior a game in this mode weighs its candidates by: a blind game's is the
+    frequency prior."""
+    return FREQUENCY_PRIOR if blind else DEFAULT_PRIOR
+
+
 # How many ranked guesses a turn keeps (and so the most --top can ask for).
 MAX_SUGGESTIONS = 50
 

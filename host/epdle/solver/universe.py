@@ -10,6 +10,7 @@ import numpy as np
 from epdle import words
 from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
+from epdle.solver.names import prior_name
 from epdle.solver.patterns import (
     ALPHABET_SIZE,
     check_lists_fit,
@@ -126,11 +127,17 @@ class Universe:
         return raw / raw.sum()
 
     @property
+    def prior_name(self) -> str:
+        """The prior's name, as `--prior` gives it (epdle.solver.names.PRIORS)."""
+        return prior_name(self.blind)
+
+    @property
     def prior_text(self) -> str:
-        """Which words the answer is drawn from and how likely each is, in words."""
+        """The prior by name, then which words the answer is drawn from and how likely
+        each is, in words."""
         if self.blind:
-            return f"{len(self.answers):,} words, weighted by word frequency"
-        return f"{len(self.answers):,} answers, equally likely"
+            return f"{self.prior_name} ({len(self.answers):,} words, weighted by word frequency)"
+        return f"{self.prior_name} ({len(self.answers):,} answers, equally likely)"
 
     @cached_property
     def common_rank(self) -> np.ndarray:
