@@ -296,7 +296,7 @@ def test_todays_answer_outside_the_list_and_hard_mode_midgame(
     page = open_page(context, live_server.url)
     mode = page.locator("#mode")
     expect(mode).to_have_text(
-        "Words: the original game's answers (every accepted word if today's is not one)"
+        "Words: the original list (every accepted word if today's answer is not on it)"
     )
     guess = page.get_by_role("textbox", name="Guess")
     for turn, word in enumerate(("salet", "courd", "pinky"), 1):
