@@ -22,7 +22,7 @@ LIST_NAME = {
     "nyt2023": "the 2023 list",
 }
 # The one place that chooses the lists a game starts from.
-DEFAULT_LISTS = "original"
+DEFAULT_LISTS = "nyt2023"
 
 
 def answers_file(name: str) -> str:
