@@ -3,8 +3,8 @@
 The default serves today's game: the solver's answer list (a named shipped list, the
 2023 one by default) is used while the feedback fits it; when it leaves the list, the game
 goes on with every accepted word weighted by how common it is (the blind solver), without
-a restart. Hard mode and
-blind play can be switched during a game: the history is replayed under the new rules.
+a restart. Hard mode and blind play can be switched during a game: the history is
+replayed under the new rules.
 """
 
 from __future__ import annotations
