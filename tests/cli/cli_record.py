@@ -2,8 +2,10 @@
 one-board and several-board games (suggest, bench, play, demo, review) and their usage
 errors. The recording (cli_record.json) was made when equal guesses came to be listed the
 more common word first and the suggestion tables to show the figure they are ranked by
-(it held through the command line's upper floors and the solver redrawn before that);
-test_cli_record.py holds every command to it.
+(it held through the command line's upper floors and the solver redrawn before that), and
+made again when the default game came to start from the 2023 list: the commands here
+play the default game, whichever list it starts from. test_cli_record.py holds every
+command to it.
 
 Regenerate (only when an output is meant to change):
     .venv/bin/python tests/cli/cli_record.py > tests/cli/cli_record.json

@@ -14,10 +14,13 @@ import typing
 
 import pytest
 
+from epdle import words
 from epdle.cli import build_parser
 from epdle.cli.errors import terminal_columns
 from epdle.named_tuple import NamedTuple
+from epdle.solver import score
 from epdle.words.languages import LANGUAGES
+from epdle.words.named import DEFAULT_LISTS
 
 # Standard-library modules worth milliseconds each (typing; shutil and its compression
 # modules; hashlib and OpenSSL; pathlib), and the third-party libraries of other layers.
@@ -44,6 +47,9 @@ def test_a_cold_suggest_loads_no_module_it_does_not_need(tmp_path):
     loaded, text = _imported(suggest, env)
     assert "ranked by best" in text
     assert "epdle.solver.ranking.book" in loaded  # the answer off the shipped tree was timed
+    # The default game's tree: the 2023 list's (TARSE opens it), not the original one's.
+    left = [a for a in words.answers(DEFAULT_LISTS) if score("tarse", a) == "BBYBB"]
+    assert DEFAULT_LISTS == "nyt2023" and text.startswith(f"{len(left)} candidates left\n")
     assert sorted(NOT_LOADED & (loaded - started)) == []
 
 

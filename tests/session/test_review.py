@@ -12,11 +12,15 @@ from epdle.render.review import TurnFigures, render_review
 from epdle.session.review import Reviewer, ReviewError, grid_hard, grid_history
 from epdle.solver import Solver, score
 from epdle.solver.scoring import hard_mode_violation
+from epdle.solver.universe import Universe
+
+# The games here are reviewed on the original list, named: its figures are the ones checked.
+REVIEW = ["review", "--lists", "original"]
 
 
 @pytest.fixture(scope="module")
 def reviewer() -> Reviewer:
-    return Reviewer(Solver("best"))
+    return Reviewer(Solver("best", universe=Universe.shipped(lists="original")))
 
 
 def own_game(solver: Solver, answer: str) -> list[tuple[str, str]]:
@@ -77,28 +81,28 @@ def test_a_grid_starred_as_hard_is_reviewed_in_hard_mode(capsys) -> None:
     words = ["salet", "sloth", "slosh"]
     rows = "\n".join("".join(squares[m] for m in score(word, "slosh")) for word in words)
     history = ",".join(f"{word}:{score(word, 'slosh')}" for word in words)
-    assert main(["review", "--history", history, "--hard", "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--hard", "--json"]) == 0
     hard = capsys.readouterr().out
-    assert main(["review", "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--json"]) == 0
     assert capsys.readouterr().out != hard  # the mode changes the review
     starred = f"Wordle 1,234 3/6*\n\n{rows}\n"
-    assert main(["review", "--grid", starred, "--words", ",".join(words), "--json"]) == 0
+    assert main([*REVIEW, "--grid", starred, "--words", ",".join(words), "--json"]) == 0
     assert capsys.readouterr().out == hard
     # CRONY drops SALET's green S: hard mode refuses it, as it does the same --history.
     broken = "Wordle 1,234 3/6*\n\n🟩⬛🟨⬛⬛\n⬛⬛🟩⬛⬛\n🟩🟩🟩🟩🟩\n"
-    assert main(["review", "--grid", broken, "--words", "salet,crony,slosh"]) == 1
+    assert main([*REVIEW, "--grid", broken, "--words", "salet,crony,slosh"]) == 1
     assert "hard mode" in capsys.readouterr().err
 
 
 def test_review_command_json_and_text(capsys) -> None:
     history = "salet:GBYBB,crony:BBGBB,slosh:GGGGG"
-    assert main(["review", "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["solved"] is True
     assert [turn["guess"] for turn in report["turns"]] == ["salet", "crony", "slosh"]
     assert report["turns"][0]["left_before"] == 2315
     assert 0 <= report["skill"] <= 99 and 0 <= report["luck"] <= 99
-    assert main(["review", "--history", history]) == 0
+    assert main([*REVIEW, "--history", history]) == 0
     text = capsys.readouterr().out
     skill = f"Skill {report['skill']}/99 ({report['skill_after_opener']} without the opener)"
     assert f"{skill}, luck {report['luck']}/99; solved in 3." in text
@@ -108,7 +112,7 @@ def test_review_command_json_and_text(capsys) -> None:
 def test_a_game_that_left_the_answer_list_is_reviewed_over_every_word(capsys) -> None:
     words = ("crane", "pious", "guano")  # GUANO is not one of the original answers
     history = ",".join(f"{word}:{score(word, 'guano')}" for word in words)
-    assert main(["review", "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     first, last = report["turns"][0], report["turns"][-1]
     assert first["left_before"] > 10_000  # every accepted word, weighted by frequency
@@ -118,19 +122,19 @@ def test_a_game_that_left_the_answer_list_is_reviewed_over_every_word(capsys) ->
 def test_review_command_usage(capsys) -> None:
     assert main(["review"]) == 2
     assert "give the game as --history, or as --grid with --words" in capsys.readouterr().err
-    assert main(["review", "--history", "salet:GGGGG,qqqqq:BBBBB"]) == 1
+    assert main([*REVIEW, "--history", "salet:GGGGG,qqqqq:BBBBB"]) == 1
     assert capsys.readouterr().err.count("\n") == 1
 
 
 def test_review_command_writes_the_devices_frame(tmp_path, capsys) -> None:
     history = "crane:GYYBB,chart:GBYYB,cigar:GGGGG"
     out = tmp_path / "review.frame"
-    assert main(["review", "--history", history, "--json", "--frame", str(out)]) == 0
+    assert main([*REVIEW, "--history", history, "--json", "--frame", str(out)]) == 0
     report = json.loads(capsys.readouterr().out)
     turns = [TurnFigures(t["guess"], t["colours"], t["skill"], t["luck"]) for t in report["turns"]]
     expected = render_review(turns, report["skill"], report["luck"])
     assert decode(out.read_bytes()) == (expected.black, expected.red)
-    assert main(["review", "--history", history, "--frame", str(tmp_path / "r.bmp")]) == 2
+    assert main([*REVIEW, "--history", history, "--frame", str(tmp_path / "r.bmp")]) == 2
     assert "unknown output type" in capsys.readouterr().err
 
 
@@ -154,7 +158,7 @@ def test_a_hard_mode_game_is_reviewed_under_its_rule(capsys) -> None:
     text = ",".join(f"{word}:{colours}" for word, colours in history)
     best_moves = {}
     for mode in ("normal", "hard"):
-        argv = ["review", "--history", text, "--json"] + (["--hard"] if mode == "hard" else [])
+        argv = [*REVIEW, "--history", text, "--json"] + (["--hard"] if mode == "hard" else [])
         assert main(argv) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["mode"] == mode
@@ -166,24 +170,24 @@ def test_a_hard_mode_game_is_reviewed_under_its_rule(capsys) -> None:
         assert hard_mode_violation(history[:turn], best) is None, (turn, best)
     assert hard_mode_violation(history[:1], best_moves["normal"][1]) is not None
     # A game that broke the rule is refused in hard mode, in one line.
-    assert main(["review", "--hard", "--history", "salet:BYBBB,crony:BBBBB"]) == 1
+    assert main([*REVIEW, "--hard", "--history", "salet:BYBBB,crony:BBBBB"]) == 1
     assert "hard mode" in capsys.readouterr().err
 
 
 def test_the_review_names_its_mode_and_prior(capsys) -> None:
     history = "salet:GBYBB,crony:BBGBB,slosh:GGGGG"
-    assert main(["review", "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert main(["review", "--history", history]) == 0
+    assert main([*REVIEW, "--history", history]) == 0
     text = capsys.readouterr().out
     assert f"({report['skill_after_opener']} without the opener)" in text
     assert "Reviewed in normal mode; prior: uniform (2,315 answers, equally likely)." in text
     assert report["prior_name"] == "uniform"
     for option in ("--blind", "--prior=frequency"):
-        assert main(["review", option, "--history", history, "--json"]) == 0
+        assert main([*REVIEW, option, "--history", history, "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["prior_name"] == "frequency"
         assert report["prior"] == "frequency (14,855 words, weighted by word frequency)"
-    assert main(["review", "--prior", "frequency", "--history", history]) == 0
+    assert main([*REVIEW, "--prior", "frequency", "--history", history]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the console may wrap the line
     assert "Reviewed in normal, blind mode; prior: frequency (14,855 words," in text

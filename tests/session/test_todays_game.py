@@ -1,4 +1,4 @@
-"""The default serves today's game: the original list while the feedback fits it, then
+"""Today's game: a shipped list (here the original one) while the feedback fits it, then
 every accepted word by frequency, said in one line, without a restart; hard mode and
 blind play switched during a game."""
 
@@ -13,15 +13,18 @@ from rich.console import Console
 from epdle import words
 from epdle.cli import main
 from epdle.session.controller import Controller
-from epdle.session.game import WIDENED_NOTE, Game, GameError
+from epdle.session.game import Game, GameError, widened_note
 from epdle.session.presenter import DevicePresenter
 from epdle.session.review import game_review, review_planes
 from epdle.session.screens import frames_for
 from epdle.solver import Solver, score
 from epdle.solver.scoring import GAME_GUESSES
+from epdle.solver.universe import Universe
 
 # Answers the NYT has set that the original list lacks (27 March and 9 June 2023).
 NYT_ADDED = ["guano", "balsa"]
+# The games here start from the original list (GUANO and BALSA are on the 2023 one).
+WIDENED_NOTE = widened_note("original")
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +33,15 @@ def solvers():
 
     def solver_for(hard: bool, blind: bool) -> Solver:
         if (hard, blind) not in made:
-            made[hard, blind] = Solver("best", hard, blind)
+            universe = Universe.shipped(blind=blind, lists="original")
+            made[hard, blind] = Solver("best", hard, universe=universe)
         return made[hard, blind]
 
     return solver_for
 
 
 def default_game(solvers) -> Game:
-    return Game(solvers(False, False), top=1, solvers=solvers)
+    return Game(solvers(False, False), top=1, solvers=solvers, lists="original")
 
 
 def play_out(game: Game, answer: str) -> Game:
@@ -51,7 +55,7 @@ def play_out(game: Game, answer: str) -> Game:
 def dictionary_words_outside_the_list() -> list[str]:
     """Everyday words the original answer list lacks (in the English dictionary list,
     Zipf 3 or more, not a plural or past tense): the kind the NYT adds. Every 8th."""
-    original = set(words.answers())
+    original = set(words.answers("original"))
     table, dictionary = words.frequency_table(), words.language_table("en")
     chosen = [
         word
@@ -66,7 +70,7 @@ def dictionary_words_outside_the_list() -> list[str]:
 
 @pytest.mark.parametrize("answer", NYT_ADDED + dictionary_words_outside_the_list())
 def test_default_settings_solve_answers_outside_the_original_list(solvers, answer) -> None:
-    assert answer not in words.answers()
+    assert answer not in words.answers("original")
     game = play_out(default_game(solvers), answer)
     assert game.solved and len(game.history) <= GAME_GUESSES, game.history
     assert game.widened
@@ -141,7 +145,7 @@ def test_play_goes_on_past_the_list_in_one_line(tmp_path: Path, monkeypatch, cap
     monkeypatch.setattr(
         "rich.console.Console", lambda: Console(file=output, width=200, color_system=None)
     )
-    assert main(["play", "--panel-dir", str(tmp_path)]) == 0
+    assert main(["play", "--panel-dir", str(tmp_path), "--lists", "original"]) == 0
     assert capsys.readouterr().err == ""
     text = output.getvalue()
     assert text.count(WIDENED_NOTE) == 1
@@ -154,7 +158,7 @@ def test_suggest_goes_on_past_the_list_too(capsys) -> None:
     import json
 
     history = ",".join(f"{g}:{score(g, 'guano')}" for g in ("crane", "stout"))
-    assert main(["suggest", "--history", history, "--json"]) == 0
+    assert main(["suggest", "--history", history, "--json", "--lists", "original"]) == 0
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert report["candidates"] == ["guano"] and report["blind"] is True
@@ -167,7 +171,10 @@ def test_suggest_boards_goes_on_past_the_list_too(capsys) -> None:
     import json
 
     history = ",".join(f"{g}:{score(g, 'guano')}/{score(g, 'cigar')}" for g in ("crane", "stout"))
-    assert main(["suggest", "--boards", "2", "--history", history, "--json"]) == 0
+    assert (
+        main(["suggest", "--boards", "2", "--history", history, "--json", "--lists", "original"])
+        == 0
+    )
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert report["blind"] is True
@@ -190,3 +197,14 @@ def test_a_game_past_the_list_ends_with_its_review_on_the_device(solvers) -> Non
     # Reviewed over every accepted word, as the game went on.
     assert review.solved and [turn.guess for turn in review.turns] == [w for w, _ in game.history]
     assert review.turns[0].left_before == len(solvers(False, True).universe.answers)
+
+
+def test_the_note_names_the_list_the_game_started_from(capsys) -> None:
+    # WENCH: an original answer the 2023 list dropped; off that list the game goes on.
+    history = ",".join(f"{g}:{score(g, 'wench')}" for g in ("crane", "bench"))
+    assert main(["suggest", "--history", history, "--lists", "nyt2023", "--json"]) == 0
+    note = capsys.readouterr().err
+    assert note == f"epdle suggest: note: {widened_note('nyt2023')}\n"
+    assert note.startswith("epdle suggest: note: no answer of the 2023 list fits: ")
+    assert main(["suggest", "--history", history, "--lists", "original", "--json"]) == 0
+    assert capsys.readouterr().err == ""  # WENCH is on the original list

@@ -16,7 +16,7 @@ def private_cache(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="session")
 def small_answers() -> list[str]:
-    return list(words.answers())[::23]  # 101 words spread over the alphabet
+    return list(words.answers("original"))[::23]  # 101 words spread over the alphabet
 
 
 @pytest.fixture(scope="session")

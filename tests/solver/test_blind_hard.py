@@ -53,7 +53,7 @@ def half_a_solver() -> Solver:
     half B), as tools/bench/blind_holdout.py --held-out fits it."""
     from epdle.solver.prior import HALF_SHARE_PSEUDO_ANSWERS, fit_on
 
-    prior, factor = fit_on(list(words.answers())[0::2], 0.5, HALF_SHARE_PSEUDO_ANSWERS)
+    prior, factor = fit_on(list(words.answers("original"))[0::2], 0.5, HALF_SHARE_PSEUDO_ANSWERS)
     universe = Universe(words.guesses(), None, prior=prior, unlisted_factor=factor)
     return Solver("best", hard=True, blind=True, universe=universe)
 

@@ -107,7 +107,7 @@ def test_hard_mode_guard_keeps_the_games_the_letter_rule_alone_loses(monkeypatch
     lost = ["foyer", "boxer", "roger"]
     monkeypatch.setattr(policy, "GUARD_CANDIDATES", 0)
     monkeypatch.setattr(limit_guard, "LOOKED_AT", 0)  # nor the guard at the guess limit
-    unguarded = Solver("freq", hard=True)
+    unguarded = Solver("freq", hard=True, universe=Universe.shipped(lists="original"))
     assert all(len(play(unguarded, answer)) > 6 for answer in lost)
     monkeypatch.undo()
     guarded = Solver("freq", hard=True, universe=unguarded.universe)

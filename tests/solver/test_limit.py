@@ -50,7 +50,7 @@ def private_cache(module_cache: Path, monkeypatch) -> Path:
 
 @cache
 def _universe() -> Universe:
-    return Universe.shipped()
+    return Universe.shipped(lists="original")
 
 
 @cache

@@ -74,5 +74,5 @@ def test_the_memo_is_a_cache_entry(private_cache, capsys):
 
 
 def test_the_answers_alone_are_the_lists_answers():
-    assert book.shipped_answers() == book.shipped_lists()[1]
-    assert len(book.shipped_answers()) == 2315
+    assert book.shipped_answers("original") == book.shipped_lists("original")[1]
+    assert len(book.shipped_answers("original")) == 2315

@@ -127,7 +127,7 @@ def test_suggest_on_the_2023_list_answers_as_the_solver_does_on_and_off_its_tree
             answered += 1
             assert_same_advice(fast, solver.engine_advice(history))
     assert answered >= len(LATENCY_OPENERS) // 2
-    original = Solver("best", hard)
+    original = Solver("best", hard, universe=GameSpec(lists="original").universe())
     original.universe.patterns  # noqa: B018
     history = [("crane", score("crane", "cloud"))]
     assert fast_advice("best", hard, False, "original", history).candidates == (

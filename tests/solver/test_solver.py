@@ -106,7 +106,7 @@ def test_one_candidate_left_is_suggested(small_universe):
         ([("sale", "BBBB")], r"guess 1 'sale': has 4 letters"),
         (
             [("crane", "BBBBB"), ("clout", "GBBBB")],
-            r"guess 2 'clout': feedback GBBBB: no word of the answer list fits it .* use --blind",
+            r"guess 2 'clout': feedback GBBBB: no word of the answer list fits it .* --blind plays",
         ),
         (
             [("salet", "BYBYB"), ("crane", "GGGGG"), ("slate", "BBBBB")],

@@ -14,10 +14,15 @@ from epdle.solver import Solver
 from epdle.solver.multi import MultiSolver
 from epdle.solver.ranking import fast_advice
 from epdle.solver.scoring import score
+from epdle.solver.universe import Universe
 
 # SALET BYBBB, BRACE BYGYB: CHAIR, CHARD and CHARM are left; CHARD and CHARM tell them
 # apart equally well, and so do thousands of words that cannot win (ABRIM, ACMIC...).
 CHAR = [("salet", "BYBBB"), ("brace", "BYGYB")]
+
+
+def ORIGINAL() -> Universe:
+    return Universe.shipped(lists="original")
 
 
 def zipf(word: str) -> float:
@@ -30,13 +35,13 @@ def listing_order(word: str) -> tuple[float, str]:
 
 @pytest.mark.parametrize("strategy", ["entropy", "expected", "minimax"])
 def test_equal_candidates_come_the_more_common_first(strategy: str) -> None:
-    advice = Solver(strategy).advise(CHAR)
+    advice = Solver(strategy, universe=ORIGINAL()).advise(CHAR)
     assert zipf("charm") > zipf("chard")
     assert [s.word for s in advice.suggestions[:2]] == ["charm", "chard"]
 
 
 def test_equal_guesses_that_cannot_win_come_the_most_common_first() -> None:
-    solver = Solver("entropy")
+    solver = Solver("entropy", universe=ORIGINAL())
     state = solver.state_after(CHAR)
     ranked = [solver.universe.guesses[g] for g in solver.ranked_guesses(state)]
     assert ranked[:2] == ["charm", "chard"]
@@ -50,7 +55,7 @@ def test_best_off_the_tree_lists_equal_guesses_the_common_first_on_both_paths() 
     # CRANE BYBBB, DOUBT BGBBB: six candidates; after the search's guess, guesses that
     # split them apart tie at 2.00 expected guesses.
     history = [("crane", "BYBBB"), ("doubt", "BGBBB")]
-    solver = Solver("best")
+    solver = Solver("best", universe=ORIGINAL())
     slow = solver.engine_advice(history, top=5)
     fast = fast_advice("best", False, False, "original", history, 5)
     assert fast is not None and [s.word for s in fast.suggestions] == [
@@ -64,7 +69,7 @@ def test_best_off_the_tree_lists_equal_guesses_the_common_first_on_both_paths() 
 def test_several_boards_list_equal_guesses_candidates_then_the_common_words() -> None:
     # Every board holds HUMID, HUMPH, VIVID, WHIFF: each may solve all four boards.
     answers = ["humid", "humph", "vivid", "whiff"]
-    solver = MultiSolver(4)
+    solver = MultiSolver(4, universe=ORIGINAL())
     history = [(guess, [score(guess, "humid")] * 4) for guess in ("salet", "crony")]
     advice = solver.advise(history, top=6)
     listed = [s.word for s in advice.suggestions]

@@ -7,9 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from top5_record import parse_history_text, record_line
-
-from epdle.solver import Solver
+from top5_record import parse_history_text, record_line, recorded_solver
 
 RECORDING = Path(__file__).with_name("top5_record.txt")
 
@@ -34,7 +32,7 @@ def test_the_recording_holds_every_history_once():
 @pytest.mark.slow
 @pytest.mark.parametrize(("strategy", "hard"), sorted(RECORDED))
 def test_the_top_five_are_as_recorded(strategy, hard):
-    solver = Solver(strategy, hard)
+    solver = recorded_solver(strategy, hard)
     for line in RECORDED[strategy, hard]:
         history = parse_history_text(line.split()[2])
         assert record_line(solver, history) == line

@@ -16,6 +16,7 @@ import sys
 from epdle import words
 from epdle.solver import Solver, score
 from epdle.solver.scoring import is_solved
+from epdle.solver.universe import Universe
 
 # (strategy, hard) -> how many histories; 1,245 in all.
 PLAN = {
@@ -27,6 +28,12 @@ PLAN = {
     ("freq", False): 125,
 }
 TOP = 5
+# The recording is of the original lists, named: not of whichever list the game starts from.
+LISTS = "original"
+
+
+def recorded_solver(strategy: str, hard: bool) -> Solver:
+    return Solver(strategy, hard, universe=Universe.shipped(lists=LISTS))
 
 
 def history_text(history: list[tuple[str, str]]) -> str:
@@ -51,7 +58,7 @@ def histories(solver: Solver, count: int, seed: int) -> list[list[tuple[str, str
     """Every turn of games the solver plays against random answers, half of them from a
     random accepted first guess (off the shipped tree), until `count` distinct ones."""
     sample = random.Random(seed)
-    answers = list(words.answers())
+    answers = list(words.answers(LISTS))
     found: dict[str, list[tuple[str, str]]] = {}
     while len(found) < count:
         answer = sample.choice(answers)
@@ -70,7 +77,7 @@ def histories(solver: Solver, count: int, seed: int) -> list[list[tuple[str, str
 
 def main() -> int:
     for seed, ((strategy, hard), count) in enumerate(PLAN.items()):
-        solver = Solver(strategy, hard)
+        solver = recorded_solver(strategy, hard)
         for history in histories(solver, count, seed):
             print(record_line(solver, history))
     return 0

@@ -46,7 +46,7 @@ def expected_panel(session: WebSession, index: int = 0) -> Image.Image:
 def test_opening_state(client: TestClient) -> None:
     state = client.get("/api/state").json()
     assert state["history"] == []
-    assert state["candidates_left"] == 2315
+    assert state["candidates_left"] == 3158
     # The shipped normal-mode tree's opener comes first.
     opener = trees.load_or_build_tree(Universe.shipped(), hard=False)[""]
     assert state["suggestions"][0]["word"] == opener
@@ -164,7 +164,7 @@ def test_undo_and_new(client: TestClient) -> None:
     undone = client.post("/api/undo").json()
     assert [h["word"] for h in undone["history"]] == ["salet"]
     fresh = client.post("/api/new").json()
-    assert fresh["history"] == [] and fresh["candidates_left"] == 2315
+    assert fresh["history"] == [] and fresh["candidates_left"] == 3158
 
 
 def test_press_shows_the_next_suggestion(client: TestClient, session: WebSession) -> None:
@@ -447,17 +447,18 @@ def test_the_last_guess_offered_can_win(client: TestClient) -> None:
     assert all(suggestion["could_win"] for suggestion in state["suggestions"])
 
 
-def test_the_default_goes_on_past_the_original_list(client: TestClient) -> None:
-    # GUANO, an answer of 2023 the original list lacks: no dead end, no restart.
-    for word in ("salet", "courd", "pinky"):
-        response = guess(client, word, score(word, "guano"))
+def test_the_default_goes_on_past_the_2023_list(client: TestClient) -> None:
+    # WENCH, an original answer the 2023 list dropped: no dead end, no restart.
+    assert client.get("/api/state").json()["answer_list"] == "the 2023 list"
+    for word in ("crane", "bench", "whisk"):
+        response = guess(client, word, score(word, "wench"))
         assert response.status_code == 200, response.text
     state = response.json()
     assert state["widened"] and state["settings"]["blind"] is False
-    assert state["candidates"] == ["guano"]
+    assert state["candidates"] == ["wench"]
     while state["widened"]:
         state = client.post("/api/undo").json()
-    assert state["history"] and state["candidates_left"] > 0  # the original list fits again
+    assert state["history"] and state["candidates_left"] > 0  # the 2023 list fits again
 
 
 @pytest.mark.parametrize(

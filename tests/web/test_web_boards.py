@@ -70,7 +70,7 @@ def dordle_client() -> Iterator[TestClient]:
 def test_the_state_has_every_board_and_the_guess_limit(dordle_client: TestClient) -> None:
     state = settle(dordle_client)
     assert state["boards"] == 2 and state["max_guesses"] == 7
-    assert [board["candidates_left"] for board in state["board_states"]] == [2315, 2315]
+    assert [board["candidates_left"] for board in state["board_states"]] == [3158, 3158]
     assert len(state["suggestions"]) == 3
     assert state["device"]["frames"] == 3  # the panel has the several-board frames
 

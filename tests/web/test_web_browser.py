@@ -217,8 +217,8 @@ def test_press_button_and_undo(context: BrowserContext, live_server) -> None:
     left = page.locator("#left").text_content()
     page.get_by_role("button", name="Undo").click()
     expect(page.locator("#board li")).to_have_count(0)
-    expect(page.locator("#left")).to_have_text("2315 candidates left")
-    assert left != "2315 candidates left"
+    expect(page.locator("#left")).to_have_text("3158 candidates left")
+    assert left != "3158 candidates left"
     expect(page.locator("#device")).to_contain_text("showing suggestion 1 of 5")
     expect(page.get_by_role("button", name="Undo")).to_be_disabled()
     page.get_by_role("textbox", name="Guess").fill("salet")
@@ -296,21 +296,21 @@ def test_todays_answer_outside_the_list_and_hard_mode_midgame(
     page = open_page(context, live_server.url)
     mode = page.locator("#mode")
     expect(mode).to_have_text(
-        "Words: the original game's answers (every accepted word if today's is not one)"
+        "Words: the 2023 list (every accepted word if today's answer is not on it)"
     )
     guess = page.get_by_role("textbox", name="Guess")
-    for turn, word in enumerate(("salet", "courd", "pinky"), 1):
+    for turn, word in enumerate(("crane", "bench", "whisk"), 1):
         guess.fill(word)
-        paste(page, score(word, "guano").translate(str.maketrans("GYB", "🟩🟨⬛")))
+        paste(page, score(word, "wench").translate(str.maketrans("GYB", "🟩🟨⬛")))
         guess.press("Enter")
         wait_played(page, turn)
     expect(mode).to_have_text(
-        "Words: every accepted word, the common ones first: the answer is not in the original list"
+        "Words: every accepted word, the common ones first: the answer is not in the 2023 list"
     )
     expect(page.locator("#left")).to_have_text("1 candidate left")
-    # COURD left SALET's yellow A out: hard mode cannot take this game, and says why.
+    # WHISK left BENCH's green E out: hard mode cannot take this game, and says why.
     page.get_by_role("checkbox", name="Hard mode").click()
-    expect(page.get_by_role("alert")).to_contain_text("cannot switch: guess 2")
+    expect(page.get_by_role("alert")).to_contain_text("cannot switch: guess 3")
     expect(page.get_by_role("checkbox", name="Hard mode")).not_to_be_checked()
     page.get_by_role("checkbox", name="Every accepted word from the start").check()
     expect(mode).to_have_text("Words: every accepted word, the common ones first")

@@ -37,6 +37,7 @@ from epdle.solver.multi import MultiSolver, guess_limit, parse_multi_history
 from epdle.solver.multi.bench import MultiBenchResult, run_bench, sample_games
 from epdle.solver.multi.picture import game_name, plot_multi_histogram
 from epdle.solver.scoring import score
+from epdle.solver.universe import Universe
 
 ROOT = Path(__file__).resolve().parents[2]
 WORK = ROOT / "build" / "bench-multi"
@@ -53,7 +54,7 @@ TIMED_SUGGESTS = 20
 
 
 def games_file(boards: int, count: int) -> Path:
-    games = sample_games(words.answers(), boards, count, SEED)
+    games = sample_games(words.answers("original"), boards, count, SEED)
     path = WORK / f"games-{boards}.txt"
     text = "".join(",".join(game) + "\n" for game in games)
     if not path.exists() or path.read_text() != text:
@@ -118,7 +119,7 @@ def epdle_result(boards: int, games: Path, reuse: bool) -> MultiBenchResult:
             per_game=data["per_game"],
         )
     hidden = [line.split(",") for line in games.read_text().splitlines()]
-    solver = MultiSolver(boards)
+    solver = MultiSolver(boards, universe=Universe.shipped(lists="original"))
     started = time.perf_counter()
     result = run_bench(solver, hidden, None, started)
     saved.write_text(json.dumps({**result.as_json(), "per_game": result.per_game}))
@@ -130,7 +131,7 @@ def epdle_result(boards: int, games: Path, reuse: bool) -> MultiBenchResult:
 def time_suggest(games: Path) -> tuple[float, float, float]:
     """p50 and p90 wall seconds of fresh `epdle suggest --boards 4` processes after one
     to three guesses of the first games, as epdle played them, and p90 CPU seconds."""
-    solver = MultiSolver(4)
+    solver = MultiSolver(4, universe=Universe.shipped(lists="original"))
     histories: list[str] = []
     for line in games.read_text().splitlines():
         hidden = line.split(",")
@@ -155,7 +156,7 @@ def time_suggest(games: Path) -> tuple[float, float, float]:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         subprocess.run(
-            [*epdle, "suggest", "--boards", "4", "--history", history],
+            [*epdle, "suggest", "--boards", "4", "--lists", "original", "--history", history],
             check=True,
             capture_output=True,
         )
@@ -260,8 +261,9 @@ def write_many(rows: list[str]) -> None:
 def run_many() -> int:
     rows = []
     for boards, count in MANY_RUNS:
-        games = sample_games(words.answers(), boards, count, SEED)
-        result = run_bench(MultiSolver(boards), games, None, time.perf_counter())
+        games = sample_games(words.answers("original"), boards, count, SEED)
+        solver = MultiSolver(boards, universe=Universe.shipped(lists="original"))
+        result = run_bench(solver, games, None, time.perf_counter())
         print(f"epdle {game_name(boards)}: {json.dumps(result.as_json())}", flush=True)
         rows.append(many_row(boards, result))
     write_many(rows)

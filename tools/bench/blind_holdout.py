@@ -132,7 +132,7 @@ def main() -> None:
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be at least 1")
 
-    answers = list(words.answers())
+    answers = list(words.answers("original"))
     halves = {"A": answers[0::2], "B": answers[1::2]}
     unlisted = not args.without_unlisted
     share, pseudo = 0.5, HALF_SHARE_PSEUDO_ANSWERS

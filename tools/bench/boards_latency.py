@@ -38,14 +38,15 @@ def measure(
     from epdle.solver import score
     from epdle.solver.multi import MultiSolver
     from epdle.solver.multi.bench import sample_games
+    from epdle.solver.universe import Universe
 
-    solver = MultiSolver(boards)
+    solver = MultiSolver(boards, universe=Universe.shipped(lists="original"))
     solver.advise([], top=5)  # the opening is worked out once, before the game starts
     answers_ms: list[float] = []
     cpu_ms: list[float] = []
     frames_ms: list[float] = []
     lost = 0
-    for hidden in sample_games(list(words.answers()), boards, games, seed):
+    for hidden in sample_games(list(words.answers("original")), boards, games, seed):
         controller = MultiController(MultiGame(solver, top=5), DevicePresenter("sim://"))
         controller.defer_pushes = True  # the answer alone; no device is opened
         game = controller.game

@@ -37,13 +37,18 @@ class Run:
         return "--latency" in self.options
 
 
+# The strategies and latency tables are of the original list, named (a game starts from
+# the 2023 list: its own tables below).
+_ORIGINAL = ("--lists", "original")
+
+
 def _strategy_runs() -> list[Run]:
     runs = []
     for strategy in ("freq", "expected", "minimax", "entropy", "best"):
-        runs.append(Run(f"{strategy} normal", ("--strategy", strategy)))
-        runs.append(Run(f"{strategy} hard", ("--strategy", strategy, "--hard")))
-    runs.append(Run("best blind", ("--blind",)))
-    runs.append(Run("best blind hard", ("--blind", "--hard")))
+        runs.append(Run(f"{strategy} normal", ("--strategy", strategy, *_ORIGINAL)))
+        runs.append(Run(f"{strategy} hard", ("--strategy", strategy, "--hard", *_ORIGINAL)))
+    runs.append(Run("best blind", ("--blind", *_ORIGINAL)))
+    runs.append(Run("best blind hard", ("--blind", "--hard", *_ORIGINAL)))
     return runs
 
 
@@ -61,9 +66,12 @@ def language_runs(sample: int) -> list[Run]:
 
 
 # Cold `suggest` as a user runs it: whole processes printing the text, after one guess.
+_LATENCY = {
+    "normal": ("--latency", "--per-opener", "3", "--processes", "24"),
+    "hard": ("--latency", "--hard", "--per-opener", "3", "--processes", "24"),
+}
 LATENCY_RUNS = [
-    Run("suggest, normal", ("--latency", "--per-opener", "3", "--processes", "24")),
-    Run("suggest, hard", ("--latency", "--hard", "--per-opener", "3", "--processes", "24")),
+    Run(f"suggest, {mode}", (*options, *_ORIGINAL)) for mode, options in _LATENCY.items()
 ]
 
 # The shipped tree's own second turns alone, as whole processes.
@@ -74,7 +82,8 @@ LISTS_2023_RUNS = [
     Run("best hard, nyt2023", ("--strategy", "best", "--hard", "--lists", "nyt2023")),
 ]
 LATENCY_2023_RUNS = [
-    Run(run.name + ", nyt2023", (*run.options, "--lists", "nyt2023")) for run in LATENCY_RUNS
+    Run(f"suggest, {mode}, nyt2023", (*options, "--lists", "nyt2023"))
+    for mode, options in _LATENCY.items()
 ] + [
     Run(f"suggest on the tree, {mode}, nyt2023", (*options, "--openers", "tarse", *_TREE_TURNS))
     for mode, options in (("normal", ("--latency",)), ("hard", ("--latency", "--hard")))

@@ -41,7 +41,7 @@ def main() -> int:
         games = [line.strip().split(",") for line in handle if line.strip()]
     started = time.perf_counter()
     all_words = WordSeries(list(words.guesses()))
-    common = WordSeries(list(words.answers()))
+    common = WordSeries(list(words.answers("original")))
     scorer = Scorer(5)
     histogram = HistogramBuilder(scorer, all_words, common, False)
     engine = SimulEngine(

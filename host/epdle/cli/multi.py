@@ -35,12 +35,12 @@ def run_multi_suggest(spec: GameSpec, history_text: str, as_json: bool) -> int:
     except MultiHistoryError:
         if solver.blind or not spec.widens:
             raise
-        # A board's answer may be outside the original list: every accepted word, as `play`.
-        from epdle.session.game import WIDENED_NOTE
+        # A board's answer may be outside the list: every accepted word, as `play`.
+        from epdle.session.game import widened_note
 
         solver = spec.in_mode(spec.hard, True).multi_solver()
         advice = solver.advise(history, top=spec.top)
-        print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
+        print(f"epdle suggest: note: {widened_note(spec.lists)}", file=sys.stderr)
     if as_json:
         print(json.dumps(multi_advice_json(advice, solver)))
         return 0

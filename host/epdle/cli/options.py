@@ -81,7 +81,7 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         "--blind",
         action="store_true",
         help="no answer list: every accepted word is a candidate, weighted by word frequency "
-        "(today's game, whose answers are no longer the original list)",
+        "(a game whose answer may be on no shipped list)",
     )
     parser.add_argument(
         "--lists",

@@ -116,7 +116,7 @@ def _register_review(commands: argparse._SubParsersAction) -> None:
         "with the candidates left, the guesses expected from there (best move / the guess "
         "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
         "game as --history, or the shared grid with --grid and the words with --words. "
-        "Played with default settings, the original list is used while it fits.",
+        "Played on a shipped answer list (--lists), the list is used while it fits.",
         epilog=examples(
             "epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG --frame review.frame",
             "epdle push --port sim:// review.frame",

@@ -149,11 +149,11 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
 
         if not isinstance(error, HistoryError) or spec.blind or not spec.widens:
             raise
-        # Today's answer may be outside the original list: every accepted word, as `play`.
+        # Today's answer may be outside the list: every accepted word, as `play`.
         advice, hard, blind = _advice(spec.in_mode(spec.hard, True), history)
-        from epdle.session.game import WIDENED_NOTE
+        from epdle.session.game import widened_note
 
-        print(f"epdle suggest: note: {WIDENED_NOTE}", file=sys.stderr)
+        print(f"epdle suggest: note: {widened_note(spec.lists)}", file=sys.stderr)
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)

@@ -81,7 +81,7 @@ HELP_TEXT = """\
   show N              show suggestion N on the device
   candidates (c)      list the words still possible, likeliest first
   hard [on|off]       switch hard mode (the guesses so far must keep its rule)
-  blind [on|off]      every accepted word from now on, not the original list first
+  blind [on|off]      every accepted word from now on, not the answer list first
   help (?)            this text
   quit (q)            leave"""
 

@@ -21,7 +21,7 @@ from epdle.session.commands import (
     parse_line,
     parse_played,
 )
-from epdle.session.game import WIDENED_NOTE, Game, GameError
+from epdle.session.game import Game, GameError, widened_note
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
 
@@ -95,7 +95,7 @@ class Controller:
             return Outcome(error=str(error))
         outcome = Outcome(changed=True)
         if self.game.widened and not widened:
-            outcome.notes.append(WIDENED_NOTE)
+            outcome.notes.append(widened_note(self.game.lists))
         if repeated:
             outcome.notes.append(
                 f"warning: {guess.upper()} was already played: it tells nothing new"

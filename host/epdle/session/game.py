@@ -1,9 +1,10 @@
 """The game being helped: guesses so far, and the solver's advice for the next one.
 
-The default serves today's game: the solver's answer list (the original game's) is used
-while the feedback fits it; when it leaves the list, the game goes on with every accepted
-word weighted by how common it is (the blind solver), without a restart. Hard mode and
-blind play can be switched during a game: the history is replayed under the new rules.
+The default serves today's game: the solver's answer list (a named shipped list, the
+2023 one by default) is used while the feedback fits it; when it leaves the list, the game
+goes on with every accepted word weighted by how common it is (the blind solver), without
+a restart. Hard mode and blind play can be switched during a game: the history is
+replayed under the new rules.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from epdle.solver import Advice, HistoryError, Solver
 from epdle.solver.scoring import GAME_GUESSES, is_solved
+from epdle.words.named import DEFAULT_LISTS, LIST_NAME
 
 if TYPE_CHECKING:
     from epdle.session.spec import GameSpec
@@ -22,10 +24,13 @@ if TYPE_CHECKING:
 # (hard, blind) -> a solver of the same words and strategy (the caller keeps them).
 SolverFor = Callable[[bool, bool], Solver]
 
-WIDENED_NOTE = (
-    "the answer is not in the original game's list: going on with every accepted word, "
-    "the common ones first"
-)
+
+def widened_note(lists: str) -> str:
+    """The one line that says a game on the named shipped list has left it."""
+    return (
+        f"no answer of {LIST_NAME[lists]} fits: going on with every accepted word, "
+        "the common ones first"
+    )
 
 
 class GameError(ValueError):
@@ -60,8 +65,10 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     history: list[TurnT] = field(default_factory=list)
     # Solvers for other modes: without it the game neither widens nor switches modes.
     solvers: Callable[[bool, bool], SolverT] | None = None
-    # Whether the feedback may leave the answer list (GameSpec.widens: the original lists).
+    # Whether the feedback may leave the answer list (GameSpec.widens: the shipped lists).
     widens: bool = True
+    # The named shipped list the game starts from (GameSpec.lists), for widened_note.
+    lists: str = DEFAULT_LISTS
     # True once the feedback has left the solver's answer list (blind solver in use).
     widened: bool = field(default=False, init=False)
     # Set by a front end with lines waiting (the daemon's backlog): a played guess is only
@@ -176,7 +183,7 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         hard = self.solver.hard if hard is None else hard
         blind = self.solver.blind if blind is None else blind
         replay = type(self)(
-            solvers(hard, blind), self.top, list(self.history), solvers, self.widens
+            solvers(hard, blind), self.top, list(self.history), solvers, self.widens, self.lists
         )
         try:
             advice = replay.advice

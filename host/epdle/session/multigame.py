@@ -3,7 +3,7 @@ board still open, and the game gives one colour line per board.
 
 The game ends when every board is solved, or lost at the guess limit (boards + 5) with
 each open board's candidates left. As the single game does, it goes on with every
-accepted word when the feedback leaves the original answer list, and can switch hard
+accepted word when the feedback leaves its answer list, and can switch hard
 mode and blind play during a game (the history is replayed under the new rules).
 """
 

@@ -47,7 +47,7 @@ def plural(count: int, noun: str) -> str:
 
 def mode_text(game: Game | MultiGame) -> str:
     """The game's mode as the terminal says it (names.mode_text)."""
-    return names.mode_text(game.solver.hard, game.solver.blind, game.widened)
+    return names.mode_text(game.solver.hard, game.solver.blind, game.widened, game.lists)
 
 
 # The suggestion table's columns, the same in `play` and `suggest`, and how each is

@@ -6,6 +6,7 @@ from __future__ import annotations
 from enum import Enum
 
 from epdle.named_tuple import NamedTuple
+from epdle.words.named import DEFAULT_LISTS, LIST_NAME
 
 
 class Kind(Enum):
@@ -65,21 +66,21 @@ def mode_name(hard: bool, blind: bool = False) -> str:
     return ("hard" if hard else "normal") + (", blind" if blind else "")
 
 
-def mode_text(hard: bool, blind: bool, widened: bool = False) -> str:
+def mode_text(hard: bool, blind: bool, widened: bool = False, lists: str = DEFAULT_LISTS) -> str:
     """Which words the advice weighs, and hard mode, as the terminal says it (`widened`:
-    the feedback has left the original list)."""
+    the feedback has left `lists`, the named shipped list the game started from)."""
     if widened:
-        words = "every accepted word (not in the original list)"
+        words = f"every accepted word (not in {LIST_NAME[lists]})"
     elif blind:
         words = "every accepted word"
     else:
-        words = "the original list"
+        words = LIST_NAME[lists]
     return words + (", hard mode" if hard else "")
 
 
 def panel_mode(hard: bool, blind: bool, widened: bool = False) -> str:
     """The mode as the panel's header says it: "hard", "all words" (every accepted word,
-    not the original list), both, or nothing."""
+    not the answer list), both, or nothing."""
     parts = ["hard"] if hard else []
     if widened or blind:
         parts.append("all words")

@@ -119,8 +119,5 @@ def _no_candidate_left(blind: bool, turn: int, marks: str) -> str:
     fit = "gets this feedback" if turn == 1 else "fits it and the feedback before"
     message = f"feedback {marks}: no {words} {fit}"
     if not blind:
-        message += (
-            " (the answer list is the original game's; for today's game, "
-            "whose answers differ, use --blind)"
-        )
+        message += " (today's answer may be on no answer list: --blind plays every accepted word)"
     return message

@@ -20,6 +20,7 @@ from epdle.solver.patterns import (
 )
 from epdle.solver.scoring import hard_mode_hints
 from epdle.words import languages
+from epdle.words.named import DEFAULT_LISTS
 
 __all__ = ["ALPHABET_SIZE", "Universe"]
 
@@ -106,8 +107,12 @@ class Universe:
         )
 
     @classmethod
-    def shipped(cls, blind: bool = False, keep_plurals: bool = False) -> Universe:
-        return cls(words.guesses(), None if blind else words.answers(), keep_plurals=keep_plurals)
+    def shipped(
+        cls, blind: bool = False, keep_plurals: bool = False, lists: str = DEFAULT_LISTS
+    ) -> Universe:
+        """The shipped guesses with the named answer list (epdle.words.named)."""
+        answers = None if blind else words.answers(lists)
+        return cls(words.guesses(), answers, keep_plurals=keep_plurals)
 
     @cached_property
     def infos(self) -> list[words.WordInfo]:

@@ -25,6 +25,7 @@ from epdle.session.game import GameError
 from epdle.sim import board_behind
 from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
+from epdle.words.named import LIST_NAME
 
 if TYPE_CHECKING:
     from epdle.session.game import SolverFor
@@ -241,6 +242,7 @@ class WebSession:
             "solved": game.solved,
             "lost": game.lost,  # every guess played without the answer: the game is over
             "widened": game.widened,  # the feedback left the answer list: every word counts
+            "answer_list": LIST_NAME[game.lists],  # the shipped list the game started from
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,

@@ -16,8 +16,13 @@ LIST_TEXT = {
     "original": "the original game's 2,315 answers",
     "nyt2023": "the New York Times' answers as of 2023-07-01 (3,158)",
 }
+# name -> the list in a sentence's words (the note of a game that leaves it).
+LIST_NAME = {
+    "original": "the original list",
+    "nyt2023": "the 2023 list",
+}
 # The one place that chooses the lists a game starts from.
-DEFAULT_LISTS = "original"
+DEFAULT_LISTS = "nyt2023"
 
 
 def answers_file(name: str) -> str:

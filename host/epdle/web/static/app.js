@@ -280,8 +280,8 @@ function drawAdvice(useWord) {
 // Which words the advice weighs and under which rule, in one line.
 function modeText() {
   const { settings } = state;
-  let words = "the original game's answers (every accepted word if today's is not one)";
-  if (state.widened) words = "every accepted word, the common ones first: the answer is not in the original list";
+  let words = `${state.answer_list} (every accepted word if today's answer is not on it)`;
+  if (state.widened) words = `every accepted word, the common ones first: the answer is not in ${state.answer_list}`;
   else if (settings.blind) words = "every accepted word, the common ones first";
   return `Words: ${words}${settings.hard ? " · hard mode" : ""}`;
 }
