@@ -5,8 +5,9 @@ by the sum over the open boards of the guesses each would still need on its own 
 (the single game's cost curve over its feedback buckets). A board down to one word is
 played first (that guess must come anyway, and it tells about the others). Once few
 words are left on the open boards, the endgame is searched exactly instead
-(epdle.solver.multi.endgame; normal and blind modes). Near the limit a guard keeps to
-guesses after which every board can still be finished in time.
+(epdle.solver.multi.endgame; in hard mode with each board's rule as the feedback inside
+the search narrows it). Near the limit a guard keeps to guesses after which every board
+can still be finished in time.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.multi.advice import BoardAdvice, MultiAdvice, MultiSuggestion
 from epdle.solver.multi.endgame import EndgameSearch
+from epdle.solver.multi.hard_rule import HardRule
 from epdle.solver.multi.history import (
     MultiHistory,
     MultiHistoryError,
@@ -230,15 +232,16 @@ class MultiSolver:
                 pool = pool[safe]
                 per_board = [(c[safe], o[safe], w[safe]) for c, o, w in per_board]
         ranked = self._combine(state, pool, per_board)
-        if self.hard or not open_boards or min(len(b.candidates) for b in open_boards) == 1:
+        if not open_boards or min(len(b.candidates) for b in open_boards) == 1:
             return ranked
         if sum(len(board.candidates) for board in open_boards) > ENDGAME_WORDS:
             return ranked
         candidate_words = set(self._candidate_words(open_boards).tolist())
         probes = [guess for guess, *_ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
-        search = EndgameSearch(self.universe, probes, ENDGAME_STATES)
+        search = EndgameSearch(self.universe, probes, ENDGAME_STATES, hard=self.hard)
         boards = [tuple(sorted(board.candidates.tolist())) for board in open_boards]
-        searched = search.rank(boards, self.max_guesses - state.used)
+        rules = [HardRule.of(board.history) for board in open_boards] if self.hard else None
+        searched = search.rank(boards, self.max_guesses - state.used, rules)
         if searched is None:
             return ranked
         exact: list[Ranked] = [(guess, state.used + value, None) for guess, value in searched]
