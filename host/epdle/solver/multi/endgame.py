@@ -56,7 +56,7 @@ class EndgameSearch:
         even the best is no better than a lost game (the estimate decides). `rules`:
         each board's hard-mode rule (HardRule.of its history) when the search is hard."""
         state = tuple(sorted(zip(boards, rules or [HardRule()] * len(boards), strict=True)))
-        if self.hard:
+        if self.hard:  # the pool keeps the words of the start (see above)
             self.pool = sorted(self._words(state) | set(self.pool))
         try:
             scored = [(g, self._after(state, g, left)) for g in self._choices(state)]
@@ -99,10 +99,9 @@ class EndgameSearch:
                 # Each board's word in turn: nothing to learn any more (in hard mode one
                 # board's word may break another's rule: searched on).
                 value = float(len(state)) if len(state) <= left else LOST
-            else:  # (no choice: none keeps the rules)
-                value = min(
-                    (self._after(state, g, left) for g in self._choices(state)), default=LOST
-                )
+            else:  # (LOST when no guess of the pool keeps the rules)
+                choices = self._choices(state)
+                value = min((self._after(state, g, left) for g in choices), default=LOST)
             self._memo[key] = value
         return value
 
