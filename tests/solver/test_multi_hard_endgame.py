@@ -50,8 +50,13 @@ def strict_search(guesses: list[str]):
             parts: dict[str, list[str]] = {}
             for word in board:
                 parts.setdefault(score(guess, word), []).append(word)
-            heard = [(k, (tuple(p), (*history, (guess, k)))) for k, p in parts.items()]
-            splits.append([(len(o[0]) / len(board), None if k == "GGGGG" else o) for k, o in heard])
+            split = []
+            for feedback, words in parts.items():
+                still = (
+                    None if feedback == "GGGGG" else (tuple(words), (*history, (guess, feedback)))
+                )
+                split.append((len(words) / len(board), still))
+            splits.append(split)
         unchanged = all(
             len(split) == 1 and split[0][1] is not None and split[0][1][0] == board
             for split, (board, _) in zip(splits, state, strict=True)
