@@ -75,7 +75,12 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         default=DEFAULT_STRATEGY,
         help=f"solver strategy (default: {DEFAULT_STRATEGY})",
     )
-    parser.add_argument("--hard", action="store_true", help="hard mode: reuse every hint")
+    parser.add_argument(
+        "--hard",
+        action="store_true",
+        help="hard mode: reuse every hint (several boards: every open board's hints, "
+        "while some accepted word keeps them all)",
+    )
     parser.add_argument(
         "--blind",
         action="store_true",

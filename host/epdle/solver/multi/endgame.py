@@ -10,8 +10,9 @@ In hard mode each open board carries its rule (HardRule): a guess must keep ever
 board's, and the feedback a board gets inside the search narrows its rule for the
 guesses after it, so the rules are part of a state. The pool stays the words of the
 start and the probes (a word no longer a candidate may be the one the rules allow); a
-state where none of them keeps the rules counts as lost, as one past the limit. When
-the rules contradict each other, every guess may be played (as MultiSolver's pool).
+state where none of them keeps the rules counts as lost, as one past the limit. Which
+guesses the rules allow is HardRule.playable: when no accepted word keeps them all,
+every guess may be played.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class EndgameSearch:
         self.solved_code = universe.pattern_count - 1
         self._memo: dict[tuple[State, int], float] = {}
         self._narrowed: dict[tuple[HardRule, int, int], HardRule] = {}
-        self._contradictory: dict[HardRule, bool] = {}
+        self._playable: dict[HardRule, np.ndarray] = {}
 
     def rank(
         self, boards: Sequence[Board], left: int, rules: Sequence[HardRule] | None = None
@@ -72,18 +73,16 @@ class EndgameSearch:
         return {int(index_of[row]) for board, _ in state for row in board}
 
     def _choices(self, state: State) -> list[int]:
-        """The candidates' words and the pool; in hard mode those of the pool that keep
-        every open board's rule (unless no accepted word does)."""
+        """The candidates' words and the pool; in hard mode those of the pool the open
+        boards' rules together allow (HardRule.playable)."""
         choices = sorted(self._words(state) | set(self.pool))
         if not self.hard:
             return choices
         rule = HardRule().join(board_rule for _, board_rule in state)
-        allowed = [g for g in self.pool if rule.allows(self.universe.guesses[g])]
-        contradictory = self._contradictory.get(rule)
-        if contradictory is None:
-            contradictory = not allowed and not rule.mask(self.universe).any()
-            self._contradictory[rule] = contradictory
-        return choices if contradictory else allowed
+        playable = self._playable.get(rule)
+        if playable is None:
+            playable = self._playable[rule] = rule.playable(self.universe)
+        return [g for g in self.pool if playable[g]]
 
     def _value(self, state: State, left: int) -> float:
         if not state:

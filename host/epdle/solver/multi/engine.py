@@ -1,6 +1,8 @@
 """MultiSolver: one guess for every unsolved board, chosen to finish them all soonest.
 
-Each board keeps its own candidates (and, in hard mode, its own rule); a guess is scored
+Each board keeps its own candidates (and, in hard mode, its own rule: every guess the
+history check accepts or the engine proposes keeps the open boards' rules together, as
+multi/hard_rule.py defines once); a guess is scored
 by the sum over the open boards of the guesses each would still need on its own after it
 (the single game's cost curve over its feedback buckets). A board down to one word is
 played first (that guess must come anyway, and it tells about the others). Once few
@@ -58,7 +60,6 @@ Ranked = tuple[int, float, float | None]
 @dataclass(frozen=True)
 class BoardState:
     candidates: np.ndarray  # indexes into universe.answers
-    allowed: np.ndarray | None  # hard mode: guesses this board's rule allows
     solved_in: int | None = None  # the guess (1-based) that solved it
     history: tuple[tuple[str, str], ...] = ()
 
@@ -97,8 +98,7 @@ class MultiSolver:
 
     def initial_state(self) -> MultiState:
         everyone = np.arange(len(self.universe.answers))
-        allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
-        return MultiState(tuple(BoardState(everyone, allowed) for _ in range(self.boards)), 0)
+        return MultiState(tuple(BoardState(everyone) for _ in range(self.boards)), 0)
 
     def state_after(self, history: MultiHistory) -> MultiState:
         """Replay a parsed history; raise MultiHistoryError naming the first wrong guess."""
@@ -110,17 +110,13 @@ class MultiSolver:
                 raise MultiHistoryError(f"{where}: {len(feedbacks)} feedbacks for {self.boards}")
             if turn > self.max_guesses:
                 raise MultiHistoryError(f"{where}: the game allows {self.max_guesses} guesses")
+            self._check_hard_mode(state, guess, where)
             for board, (board_state, feedback) in enumerate(
                 zip(state.boards, feedbacks, strict=True), start=1
             ):
                 if (feedback is None) != (board_state.solved_in is not None):
                     said = "solved" if feedback is None else "open"
                     raise MultiHistoryError(f"{where}: board {board} is not {said}")
-                if board_state.allowed is not None and feedback is not None:
-                    index = self.universe.guess_index[guess]
-                    if not board_state.allowed[index]:
-                        reason = hard_mode_violation(board_state.history, guess) or "its rule"
-                        raise MultiHistoryError(f"{where}: hard mode, board {board}: {reason}")
             state = self.apply(state, guess, feedbacks)
             for board, board_state in enumerate(state.boards, start=1):
                 if len(board_state.candidates) == 0:
@@ -138,11 +134,34 @@ class MultiSolver:
             if feedback is None or board.solved_in is not None:
                 boards.append(board)
                 continue
-            one = GameState(board.history, board.candidates, board.allowed)
+            one = GameState(board.history, board.candidates, None)
             after = apply(self.universe, one, guess, feedback)  # as one board's game
             solved = used if after.solved else None
-            boards.append(BoardState(after.candidates, after.allowed, solved, after.history))
+            boards.append(BoardState(after.candidates, solved, after.history))
         return MultiState(tuple(boards), used)
+
+    def playable(self, state: MultiState) -> np.ndarray:
+        """Which guesses may be played next (mask over universe.guesses): in hard mode
+        those keeping every open board's rule, or any when none does (HardRule.playable)."""
+        if not self.hard:
+            return np.ones(len(self.universe.guesses), dtype=bool)
+        rules = (HardRule.of(state.boards[index].history) for index in state.open_boards())
+        return HardRule().join(rules).playable(self.universe)
+
+    def _check_hard_mode(self, state: MultiState, guess: str, where: str) -> None:
+        """MultiHistoryError naming a board whose rule `guess` breaks when it may not be
+        played (playable), and a word that keeps every open board's rule."""
+        playable = self.playable(state)
+        if playable[self.universe.guess_index[guess]]:
+            return
+        kept = self.universe.guesses[int(np.flatnonzero(playable)[0])]
+        for board in state.open_boards():
+            reason = hard_mode_violation(state.boards[board].history, guess)
+            if reason is not None:
+                raise MultiHistoryError(
+                    f"{where}: hard mode, board {board + 1}: {reason}; a guess keeps every "
+                    f"open board's hints while some word does ({kept.upper()})"
+                )
 
     # -- advice ---------------------------------------------------------------------------
 
@@ -274,25 +293,17 @@ class MultiSolver:
         return [(int(pool[i]), float(expected[i]), float(total[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
-        """The guesses worth scoring: a board's lone word first, near the limit only
-        words that may solve a board, else every guess (each open board's rule)."""
-        allowed = np.ones(len(self.universe.guesses), dtype=bool)
-        for board in open_boards:
-            if board.allowed is not None:
-                allowed &= board.allowed
-        if not allowed.any():  # the boards' rules contradict each other: each its own
-            allowed[:] = True
-
-        def permitted(choice: np.ndarray) -> np.ndarray:
-            kept = choice[allowed[choice]]
-            return np.unique(kept if kept.size else choice)
-
+        """The guesses worth scoring, of those that may be played (playable): a board's
+        lone word first, near the limit only words that may solve a board, else all."""
+        allowed = self.playable(state)
         index_of = self.universe.guess_index_of_answers
         lone = [index_of[b.candidates[0]] for b in open_boards if len(b.candidates) == 1]
-        if lone:
-            return permitted(np.array(lone, dtype=np.int64))
-        if self.max_guesses - state.used - len(open_boards) <= 0:
-            return permitted(self._candidate_words(open_boards))
+        near_limit = self.max_guesses - state.used - len(open_boards) <= 0
+        for words in (lone, self._candidate_words(open_boards) if near_limit else []):
+            kept = np.unique(np.array(words, dtype=np.int64))
+            kept = kept[allowed[kept]]
+            if kept.size:
+                return kept
         return np.flatnonzero(allowed)
 
     def _candidate_words(self, open_boards: list[BoardState]) -> np.ndarray:

@@ -1,7 +1,13 @@
 """One board's hard-mode rule as a value: the greens and letter counts its hints demand
 (scoring.hard_mode_hints), merged over its feedbacks, and over the open boards when a
 guess must keep all of theirs. Hashable and ordered, so that a search can key a state
-by it: two histories that demand the same allow the same guesses."""
+by it: two histories that demand the same allow the same guesses.
+
+Hard mode over several boards, the one definition that the history check, the estimate,
+its fallbacks and the endgame search all apply (HardRule.playable on the open boards'
+rules joined): a guess keeps every open board's hints, each green in its place and each
+revealed letter as often as it was revealed; when no accepted word keeps them all (the
+boards' rules contradict each other), any accepted word may be played."""
 
 from __future__ import annotations
 
@@ -47,6 +53,12 @@ class HardRule:
         return all(word[position] == letter for position, letter in self.greens) and all(
             word.count(letter) >= count for letter, count in self.counts
         )
+
+    def playable(self, universe: Universe) -> np.ndarray:
+        """Which of the universe's guesses may be played under this rule (the open boards'
+        rules joined): those it allows, or every guess when it allows none."""
+        mask = self.mask(universe)
+        return mask if mask.any() else np.ones_like(mask)
 
     def mask(self, universe: Universe) -> np.ndarray:
         """Which of the universe's guesses the rule allows."""
