@@ -1,15 +1,14 @@
 """MultiSolver: one guess for every unsolved board, chosen to finish them all soonest.
 
-Each board keeps its own candidates (and, in hard mode, its own rule: every guess the
-history check accepts or the engine proposes keeps the open boards' rules together, as
-multi/hard_rule.py defines once); a guess is scored
-by the sum over the open boards of the guesses each would still need on its own after it
-(the single game's cost curve over its feedback buckets). A board down to one word is
-played first (that guess must come anyway, and it tells about the others). Once few
-words are left on the open boards, the endgame is searched exactly instead
-(epdle.solver.multi.endgame; in hard mode with each board's rule as the feedback inside
-the search narrows it). Near the limit a guard keeps to guesses after which every board
-can still be finished in time.
+Each board keeps its own candidates (and, in hard mode, its own rule: the history check
+and every guess proposed keep the open boards' rules together, as multi/hard_rule.py
+defines once); a guess is scored by the sum over the open boards of the guesses each
+would still need on its own after it (the single game's cost curve over its feedback
+buckets). A board down to one word is played first (that guess must come anyway, and it
+tells about the others). Once few words are left on the open boards, the endgame is
+searched exactly instead (epdle.solver.multi.endgame; in hard mode with each board's
+rule as the feedback inside the search narrows it). Near the limit a guard keeps to
+guesses after which every board can still be finished in time.
 """
 
 from __future__ import annotations
