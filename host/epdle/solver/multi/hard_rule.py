@@ -49,11 +49,6 @@ class HardRule:
                 counts[letter] = max(count, counts.get(letter, 0))
         return HardRule(tuple(sorted(greens)), tuple(sorted(counts.items())))
 
-    def allows(self, word: str) -> bool:
-        return all(word[position] == letter for position, letter in self.greens) and all(
-            word.count(letter) >= count for letter, count in self.counts
-        )
-
     def playable(self, universe: Universe) -> np.ndarray:
         """Which of the universe's guesses may be played under this rule (the open boards'
         rules joined): those it allows, or every guess when it allows none."""
