@@ -78,8 +78,7 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     parser.add_argument(
         "--hard",
         action="store_true",
-        help="hard mode: reuse every hint (several boards: every open board's hints, "
-        "while some accepted word keeps them all)",
+        help="hard mode: reuse every hint (several boards: all of one open board's hints)",
     )
     parser.add_argument(
         "--blind",

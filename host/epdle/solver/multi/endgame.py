@@ -6,13 +6,12 @@ to play first decides whether a guess is wasted; the one-ply estimate often cann
 Here every joint feedback is followed to the end, each state memoised, within a budget
 of states (None when it runs out: the estimate decides then).
 
-In hard mode each open board carries its rule (HardRule): a guess must keep every open
-board's, and the feedback a board gets inside the search narrows its rule for the
-guesses after it, so the rules are part of a state. The pool stays the words of the
-start and the probes (a word no longer a candidate may be the one the rules allow); a
-state where none of them keeps the rules counts as lost, as one past the limit. Which
-guesses the rules allow is HardRule.playable: when no accepted word keeps them all,
-every guess may be played.
+In hard mode each open board carries its rule (HardRule), and the feedback a board gets
+inside the search narrows its rule for the guesses after it, so the rules are part of a
+state; in each state a guess must keep the rule of at least one open board
+(HardRule.playable), which every candidate's word does. The pool keeps the words of the
+start with the probes: with the probes narrowed by the rules, a word no longer a
+candidate may be the best guess the rules allow.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ class EndgameSearch:
         self.solved_code = universe.pattern_count - 1
         self._memo: dict[tuple[State, int], float] = {}
         self._narrowed: dict[tuple[HardRule, int, int], HardRule] = {}
-        self._playable: dict[HardRule, np.ndarray] = {}
+        self._playable: dict[frozenset[HardRule], np.ndarray] = {}
 
     def rank(
         self, boards: Sequence[Board], left: int, rules: Sequence[HardRule] | None = None
@@ -73,16 +72,16 @@ class EndgameSearch:
         return {int(index_of[row]) for board, _ in state for row in board}
 
     def _choices(self, state: State) -> list[int]:
-        """The candidates' words and the pool; in hard mode those of the pool the open
-        boards' rules together allow (HardRule.playable)."""
+        """The candidates' words and the pool; in hard mode those keeping at least one
+        open board's rule (HardRule.playable)."""
         choices = sorted(self._words(state) | set(self.pool))
         if not self.hard:
             return choices
-        rule = HardRule().join(board_rule for _, board_rule in state)
-        playable = self._playable.get(rule)
+        rules = frozenset(rule for _, rule in state)
+        playable = self._playable.get(rules)
         if playable is None:
-            playable = self._playable[rule] = rule.playable(self.universe)
-        return [g for g in self.pool if playable[g]]
+            playable = self._playable[rules] = HardRule.playable(self.universe, rules)
+        return [g for g in choices if playable[g]]
 
     def _value(self, state: State, left: int) -> float:
         if not state:
@@ -94,13 +93,13 @@ class EndgameSearch:
         if value is None:
             if len(self._memo) >= self.budget:
                 raise _OverBudget
-            if all(len(board) == 1 for board, _ in state) and (not self.hard or len(state) == 1):
-                # Each board's word in turn: nothing to learn any more (in hard mode one
-                # board's word may break another's rule: searched on).
-                value = float(len(state)) if len(state) <= left else LOST
-            else:  # (LOST when no guess of the pool keeps the rules)
-                choices = self._choices(state)
-                value = min((self._after(state, g, left) for g in choices), default=LOST)
+            if all(len(board) == 1 for board, _ in state):
+                # Each board's word in turn (one for boards left the same word): nothing
+                # to learn any more.
+                words = len({board for board, _ in state})
+                value = float(words) if words <= left else LOST
+            else:
+                value = min(self._after(state, g, left) for g in self._choices(state))
             self._memo[key] = value
         return value
 

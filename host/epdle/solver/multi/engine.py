@@ -1,7 +1,7 @@
 """MultiSolver: one guess for every unsolved board, chosen to finish them all soonest.
 
 Each board keeps its own candidates (and, in hard mode, its own rule: the history check
-and every guess proposed keep the open boards' rules together, as multi/hard_rule.py
+and every guess proposed keep at least one open board's rule, as multi/hard_rule.py
 defines once); a guess is scored by the sum over the open boards of the guesses each
 would still need on its own after it (the single game's cost curve over its feedback
 buckets). A board down to one word is played first (that guess must come anyway, and it
@@ -141,26 +141,22 @@ class MultiSolver:
 
     def playable(self, state: MultiState) -> np.ndarray:
         """Which guesses may be played next (mask over universe.guesses): in hard mode
-        those keeping every open board's rule, or any when none does (HardRule.playable)."""
-        if not self.hard:
-            return np.ones(len(self.universe.guesses), dtype=bool)
-        rules = (HardRule.of(state.boards[index].history) for index in state.open_boards())
-        return HardRule().join(rules).playable(self.universe)
+        those keeping all the hints of at least one open board (HardRule.playable)."""
+        rules = [HardRule.of(state.boards[index].history) for index in state.open_boards()]
+        return HardRule.playable(self.universe, rules if self.hard else [])
 
     def _check_hard_mode(self, state: MultiState, guess: str, where: str) -> None:
-        """MultiHistoryError naming a board whose rule `guess` breaks when it may not be
-        played (playable), and a word that keeps every open board's rule."""
-        playable = self.playable(state)
-        if playable[self.universe.guess_index[guess]]:
+        """MultiHistoryError when `guess` keeps the hints of no open board (playable),
+        naming how it breaks each board's."""
+        if self.playable(state)[self.universe.guess_index[guess]]:
             return
-        kept = self.universe.guesses[int(np.flatnonzero(playable)[0])]
-        for board in state.open_boards():
-            reason = hard_mode_violation(state.boards[board].history, guess)
-            if reason is not None:
-                raise MultiHistoryError(
-                    f"{where}: hard mode, board {board + 1}: {reason}; a guess keeps every "
-                    f"open board's hints while some word does ({kept.upper()})"
-                )
+        reasons = "; ".join(
+            f"board {board + 1}: {hard_mode_violation(state.boards[board].history, guess)}"
+            for board in state.open_boards()
+        )
+        raise MultiHistoryError(
+            f"{where}: hard mode: it keeps the hints of no open board ({reasons})"
+        )
 
     # -- advice ---------------------------------------------------------------------------
 
@@ -292,18 +288,16 @@ class MultiSolver:
         return [(int(pool[i]), float(expected[i]), float(total[i])) for i in order]
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
-        """The guesses worth scoring, of those that may be played (playable): a board's
-        lone word first, near the limit only words that may solve a board, else all."""
-        allowed = self.playable(state)
+        """The guesses worth scoring: a board's lone word first, near the limit only
+        words that may solve a board, else every guess that may be played (playable;
+        a candidate keeps its own board's hints, so the first two always may)."""
         index_of = self.universe.guess_index_of_answers
         lone = [index_of[b.candidates[0]] for b in open_boards if len(b.candidates) == 1]
-        near_limit = self.max_guesses - state.used - len(open_boards) <= 0
-        for words in (lone, self._candidate_words(open_boards) if near_limit else []):
-            kept = np.unique(np.array(words, dtype=np.int64))
-            kept = kept[allowed[kept]]
-            if kept.size:
-                return kept
-        return np.flatnonzero(allowed)
+        if lone:
+            return np.unique(np.array(lone, dtype=np.int64))
+        if self.max_guesses - state.used - len(open_boards) <= 0:
+            return np.unique(self._candidate_words(open_boards))
+        return np.flatnonzero(self.playable(state))
 
     def _candidate_words(self, open_boards: list[BoardState]) -> np.ndarray:
         rows = np.concatenate([board.candidates for board in open_boards])

@@ -1,17 +1,17 @@
 """One board's hard-mode rule as a value: the greens and letter counts its hints demand
-(scoring.hard_mode_hints), merged over its feedbacks, and over the open boards when a
-guess must keep all of theirs. Hashable and ordered, so that a search can key a state
-by it: two histories that demand the same allow the same guesses.
+(scoring.hard_mode_hints), merged over its feedbacks. Hashable and ordered, so that a
+search can key a state by it: two histories that demand the same allow the same guesses.
 
 Hard mode over several boards, the one definition that the history check, the estimate,
 its fallbacks and the endgame search all apply (HardRule.playable on the open boards'
-rules joined): a guess keeps every open board's hints, each green in its place and each
-revealed letter as often as it was revealed; when no accepted word keeps them all (the
-boards' rules contradict each other), any accepted word may be played."""
+rules): a guess keeps all the hints of at least one open board, each green in its place
+and each revealed letter as often as it was revealed. With one board it is the game's
+own rule; every open board's answer keeps its own board's hints, so every board stays
+winnable; what it forbids is a probe that fits no open board's hints."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +40,8 @@ class HardRule:
         return self.join([HardRule(hints.greens, tuple(hints.counts.items()))])
 
     def join(self, others: Iterable[HardRule]) -> HardRule:
-        """The rule a guess keeps when it keeps this one and each of `others`."""
+        """The rule a guess keeps when it keeps this one and each of `others` (one board's
+        hints merged over its feedbacks)."""
         greens = set(self.greens)
         counts = dict(self.counts)
         for other in others:
@@ -49,11 +50,13 @@ class HardRule:
                 counts[letter] = max(count, counts.get(letter, 0))
         return HardRule(tuple(sorted(greens)), tuple(sorted(counts.items())))
 
-    def playable(self, universe: Universe) -> np.ndarray:
-        """Which of the universe's guesses may be played under this rule (the open boards'
-        rules joined): those it allows, or every guess when it allows none."""
-        mask = self.mask(universe)
-        return mask if mask.any() else np.ones_like(mask)
+    @staticmethod
+    def playable(universe: Universe, rules: Collection[HardRule]) -> np.ndarray:
+        """Which of the universe's guesses may be played next, given the open boards'
+        `rules`: those keeping at least one of them (every guess when none is open)."""
+        if not rules:
+            return np.ones(len(universe.guesses), dtype=bool)
+        return np.logical_or.reduce([rule.mask(universe) for rule in rules])
 
     def mask(self, universe: Universe) -> np.ndarray:
         """Which of the universe's guesses the rule allows."""
