@@ -35,7 +35,7 @@ State = tuple[tuple[Board, HardRule], ...]
 
 class EndgameSearch:
     """Exact expected guesses to finish every board, over a fixed pool of guesses (in
-    hard mode those of them the open boards' rules allow)."""
+    hard mode those keeping at least one open board's rule)."""
 
     def __init__(
         self, universe: Universe, pool: Sequence[int], budget: int, *, hard: bool = False
@@ -63,8 +63,8 @@ class EndgameSearch:
         except _OverBudget:
             return None
         scored.sort(key=lambda item: (item[1], item[0]))
-        if not scored or scored[0][1] >= LOST:
-            return None  # nothing to play, or no better than a lost game
+        if scored[0][1] >= LOST:
+            return None  # no better than a lost game
         return scored
 
     def _words(self, state: State) -> set[int]:

@@ -11,7 +11,7 @@ winnable; what it forbids is a probe that fits no open board's hints."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,19 +35,13 @@ class HardRule:
         return rule
 
     def after(self, guess: str, feedback: str) -> HardRule:
-        """The rule once `guess` got `feedback` too."""
+        """The rule once `guess` got `feedback` too: each green kept in its place, each
+        letter as often as any feedback revealed it."""
         hints = hard_mode_hints(guess, feedback)
-        return self.join([HardRule(hints.greens, tuple(hints.counts.items()))])
-
-    def join(self, others: Iterable[HardRule]) -> HardRule:
-        """The rule a guess keeps when it keeps this one and each of `others` (one board's
-        hints merged over its feedbacks)."""
-        greens = set(self.greens)
         counts = dict(self.counts)
-        for other in others:
-            greens.update(other.greens)
-            for letter, count in other.counts:
-                counts[letter] = max(count, counts.get(letter, 0))
+        for letter, count in hints.counts.items():
+            counts[letter] = max(count, counts.get(letter, 0))
+        greens = set(self.greens) | set(hints.greens)
         return HardRule(tuple(sorted(greens)), tuple(sorted(counts.items())))
 
     @staticmethod
