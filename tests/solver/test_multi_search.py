@@ -11,7 +11,7 @@ import pytest
 from epdle import words
 from epdle.solver.multi import MultiSolver
 from epdle.solver.multi.bench import play_game, sample_games
-from epdle.solver.scoring import score
+from epdle.solver.scoring import hard_mode_break, score
 from epdle.solver.universe import Universe
 
 FAMILY = ["batch", "catch", "hatch", "latch", "match", "patch"]
@@ -78,8 +78,30 @@ def ight_universe() -> Universe:
     return Universe(list(words.guesses()), family)
 
 
-@pytest.mark.parametrize(("boards", "hard"), [(2, True), (4, False), (4, True), (8, True)])
-def test_no_board_is_left_open_at_the_limit_on_a_word_family(ight_universe, boards, hard):
-    solver = MultiSolver(boards, hard=hard, universe=ight_universe)
+@pytest.mark.parametrize("boards", [2, 4, 8])
+def test_no_board_is_left_open_at_the_limit_on_a_word_family(ight_universe, boards):
+    solver = MultiSolver(boards, universe=ight_universe)
     for game in sample_games(ight_universe.answers, boards, 12, seed=boards):
         assert play_game(solver, game) <= solver.max_guesses, game
+
+
+@pytest.mark.parametrize("boards", [2, 4, 8])
+def test_hard_mode_on_a_word_family_finishes_every_board_by_accepted_guesses(ight_universe, boards):
+    """Each guess keeps all the hints of at least one open board (checked word by word)
+    and the history check accepts it: after TERMS on RIGHT and TIGHT both answers may
+    still be played, so no board is left open at the limit."""
+    solver = MultiSolver(boards, hard=True, universe=ight_universe)
+    for game in sample_games(ight_universe.answers, boards, 6, seed=boards):
+        history: list[tuple[str, list[str | None]]] = []
+        state = solver.initial_state()
+        while state.open_boards() and state.used < solver.max_guesses:
+            guess = solver.next_guess(state)
+            opened = [state.boards[index].history for index in state.open_boards()]
+            assert any(hard_mode_break(h, guess) is None for h in opened), (history, guess)
+            feedbacks = [
+                None if board.solved_in is not None else score(guess, answer)
+                for board, answer in zip(state.boards, game, strict=True)
+            ]
+            history.append((guess, feedbacks))
+            state = solver.state_after(history)
+        assert not state.open_boards(), game

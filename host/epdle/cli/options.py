@@ -76,7 +76,11 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         default=DEFAULT_STRATEGY,
         help=f"solver strategy (default: {DEFAULT_STRATEGY})",
     )
-    parser.add_argument("--hard", action="store_true", help="hard mode: reuse every hint")
+    parser.add_argument(
+        "--hard",
+        action="store_true",
+        help="hard mode: reuse every hint (several boards: all of one open board's hints)",
+    )
     parser.add_argument(
         "--blind",
         action="store_true",

@@ -5,6 +5,13 @@ With a handful of words left (one board with two, another with three, say), whic
 to play first decides whether a guess is wasted; the one-ply estimate often cannot tell.
 Here every joint feedback is followed to the end, each state memoised, within a budget
 of states (None when it runs out: the estimate decides then).
+
+In hard mode each open board carries its rule (HardRule), and the feedback a board gets
+inside the search narrows its rule for the guesses after it, so the rules are part of a
+state; in each state a guess must keep the rule of at least one open board
+(HardRule.playable), which every candidate's word does. The pool keeps the words of the
+start with the probes: with the probes narrowed by the rules, a word no longer a
+candidate may be the best guess the rules allow.
 """
 
 from __future__ import annotations
@@ -14,75 +21,112 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from epdle.solver.multi.hard_rule import HardRule
+from epdle.solver.scoring import pattern_string
 from epdle.solver.universe import Universe
 
 # Past the guess limit a game costs this many guesses (a lost game outweighs any saving).
 LOST = 100.0
 
 Board = tuple[int, ...]  # candidate indexes into universe.answers, sorted
+# The open boards, each with its rule (empty outside hard mode), sorted.
+State = tuple[tuple[Board, HardRule], ...]
 
 
 class EndgameSearch:
-    """Exact expected guesses to finish every board, over a fixed pool of guesses."""
+    """Exact expected guesses to finish every board, over a fixed pool of guesses (in
+    hard mode those keeping at least one open board's rule)."""
 
-    def __init__(self, universe: Universe, pool: Sequence[int], budget: int) -> None:
+    def __init__(
+        self, universe: Universe, pool: Sequence[int], budget: int, *, hard: bool = False
+    ) -> None:
         self.universe = universe
         self.pool = list(pool)
         self.budget = budget
+        self.hard = hard
         self.solved_code = universe.pattern_count - 1
-        self._memo: dict[tuple[tuple[Board, ...], int], float] = {}
+        self._memo: dict[tuple[State, int], float] = {}
+        self._narrowed: dict[tuple[HardRule, int, int], HardRule] = {}
+        self._playable: dict[frozenset[HardRule], np.ndarray] = {}
 
-    def rank(self, boards: Sequence[Board], left: int) -> list[tuple[int, float]] | None:
-        """(guess, expected guesses from now), best first; None past the budget."""
+    def rank(
+        self, boards: Sequence[Board], left: int, rules: Sequence[HardRule] | None = None
+    ) -> list[tuple[int, float]] | None:
+        """(guess, expected guesses from now), best first; None past the budget or when
+        even the best is no better than a lost game (the estimate decides). `rules`:
+        each board's hard-mode rule (HardRule.of its history) when the search is hard."""
+        state = tuple(sorted(zip(boards, rules or [HardRule()] * len(boards), strict=True)))
+        if self.hard:  # the pool keeps the words of the start (see above)
+            self.pool = sorted(self._words(state) | set(self.pool))
         try:
-            scored = [(g, self._after(tuple(boards), g, left)) for g in self._choices(boards)]
+            scored = [(g, self._after(state, g, left)) for g in self._choices(state)]
         except _OverBudget:
             return None
         scored.sort(key=lambda item: (item[1], item[0]))
+        if scored[0][1] >= LOST:
+            return None  # no better than a lost game
         return scored
 
-    def _choices(self, boards: Sequence[Board]) -> list[int]:
+    def _words(self, state: State) -> set[int]:
         index_of = self.universe.guess_index_of_answers
-        words = {int(index_of[row]) for board in boards for row in board}
-        return sorted(words | set(self.pool))
+        return {int(index_of[row]) for board, _ in state for row in board}
 
-    def _value(self, boards: tuple[Board, ...], left: int) -> float:
-        if not boards:
+    def _choices(self, state: State) -> list[int]:
+        """The candidates' words and the pool; in hard mode those keeping at least one
+        open board's rule (HardRule.playable)."""
+        choices = sorted(self._words(state) | set(self.pool))
+        if not self.hard:
+            return choices
+        rules = frozenset(rule for _, rule in state)
+        playable = self._playable.get(rules)
+        if playable is None:
+            playable = self._playable[rules] = HardRule.playable(self.universe, rules)
+        return [g for g in choices if playable[g]]
+
+    def _value(self, state: State, left: int) -> float:
+        if not state:
             return 0.0
         if left <= 0:
             return LOST
-        key = (boards, left)
+        key = (state, left)
         value = self._memo.get(key)
         if value is None:
             if len(self._memo) >= self.budget:
                 raise _OverBudget
-            if all(len(board) == 1 for board in boards):
-                # Each board's word in turn: nothing to learn any more.
-                value = float(len(boards)) if len(boards) <= left else LOST
+            if all(len(board) == 1 for board, _ in state):
+                # Each board's word in turn (one for boards left the same word): nothing
+                # to learn any more.
+                words = len({board for board, _ in state})
+                value = float(words) if words <= left else LOST
             else:
-                value = min(self._after(boards, g, left) for g in self._choices(boards))
+                value = min(self._after(state, g, left) for g in self._choices(state))
             self._memo[key] = value
         return value
 
-    def _after(self, boards: tuple[Board, ...], guess: int, left: int) -> float:
+    def _after(self, state: State, guess: int, left: int) -> float:
         """1 + the expected value after playing `guess` (every joint feedback)."""
         weights = self.universe.weights
-        splits: list[list[tuple[float, Board | None]]] = []
-        for board in boards:
+        splits: list[list[tuple[float, tuple[Board, HardRule] | None]]] = []
+        for board, rule in state:
             rows = np.array(board)
             codes = self.universe.patterns[rows, guess]
-            mass = weights[rows]
-            total = float(mass.sum())
+            total = float(weights[rows].sum())
             parts: dict[int, list[int]] = {}
             for row, code in zip(board, codes.tolist(), strict=True):
                 parts.setdefault(code, []).append(row)
-            split: list[tuple[float, Board | None]] = []
+            split: list[tuple[float, tuple[Board, HardRule] | None]] = []
             for code, members in parts.items():
                 chance = float(weights[members].sum()) / total
-                split.append((chance, None if code == self.solved_code else tuple(members)))
+                if code == self.solved_code:
+                    split.append((chance, None))
+                else:
+                    split.append((chance, (tuple(members), self._rule_after(rule, guess, code))))
             splits.append(split)
-        pairs = zip(splits, boards, strict=True)
-        if all(len(split) == 1 and split[0][1] == board for split, board in pairs):
+        unchanged = all(
+            len(split) == 1 and split[0][1] is not None and split[0][1][0] == board
+            for split, (board, _) in zip(splits, state, strict=True)
+        )
+        if unchanged:
             return LOST  # it tells nothing and solves nothing
         expected = 0.0
         for outcome in itertools.product(*splits):
@@ -92,6 +136,18 @@ class EndgameSearch:
             still_open = tuple(sorted(part for _, part in outcome if part is not None))
             expected += chance * self._value(still_open, left - 1)
         return 1.0 + expected
+
+    def _rule_after(self, rule: HardRule, guess: int, code: int) -> HardRule:
+        """A board's rule once `guess` got feedback `code` on it (hard mode)."""
+        if not self.hard:
+            return rule
+        key = (rule, guess, code)
+        after = self._narrowed.get(key)
+        if after is None:
+            feedback = pattern_string(code, self.universe.length)
+            after = rule.after(self.universe.guesses[guess], feedback)
+            self._narrowed[key] = after
+        return after
 
 
 class _OverBudget(Exception):

@@ -1,11 +1,13 @@
 """MultiSolver: one guess for every unsolved board, chosen to finish them all soonest.
 
-Each board keeps its own candidates (and, in hard mode, its own rule); a guess is scored
-by the sum over the open boards of the guesses each would still need on its own after it
-(the single game's cost curve over its feedback buckets). A board down to one word is
-played first (that guess must come anyway, and it tells about the others). Once few
-words are left on the open boards, the endgame is searched exactly instead
-(epdle.solver.multi.endgame; normal and blind modes). Near the limit a guard keeps to
+Each board keeps its own candidates (and, in hard mode, its own rule: the history check
+and every guess proposed keep at least one open board's rule, as multi/hard_rule.py
+defines once); a guess is scored by the sum over the open boards of the guesses each
+would still need on its own after it (the single game's cost curve over its feedback
+buckets). A board down to one word is played first (that guess must come anyway, and it
+tells about the others). Once few words are left on the open boards, the endgame is
+searched exactly instead (epdle.solver.multi.endgame; in hard mode with each board's
+rule as the feedback inside the search narrows it). Near the limit a guard keeps to
 guesses after which every board can still be finished in time.
 """
 
@@ -21,6 +23,7 @@ import numpy as np
 from epdle.solver.cache import cache_dir, write_atomically
 from epdle.solver.multi.advice import BoardAdvice, MultiAdvice, MultiSuggestion
 from epdle.solver.multi.endgame import EndgameSearch
+from epdle.solver.multi.hard_rule import HardRule
 from epdle.solver.multi.history import (
     MultiHistory,
     MultiHistoryError,
@@ -56,7 +59,6 @@ Ranked = tuple[int, float, float | None]
 @dataclass(frozen=True)
 class BoardState:
     candidates: np.ndarray  # indexes into universe.answers
-    allowed: np.ndarray | None  # hard mode: guesses this board's rule allows
     solved_in: int | None = None  # the guess (1-based) that solved it
     history: tuple[tuple[str, str], ...] = ()
 
@@ -95,8 +97,7 @@ class MultiSolver:
 
     def initial_state(self) -> MultiState:
         everyone = np.arange(len(self.universe.answers))
-        allowed = np.ones(len(self.universe.guesses), dtype=bool) if self.hard else None
-        return MultiState(tuple(BoardState(everyone, allowed) for _ in range(self.boards)), 0)
+        return MultiState(tuple(BoardState(everyone) for _ in range(self.boards)), 0)
 
     def state_after(self, history: MultiHistory) -> MultiState:
         """Replay a parsed history; raise MultiHistoryError naming the first wrong guess."""
@@ -108,17 +109,13 @@ class MultiSolver:
                 raise MultiHistoryError(f"{where}: {len(feedbacks)} feedbacks for {self.boards}")
             if turn > self.max_guesses:
                 raise MultiHistoryError(f"{where}: the game allows {self.max_guesses} guesses")
+            self._check_hard_mode(state, guess, where)
             for board, (board_state, feedback) in enumerate(
                 zip(state.boards, feedbacks, strict=True), start=1
             ):
                 if (feedback is None) != (board_state.solved_in is not None):
                     said = "solved" if feedback is None else "open"
                     raise MultiHistoryError(f"{where}: board {board} is not {said}")
-                if board_state.allowed is not None and feedback is not None:
-                    index = self.universe.guess_index[guess]
-                    if not board_state.allowed[index]:
-                        reason = hard_mode_violation(board_state.history, guess) or "its rule"
-                        raise MultiHistoryError(f"{where}: hard mode, board {board}: {reason}")
             state = self.apply(state, guess, feedbacks)
             for board, board_state in enumerate(state.boards, start=1):
                 if len(board_state.candidates) == 0:
@@ -136,11 +133,30 @@ class MultiSolver:
             if feedback is None or board.solved_in is not None:
                 boards.append(board)
                 continue
-            one = GameState(board.history, board.candidates, board.allowed)
+            one = GameState(board.history, board.candidates, None)
             after = apply(self.universe, one, guess, feedback)  # as one board's game
             solved = used if after.solved else None
-            boards.append(BoardState(after.candidates, after.allowed, solved, after.history))
+            boards.append(BoardState(after.candidates, solved, after.history))
         return MultiState(tuple(boards), used)
+
+    def playable(self, state: MultiState) -> np.ndarray:
+        """Which guesses may be played next (mask over universe.guesses): in hard mode
+        those keeping all the hints of at least one open board (HardRule.playable)."""
+        rules = [HardRule.of(state.boards[index].history) for index in state.open_boards()]
+        return HardRule.playable(self.universe, rules if self.hard else [])
+
+    def _check_hard_mode(self, state: MultiState, guess: str, where: str) -> None:
+        """MultiHistoryError when `guess` keeps the hints of no open board (playable),
+        naming how it breaks each board's."""
+        if self.playable(state)[self.universe.guess_index[guess]]:
+            return
+        reasons = "; ".join(
+            f"board {board + 1}: {hard_mode_violation(state.boards[board].history, guess)}"
+            for board in state.open_boards()
+        )
+        raise MultiHistoryError(
+            f"{where}: hard mode: it keeps the hints of no open board ({reasons})"
+        )
 
     # -- advice ---------------------------------------------------------------------------
 
@@ -230,15 +246,16 @@ class MultiSolver:
                 pool = pool[safe]
                 per_board = [(c[safe], o[safe], w[safe]) for c, o, w in per_board]
         ranked = self._combine(state, pool, per_board)
-        if self.hard or not open_boards or min(len(b.candidates) for b in open_boards) == 1:
+        if not open_boards or min(len(b.candidates) for b in open_boards) == 1:
             return ranked
         if sum(len(board.candidates) for board in open_boards) > ENDGAME_WORDS:
             return ranked
         candidate_words = set(self._candidate_words(open_boards).tolist())
         probes = [guess for guess, *_ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
-        search = EndgameSearch(self.universe, probes, ENDGAME_STATES)
+        search = EndgameSearch(self.universe, probes, ENDGAME_STATES, hard=self.hard)
         boards = [tuple(sorted(board.candidates.tolist())) for board in open_boards]
-        searched = search.rank(boards, self.max_guesses - state.used)
+        rules = [HardRule.of(board.history) for board in open_boards] if self.hard else None
+        searched = search.rank(boards, self.max_guesses - state.used, rules)
         if searched is None:
             return ranked
         exact: list[Ranked] = [(guess, state.used + value, None) for guess, value in searched]
@@ -272,25 +289,15 @@ class MultiSolver:
 
     def _pool(self, state: MultiState, open_boards: list[BoardState]) -> np.ndarray:
         """The guesses worth scoring: a board's lone word first, near the limit only
-        words that may solve a board, else every guess (each open board's rule)."""
-        allowed = np.ones(len(self.universe.guesses), dtype=bool)
-        for board in open_boards:
-            if board.allowed is not None:
-                allowed &= board.allowed
-        if not allowed.any():  # the boards' rules contradict each other: each its own
-            allowed[:] = True
-
-        def permitted(choice: np.ndarray) -> np.ndarray:
-            kept = choice[allowed[choice]]
-            return np.unique(kept if kept.size else choice)
-
+        words that may solve a board, else every guess that may be played (playable;
+        a candidate keeps its own board's hints, so the first two always may)."""
         index_of = self.universe.guess_index_of_answers
         lone = [index_of[b.candidates[0]] for b in open_boards if len(b.candidates) == 1]
         if lone:
-            return permitted(np.array(lone, dtype=np.int64))
+            return np.unique(np.array(lone, dtype=np.int64))
         if self.max_guesses - state.used - len(open_boards) <= 0:
-            return permitted(self._candidate_words(open_boards))
-        return np.flatnonzero(allowed)
+            return np.unique(self._candidate_words(open_boards))
+        return np.flatnonzero(self.playable(state))
 
     def _candidate_words(self, open_boards: list[BoardState]) -> np.ndarray:
         rows = np.concatenate([board.candidates for board in open_boards])
