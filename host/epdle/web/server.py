@@ -323,15 +323,21 @@ class _BoundedH11Protocol(H11Protocol):
     def _send_due(self) -> None:
         self._send_timer = None
         _repeated.warn(f"closed a connection whose client read nothing for {self.limits.send:g} s")
-        self._close()
+        self._close(drop=True)
 
-    def _close(self) -> None:
+    def _close(self, drop: bool = False) -> None:
+        """Closes the connection: what is written still sent (a 408), or (`drop`, for a
+        client that reads nothing) the unsent responses dropped at once; a close that
+        waited for them would wait for as long as the client keeps the socket open."""
         if self.cycle is not None and not self.cycle.response_complete:
             # The app's task sees a disconnected client (as if it had gone), not an
             # error on its next send.
             self.cycle.disconnected = True
             self.cycle.message_event.set()
-        self.transport.close()
+        if drop:
+            self.transport.abort()
+        else:
+            self.transport.close()
 
 
 def _bounded_http(limits: Limits) -> type[H11Protocol]:
