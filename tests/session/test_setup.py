@@ -78,3 +78,17 @@ def test_a_list_of_ones_own_is_not_widened_past_in_play_as_in_suggest(tmp_path, 
     assert game.history == [] and not game.widened
     assert main(["suggest", "--answers", str(answers), "--history", "salet:bbbbb"]) == 1
     assert str(refused.value) in capsys.readouterr().err
+
+
+def test_the_heading_names_the_list_the_game_starts_from(tmp_path) -> None:
+    from epdle.session.terminal import mode_text
+
+    answers = tmp_path / "answers.txt"
+    answers.write_text("crane\nslate\ntrace\n")
+    for options, named in (
+        ([], "the 2023 list"),
+        (["--lists", "original"], "the original list"),
+        (["--answers", str(answers)], "the answer list"),  # one's own: no shipped list named
+    ):
+        game = GameSetup(_spec(*options)).new_game()
+        assert mode_text(game) == named, options

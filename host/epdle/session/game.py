@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from epdle.solver import Advice, HistoryError, Solver
 from epdle.solver.scoring import GAME_GUESSES, is_solved
-from epdle.words.named import DEFAULT_LISTS, LIST_NAME
+from epdle.words.named import DEFAULT_LISTS, list_name
 
 if TYPE_CHECKING:
     from epdle.session.spec import GameSpec
@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 SolverFor = Callable[[bool, bool], Solver]
 
 
-def widened_note(lists: str) -> str:
+def widened_note(lists: str | None) -> str:
     """The one line that says a game on the named shipped list has left it."""
     return (
-        f"no answer of {LIST_NAME[lists]} fits: going on with every accepted word, "
+        f"no answer of {list_name(lists)} fits: going on with every accepted word, "
         "the common ones first"
     )
 
@@ -67,8 +67,9 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
     solvers: Callable[[bool, bool], SolverT] | None = None
     # Whether the feedback may leave the answer list (GameSpec.widens: the shipped lists).
     widens: bool = True
-    # The named shipped list the game starts from (GameSpec.lists), for widened_note.
-    lists: str = DEFAULT_LISTS
+    # The named shipped list the game starts from (GameSpec.lists), for widened_note and
+    # the terminal's heading; None for an answer list of one's own.
+    lists: str | None = DEFAULT_LISTS
     # True once the feedback has left the solver's answer list (blind solver in use).
     widened: bool = field(default=False, init=False)
     # Set by a front end with lines waiting (the daemon's backlog): a played guess is only

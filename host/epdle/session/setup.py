@@ -88,7 +88,8 @@ class GameSetup:
         spec, solvers = self.spec, self.modes()
         first = solvers(spec.hard, spec.blind)
         game = self.game_kind().game
-        return game(first, spec.top, solvers=solvers, widens=spec.widens, lists=spec.lists)  # type: ignore[arg-type]
+        lists = spec.lists if spec.shipped else None  # None: an answer list of one's own
+        return game(first, spec.top, solvers=solvers, widens=spec.widens, lists=lists)  # type: ignore[arg-type]
 
     def presenter(self, port: str) -> DevicePresenter:
         """What shows this game's frames on the device at `port`, full refreshes only

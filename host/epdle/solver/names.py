@@ -6,7 +6,7 @@ from __future__ import annotations
 from enum import Enum
 
 from epdle.named_tuple import NamedTuple
-from epdle.words.named import DEFAULT_LISTS, LIST_NAME
+from epdle.words.named import DEFAULT_LISTS, list_name
 
 
 class Kind(Enum):
@@ -66,15 +66,18 @@ def mode_name(hard: bool, blind: bool = False) -> str:
     return ("hard" if hard else "normal") + (", blind" if blind else "")
 
 
-def mode_text(hard: bool, blind: bool, widened: bool = False, lists: str = DEFAULT_LISTS) -> str:
+def mode_text(
+    hard: bool, blind: bool, widened: bool = False, lists: str | None = DEFAULT_LISTS
+) -> str:
     """Which words the advice weighs, and hard mode, as the terminal says it (`widened`:
-    the feedback has left `lists`, the named shipped list the game started from)."""
+    the feedback has left `lists`, the named shipped list the game started from; None: an
+    answer list of one's own)."""
     if widened:
-        words = f"every accepted word (not in {LIST_NAME[lists]})"
+        words = f"every accepted word (not in {list_name(lists)})"
     elif blind:
         words = "every accepted word"
     else:
-        words = LIST_NAME[lists]
+        words = list_name(lists)
     return words + (", hard mode" if hard else "")
 
 

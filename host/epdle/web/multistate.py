@@ -11,7 +11,7 @@ from epdle.session.controller import Controller
 from epdle.session.game import GameError
 from epdle.session.multicontroller import MultiController
 from epdle.web.state import Reply, WebSession, language_of
-from epdle.words.named import LIST_NAME
+from epdle.words.named import list_name
 
 if TYPE_CHECKING:
     from epdle.session.presenter import DevicePresenter
@@ -62,7 +62,7 @@ class MultiWebSession(WebSession):
             "solved": game.solved,
             "lost": game.lost,  # the guesses ran out with a board open: the game is over
             "widened": game.widened,
-            "answer_list": LIST_NAME[game.lists],
+            "answer_list": list_name(game.lists),
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": game.max_guesses,

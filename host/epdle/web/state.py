@@ -25,7 +25,7 @@ from epdle.session.game import GameError
 from epdle.sim import board_behind
 from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
-from epdle.words.named import LIST_NAME
+from epdle.words.named import list_name
 
 if TYPE_CHECKING:
     from epdle.session.game import SolverFor
@@ -242,7 +242,7 @@ class WebSession:
             "solved": game.solved,
             "lost": game.lost,  # every guess played without the answer: the game is over
             "widened": game.widened,  # the feedback left the answer list: every word counts
-            "answer_list": LIST_NAME[game.lists],  # the shipped list the game started from
+            "answer_list": list_name(game.lists),  # the shipped list the game started from
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,

@@ -17,10 +17,18 @@ LIST_TEXT = {
     "nyt2023": "the New York Times' answers as of 2023-07-01 (3,158)",
 }
 # name -> the list in a sentence's words (the note of a game that leaves it).
-LIST_NAME = {
+_LIST_NAME = {
     "original": "the original list",
     "nyt2023": "the 2023 list",
 }
+
+
+def list_name(lists: str | None) -> str:
+    """The answer list a game starts from, in a sentence's words: a named shipped list's
+    (`lists`), or (None) one's own."""
+    return _LIST_NAME[lists] if lists else "the answer list"
+
+
 # The one place that chooses the lists a game starts from.
 DEFAULT_LISTS = "nyt2023"
 
