@@ -142,13 +142,15 @@ class MultiSolver:
     def playable(self, state: MultiState) -> np.ndarray:
         """Which guesses may be played next (mask over universe.guesses): in hard mode
         those keeping all the hints of at least one open board (HardRule.playable)."""
+        if not self.hard:
+            return HardRule.playable(self.universe, [])
         rules = [HardRule.of(state.boards[index].history) for index in state.open_boards()]
-        return HardRule.playable(self.universe, rules if self.hard else [])
+        return HardRule.playable(self.universe, rules)
 
     def _check_hard_mode(self, state: MultiState, guess: str, where: str) -> None:
         """MultiHistoryError when `guess` keeps the hints of no open board (playable),
         naming how it breaks each board's."""
-        if self.playable(state)[self.universe.guess_index[guess]]:
+        if not self.hard or self.playable(state)[self.universe.guess_index[guess]]:
             return
         reasons = "; ".join(
             f"board {board + 1}: {hard_mode_violation(state.boards[board].history, guess)}"
