@@ -57,24 +57,38 @@ def fits(page: Page, state: str, width: int = PHONE) -> None:
         page.screenshot(path=str(path), full_page=True)
 
 
-def bottom(page: Page, selector: str) -> float:
-    """The lowest edge of what `selector` matches (read at one moment)."""
-    return page.eval_on_selector_all(
-        selector, "all => Math.max(...all.map((e) => e.getBoundingClientRect().bottom))"
+EDGES = """tiles => {
+  const shown = [...document.querySelectorAll(tiles)].filter((e) => e.getClientRects().length);
+  const enter = [...document.querySelectorAll("#keyboard button")]
+    .find((e) => e.textContent === "Enter");
+  return {
+    tiles: shown.length,
+    bottom: Math.max(...shown.map((e) => e.getBoundingClientRect().bottom)),
+    keyboard: document.querySelector("#keyboard").getBoundingClientRect().top,
+    enter: enter ? enter.getBoundingClientRect().top : null,
+    field: document.querySelector("#guess-form .field").getBoundingClientRect().height,
+  };
+}"""
+
+
+def edges(page: Page, tiles: str) -> dict[str, float]:
+    """Where the tiles being set end and the keyboard starts, read at one moment once the
+    tiles are drawn (a state arriving re-draws them: two reads could straddle it)."""
+    page.wait_for_function(
+        "tiles => [...document.querySelectorAll(tiles)].some((e) => e.getClientRects().length)",
+        arg=tiles,
     )
-
-
-def top(page: Page, selector: str) -> float:
-    return page.eval_on_selector(selector, "e => e.getBoundingClientRect().top")
+    return page.evaluate(EDGES, tiles)
 
 
 def tiles_sit_on_the_keyboard(page: Page, tiles: str, box_between: bool = False) -> None:
     """The tiles being set right above the keyboard (with several boards, the box with the
     word typed between them: the boards' tiles take the whole width)."""
-    gap = top(page, "#keyboard") - bottom(page, tiles)
+    at = edges(page, tiles)
+    gap = at["keyboard"] - at["bottom"]
     if box_between:
-        gap -= page.locator("#guess-form .field").bounding_box()["height"]
-    assert 0 <= gap <= MAX_TILES_TO_KEYS, f"{gap:.0f} px between the tiles and the keyboard"
+        gap -= at["field"]
+    assert 0 <= gap <= MAX_TILES_TO_KEYS, f"{gap:.0f} px between the tiles and the keyboard: {at}"
 
 
 def play(page: Page, turn: int, word: str, answer: str) -> None:
@@ -93,8 +107,8 @@ def test_a_game_on_a_phone_never_scrolls_sideways(phone: BrowserContext, live_se
     page.get_by_role("textbox", name="Guess").fill("cru")
     fits(page, "2 mid-game")
     tiles_sit_on_the_keyboard(page, "#current button")
-    enter = page.get_by_role("button", name="Enter", exact=True)
-    assert enter.bounding_box()["y"] - bottom(page, "#current button") <= 3 * 60  # 3 key rows
+    at = edges(page, "#current button")
+    assert at["enter"] - at["bottom"] <= 3 * 60, at  # 3 key rows
     play(page, 2, "lodge", "lodge")
     review = page.get_by_role("table", name="Review, turn by turn")
     expect(review.locator("tbody tr")).to_have_count(2)
