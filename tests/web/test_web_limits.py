@@ -144,3 +144,49 @@ def test_a_client_that_stops_reading_is_dropped(web_session: Callable[..., WebSe
 
 def _open_connections(server: Server) -> int:
     return len(server.server_state.connections)
+
+
+TOO_LONG = 1024 * 1024  # bytes: far over what the server takes of a request
+
+
+@pytest.mark.parametrize("part", ["header", "body"])
+def test_a_request_too_large_to_take_is_answered_not_reset(
+    web_session: Callable[..., WebSession], part: str
+) -> None:
+    """The server refuses a request once its bound is read; closing with the rest of it
+    unread made TCP reset the connection, often before the refusal was read. It drains
+    what still comes (bounded) after its answer, so the client reads the answer."""
+    with live(web_session(), Limits()) as (port, _):
+        if part == "header":
+            request = b"GET /api/state HTTP/1.1\r\n" + host(port) + b"X-Long: " + b"h" * TOO_LONG
+            status = b"HTTP/1.1 400 "
+        else:
+            request = (
+                b"POST /api/guess HTTP/1.1\r\n" + host(port) + b"Content-Type: application/json\r\n"
+                b"Content-Length: %d\r\n\r\n" % TOO_LONG + b" " * TOO_LONG
+            )
+            status = b"HTTP/1.1 413 "
+        for _ in range(5):
+            with socket.create_connection(("127.0.0.1", port)) as conn:
+                conn.sendall(request)
+                data, closed_after = read_until_closed(conn, 10)
+            assert data.startswith(status), data[:80]
+            assert closed_after < 5
+
+
+def test_a_client_that_goes_on_sending_after_the_refusal_is_cut_off(
+    web_session: Callable[..., WebSession],
+) -> None:
+    """The drain after a refusal is bounded: a client that never stops sending is cut off."""
+    with (
+        live(web_session(), Limits()) as (port, server),
+        socket.create_connection(("127.0.0.1", port)) as conn,
+    ):
+        conn.sendall(b"GET /api/state HTTP/1.1\r\n" + host(port) + b"X-Long: " + b"h" * TOO_LONG)
+        conn.settimeout(10)
+        assert conn.recv(4096).startswith(b"HTTP/1.1 400 ")
+        deadline = time.monotonic() + 30
+        with pytest.raises((BrokenPipeError, ConnectionResetError)):
+            while time.monotonic() < deadline:
+                conn.sendall(b"h" * 65536)
+        assert not server.config.http_protocol_class.lingering

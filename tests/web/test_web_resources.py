@@ -121,7 +121,6 @@ def test_memory_stays_flat_under_long_paths_and_headers() -> None:
     with server_process([*command, "--port", "sim://"]) as server:
         host = b"Host: 127.0.0.1:%d\r\n" % server.port
         rss = {}
-        resets = 0
         for n in range(REQUESTS):
             if n % 2:
                 request = b"GET /" + b"p" * LONG + b"%d HTTP/1.1\r\n" % n + host
@@ -129,17 +128,12 @@ def test_memory_stays_flat_under_long_paths_and_headers() -> None:
                 request = (
                     b"GET /api/state HTTP/1.1\r\n" + host + b"X-Long: " + b"h" * LONG + b"\r\n"
                 )
-            try:
-                answer = ask(server.port, request + b"Connection: close\r\n\r\n")
-                assert answer.startswith(b"HTTP/1.1 "), answer[:80]
-            except ConnectionResetError:
-                # Refused once its bound was read, the rest of the request unread: the
-                # server's close then resets the connection, at times before its answer
-                # is read here (it closes without a lingering drain).
-                resets += 1
+            # Refused once its bound is read, answered all the same (not reset: the
+            # server drains the rest of the request as it closes).
+            answer = ask(server.port, request + b"Connection: close\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 "), answer[:80]
             if n + 1 in (WARM_UP, REQUESTS):
                 rss[n + 1] = server.rss_kb()
-        assert resets < REQUESTS // 20, f"{resets} of {REQUESTS} requests reset unanswered"
         growth_kb = rss[REQUESTS] - rss[WARM_UP]
         # Flat: the last 1,500 requests together grew it by less than 100 of them are long.
         assert growth_kb * 1024 < 100 * LONG, rss

@@ -35,8 +35,11 @@ class ServerOptions:
     body_timeout: float = BODY_TIMEOUT_S
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, message: str, close: bool = False) -> JSONResponse:
+    """The error's JSON; with `close`, the connection closed after it (a request whose
+    body is not read to its end: the rest is not taken as the next request)."""
+    headers = {"connection": "close"} if close else None
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
 def calls_of(request: Request) -> SessionCalls:

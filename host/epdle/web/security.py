@@ -143,7 +143,8 @@ class GuardMiddleware:
             return
         length = headers.get("content-length", "0")
         if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            await _send_json(send, 413, {"error": f"request body over {MAX_BODY_BYTES} bytes"})
+            message = f"request body over {MAX_BODY_BYTES} bytes"
+            await _send_json(send, 413, {"error": message}, close=True)
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -203,7 +204,8 @@ def _query_token(scope: Scope) -> str | None:
     return values[-1] if values else None
 
 
-async def _send_json(send: Send, status: int, body: dict[str, str]) -> None:
+async def _send_json(send: Send, status: int, body: dict[str, str], close: bool = False) -> None:
+    """A refusal; with `close`, the connection closed after it (its body left unread)."""
     data = json.dumps(body).encode()
     await send(
         {
@@ -212,6 +214,7 @@ async def _send_json(send: Send, status: int, body: dict[str, str]) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(data)).encode()),
+                *([(b"connection", b"close")] if close else []),
                 *SECURITY_HEADERS,
             ],
         }

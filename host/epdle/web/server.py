@@ -18,8 +18,9 @@ Errors are {"error": "one line"} with a 4xx status. Every connection has deadlin
 (Limits): a request's headers all in within HEADER_TIMEOUT_S of its connection (or of
 the last response on it), else 408; the whole request within HEADER_TIMEOUT_S +
 BODY_TIMEOUT_S; no request begun for KEEP_ALIVE_S: closed; a response not read for
-SEND_TIMEOUT_S: dropped. Log lines quote clients' text with its control characters
-escaped.
+SEND_TIMEOUT_S: dropped. A connection closed with the client perhaps still sending is
+drained for LINGER_S first (a lingering close), so its answer is read, not reset. Log
+lines quote clients' text with its control characters escaped.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import resource
 import signal
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 from typing import Any, ClassVar
@@ -80,6 +82,13 @@ MAX_CONNECTIONS = 512
 LISTEN_BACKLOG = 16
 # Repeated warnings (out of descriptors, too many connections): one line this often.
 LOG_PERIOD_S = 10.0
+# A connection closed with the client perhaps still sending (a request refused once its
+# bound was read) lingers: its answer sent, it is half-closed and what still comes is read
+# and dropped until the client closes, for at most LINGER_S; at most LINGERING at once
+# (beyond, closed at once). Closed with a request's rest unread, TCP would reset it, and
+# the reset can reach the client before it reads the answer.
+LINGER_S = 2.0
+LINGERING = 16
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -90,11 +99,11 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def too_large(request: Request, exc: Exception) -> Response:
-    return error(413, str(exc))
+    return error(413, str(exc), close=True)
 
 
 async def too_slow(request: Request, exc: Exception) -> Response:
-    return error(408, str(exc))
+    return error(408, str(exc), close=True)
 
 
 async def internal_error(request: Request, exc: Exception) -> Response:
@@ -139,6 +148,11 @@ class Server(uvicorn.Server):
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(_accept_errors)
         await super().startup(sockets)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        for end in list(getattr(self.config.http_protocol_class, "lingering", ())):
+            end()
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if self.should_exit and sig == signal.SIGINT:
@@ -210,7 +224,7 @@ class Limits:
         soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
         if soft == resource.RLIM_INFINITY:
             return MAX_CONNECTIONS
-        spare = soft - _open_descriptors() - 4 * LISTEN_BACKLOG - RESERVED_FDS
+        spare = soft - _open_descriptors() - 4 * LISTEN_BACKLOG - RESERVED_FDS - LINGERING
         return max(min(spare, MAX_CONNECTIONS), 1)
 
 
@@ -229,16 +243,19 @@ class _BoundedH11Protocol(H11Protocol):
 
     limits: ClassVar[Limits]
     max_connections: ClassVar[int]
+    lingering: ClassVar[set[Callable[[], None]]]  # the ends of the lingering closes
     _phase: str | None = None  # "headers", "body" or None (nothing due from the client)
     _started = 0.0  # when the request began (its connection or the last response)
     _heard = False  # a byte of the request came in
     _timer: asyncio.TimerHandle | None = None
     _send_timer: asyncio.TimerHandle | None = None
+    _dropped = False  # aborted: nothing owed to the client, no lingering
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         if len(self.connections) > self.max_connections:
             _repeated.warn(f"closed a new connection: {self.max_connections} are open")
+            self._dropped = True
             transport.abort()
             return
         # Nothing sent on a new connection: closed when idle, as after a response.
@@ -248,6 +265,9 @@ class _BoundedH11Protocol(H11Protocol):
         self._watch()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if exc is None and not self._dropped:
+            # Closed by this side, all written sent; the socket is still open here.
+            self._linger()
         super().connection_lost(exc)
         self._phase = None
         for timer in (self._timer, self._send_timer):
@@ -335,14 +355,57 @@ class _BoundedH11Protocol(H11Protocol):
             self.cycle.disconnected = True
             self.cycle.message_event.set()
         if drop:
+            self._dropped = True
             self.transport.abort()
         else:
             self.transport.close()
 
+    def _linger(self) -> None:
+        """A lingering close (LINGER_S) as the transport closes the socket: a duplicate
+        of it half-closed and drained until the client closes or the time is up."""
+        transport_socket = self.transport.get_extra_info("socket")
+        if transport_socket is None or len(self.lingering) >= LINGERING:
+            return
+        try:
+            sock = transport_socket.dup()
+        except OSError:
+            return
+        try:
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:  # the client has gone already
+            sock.close()
+            return
+        sock.setblocking(False)
+        loop = self.loop
+
+        def end() -> None:
+            self.lingering.discard(end)
+            loop.remove_reader(sock)
+            timer.cancel()
+            sock.close()
+
+        def drain() -> None:
+            try:
+                more = sock.recv(65536)
+            except BlockingIOError:
+                return
+            except OSError:  # reset by the client
+                more = b""
+            if not more:
+                end()
+
+        timer = loop.call_later(LINGER_S, end)
+        loop.add_reader(sock, drain)
+        self.lingering.add(end)
+
 
 def _bounded_http(limits: Limits) -> type[H11Protocol]:
     """The bounded protocol (_BoundedH11Protocol) with these limits."""
-    attributes = {"limits": limits, "max_connections": limits.max_connections()}
+    attributes = {
+        "limits": limits,
+        "max_connections": limits.max_connections(),
+        "lingering": set(),
+    }
     return type("BoundedH11Protocol", (_BoundedH11Protocol,), attributes)
 
 
