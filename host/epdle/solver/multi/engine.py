@@ -73,7 +73,9 @@ class MultiState:
 
 
 class MultiSolver:
-    """Next-guess advice for a game of `boards` boards over one word universe."""
+    """Next-guess advice for a game of `boards` boards over one word universe
+    (`endgame=False`: the estimate ranks to the end, without the exact endgame search;
+    what a benchmark measures the search against)."""
 
     def __init__(
         self,
@@ -83,10 +85,12 @@ class MultiSolver:
         blind: bool = False,
         universe: Universe | None = None,
         keep_plurals: bool = False,
+        endgame: bool = True,
     ) -> None:
         self.boards = check_boards(boards)
         self.max_guesses = guess_limit(boards)
         self.hard = hard
+        self.endgame = endgame
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
         self._cost = np.array(cost_curve(len(self.universe.answers)))
@@ -250,7 +254,7 @@ class MultiSolver:
         ranked = self._combine(state, pool, per_board)
         if not open_boards or min(len(b.candidates) for b in open_boards) == 1:
             return ranked
-        if sum(len(board.candidates) for board in open_boards) > ENDGAME_WORDS:
+        if not self.endgame or sum(len(b.candidates) for b in open_boards) > ENDGAME_WORDS:
             return ranked
         candidate_words = set(self._candidate_words(open_boards).tolist())
         probes = [guess for guess, *_ in ranked if guess not in candidate_words][:ENDGAME_PROBES]
