@@ -35,3 +35,24 @@ def test_a_game_widens_off_the_list_and_finds_the_answer() -> None:
     # LORIS is on neither list: the uniform game must widen to find it, within the limit.
     for spec in (GameSpec(top=1), GameSpec(prior="frequency", blind=True, top=1)):
         assert 1 <= bench_prior.play(GameSetup(spec), "loris") <= 6
+
+
+def test_a_hard_game_widens_off_the_list_too() -> None:
+    for spec in (
+        GameSpec(hard=True, top=1),
+        GameSpec(prior="frequency", blind=True, hard=True, top=1),
+    ):
+        assert 1 <= bench_prior.play(GameSetup(spec), "loris") <= 6
+
+
+def test_the_hard_table_goes_to_its_own_section(tmp_path, monkeypatch) -> None:
+    document = tmp_path / "bench.md"
+    sections = "<!-- bench:prior -->\nnormal\n<!-- /bench:prior -->\n"
+    sections += "<!-- bench:prior-hard -->\n<!-- /bench:prior-hard -->\n"
+    document.write_text(sections)
+    monkeypatch.setattr(bench_prior, "BENCH_MD", document)
+    bench_prior.write_section(["| hard row |"], [], 200, 0, hard=True)
+    text = document.read_text()
+    assert "<!-- bench:prior -->\nnormal\n<!-- /bench:prior -->" in text
+    hard = text.split("<!-- bench:prior-hard -->")[1]
+    assert "### In hard mode" in hard and "| hard row |" in hard

@@ -1,6 +1,7 @@
 """The frequency prior against the uniform default, on answers neither shipped list holds.
 
     PYTHONPATH=host nice .venv/bin/python tools/bench/bench_prior.py [--sample N] [--seed S]
+    PYTHONPATH=host nice .venv/bin/python tools/bench/bench_prior.py --hard  # hard mode
 
 Each game is played as `epdle play` advises it (GameSetup's game, its first suggestion
 each turn): `--prior uniform` starts from the named answer list and widens to every
@@ -17,7 +18,8 @@ from the first guess. Both play the same words (paired), on four sets:
 
 The larger sets are sampled (`--sample`, seeded); the table gives each mean with its
 standard error and the paired difference (frequency - uniform) with its own. Writes
-the `<!-- bench:prior -->` section of docs/bench.md and prints its rows.
+the `<!-- bench:prior -->` section of docs/bench.md (`--hard`: the same games in hard
+mode, its `<!-- bench:prior-hard -->` section) and prints its rows.
 """
 
 from __future__ import annotations
@@ -145,7 +147,12 @@ def table_row(row: Row, uniform: dict[str, Row], played: Sequence[str]) -> str:
     )
 
 
-def write_section(lines: list[str], recent: Sequence[str], sample: int, seed: int) -> None:
+def write_section(
+    lines: list[str], recent: Sequence[str], sample: int, seed: int, hard: bool
+) -> None:
+    if hard:
+        write_hard_section(lines, sample, seed)
+        return
     original, lists_2023 = set(words.answers("original")), set(words.answers("nyt2023"))
     off = on_neither(sorted(set(recent)))
     added = sum(word in lists_2023 - original for word in recent)
@@ -166,25 +173,49 @@ def write_section(lines: list[str], recent: Sequence[str], sample: int, seed: in
         "**proxy**, not answers: "
         "the accepted words on neither list that the shipped dictionary list holds "
         "(hunspell en_US, Zipf 2.0 or more) and that are not flagged as plurals or past "
-        "tenses. The larger sets are samples "
-        f"(seed {seed}, {sample} words); +- is one standard error, and the differences "
-        "(against each uniform row, on the same words) are paired. Lost: over "
-        f"{GAME_GUESSES} guesses, counted as {LOST_AT} in the mean. Written by "
-        f"`tools/bench/bench_prior.py`; {docs_tables.machine()}, shared with other jobs "
-        "(seconds: CPU time; widened, a uniform game plays on the frequency game's "
-        "solver and what it has worked out already).",
+        "tenses. " + _sampling(sample, seed),
+        *_table(lines),
+    ]
+    BENCH_MD.write_text(docs_tables.replace_section(BENCH_MD.read_text(), "prior", "\n".join(body)))
+
+
+def write_hard_section(lines: list[str], sample: int, seed: int) -> None:
+    body = [
+        "### In hard mode",
+        "",
+        "The same games in hard mode (`--hard`: every guess keeps the hints found so far), "
+        "on the same test sets and words as the table above. " + _sampling(sample, seed),
+        *_table(lines),
+    ]
+    text = docs_tables.replace_section(BENCH_MD.read_text(), "prior-hard", "\n".join(body))
+    BENCH_MD.write_text(text)
+
+
+def _sampling(sample: int, seed: int) -> str:
+    return (
+        f"The larger sets are samples (seed {seed}, {sample} words); +- is one standard "
+        "error, and the differences (against each uniform row, on the same words) are "
+        f"paired. Lost: over {GAME_GUESSES} guesses, counted as {LOST_AT} in the mean. "
+        f"Written by `tools/bench/bench_prior.py`; {docs_tables.machine()}, shared with "
+        "other jobs (seconds: CPU time; widened, a uniform game plays on the frequency "
+        "game's solver and what it has worked out already)."
+    )
+
+
+def _table(lines: list[str]) -> list[str]:
+    return [
         "",
         "| test set | words | prior | mean guesses | max | lost | frequency - uniform | seconds |",
         "|---|---|---|---|---|---|---|---|",
         *lines,
     ]
-    BENCH_MD.write_text(docs_tables.replace_section(BENCH_MD.read_text(), "prior", "\n".join(body)))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sample", type=int, default=SAMPLE, help="words per large set")
     parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--hard", action="store_true", help="play the games in hard mode")
     args = parser.parse_args()
     recent = recent_answers()
     rng = random.Random(args.seed)
@@ -199,12 +230,14 @@ def main() -> int:
         ("Times' answers since 2023-07", recent_set, True),
         ("the 2023 list's answers", list(words.answers("nyt2023")), True),
     ]
-    frequency = GameSetup(GameSpec(prior="frequency", blind=True, top=1))
+    hard = args.hard
+    frequency = GameSetup(GameSpec(prior="frequency", blind=True, hard=hard, top=1))
     setups = {"frequency": frequency}
     for lists in ("original", "nyt2023"):
         # Widened, the uniform game plays the frequency game's solver: made once.
-        made = {("best", False, True): frequency.solver(False, True)}
-        setups[f"uniform ({lists})"] = GameSetup(GameSpec(lists=lists, top=1), made=made)
+        made = {("best", hard, True): frequency.solver(hard, True)}
+        spec = GameSpec(lists=lists, hard=hard, top=1)
+        setups[f"uniform ({lists})"] = GameSetup(spec, made=made)
     lines = []
     for name, pool, sample in sets:
         played = sampled(pool) if sample else pool
@@ -212,7 +245,7 @@ def main() -> int:
         uniform = {row.prior: row for row in rows if row.prior != "frequency"}
         for row in rows:
             lines.append(table_row(row, uniform if row.prior == "frequency" else {}, played))
-    write_section(lines, recent, args.sample, args.seed)
+    write_section(lines, recent, args.sample, args.seed, hard)
     return 0
 
 
