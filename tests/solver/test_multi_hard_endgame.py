@@ -213,3 +213,26 @@ def test_a_rule_as_a_value_allows_what_the_history_allows(small_universe, small_
         assert rule.greens and rule.counts
         allowed = [hard_mode_break(board.history, w) is None for w in small_universe.guesses]
         assert rule.mask(small_universe).tolist() == allowed
+
+
+@pytest.mark.parametrize("hard", [True, False])
+def test_where_the_search_finds_guesses_equal_the_estimates_choice_is_kept(hard):
+    # SANDY solves board 2 and leaves board 1 on BOXER, JOKER, POKER: JOKER or POKER tells
+    # the other two apart (1.67 guesses on average), BOXER does not (2.0). The estimate
+    # plays POKER, the commoner; the search played JOKER, the first by index: the two
+    # differed, on such games, by luck alone.
+    answers = ["boxer", "joker", "poker", "sandy"]
+    universe = Universe(answers, answers)
+    solver = MultiSolver(2, hard=hard, universe=universe)
+    state, _, words = played(solver, ("poker", "sandy"), "sandy")
+    words = tuple(entry for entry in words if entry[0] != ("sandy",))
+    left = solver.max_guesses - state.used
+    value, after = strict_search(universe.guesses)
+    ranked = solver.ranked(state)
+    assert ranked[0][2] is None  # ranked by the search
+    values = {universe.guesses[g]: after(words, universe.guesses[g], left) for g, *_ in ranked}
+    assert values["joker"] == values["poker"] == pytest.approx(value(words, left))
+    assert values["boxer"] > values["poker"] + 0.3
+    estimated = MultiSolver(2, hard=hard, universe=universe, endgame=False).ranked(state)[0]
+    assert universe.guesses[estimated[0]] == "poker"
+    assert ranked[0][0] == estimated[0]

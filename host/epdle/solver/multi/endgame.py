@@ -50,11 +50,18 @@ class EndgameSearch:
         self._playable: dict[frozenset[HardRule], np.ndarray] = {}
 
     def rank(
-        self, boards: Sequence[Board], left: int, rules: Sequence[HardRule] | None = None
+        self,
+        boards: Sequence[Board],
+        left: int,
+        rules: Sequence[HardRule] | None = None,
+        prefer: Sequence[int] = (),
     ) -> list[tuple[int, float]] | None:
         """(guess, expected guesses from now), best first; None past the budget or when
         even the best is no better than a lost game (the estimate decides). `rules`:
-        each board's hard-mode rule (HardRule.of its history) when the search is hard."""
+        each board's hard-mode rule (HardRule.of its history) when the search is hard.
+        Guesses of equal value (to 9 places: sums carry float noise) keep the order of
+        `prefer` (the estimate's ranking), then of their index: the search changes the
+        estimate's choice only for one that is better."""
         state = tuple(sorted(zip(boards, rules or [HardRule()] * len(boards), strict=True)))
         if self.hard:  # the pool keeps the words of the start (see above)
             self.pool = sorted(self._words(state) | set(self.pool))
@@ -62,7 +69,8 @@ class EndgameSearch:
             scored = [(g, self._after(state, g, left)) for g in self._choices(state)]
         except _OverBudget:
             return None
-        scored.sort(key=lambda item: (item[1], item[0]))
+        place = {guess: at for at, guess in enumerate(prefer)}
+        scored.sort(key=lambda item: (round(item[1], 9), place.get(item[0], len(place)), item[0]))
         if scored[0][1] >= LOST:
             return None  # no better than a lost game
         return scored

@@ -261,7 +261,8 @@ class MultiSolver:
         search = EndgameSearch(self.universe, probes, ENDGAME_STATES, hard=self.hard)
         boards = [tuple(sorted(board.candidates.tolist())) for board in open_boards]
         rules = [HardRule.of(board.history) for board in open_boards] if self.hard else None
-        searched = search.rank(boards, self.max_guesses - state.used, rules)
+        prefer = [guess for guess, *_ in ranked]
+        searched = search.rank(boards, self.max_guesses - state.used, rules, prefer)
         if searched is None:
             return ranked
         exact: list[Ranked] = [(guess, state.used + value, None) for guess, value in searched]
