@@ -181,9 +181,14 @@ def _p90(values: list[float]) -> float:
     return ordered[int(0.9 * (len(ordered) - 1) + 0.5)]
 
 
+def game_label(boards: int) -> str:
+    """A game as the tables name it: "Quordle (4 boards, 9 guesses)"."""
+    return f"{game_name(boards)} ({boards} boards, {guess_limit(boards)} guesses)"
+
+
 def row(boards: int, ours: MultiBenchResult, theirs: list[int]) -> str:
     limit = guess_limit(boards)
-    name = f"{game_name(boards)} ({boards} boards, {limit} guesses)"
+    name = game_label(boards)
     ours_text = f"{ours.mean:.3f} / {ours.max} / {ours.lost}"
     if not theirs:
         return f"| {name} | {ours.games} | {ours_text} | 0 | | |"
@@ -234,14 +239,12 @@ def write_section(
             "",
         ]
     lines.append("![Quordle: guesses per game](img/bench-multi-4.png)")
-    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi", "\n".join(lines))
-    BENCH_MD.write_text(text)
+    docs_tables.write_section(BENCH_MD, "multi", lines)
 
 
 def many_row(boards: int, result: MultiBenchResult) -> str:
-    limit = guess_limit(result.boards)
     won = result.games - result.lost
-    name = f"{game_name(boards)} ({boards} boards, {limit} guesses)"
+    name = game_label(boards)
     published = OCTORDLEBOT if boards == 8 else "none published"
     return (
         f"| {name} | {result.games} | {won} ({100 * won / result.games:.1f} %) "
@@ -264,8 +267,7 @@ def write_many(rows: list[str]) -> None:
         "|---|---|---|---|---|---|---|---|",
         *rows,
     ]
-    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi-many", "\n".join(lines))
-    BENCH_MD.write_text(text)
+    docs_tables.write_section(BENCH_MD, "multi-many", lines)
 
 
 def run_many() -> int:
@@ -311,7 +313,7 @@ def hard_row(
 ) -> str:
     """One row of the hard-mode table: with the endgame search (True) and without;
     `checked`: guesses breaking the rule, of those checked."""
-    name = f"{game_name(boards)} ({boards} boards, {guess_limit(boards)} guesses)"
+    name = game_label(boards)
     figures = [f"{r.mean:.3f} / {r.max} / {r.lost}" for r in (results[True], results[False])]
     differences = [
         a - b for a, b in zip(results[True].per_game, results[False].per_game, strict=True)
@@ -346,8 +348,7 @@ def write_hard(rows: list[str]) -> None:
         "|---|---|---|---|---|---|---|",
         *rows,
     ]
-    text = docs_tables.replace_section(BENCH_MD.read_text(), "multi-hard", "\n".join(lines))
-    BENCH_MD.write_text(text)
+    docs_tables.write_section(BENCH_MD, "multi-hard", lines)
 
 
 def run_hard() -> int:

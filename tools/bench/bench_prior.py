@@ -176,7 +176,7 @@ def write_section(
         "tenses. " + _sampling(sample, seed),
         *_table(lines),
     ]
-    BENCH_MD.write_text(docs_tables.replace_section(BENCH_MD.read_text(), "prior", "\n".join(body)))
+    docs_tables.write_section(BENCH_MD, "prior", body)
 
 
 def write_hard_section(lines: list[str], sample: int, seed: int) -> None:
@@ -187,8 +187,7 @@ def write_hard_section(lines: list[str], sample: int, seed: int) -> None:
         "on the same test sets and words as the table above. " + _sampling(sample, seed),
         *_table(lines),
     ]
-    text = docs_tables.replace_section(BENCH_MD.read_text(), "prior-hard", "\n".join(body))
-    BENCH_MD.write_text(text)
+    docs_tables.write_section(BENCH_MD, "prior-hard", body)
 
 
 def _sampling(sample: int, seed: int) -> str:

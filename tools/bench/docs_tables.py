@@ -240,6 +240,13 @@ def replace_section(text: str, name: str, body: str) -> str:
     return f"{before}{start}\n{body.strip()}\n{end}{after}"
 
 
+def write_section(document: Path, name: str, lines: Sequence[str]) -> None:
+    """Replaces the content of `document`'s section `name` (its markers must be there)
+    by `lines`."""
+    text = document.read_text(encoding="utf-8")
+    document.write_text(replace_section(text, name, "\n".join(lines)), encoding="utf-8")
+
+
 def _parse_rows(body: str, width: int) -> dict[tuple[str, str], list[str]]:
     """The section's rows by (run, code); lines of another table are dropped."""
     rows = {}
