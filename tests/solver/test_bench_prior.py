@@ -33,14 +33,14 @@ def test_the_proxy_holds_dictionary_words_off_both_lists_and_no_inflections() ->
 
 def test_a_game_widens_off_the_list_and_finds_the_answer() -> None:
     # LORIS is on neither list: the uniform game must widen to find it, within the limit.
-    for spec in (GameSpec(top=1), GameSpec(prior="frequency", blind=True, top=1)):
+    for spec in (GameSpec(top=1), GameSpec(prior="frequency", top=1)):
         assert 1 <= bench_prior.play(GameSetup(spec), "loris") <= 6
 
 
 def test_a_hard_game_widens_off_the_list_too() -> None:
     for spec in (
         GameSpec(hard=True, top=1),
-        GameSpec(prior="frequency", blind=True, hard=True, top=1),
+        GameSpec(prior="frequency", hard=True, top=1),
     ):
         assert 1 <= bench_prior.play(GameSetup(spec), "loris") <= 6
 

@@ -36,6 +36,15 @@ def test_the_prior_is_parsed_once_into_the_spec_and_frequency_stays_blind() -> N
     assert set(PRIORS) == {"uniform", "frequency"}
 
 
+def test_a_frequency_game_made_without_the_cli_is_blind_too() -> None:
+    # The rule lives in GameSpec (always_blind, applied by in_mode): a spec made by hand
+    # that names the prior alone plays every accepted word, as the CLI's does.
+    by_hand = GameSpec(prior="frequency", top=1)
+    assert by_hand.in_mode(False, False).blind
+    assert GameSetup(by_hand).new_game().solver.blind
+    assert not GameSetup(GameSpec(top=1)).new_game().solver.blind
+
+
 def test_an_unknown_prior_is_a_one_line_usage_error(capsys) -> None:
     assert main(["suggest", "--prior", "zipf"]) == 2
     err = capsys.readouterr().err

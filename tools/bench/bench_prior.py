@@ -230,7 +230,7 @@ def main() -> int:
         ("the 2023 list's answers", list(words.answers("nyt2023")), True),
     ]
     hard = args.hard
-    frequency = GameSetup(GameSpec(prior="frequency", blind=True, hard=hard, top=1))
+    frequency = GameSetup(GameSpec(prior="frequency", hard=hard, top=1))
     setups = {"frequency": frequency}
     for lists in ("original", "nyt2023"):
         # Widened, the uniform game plays the frequency game's solver: made once.

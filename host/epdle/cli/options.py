@@ -171,7 +171,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     """The game the parsed arguments describe, fixed: the one place a command's options
     become its settings. A combination that means nothing is a usage error here."""
     from epdle.session.spec import GameSpec
-    from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR
+    from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY
     from epdle.words.named import DEFAULT_LISTS
 
     lists = getattr(args, "lists", None)
@@ -180,7 +180,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
         hard=args.hard,
-        blind=args.blind or prior == FREQUENCY_PRIOR,
+        blind=args.blind,
         answers=args.answers,
         guesses=args.guesses,
         keep_plurals=args.keep_plurals,
@@ -198,7 +198,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         )
     if spec.strategy != DEFAULT_STRATEGY:
         spec.by_boards(lambda: None, _strategy_for_one_board)
-    return spec
+    return spec.in_mode(spec.hard, spec.blind)  # blind where the lists or prior always are
 
 
 def _strategy_for_one_board() -> None:

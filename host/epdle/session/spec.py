@@ -79,7 +79,8 @@ class GameSpec(NamedTuple):
         return (self.dictionary and not self.answers) or self.prior == FREQUENCY_PRIOR
 
     def in_mode(self, hard: bool, blind: bool, strategy: str | None = None) -> GameSpec:
-        """This game in another mode (and strategy); blind where the lists always are."""
+        """This game in another mode (and strategy); blind where the lists or the prior
+        always are (the one place that rule is applied: game_spec and GameSetup call it)."""
         return self._replace(
             hard=hard,
             blind=blind or self.always_blind,
