@@ -11,6 +11,7 @@ import pytest
 from epdle import words
 from epdle.solver.multi import MultiSolver
 from epdle.solver.multi.bench import play_game, sample_games
+from epdle.solver.multi.endgame import EndgameSearch
 from epdle.solver.scoring import hard_mode_break, score
 from epdle.solver.universe import Universe
 
@@ -105,3 +106,55 @@ def test_hard_mode_on_a_word_family_finishes_every_board_by_accepted_guesses(igh
             history.append((guess, feedbacks))
             state = solver.state_after(history)
         assert not state.open_boards(), game
+
+
+def worst_case(guesses: list[str], board: tuple[str, ...], guess: str, left: int) -> int:
+    """The most guesses `guess` and then best play by expectation may take on one board
+    (brute force on score(); of plays expected to take the same, the fewest at worst)."""
+    value, after = optimum(list(board), guesses, left)
+
+    def most(words: tuple[str, ...], played: str, left: int) -> int:
+        parts: dict[str, list[str]] = {}
+        for word in words:
+            parts.setdefault(score(played, word), []).append(word)
+        worst = 1
+        for pattern, part in parts.items():
+            if pattern != "GGGGG":
+                rest = tuple(part)
+                best = value((rest,), left - 1)
+                tied = [g for g in guesses if after((rest,), g, left - 1) == pytest.approx(best)]
+                worst = max(worst, 1 + min(most(rest, g, left - 1) for g in tied))
+        return worst
+
+    return most(board, guess, left)
+
+
+def test_of_guesses_as_good_on_average_one_that_keeps_off_the_last_guess_is_played():
+    # GRADE, GRAVE, GRAZE on one board with three guesses left: playing one of them takes
+    # 2 guesses on average and 3 at worst (the last guess of the game); DOZEN tells all
+    # three apart, also 2 on average, but never 3. The estimate ranks the words first.
+    family = ("grade", "grave", "graze")
+    guesses = [*family, "dozen"]
+    universe = Universe(guesses, list(family))
+    index = {word: universe.guess_index[word] for word in guesses}
+    board = tuple(sorted(universe.answers.index(word) for word in family))
+    search = EndgameSearch(universe, [index["dozen"]], budget=1000)
+    prefer = [index[word] for word in guesses]
+    ranked = search.rank([board], 3, prefer=prefer)
+    assert ranked is not None
+    _, after = optimum(list(family), guesses, 3)
+    expected = {universe.guesses[g]: figure for g, figure in ranked}
+    assert expected == pytest.approx({word: after((family,), word, 3) for word in guesses})
+    assert expected["dozen"] == pytest.approx(expected["grade"]) == pytest.approx(2.0)
+    assert universe.guesses[ranked[0][0]] == "dozen"
+    assert worst_case(guesses, family, "dozen", 3) == 2
+    assert worst_case(guesses, family, "grade", 3) == 3
+
+
+def test_no_seeded_game_ends_on_its_last_guess_where_a_guess_as_good_would_not():
+    # Three Dordle games of the bench that, with ties kept in the estimate's order, took
+    # all 7 guesses (GRADE, GRAVE, GRAZE left; COMFY, POPPY, WOOZY; the _OLLY family):
+    # each now ends in 6, its expectation unchanged.
+    solver = MultiSolver(2, universe=Universe.shipped(lists="original"))
+    for game in (("graze", "bosom"), ("ruder", "woozy"), ("folly", "pecan")):
+        assert play_game(solver, game) == 6, game
