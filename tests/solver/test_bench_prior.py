@@ -51,7 +51,7 @@ def test_the_hard_table_goes_to_its_own_section(tmp_path, monkeypatch) -> None:
     sections += "<!-- bench:prior-hard -->\n<!-- /bench:prior-hard -->\n"
     document.write_text(sections)
     monkeypatch.setattr(bench_prior, "BENCH_MD", document)
-    bench_prior.write_section(["| hard row |"], [], 200, 0, hard=True)
+    bench_prior.write_hard_section(["| hard row |"], 200, 0)
     text = document.read_text()
     assert "<!-- bench:prior -->\nnormal\n<!-- /bench:prior -->" in text
     hard = text.split("<!-- bench:prior-hard -->")[1]

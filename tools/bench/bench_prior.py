@@ -147,12 +147,7 @@ def table_row(row: Row, uniform: dict[str, Row], played: Sequence[str]) -> str:
     )
 
 
-def write_section(
-    lines: list[str], recent: Sequence[str], sample: int, seed: int, hard: bool
-) -> None:
-    if hard:
-        write_hard_section(lines, sample, seed)
-        return
+def write_section(lines: list[str], recent: Sequence[str], sample: int, seed: int) -> None:
     original, lists_2023 = set(words.answers("original")), set(words.answers("nyt2023"))
     off = on_neither(sorted(set(recent)))
     added = sum(word in lists_2023 - original for word in recent)
@@ -244,7 +239,10 @@ def main() -> int:
         uniform = {row.prior: row for row in rows if row.prior != "frequency"}
         for row in rows:
             lines.append(table_row(row, uniform if row.prior == "frequency" else {}, played))
-    write_section(lines, recent, args.sample, args.seed, hard)
+    if hard:
+        write_hard_section(lines, args.sample, args.seed)
+    else:
+        write_section(lines, recent, args.sample, args.seed)
     return 0
 
 
