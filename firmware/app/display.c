@@ -25,7 +25,12 @@
  * fewer than FAST_UPDATES_MAX fast updates ran since the last full refresh;
  * anything else is a full refresh: the first frame after a reset or a power cut
  * (the panel's picture is not known), after a new set, after any error, and
- * every FAST_UPDATES_MAX + 1-th press. A fast update drives each pixel it
+ * every FAST_UPDATES_MAX + 1-th press. The controller drives each pixel of the
+ * window from its DTM1 value to its DTM2 value, and its RAM is lost with its
+ * supply between presses: a fast update writes, inside the window only, the
+ * black of the frame on the glass (read back from the store, CRC-checked
+ * again) to DTM1 and the new frame's black to DTM2. Should the old frame not
+ * read back, the update is a full refresh of the new one. A fast update drives each pixel it
  * changes once; the simulated panel counts those since the last full refresh
  * (its ghost count), so this bounds it at FAST_UPDATES_MAX, far below the "up
  * to 100" GxEPD2 allows this waveform on this panel: enough to cycle a set of
@@ -47,6 +52,8 @@ static uint8_t fast_left;
 static uint8_t loaded_left;
 static bool fast_next;
 static uint16_t shown_generation;
+/* That frame (display_current() once its refresh ended well). */
+static uint8_t shown_index;
 /* The fast window of that frame (frame_fast's x, y, w, h). */
 static uint8_t shown_x;
 static uint8_t shown_y;
@@ -134,6 +141,80 @@ static display_status_t fail(display_status_t status) {
 
 #if EPD_FAST_UPDATES
 /*
+ * The open frame's black inside the fast window, into the panel's DTM1 (plane
+ * 0: the OLD picture) or DTM2 (1: the NEW one): each of its windows that meets
+ * the fast window sends the bytes of their overlap, as a partial window of its
+ * own; the rest of those windows is decoded and dropped (the rows above the
+ * overlap are the prediction of the rows in it). The frame's last window is
+ * left where the overlap ends (below it, and its red plane, nothing is needed),
+ * so the frame is not closed: its CRC was checked when it was opened, its
+ * format when its set was committed.
+ */
+static epd_status_t send_fast_black(uint8_t plane) {
+    uint8_t x0;
+    uint8_t x1;
+    uint8_t y0;
+    uint8_t y1;
+    uint8_t row;
+    uint8_t column;
+    uint8_t byte;
+    uint16_t left;
+    bool meets;
+    bool last;
+
+    while (frame_windows_left() != 0u) {
+        if (frame_next_window() != FRAME_OK) {
+            break;
+        }
+        last = frame_windows_left() == 0u;
+        /* The overlap (end-exclusive; a frame window ends at most at 104, 212). */
+        x0 = frame_window.x > shown_x ? frame_window.x : shown_x;
+        x1 = (uint8_t)(frame_window.x + frame_window.w);
+        if (x1 > (uint8_t)(shown_x + shown_w)) {
+            x1 = (uint8_t)(shown_x + shown_w);
+        }
+        y0 = frame_window.y > shown_y ? frame_window.y : shown_y;
+        y1 = (uint8_t)(frame_window.y + frame_window.h);
+        if (y1 > (uint8_t)(shown_y + shown_h)) {
+            y1 = (uint8_t)(shown_y + shown_h);
+        }
+        meets = x0 < x1 && y0 < y1;
+        if (!meets) {
+            if (last) {
+                break;
+            }
+            y1 = frame_window.y; /* nothing to send: decode it all */
+        } else if (epd_window_plane(plane, x0, y0, (uint8_t)(x1 - x0), (uint8_t)(y1 - y0)) !=
+                   EPD_OK) {
+            return EPD_ERR_NOT_READY;
+        }
+        for (row = frame_window.y; row != (uint8_t)(frame_window.y + frame_window.h); row++) {
+            if (last && row == y1) {
+                break;
+            }
+            for (column = frame_window.x; column != (uint8_t)(frame_window.x + frame_window.w);
+                 column = (uint8_t)(column + 8u)) {
+                byte = frame_next_byte();
+                if (row >= y0 && row < y1 && column >= x0 && column < x1) {
+                    epd_data(byte);
+                }
+            }
+        }
+        if (meets) {
+            epd_window_end();
+        }
+        if (last) {
+            break;
+        }
+        for (left = frame_plane_bytes(); left > 0u; left--) {
+            (void)frame_next_byte(); /* the red plane: none inside the fast window */
+        }
+        (void)frame_end_window();
+    }
+    return EPD_OK;
+}
+
+/*
  * Whether the frame just opened goes by a fast update (see FAST_UPDATES_MAX);
  * from here until its refresh ends, the panel's picture is not known.
  */
@@ -200,6 +281,33 @@ display_status_t display_load(uint8_t index) {
     decide_fast(store_frame_count() != 0u);
 
     panel = epd_power_up();
+#if EPD_FAST_UPDATES
+    if (fast_next && panel == EPD_OK) {
+        /* White in both planes inside the fast window, then the new frame's black into
+         * DTM2 and the old frame's into DTM1 over it. */
+        panel = epd_white_window(shown_x, shown_y, shown_w, shown_h);
+        if (panel == EPD_OK) {
+            panel = send_fast_black(1u);
+        }
+        if (panel != EPD_OK) {
+            return fail(DISPLAY_ERR_PANEL);
+        }
+        if (store_frame_open(shown_index) &&
+            frame_open(store_read_byte, store_frame_left()) == FRAME_OK) {
+            if (send_fast_black(0u) != EPD_OK) {
+                return fail(DISPLAY_ERR_PANEL);
+            }
+            return DISPLAY_OK;
+        }
+        /* The old frame did not read back as it was stored: a full refresh of the new. */
+        fast_next = false;
+        loaded_left = (uint8_t)FAST_UPDATES_MAX;
+        if (!store_frame_open(index) ||
+            frame_open(store_read_byte, store_frame_left()) != FRAME_OK) {
+            return fail(DISPLAY_ERR_BAD_FRAME);
+        }
+    }
+#endif
     if (panel == EPD_OK && frame_windows_left() == 0u) {
         /* A frame without windows: a white page. */
         panel = epd_white_window(0u, 0u, (uint8_t)EPD_WIDTH, (uint8_t)EPD_HEIGHT);
@@ -239,7 +347,7 @@ display_status_t display_refresh_start(display_status_t loaded) {
         return loaded; /* the load already left the panel unpowered */
     }
 #if EPD_FAST_UPDATES
-    if ((fast_next ? epd_fast_refresh_start(frame_fast.x, frame_fast.y, frame_fast.w, frame_fast.h)
+    if ((fast_next ? epd_fast_refresh_start(shown_x, shown_y, shown_w, shown_h)
                    : epd_refresh_start()) != EPD_OK) {
 #else
     if (epd_refresh_start() != EPD_OK) {
@@ -264,6 +372,7 @@ display_status_t display_refresh_end(display_status_t started) {
 #if EPD_FAST_UPDATES
     fast_left = result == DISPLAY_OK ? loaded_left : 0u;
     fast_next = false;
+    shown_index = current;
 #endif
     return result;
 }

@@ -81,11 +81,12 @@
 #define LEVEL_VDL 0x80u /* phase A at VDL: towards white */
 #define LUT_VCOM_BYTES 44u
 #define LUT_BYTES 42u
-#define PANEL_SETTING_OTP 0x0Fu     /* three colours, LUT from OTP (Waveshare's init) */
-#define PANEL_SETTING_REG_BW 0x3Fu  /* the same with LUT from registers, black/white */
-#define PANEL_SETTING_SECOND 0x89u  /* Waveshare's second PANEL_SETTING byte */
-#define VCOM_DATA_INTERVAL 0x77u    /* three colours (Waveshare, GxEPD2) */
-#define VCOM_DATA_INTERVAL_BW 0xF7u /* GxEPD2's for the black/white waveform */
+#define PANEL_SETTING_OTP 0x0Fu    /* three colours, LUT from OTP (Waveshare's init) */
+#define PANEL_SETTING_REG_BW 0xBFu /* LUT from registers, black/white (GxEPD2's refresh_bw) */
+#define PANEL_SETTING_SECOND 0x89u /* Waveshare's second PANEL_SETTING byte */
+#define VCOM_DATA_INTERVAL 0x77u   /* three colours (Waveshare, GxEPD2) */
+/* Floating border: GxEPD2's for the black/white waveform, and Waveshare's before POWER_OFF. */
+#define VCOM_DATA_INTERVAL_FLOAT 0xF7u
 /*
  * The reset's wait is polled; POWER_ON, the refresh and POWER_OFF are slept
  * through (the MCU's run current for 15 s would be a quarter of the energy of
@@ -316,7 +317,7 @@ static void partial_window(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     send_data(PARTIAL_WINDOW_SCAN_ALL_GATES);
 }
 
-epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
+epd_status_t epd_window_plane(uint8_t plane, uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
     if (!window_is_valid(x, y, w, h)) {
         return EPD_ERR_BAD_WINDOW;
     }
@@ -324,7 +325,7 @@ epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
         return EPD_ERR_NOT_READY;
     }
     partial_window(x, y, w, h);
-    send_command(CMD_DTM1);
+    send_command(plane != 0u ? CMD_DTM2 : CMD_DTM1);
     data_mode();
     return EPD_OK;
 }
@@ -444,9 +445,8 @@ epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) 
     }
     send_command(CMD_PANEL_SETTING);
     send_data(PANEL_SETTING_REG_BW);
-    send_data(PANEL_SETTING_SECOND);
     send_command(CMD_VCOM_AND_DATA_INTERVAL);
-    send_data(VCOM_DATA_INTERVAL_BW);
+    send_data(VCOM_DATA_INTERVAL_FLOAT);
     partial_window(x, y, w, h);
     fast_refresh = true;
     return epd_refresh_start();
@@ -487,6 +487,11 @@ epd_status_t epd_power_down(void) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
             status = EPD_ERR_BUSY_TIMEOUT;
         } else {
+#if EPD_CONTROLLER == EPD_UC8151D
+            /* Waveshare's sleep for this module: the border floating, then POWER_OFF. */
+            send_command(CMD_VCOM_AND_DATA_INTERVAL);
+            send_data(VCOM_DATA_INTERVAL_FLOAT);
+#endif
             send_busy_command(CMD_POWER_OFF);
             if (epd_sleep_until_idle(POWER_OFF_TIMEOUT_MS)) {
                 send_command(CMD_DEEP_SLEEP);

@@ -77,8 +77,11 @@ epd_status_t epd_power_up(void);
  * One partial window: x and w multiples of 8, inside the panel. After
  * EPD_OK the caller sends (w / 8) * h bytes of plane 1 with epd_data(), then
  * epd_second_plane(), the same count of plane 2, and epd_window_end().
+ * epd_window_plane() begins with plane `plane` (0: DTM1, else DTM2) and the
+ * caller may end after it: what a fast update writes (epd_fast_refresh_start).
  */
-epd_status_t epd_window_begin(uint8_t x, uint8_t y, uint8_t w, uint8_t h);
+epd_status_t epd_window_plane(uint8_t plane, uint8_t x, uint8_t y, uint8_t w, uint8_t h);
+#define epd_window_begin(x, y, w, h) epd_window_plane(0u, (x), (y), (w), (h))
 void epd_second_plane(void);
 /*
  * A plane byte. D/C is high from epd_window_begin() and epd_second_plane() on,
@@ -100,12 +103,15 @@ epd_status_t epd_refresh_wait(void);
 
 /*
  * A fast black/white update of one window (UC8151D only), in place of
- * epd_refresh_start() once the whole frame is in the panel's RAM: the
- * waveform GxEPD2's refresh_bw drives on this panel (facts 4.1) loaded into
- * the LUT registers, PANEL_SETTING for that waveform in black/white, VCOM and
- * data interval, PARTIAL_IN, the window, DISPLAY_REFRESH. Only the window's
- * black changes (about 0.64 s of BUSY instead of 16.8 s); red cannot be
- * driven, so the window must hold none. epd_refresh_wait() then waits with
+ * epd_refresh_start(): the waveform GxEPD2's refresh_bw drives on this panel
+ * (facts 4.1) loaded into the LUT registers, PANEL_SETTING 0xBF (LUT from
+ * the registers, black/white), VCOM and data interval 0xF7, PARTIAL_IN, the
+ * window, DISPLAY_REFRESH. In this mode the controller drives each pixel from
+ * its DTM1 value (OLD) to its DTM2 value (NEW), whatever the glass shows
+ * (facts 5.1): the caller first writes, inside the window, the picture on
+ * the glass to DTM1 and the new black to DTM2 (epd_window_plane()). Only the
+ * window's black changes (about 0.64 s of BUSY instead of 16.8 s); red cannot
+ * be driven, so the window must hold none. epd_refresh_wait() then waits with
  * the fast bound; epd_power_down() follows (the next epd_power_up() sets the
  * three-colour PANEL_SETTING again). x, y, w, h: a frame's fast window,
  * which the frame decoder checked (inside the panel, x and w multiples of
@@ -127,6 +133,7 @@ bool epd_sleep_until_idle(uint16_t max_ms);
 extern void (*epd_awake_hook)(void);
 
 /*
+ * VCOM and data interval 0xF7 (floating border, as Waveshare's sleep),
  * POWER_OFF, DEEP_SLEEP (0xA5), then supply off and every control pin low
  * (after waiting out a power-up in progress). Always leaves the panel
  * unpowered, even after an error.

@@ -208,7 +208,11 @@ void sim_uart_byte_at_hal_call(uint32_t call, uint8_t byte);
  * is charged for it, the waveform's frames and frame rate (register waveforms
  * only), whether it is DC-balanced (always 1 for the OTP waveform), and the
  * largest ghost count: the fast updates that drove a pixel since its last
- * full refresh.
+ * full refresh. What the controller cannot know, counted by the model: the
+ * RAM bytes the refresh used that were unknown (lost with the supply or in
+ * deep sleep, not written since), and the pixels a black/white refresh drove
+ * from a DTM1 (OLD) value other than what their glass showed (wrong_pixels;
+ * wrong_pixels_total over every refresh since boot).
  */
 typedef struct {
     uint32_t count;
@@ -218,6 +222,9 @@ typedef struct {
     uint32_t frames;
     uint32_t frame_rate_hz;
     uint64_t duration_ns;
+    uint32_t ram_unknown;
+    uint32_t wrong_pixels;
+    uint32_t wrong_pixels_total;
 } sim_refresh_info_t;
 void sim_refresh_info(sim_refresh_info_t *out);
 

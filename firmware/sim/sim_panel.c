@@ -13,18 +13,30 @@
  *            from OTP (facts 4.1). GET_STATUS (0x71) is answered while busy.
  *   IL0373:  BOOSTER_SOFT_START and POWER_ON (facts 1.4).
  *
+ * RAM. DTM1 (0x10) and DTM2 (0x13) write the controller's two RAM planes,
+ * nothing else: the controller cannot read its glass. Both become unknown
+ * when its supply is cut or it enters deep sleep (filled with noise here,
+ * and each byte flagged until written again); a refresh that uses an unknown
+ * byte is a violation and counted in sim_refresh_info()'s ram_unknown.
+ *
  * Waveforms (UC8151D). With PANEL_SETTING's LUT-from-OTP bit (5) clear, a
- * refresh runs the panel's own three-colour waveform for its measured time.
+ * refresh runs the panel's own three-colour waveform for its measured time:
+ * DTM1 is the black/white plane, DTM2 the red one (bit 0 = ink), and both
+ * whole planes are shown.
  * With it set and the black/white bit (4) set too, it runs the waveform of
  * the LUT registers 0x20 (VCOM, 44 bytes) and 0x21-0x24 (WW, BW, WB, BB, 42
  * bytes): seven groups of a level-select byte (phases A-D, two bits each from
  * the top: 00 ground, 01 VDH, 10 VDL, 11 floating), four frame counts and a
- * repeat count, at the frame rate of PLL_CONTROL (0x30). Each pixel inside
+ * repeat count, at the frame rate of PLL_CONTROL (0x30). In that mode DTM1
+ * holds the OLD picture and DTM2 the NEW one (facts 5.1): each pixel inside
  * the partial window (the whole panel outside PARTIAL_IN) runs the LUT of its
- * transition from the black shown to the black plane in RAM; VDH frames pull
- * it black, VDL frames white, and it ends on the side that got more. Red
- * particles are not moved (a red pixel inside the window is a violation), and
- * each pixel counts the fast updates that drove it since the last full
+ * transition from its DTM1 value to its DTM2 value, whatever its glass shows;
+ * VDH frames pull it black, VDL frames white, it ends on the side that got
+ * more, and a pixel no frame drives keeps its glass. A pixel whose DTM1 value
+ * is not what its glass showed is driven from the wrong side: the model counts
+ * those (sim_refresh_info()'s wrong_pixels; the controller itself cannot know).
+ * Red particles are not moved (a red pixel inside the window is a violation),
+ * and each pixel counts the fast updates that drove it since the last full
  * refresh (its ghost count).
  */
 #include "sim_panel.h"
@@ -127,10 +139,17 @@ typedef struct {
     uint8_t pll;
     bool lut_overrun_reported;
 
+    /* DTM1 and DTM2; a byte not written since the RAM was lost is unknown */
     uint8_t ram[2][SIM_PLANE_BYTES];
     bool written[2][SIM_PLANE_BYTES];
+    /* the glass: black/white and red particles (not readable by the controller) */
     uint8_t shown[2][SIM_PLANE_BYTES];
     uint32_t refresh_count;
+    /* the last refresh: RAM bytes it used that were unknown, pixels driven from a DTM1
+     * value other than their glass; and those pixels over every refresh since boot */
+    uint32_t ram_unknown;
+    uint32_t wrong_pixels;
+    uint32_t wrong_pixels_total;
     /* the refresh in progress or the last one (sim_refresh_info) */
     bool refresh_fast;
     bool refresh_balanced;
@@ -242,7 +261,20 @@ static void clear_busy(void) {
     sim_power_update();
 }
 
+/* The RAM's content is lost: noise, and every byte unknown until written again. */
 static void forget_ram(void) {
+    static uint32_t noise = 0x2545F491u;
+    size_t plane;
+    size_t i;
+
+    for (plane = 0; plane < 2u; plane++) {
+        for (i = 0; i < SIM_PLANE_BYTES; i++) {
+            noise ^= noise << 13;
+            noise ^= noise >> 17;
+            noise ^= noise << 5;
+            panel.ram[plane][i] = (uint8_t)noise;
+        }
+    }
     memset(panel.written, 0, sizeof panel.written);
 }
 
@@ -308,8 +340,7 @@ void sim_panel_reset(void) {
     busy_latency_ns = 0u;
     memset(&panel, 0, sizeof panel);
     reset_registers();
-    /* Unpowered RAM holds nothing meaningful: fill it so a missed write shows up. */
-    memset(panel.ram, 0x00, sizeof panel.ram);
+    forget_ram(); /* unpowered RAM holds nothing meaningful */
     memset(panel.shown, 0xFF, sizeof panel.shown);
     memset(ghost, 0, sizeof ghost);
     panel.refresh_balanced = true;
@@ -350,6 +381,9 @@ void sim_refresh_info(sim_refresh_info_t *out) {
     out->frames = panel.refresh_frames;
     out->frame_rate_hz = panel.refresh_rate_hz;
     out->duration_ns = panel.refresh_ns;
+    out->ram_unknown = panel.ram_unknown;
+    out->wrong_pixels = panel.wrong_pixels;
+    out->wrong_pixels_total = panel.wrong_pixels_total;
 }
 
 void sim_panel_shown(uint8_t *black, uint8_t *red) {
@@ -519,18 +553,27 @@ static void start_fast_refresh(void) {
     }
 }
 
-/* What a black/white refresh leaves: each pixel of the window driven by its transition's LUT. */
+/*
+ * What a black/white refresh leaves: each pixel of the window driven by the LUT of its
+ * transition from DTM1 (OLD) to DTM2 (NEW); the glass only decides where a pixel no
+ * frame drives stays, and which pixels were driven from the wrong side (counted).
+ */
 static void finish_fast_refresh(void) {
     uint16_t x;
     uint16_t y;
 
+    panel.wrong_pixels = 0;
     for (y = panel.fast_y0; y <= panel.fast_y1; y++) {
         for (x = panel.fast_x0; x <= panel.fast_x1; x++) {
             size_t at = (size_t)y * ROW_BYTES + x / 8u;
             uint8_t bit = (uint8_t)(0x80u >> (x % 8u));
-            bool was_white = (panel.shown[0][at] & bit) != 0u;
-            bool to_white = (panel.ram[0][at] & bit) != 0u;
-            int32_t drive = panel.drive[1u + (was_white ? 0u : 1u) + (to_white ? 0u : 2u)];
+            bool old_white = (panel.ram[0][at] & bit) != 0u;
+            bool new_white = (panel.ram[1][at] & bit) != 0u;
+            int32_t drive = panel.drive[1u + (old_white ? 0u : 1u) + (new_white ? 0u : 2u)];
+
+            if (old_white != ((panel.shown[0][at] & bit) != 0u)) {
+                panel.wrong_pixels++;
+            }
 
             if (drive > 0) {
                 panel.shown[0][at] &= (uint8_t)~bit;
@@ -542,12 +585,32 @@ static void finish_fast_refresh(void) {
             }
         }
     }
+    panel.wrong_pixels_total += panel.wrong_pixels;
+}
+
+/* RAM bytes the refresh starting uses that are unknown: both whole planes for the OTP
+ * waveform, both planes inside the window for a black/white one. */
+static uint32_t unknown_bytes_used(void) {
+    uint16_t x0 = panel.refresh_fast ? panel.fast_x0 / 8u : 0u;
+    uint16_t x1 = panel.refresh_fast ? panel.fast_x1 / 8u : ROW_BYTES - 1u;
+    uint16_t y0 = panel.refresh_fast ? panel.fast_y0 : 0u;
+    uint16_t y1 = panel.refresh_fast ? panel.fast_y1 : PANEL_HEIGHT - 1u;
+    uint32_t unknown = 0;
+    size_t plane;
+    uint16_t x;
+    uint16_t y;
+
+    for (plane = 0; plane < 2u; plane++) {
+        for (y = y0; y <= y1; y++) {
+            for (x = x0; x <= x1; x++) {
+                unknown += panel.written[plane][(size_t)y * ROW_BYTES + x] ? 0u : 1u;
+            }
+        }
+    }
+    return unknown;
 }
 
 static void start_refresh(void) {
-    size_t plane;
-    size_t i;
-    unsigned never_written = 0;
 
     if (!initialized()) {
         sim_violation("DISPLAY_REFRESH before init (%s)", init_steps());
@@ -558,6 +621,7 @@ static void start_refresh(void) {
     panel.refresh_frames = 0;
     panel.refresh_rate_hz = 0;
     panel.refresh_ns = busy_ns[BUSY_REFRESH];
+    panel.wrong_pixels = 0;
     if (controller == SIM_PANEL_UC8151D) {
         uint8_t mode = panel.panel_setting &
                        (uint8_t)(PANEL_SETTING_LUT_FROM_REGISTERS | PANEL_SETTING_BLACK_WHITE);
@@ -582,15 +646,11 @@ static void start_refresh(void) {
         sim_violation("DISPLAY_REFRESH with resolution %ux%u (the panel is 104x212)",
                       panel.resolution_w, panel.resolution_h);
     }
-    for (plane = 0; plane < 2u; plane++) {
-        for (i = 0; i < SIM_PLANE_BYTES; i++) {
-            never_written += panel.written[plane][i] ? 0u : 1u;
-        }
-    }
-    if (never_written > 0) {
+    panel.ram_unknown = unknown_bytes_used();
+    if (panel.ram_unknown > 0) {
         sim_violation("DISPLAY_REFRESH shows RAM lost while unpowered or in deep sleep "
-                      "(%u of 5512 bytes not rewritten)",
-                      never_written);
+                      "(%u of the %s bytes it uses not rewritten)",
+                      (unsigned)panel.ram_unknown, panel.refresh_fast ? "window's" : "5512");
     }
     set_busy(BUSY_REFRESH, panel.refresh_ns);
 }

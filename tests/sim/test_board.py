@@ -87,8 +87,11 @@ def second_turn_frames() -> list[bytes]:
 # the same 300 ms, but on the BOM's module the UC8151D's POWER_ON (79 ms, against the
 # IL0373's 37) and its reset (21 ms) come before the first byte, and the cell is measured
 # after the debounce, before the panel's power-up (hardware/power.md): the largest sets
-# reach 334 ms, and this bound is what holds now (docs/sim-fidelity.md).
+# reach 334 ms, and this bound is what holds now (docs/sim-fidelity.md). A press that
+# goes by a fast update decodes two frames first (the one on the glass for DTM1, the new
+# one for DTM2) and its refresh is 0.64 s: its goal is the frame shown within 1.5 s.
 STORED_SET_LIMIT_MS = 345.0
+FAST_PRESS_GOAL_MS = 1_500.0
 
 
 @pytest.mark.parametrize(
@@ -105,15 +108,21 @@ def test_press_on_a_stored_suggestion_set_reaches_refresh_in_bound(
         assert board is not None
         device.push(stored)
         latencies = []
+        shown = []
         for _ in stored:
             assert board.run_until(lambda b: b.asleep and not b.panel_powered, 30_000)
             pressed_at = board.time_ms
             board.press_button(bounce=False)
             board.run_ms(1_000)
             (refresh_at,) = refresh_command_times(board, pressed_at)
-            latencies.append(refresh_at - pressed_at)
+            refresh = board.last_refresh()
+            if refresh.fast:
+                shown.append(refresh_at - pressed_at + refresh.seconds * 1000)
+            else:
+                latencies.append(refresh_at - pressed_at)
         assert board.violations() == []
     assert max(latencies) <= STORED_SET_LIMIT_MS, latencies
+    assert max(shown, default=0.0) <= FAST_PRESS_GOAL_MS, shown
 
 
 def test_panel_image_is_landscape_in_panel_colours(board: Board) -> None:

@@ -71,6 +71,9 @@ def press_through(board: Board, frames: list[bytes]) -> list[dict[str, float | s
         assert board.run_until(idle, 60_000)
         last = board.last_refresh()
         assert board.panel_planes() == decode(frame), f"press {index + 1} shows another picture"
+        # The panel model's counts of what the controller cannot know: no RAM byte it
+        # used was lost, no pixel driven from an OLD value (DTM1) other than its glass.
+        assert (last.ram_unknown, last.wrong_pixels) == (0, 0), f"press {index + 1}: {last}"
         assert last.dc_balanced
         shown.append(
             {

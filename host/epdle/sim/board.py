@@ -85,7 +85,10 @@ class Refresh:
     """The panel's last refresh: full (the OTP waveform) or fast (a black/white waveform
     from the LUT registers), how long BUSY was charged for it, whether its waveform is
     DC-balanced, and the largest ghost count (fast updates that drove a pixel since its
-    last full refresh)."""
+    last full refresh). What the controller cannot know, counted by the panel model: the
+    RAM bytes the refresh used that were lost (supply cut or deep sleep) and not written
+    again, and the pixels a fast update drove from an OLD value (DTM1) other than their
+    glass, by this refresh and by every refresh since boot."""
 
     count: int
     fast: bool
@@ -93,6 +96,9 @@ class Refresh:
     frames: int
     dc_balanced: bool
     ghost_max: int
+    ram_unknown: int
+    wrong_pixels: int
+    wrong_pixels_total: int
 
     @property
     def kind(self) -> str:
@@ -278,6 +284,9 @@ class Board:
             frames=int(info.frames),
             dc_balanced=bool(info.dc_balanced),
             ghost_max=int(info.ghost_max),
+            ram_unknown=int(info.ram_unknown),
+            wrong_pixels=int(info.wrong_pixels),
+            wrong_pixels_total=int(info.wrong_pixels_total),
         )
 
     def panel_planes(self) -> tuple[bytes, bytes]:

@@ -89,6 +89,9 @@ class RefreshInfo(ctypes.Structure):
         ("frames", ctypes.c_uint32),
         ("frame_rate_hz", ctypes.c_uint32),
         ("duration_ns", ctypes.c_uint64),
+        ("ram_unknown", ctypes.c_uint32),
+        ("wrong_pixels", ctypes.c_uint32),
+        ("wrong_pixels_total", ctypes.c_uint32),
     ]
 
 

@@ -185,6 +185,16 @@ static const expected_t init_sequence[] = {
 #define START_COUNT 2u
 #endif
 #define INIT_COUNT (sizeof init_sequence / sizeof init_sequence[0])
+
+/* Sleep: on the UC8151D, Waveshare's (VCOM and data interval 0xF7: the border floating,
+ * POWER_OFF, DEEP_SLEEP); facts 1.4 for the IL0373. */
+#if EPD_CONTROLLER == EPD_UC8151D
+static const expected_t down[] = {{0x50, 1, {0xF7}}, {0x02, 0, {0}}, {0x07, 1, {0xA5}}};
+#else
+static const expected_t down[] = {{0x02, 0, {0}}, {0x07, 1, {0xA5}}};
+#endif
+#define DOWN_COUNT (sizeof down / sizeof down[0])
+#define POWER_OFF_AT (DOWN_COUNT - 2u) /* its index in down[] */
 #define POWER_ON_INDEX (START_COUNT - 1u)
 
 static void power_up_ok(void) {
@@ -227,12 +237,10 @@ static void test_power_up_start_returns_before_power_on_is_done(void **state) {
 
 /* A start that no load follows is undone properly once POWER_ON is over. */
 static void test_power_down_after_start_waits_for_power_on(void **state) {
-    static const expected_t down[] = {{0x02, 0, {0}}, {0x07, 1, {0xA5}}};
-
     (void)state;
     assert_int_equal(epd_power_up_start(), EPD_OK);
     assert_int_equal(epd_power_down(), EPD_OK);
-    expect_transactions(START_COUNT, down, 2);
+    expect_transactions(START_COUNT, down, DOWN_COUNT);
     assert_true(transaction(START_COUNT).t_ns - transaction(POWER_ON_INDEX).t_ns >= POWER_ON_NS);
     assert_panel_pins_all_low();
     assert_no_violations();
@@ -246,23 +254,27 @@ static void test_white_window_whitens_just_that_window(void **state) {
                                       {0x92, 0, {0}}};
     static uint8_t black[SIM_PLANE_BYTES];
     static uint8_t red[SIM_PLANE_BYTES];
+    static uint8_t noise_black[SIM_PLANE_BYTES];
+    static uint8_t noise_red[SIM_PLANE_BYTES];
     size_t first;
     unsigned row;
     unsigned column;
 
     (void)state;
     power_up_ok();
+    sim_panel_ram(noise_black, noise_red); /* what the RAM holds after the power-up */
     first = sim_epd_transaction_count();
     assert_int_equal(epd_white_window(8, 20, 16, 10), EPD_OK);
     expect_transactions(first, fill, 5);
-    /* The controller's RAM holds noise (0x00 in the model) except in that window. */
+    /* The controller's RAM keeps its noise except in that window. */
     sim_panel_ram(black, red);
     for (row = 0; row < EPD_HEIGHT; row++) {
         for (column = 0; column < EPD_ROW_BYTES; column++) {
-            uint8_t want = row >= 20u && row < 30u && column >= 1u && column < 3u ? 0xFF : 0x00;
+            unsigned at = row * EPD_ROW_BYTES + column;
+            bool inside = row >= 20u && row < 30u && column >= 1u && column < 3u;
 
-            assert_int_equal(black[row * EPD_ROW_BYTES + column], want);
-            assert_int_equal(red[row * EPD_ROW_BYTES + column], want);
+            assert_int_equal(black[at], inside ? 0xFF : noise_black[at]);
+            assert_int_equal(red[at], inside ? 0xFF : noise_red[at]);
         }
     }
     assert_int_equal(epd_white_window(4, 0, 8, 1), EPD_ERR_BAD_WINDOW);
@@ -425,7 +437,6 @@ static void test_slow_power_on_times_out(void **state) {
 }
 
 static void test_power_down_sends_sleep_and_cuts_everything(void **state) {
-    static const expected_t down[] = {{0x02, 0, {0}}, {0x07, 1, {0xA5}}};
     size_t first;
 
     (void)state;
@@ -435,8 +446,10 @@ static void test_power_down_sends_sleep_and_cuts_everything(void **state) {
     assert_int_equal(epd_refresh_wait(), EPD_OK);
     first = sim_epd_transaction_count();
     assert_int_equal(epd_power_down(), EPD_OK);
-    expect_transactions(first, down, 2);
-    assert_true(transaction(first + 1u).t_ns - transaction(first).t_ns >= POWER_OFF_NS);
+    expect_transactions(first, down, DOWN_COUNT);
+    assert_true(transaction(first + POWER_OFF_AT + 1u).t_ns -
+                    transaction(first + POWER_OFF_AT).t_ns >=
+                POWER_OFF_NS);
     assert_panel_pins_all_low();
     assert_no_violations();
     assert_int_equal(epd_refresh_start(), EPD_ERR_NOT_READY);
@@ -548,30 +561,32 @@ static void test_the_other_controller_refuses_this_init(void **state) {
 }
 
 #if EPD_CONTROLLER == EPD_UC8151D
-/* A white page, then rows 16-23 of byte columns 1-2 black in the panel's RAM. */
-static void load_black_window(void) {
+/*
+ * What a fast update of rows 16-23 of byte columns 1-2 writes first (display.c): inside
+ * that window only, the OLD picture to DTM1 (`old`, what the glass shows) and the NEW one
+ * to DTM2 (black), each as a window of its own.
+ */
+static void load_fast_window(uint8_t old) {
+    uint8_t plane;
     unsigned i;
 
-    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
-    assert_int_equal(epd_window_begin(8, 16, 16, 8), EPD_OK);
-    for (i = 0; i < 16u; i++) {
-        epd_data(0x00u);
+    for (plane = 0u; plane < 2u; plane++) {
+        assert_int_equal(epd_window_plane(plane, 8, 16, 16, 8), EPD_OK);
+        for (i = 0; i < 16u; i++) {
+            epd_data(plane == 0u ? old : 0x00u);
+        }
+        epd_window_end();
     }
-    epd_second_plane();
-    for (i = 0; i < 16u; i++) {
-        epd_data(0xFFu);
-    }
-    epd_window_end();
 }
 
-/* GxEPD2's refresh_bw for this panel (facts 4.1), with Waveshare's PANEL_SETTING bytes. */
+/* GxEPD2's refresh_bw for this panel (facts 4.1). */
 static const expected_t fast_sequence[] = {
     {0x20, 44, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
     {0x21, 42, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
     {0x22, 42, {0x80, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
     {0x23, 42, {0x40, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
     {0x24, 42, {0x00, 0x1F, 0x01, 0x00, 0x00, 0x01, 0x00}},
-    {0x00, 2, {0x3F, 0x89}},
+    {0x00, 1, {0xBF}},
     {0x50, 1, {0xF7}},
     {0x91, 0, {0}},
     {0x90, 7, {8, 23, 0, 16, 0, 23, 0x01}},
@@ -592,7 +607,7 @@ static void test_fast_refresh_drives_the_window_in_black_only(void **state) {
     assert_int_equal(epd_refresh_wait(), EPD_OK);
     assert_int_equal(epd_power_down(), EPD_OK);
     power_up_ok();
-    load_black_window();
+    load_fast_window(0xFFu); /* the glass is white */
     first = sim_epd_transaction_count();
     start_ms = now_ms();
     assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
@@ -604,13 +619,63 @@ static void test_fast_refresh_drives_the_window_in_black_only(void **state) {
     assert_int_equal(info.fast, 1);
     assert_int_equal(info.dc_balanced, 1);
     assert_int_equal(info.ghost_max, 1);
+    assert_int_equal(info.ram_unknown, 0);
+    assert_int_equal(info.wrong_pixels, 0);
     sim_panel_shown(black, red);
     assert_int_equal(black[16u * 13u + 1u], 0x00);
     assert_int_equal(black[23u * 13u + 2u], 0x00);
     assert_int_equal(black[15u * 13u + 1u], 0xFF);
     assert_int_equal(black[16u * 13u + 3u], 0xFF);
+    assert_int_equal(red[20u * 13u + 1u], 0xFF);
     assert_int_equal(epd_power_down(), EPD_OK);
     assert_no_violations();
+}
+
+/* The same update with the NEW picture in DTM1 as well (not what the glass shows): the
+ * controller drives black to black, nothing moves, and the model counts the 128 pixels
+ * driven from the wrong side. */
+static void test_fast_refresh_from_a_wrong_old_picture_leaves_the_glass_wrong(void **state) {
+    uint8_t black[EPD_PLANE_BYTES];
+    uint8_t red[EPD_PLANE_BYTES];
+    sim_refresh_info_t info;
+
+    (void)state;
+    power_up_ok();
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    power_up_ok();
+    load_fast_window(0x00u);
+    assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    sim_refresh_info(&info);
+    assert_int_equal(info.wrong_pixels, 128);
+    sim_panel_shown(black, red);
+    assert_int_equal(black[16u * 13u + 1u], 0xFF);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    assert_no_violations();
+}
+
+/* A fast update whose DTM1 was never written after the power-up uses lost RAM: flagged. */
+static void test_fast_refresh_without_the_old_picture_uses_lost_ram(void **state) {
+    sim_refresh_info_t info;
+    unsigned i;
+
+    (void)state;
+    power_up_ok();
+    assert_int_equal(epd_window_plane(1u, 8, 16, 16, 8), EPD_OK);
+    for (i = 0; i < 16u; i++) {
+        epd_data(0x00u);
+    }
+    epd_window_end();
+    assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    sim_refresh_info(&info);
+    assert_int_equal(info.ram_unknown, 16);
+    assert_int_equal(sim_violation_count(), 1);
+    assert_non_null(strstr(sim_violation_text(0), "RAM lost"));
+    assert_int_equal(epd_power_down(), EPD_OK);
 }
 
 /* A stuck BUSY under the fast waveform is given up on after its own bound (2 s), not 34 s. */
@@ -619,7 +684,7 @@ static void test_fast_refresh_with_stuck_busy_is_bounded_and_powers_down(void **
 
     (void)state;
     power_up_ok();
-    load_black_window();
+    load_fast_window(0xFFu);
     sim_panel_hold_busy_low(true);
     start_ms = now_ms();
     assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
@@ -663,6 +728,8 @@ int main(void) {
         T(test_the_other_controller_refuses_this_init),
 #if EPD_CONTROLLER == EPD_UC8151D
         T(test_fast_refresh_drives_the_window_in_black_only),
+        T(test_fast_refresh_from_a_wrong_old_picture_leaves_the_glass_wrong),
+        T(test_fast_refresh_without_the_old_picture_uses_lost_ram),
         T(test_fast_refresh_with_stuck_busy_is_bounded_and_powers_down),
 #else
         T(test_il0373_has_no_fast_refresh),

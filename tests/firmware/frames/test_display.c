@@ -5,6 +5,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -431,12 +432,132 @@ static void test_frames_with_other_fast_windows_are_refreshed_in_full(void **sta
     unload(&fast);
 }
 
+/*
+ * Two frames of one set, written by epdle.frames.encode with their set's fast window
+ * (bytes 4-5 across, rows 10-17): a black bar in rows 2-3 and a red mark in row 40 the
+ * same in both, and their own black inside the fast window. The old frame is coded as
+ * three windows (one meets the fast window), the new one as one window over rows 2-40.
+ */
+static const uint8_t frame_old[] = {0x02, 0x04, 0x0A, 0x02, 0x08, 0x00, 0x00, 0x03, 0x00, 0x02,
+                                    0x0D, 0x02, 0x50, 0x05, 0x9D, 0xE7, 0x80, 0x04, 0x0A, 0x02,
+                                    0x08, 0x11, 0x06, 0xB5, 0x55, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xD8,
+                                    0x00, 0x00, 0x28, 0x01, 0x01, 0x02, 0x20, 0x67, 0x90};
+static const uint8_t frame_new[] = {0x02, 0x04, 0x0A, 0x02, 0x08, 0x00, 0x00, 0x01, 0x00,
+                                    0x02, 0x0D, 0x27, 0x22, 0x27, 0x80, 0xD3, 0x01, 0x49,
+                                    0xFF, 0xC0, 0xCB, 0xCD, 0xA4, 0xD8, 0x0C, 0xAA, 0x6A,
+                                    0x40, 0x12, 0x58, 0x1F, 0xE1, 0xF8, 0xC0};
+#define FAST_BYTE0 4u
+#define FAST_ROW0 10u
+#define FAST_ROWS 8u
+
+static bool in_fast_window(unsigned at) {
+    unsigned row = at / EPD_ROW_BYTES;
+    unsigned column = at % EPD_ROW_BYTES;
+
+    return row >= FAST_ROW0 && row < FAST_ROW0 + FAST_ROWS && column >= FAST_BYTE0 &&
+           column < FAST_BYTE0 + 2u;
+}
+
+/* The planes those frames were made from (0: frame_old, 1: frame_new). */
+static void set_picture(unsigned which, uint8_t *black, uint8_t *red) {
+    unsigned at;
+
+    memset(black, 0xFF, EPD_PLANE_BYTES);
+    memset(red, 0xFF, EPD_PLANE_BYTES);
+    memset(&black[2u * EPD_ROW_BYTES], 0x00, 2u * EPD_ROW_BYTES);
+    red[40u * EPD_ROW_BYTES] = 0x0Fu;
+    for (at = 0; at < EPD_PLANE_BYTES; at++) {
+        unsigned row = at / EPD_ROW_BYTES;
+
+        if (in_fast_window(at)) {
+            if (which == 0u) {
+                black[at] = row % 2u != 0u ? 0xF0u : 0x3Cu;
+            } else {
+                black[at] = row < 14u ? 0x0Fu : 0x81u;
+            }
+        }
+    }
+}
+
+/* In fast mode the controller drives each pixel from DTM1 (OLD) to DTM2 (NEW): inside the
+ * fast window only, the frame on the glass goes to DTM1 and the new frame's black to DTM2;
+ * nothing outside it is written (the RAM's content there, lost between presses, unused). */
+static void assert_fast_load(unsigned old, unsigned new_frame) {
+    static uint8_t black[2][EPD_PLANE_BYTES];
+    static uint8_t red[EPD_PLANE_BYTES];
+    unsigned at;
+
+    set_picture(old, black[0], red);
+    set_picture(new_frame, black[1], red);
+    assert_int_equal(last_refresh(), PANEL_FAST_REFRESH);
+    assert_memory_equal(fake_panel.fast_window, "\x20\x0A\x10\x08", 4);
+    for (at = 0; at < EPD_PLANE_BYTES; at++) {
+        if (in_fast_window(at)) {
+            assert_int_equal(fake_panel.planes[0][at], black[0][at]);
+            assert_int_equal(fake_panel.planes[1][at], black[1][at]);
+        } else {
+            assert_int_equal(fake_panel.planes[0][at], 0x55);
+            assert_int_equal(fake_panel.planes[1][at], 0x55);
+        }
+    }
+}
+
+static void test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2(void **state) {
+    static uint8_t black[EPD_PLANE_BYTES];
+    static uint8_t red[EPD_PLANE_BYTES];
+
+    (void)state;
+    fake_store_add(frame_old, sizeof frame_old);
+    fake_store_add(frame_new, sizeof frame_new);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    set_picture(0u, black, red);
+    assert_memory_equal(fake_panel.planes[0], black, EPD_PLANE_BYTES);
+    assert_memory_equal(fake_panel.planes[1], red, EPD_PLANE_BYTES);
+    /* The controller's RAM is lost between presses. */
+    memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_fast_load(0u, 1u);
+    memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_fast_load(1u, 0u);
+}
+
+/* The frame on the glass does not read back (its CRC fails now): the new one goes by a
+ * full refresh, whole. */
+static void test_an_old_frame_that_does_not_read_back_makes_the_update_full(void **state) {
+    static uint8_t black[EPD_PLANE_BYTES];
+    static uint8_t red[EPD_PLANE_BYTES];
+
+    (void)state;
+    fake_store_add(frame_old, sizeof frame_old);
+    fake_store_add(frame_new, sizeof frame_new);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    fake_store.crc_bad[0] = true;
+    memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    set_picture(1u, black, red);
+    assert_memory_equal(fake_panel.planes[0], black, EPD_PLANE_BYTES);
+    assert_memory_equal(fake_panel.planes[1], red, EPD_PLANE_BYTES);
+    /* Then fast again: the new frame is known to be on the glass. */
+    fake_store.crc_bad[0] = false;
+    memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
+    assert_int_equal(show_next_logged(), DISPLAY_OK);
+    assert_fast_load(1u, 0u);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_stored_frame_streams_its_window, setup),
         cmocka_unit_test_setup(test_runner_ups_go_fast_until_a_full_refresh_is_due, setup),
         cmocka_unit_test_setup(test_a_full_refresh_after_a_new_set_an_error_or_a_reset, setup),
         cmocka_unit_test_setup(test_frames_with_other_fast_windows_are_refreshed_in_full, setup),
+        cmocka_unit_test_setup(test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2,
+                               setup),
+        cmocka_unit_test_setup(test_an_old_frame_that_does_not_read_back_makes_the_update_full,
+                               setup),
         cmocka_unit_test_setup(test_stored_frames_show_their_vector_planes, setup),
         cmocka_unit_test_setup(test_builtin_frames_show_when_nothing_is_stored, setup),
         cmocka_unit_test_setup(test_crc_failure_leaves_the_panel_untouched, setup),

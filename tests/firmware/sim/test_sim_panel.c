@@ -10,6 +10,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -428,11 +429,14 @@ static void show_full(uint8_t black) {
     pins_wait_ns(SIM_PANEL_REFRESH_NS);
 }
 
-/* Whole planes in RAM, then the b/w waveform over the window x 8..23, rows 10..19. */
-static void fast_update(uint8_t black, uint8_t ww) {
+/*
+ * Whole planes in RAM (DTM1 the OLD picture, DTM2 the NEW one: facts 5.1), then the b/w
+ * waveform over the window x 8..23, rows 10..19.
+ */
+static void fast_update(uint8_t old, uint8_t black, uint8_t ww) {
     pins_command(0x92u); /* the whole plane, not the last window */
-    send_filled_plane(0x10u, black);
-    send_filled_plane(0x13u, 0xFFu);
+    send_filled_plane(0x10u, old);
+    send_filled_plane(0x13u, black);
     load_bw_luts(ww);
     pins_command(0x00u);
     pins_data(0xBFu);
@@ -462,7 +466,7 @@ static void test_fast_refresh_runs_the_register_waveform_in_the_window(void **st
     sim_refresh_info(&info);
     assert_int_equal(info.fast, 0);
     assert_int_equal(info.duration_ns, SIM_PANEL_REFRESH_NS);
-    fast_update(0x0Fu, 0x00u);
+    fast_update(0xF0u, 0x0Fu, 0x00u);
     /* 32 frames at the default PLL_CONTROL (0x3C, 50 Hz): 640 ms of BUSY, not 16.79 s. */
     pins_wait_ns(639000000u);
     assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 0);
@@ -490,7 +494,7 @@ static void test_fast_refresh_runs_the_register_waveform_in_the_window(void **st
     /* PLL_CONTROL 0x3A (100 Hz) halves it. */
     pins_command(0x30u);
     pins_data(0x3Au);
-    fast_update(0xF0u, 0x00u);
+    fast_update(0x0Fu, 0xF0u, 0x00u);
     pins_wait_ns(330000000u);
     sim_refresh_info(&info);
     assert_int_equal(info.duration_ns, 320000000u);
@@ -499,7 +503,7 @@ static void test_fast_refresh_runs_the_register_waveform_in_the_window(void **st
     /* A value outside the table is reported. */
     pins_command(0x30u);
     pins_data(0x12u);
-    fast_update(0xF0u, 0x00u);
+    fast_update(0xF0u, 0xF0u, 0x00u);
     assert_int_equal(pins_violations_matching("PLL_CONTROL 0x12 is not in"), 1);
 }
 
@@ -513,13 +517,13 @@ static void test_ghost_count_grows_with_fast_updates_and_clears_on_a_full_refres
     pins_init_controller();
     show_full(0xFFu);
     for (n = 0; n < 4u; n++) {
-        fast_update(n % 2u == 0u ? 0x00u : 0xFFu, 0x00u);
+        fast_update(n % 2u == 0u ? 0xFFu : 0x00u, n % 2u == 0u ? 0x00u : 0xFFu, 0x00u);
         pins_wait_ns(700000000u);
     }
     sim_refresh_info(&info);
     assert_int_equal(info.ghost_max, 4);
     /* A pixel that keeps its colour is not driven by this waveform (WW and BB are ground). */
-    fast_update(0xFFu, 0x00u);
+    fast_update(0xFFu, 0xFFu, 0x00u);
     pins_wait_ns(700000000u);
     sim_refresh_info(&info);
     assert_int_equal(info.ghost_max, 4);
@@ -542,7 +546,7 @@ static void test_unbalanced_register_waveform_is_reported(void **state) {
     pins_power_up();
     pins_init_controller();
     show_full(0xFFu);
-    fast_update(0xFFu, 0x40u); /* WW: VDH for 31 frames */
+    fast_update(0xFFu, 0xFFu, 0x40u); /* WW: VDH for 31 frames */
     assert_int_equal(pins_violations_matching("not DC-balanced (VDH - VDL frames: VCOM 0, WW 31, "
                                               "BW -31, WB 31, BB 0)"),
                      1);
@@ -567,11 +571,249 @@ static void test_fast_refresh_over_red_is_reported_and_red_is_kept(void **state)
     send_filled_plane(0x13u, 0x7Fu); /* the first pixel of every byte red */
     pins_command(0x12u);
     pins_wait_ns(SIM_PANEL_REFRESH_NS);
-    fast_update(0x00u, 0x00u);
+    fast_update(0xFFu, 0x00u, 0x00u);
     pins_wait_ns(700000000u);
     assert_int_equal(pins_violations_matching("black/white refresh over a red pixel (8, 10)"), 1);
     sim_panel_shown(black, red);
     assert_int_equal(red[12u * 13u + 1u], 0x7F);
+}
+
+/* ---- the reference drivers' own sequences (facts 4.1, 5.1) ------------------- */
+
+/* Two pictures with black and white in most bytes, and a red one. */
+static uint8_t picture_a(unsigned i) {
+    return (uint8_t)(i * 37u + 5u);
+}
+
+static uint8_t picture_b(unsigned i) {
+    return (uint8_t)(i * 101u + 77u);
+}
+
+static uint8_t picture_red(unsigned i) {
+    return (uint8_t)(i % 13u < 3u ? 0x0Fu : 0xFFu);
+}
+
+static uint8_t white(unsigned i) {
+    (void)i;
+    return 0xFFu;
+}
+
+/* The window of the tests below: x 16..47 (bytes 2-5), rows 30..69. */
+#define WIN_BYTE0 2u
+#define WIN_BYTES 4u
+#define WIN_Y 30u
+#define WIN_H 40u
+
+static bool in_window(unsigned i) {
+    unsigned row = i / 13u;
+    unsigned column = i % 13u;
+
+    return row >= WIN_Y && row < WIN_Y + WIN_H && column >= WIN_BYTE0 &&
+           column < WIN_BYTE0 + WIN_BYTES;
+}
+
+static void wait_idle(unsigned max_ms) {
+    unsigned waited_ms;
+
+    for (waited_ms = 0; waited_ms < max_ms && sim_bus_level(SIM_NET_EPD_BUSY) == 0u; waited_ms++) {
+        pins_wait_ns(1000000u);
+    }
+    assert_int_equal(sim_net_level(SIM_NET_EPD_BUSY), 1);
+}
+
+static void send_picture(uint8_t command, uint8_t (*picture)(unsigned)) {
+    unsigned i;
+
+    pins_command(command);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        pins_data(picture(i));
+    }
+}
+
+static void partial_window_command(void) {
+    pins_command(0x90u);
+    pins_data((uint8_t)(WIN_BYTE0 * 8u));
+    pins_data((uint8_t)((WIN_BYTE0 + WIN_BYTES) * 8u - 1u));
+    pins_data(0u);
+    pins_data((uint8_t)WIN_Y);
+    pins_data(0u);
+    pins_data((uint8_t)(WIN_Y + WIN_H - 1u));
+    pins_data(0x01u);
+}
+
+/* GxEPD2_213_Z19c's writeImagePrevious (0x10) / writeImageNew (0x13) of the window:
+ * PARTIAL_IN, the window, the plane's bytes of the window, PARTIAL_OUT. */
+static void write_window(uint8_t command, uint8_t (*picture)(unsigned)) {
+    unsigned i;
+
+    pins_command(0x91u);
+    partial_window_command();
+    pins_command(command);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        if (in_window(i)) {
+            pins_data(picture(i));
+        }
+    }
+    pins_command(0x92u);
+}
+
+/* Its refresh_bw of the window: the LUT registers, PANEL_SETTING 0xBF, VCOM and data
+ * interval 0xF7, PARTIAL_IN, the window, DISPLAY_REFRESH, BUSY, PARTIAL_OUT, 0x8F again. */
+static void gxepd2_refresh_bw(void) {
+    load_bw_luts(0x00u);
+    pins_command(0x00u);
+    pins_data(0xBFu);
+    pins_command(0x50u);
+    pins_data(0xF7u);
+    pins_command(0x91u);
+    partial_window_command();
+    pins_command(0x12u);
+    wait_idle(1000u);
+    pins_command(0x92u);
+    pins_command(0x00u);
+    pins_data(0x8Fu);
+}
+
+/* GxEPD2's mixed test: picture A by a full refresh, then A's window as the previous
+ * picture, B's as the current one, refresh_bw: the window shows B, the rest A. */
+static void test_gxepd2_refresh_bw_shows_the_new_window(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    sim_refresh_info_t info;
+    unsigned i;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_picture(0x10u, picture_a);
+    send_picture(0x13u, white);
+    pins_command(0x12u);
+    wait_idle(20000u);
+    write_window(0x10u, picture_a);
+    write_window(0x13u, picture_b);
+    gxepd2_refresh_bw();
+    sim_refresh_info(&info);
+    assert_int_equal(info.fast, 1);
+    assert_int_equal(info.count, 2);
+    assert_int_equal(info.wrong_pixels, 0);
+    assert_int_equal(info.wrong_pixels_total, 0);
+    assert_int_equal(info.ram_unknown, 0);
+    sim_panel_shown(black, red);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        assert_int_equal(black[i], in_window(i) ? picture_b(i) : picture_a(i));
+        assert_int_equal(red[i], 0xFF);
+    }
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+/* The same refresh_bw after a DTM1 that is not the glass (the new picture in DTM1, white in
+ * DTM2): each pixel is driven from its DTM1 value, not from what it shows, and the window
+ * ends neither the old picture nor the new one; every pixel whose DTM1 value differed
+ * from its glass is counted. */
+static void test_refresh_bw_from_a_dtm1_other_than_the_glass_shows_the_wrong_picture(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    sim_refresh_info_t info;
+    unsigned differing = 0;
+    unsigned not_new = 0;
+    unsigned i;
+
+    (void)state;
+    pins_power_up();
+    pins_init_controller();
+    send_picture(0x10u, picture_a);
+    send_picture(0x13u, white);
+    pins_command(0x12u);
+    wait_idle(20000u);
+    write_window(0x10u, picture_b);
+    write_window(0x13u, white);
+    gxepd2_refresh_bw();
+    sim_panel_shown(black, red);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        uint8_t a = picture_a(i);
+        uint8_t b = picture_b(i);
+
+        if (!in_window(i)) {
+            assert_int_equal(black[i], a);
+            continue;
+        }
+        /* B's black goes white (BW), B's white keeps A (WW drives nothing). */
+        assert_int_equal(black[i], (uint8_t)(a | (uint8_t)~b));
+        differing += (unsigned)__builtin_popcount((unsigned)(uint8_t)(a ^ b));
+        not_new += black[i] != b ? 1u : 0u;
+    }
+    sim_refresh_info(&info);
+    /* Of the window's 1,280 pixels, about half; and most of its bytes are not B. */
+    assert_true(differing > 400u);
+    assert_true(not_new > 100u);
+    assert_int_equal(info.wrong_pixels, differing);
+    assert_int_equal(info.wrong_pixels_total, differing);
+    assert_int_equal(sim_violation_count(), 0);
+}
+
+/* Waveshare's EPD_2in13b_V3: its init, both planes, a full refresh, its sleep (VCOM and
+ * data interval 0xF7, POWER_OFF, DEEP_SLEEP): the planes shown as sent. Then its RAM is
+ * gone: a refresh_bw that writes only the new window uses unknown DTM1 bytes, flagged. */
+static void test_waveshare_v3_full_refresh_then_ram_lost_in_deep_sleep(void **state) {
+    uint8_t black[SIM_PLANE_BYTES];
+    uint8_t red[SIM_PLANE_BYTES];
+    sim_refresh_info_t info;
+    unsigned i;
+
+    (void)state;
+    pins_power_up();
+    pins_command(0x04u);
+    wait_idle(200u);
+    pins_command(0x00u);
+    pins_data(0x0Fu);
+    pins_data(0x89u);
+    pins_command(0x61u);
+    pins_data(0x68u);
+    pins_data(0x00u);
+    pins_data(0xD4u);
+    pins_command(0x50u);
+    pins_data(0x77u);
+    send_picture(0x10u, picture_a);
+    send_picture(0x13u, picture_red);
+    pins_command(0x12u);
+    wait_idle(20000u);
+    pins_command(0x50u);
+    pins_data(0xF7u);
+    pins_command(0x02u);
+    wait_idle(200u);
+    pins_command(0x07u);
+    pins_data(0xA5u);
+    assert_int_equal(sim_panel_state(), SIM_PANEL_DEEP_SLEEP);
+    sim_panel_shown(black, red);
+    for (i = 0; i < SIM_PLANE_BYTES; i++) {
+        assert_int_equal(black[i], picture_a(i));
+        assert_int_equal(red[i], picture_red(i));
+    }
+    sim_refresh_info(&info);
+    assert_int_equal(info.fast, 0);
+    assert_int_equal(info.ram_unknown, 0);
+    assert_int_equal(sim_violation_count(), 0);
+
+    pins_reset();
+    pins_init_controller();
+    /* Clear the red first (a full refresh of white), then lose the RAM once more. */
+    send_picture(0x10u, picture_a);
+    send_picture(0x13u, white);
+    pins_command(0x12u);
+    wait_idle(20000u);
+    pins_command(0x02u);
+    wait_idle(200u);
+    pins_command(0x07u);
+    pins_data(0xA5u);
+    pins_reset();
+    pins_init_controller();
+    write_window(0x13u, picture_b);
+    gxepd2_refresh_bw();
+    sim_refresh_info(&info);
+    assert_int_equal(info.ram_unknown, WIN_BYTES * WIN_H);
+    assert_int_equal(pins_violations_matching("RAM lost while unpowered or in deep sleep (160 of "
+                                              "the window's bytes it uses not rewritten)"),
+                     1);
 }
 
 int main(void) {
@@ -618,6 +860,13 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_unbalanced_register_waveform_is_reported, pins_boot,
                                         pins_shut_down),
         cmocka_unit_test_setup_teardown(test_fast_refresh_over_red_is_reported_and_red_is_kept,
+                                        pins_boot, pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_gxepd2_refresh_bw_shows_the_new_window, pins_boot,
+                                        pins_shut_down),
+        cmocka_unit_test_setup_teardown(
+            test_refresh_bw_from_a_dtm1_other_than_the_glass_shows_the_wrong_picture, pins_boot,
+            pins_shut_down),
+        cmocka_unit_test_setup_teardown(test_waveshare_v3_full_refresh_then_ram_lost_in_deep_sleep,
                                         pins_boot, pins_shut_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
