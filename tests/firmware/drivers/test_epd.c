@@ -561,6 +561,16 @@ static void test_the_other_controller_refuses_this_init(void **state) {
 }
 
 #if EPD_CONTROLLER == EPD_UC8151D
+/* A white page shown by a full refresh, then the panel powered up again. */
+static void white_shown_then_power_up(void) {
+    power_up_ok();
+    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
+    assert_int_equal(epd_refresh_start(), EPD_OK);
+    assert_int_equal(epd_refresh_wait(), EPD_OK);
+    assert_int_equal(epd_power_down(), EPD_OK);
+    power_up_ok();
+}
+
 /*
  * What a fast update of rows 16-23 of byte columns 1-2 writes first (display.c): inside
  * that window only, the OLD picture to DTM1 (`old`, what the glass shows) and the NEW one
@@ -601,12 +611,7 @@ static void test_fast_refresh_drives_the_window_in_black_only(void **state) {
     size_t first;
 
     (void)state;
-    power_up_ok();
-    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
-    assert_int_equal(epd_refresh_start(), EPD_OK);
-    assert_int_equal(epd_refresh_wait(), EPD_OK);
-    assert_int_equal(epd_power_down(), EPD_OK);
-    power_up_ok();
+    white_shown_then_power_up();
     load_fast_window(0xFFu); /* the glass is white */
     first = sim_epd_transaction_count();
     start_ms = now_ms();
@@ -640,12 +645,7 @@ static void test_fast_refresh_from_a_wrong_old_picture_leaves_the_glass_wrong(vo
     sim_refresh_info_t info;
 
     (void)state;
-    power_up_ok();
-    assert_int_equal(epd_white_window(0, 0, EPD_WIDTH, EPD_HEIGHT), EPD_OK);
-    assert_int_equal(epd_refresh_start(), EPD_OK);
-    assert_int_equal(epd_refresh_wait(), EPD_OK);
-    assert_int_equal(epd_power_down(), EPD_OK);
-    power_up_ok();
+    white_shown_then_power_up();
     load_fast_window(0x00u);
     assert_int_equal(epd_fast_refresh_start(8, 16, 16, 8), EPD_OK);
     assert_int_equal(epd_refresh_wait(), EPD_OK);

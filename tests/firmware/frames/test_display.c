@@ -503,18 +503,23 @@ static void assert_fast_load(unsigned old, unsigned new_frame) {
     }
 }
 
-static void test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2(void **state) {
+/* The next frame shown by a full refresh, whole: picture `which` in the panel's RAM. */
+static void assert_full_load(unsigned which) {
     static uint8_t black[EPD_PLANE_BYTES];
     static uint8_t red[EPD_PLANE_BYTES];
 
+    assert_int_equal(last_refresh(), PANEL_REFRESH);
+    set_picture(which, black, red);
+    assert_memory_equal(fake_panel.planes[0], black, EPD_PLANE_BYTES);
+    assert_memory_equal(fake_panel.planes[1], red, EPD_PLANE_BYTES);
+}
+
+static void test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2(void **state) {
     (void)state;
     fake_store_add(frame_old, sizeof frame_old);
     fake_store_add(frame_new, sizeof frame_new);
     assert_int_equal(show_next_logged(), DISPLAY_OK);
-    assert_int_equal(last_refresh(), PANEL_REFRESH);
-    set_picture(0u, black, red);
-    assert_memory_equal(fake_panel.planes[0], black, EPD_PLANE_BYTES);
-    assert_memory_equal(fake_panel.planes[1], red, EPD_PLANE_BYTES);
+    assert_full_load(0u);
     /* The controller's RAM is lost between presses. */
     memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
     assert_int_equal(show_next_logged(), DISPLAY_OK);
@@ -527,9 +532,6 @@ static void test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2(v
 /* The frame on the glass does not read back (its CRC fails now): the new one goes by a
  * full refresh, whole. */
 static void test_an_old_frame_that_does_not_read_back_makes_the_update_full(void **state) {
-    static uint8_t black[EPD_PLANE_BYTES];
-    static uint8_t red[EPD_PLANE_BYTES];
-
     (void)state;
     fake_store_add(frame_old, sizeof frame_old);
     fake_store_add(frame_new, sizeof frame_new);
@@ -537,10 +539,7 @@ static void test_an_old_frame_that_does_not_read_back_makes_the_update_full(void
     fake_store.crc_bad[0] = true;
     memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
     assert_int_equal(show_next_logged(), DISPLAY_OK);
-    assert_int_equal(last_refresh(), PANEL_REFRESH);
-    set_picture(1u, black, red);
-    assert_memory_equal(fake_panel.planes[0], black, EPD_PLANE_BYTES);
-    assert_memory_equal(fake_panel.planes[1], red, EPD_PLANE_BYTES);
+    assert_full_load(1u);
     /* Then fast again: the new frame is known to be on the glass. */
     fake_store.crc_bad[0] = false;
     memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);

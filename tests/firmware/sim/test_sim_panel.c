@@ -674,6 +674,16 @@ static void gxepd2_refresh_bw(void) {
     pins_data(0x8Fu);
 }
 
+/* Powered, GxEPD2's init, and picture A (no red) by a full refresh. */
+static void show_picture_a(void) {
+    pins_power_up();
+    pins_init_controller();
+    send_picture(0x10u, picture_a);
+    send_picture(0x13u, white);
+    pins_command(0x12u);
+    wait_idle(20000u);
+}
+
 /* GxEPD2's mixed test: picture A by a full refresh, then A's window as the previous
  * picture, B's as the current one, refresh_bw: the window shows B, the rest A. */
 static void test_gxepd2_refresh_bw_shows_the_new_window(void **state) {
@@ -683,12 +693,7 @@ static void test_gxepd2_refresh_bw_shows_the_new_window(void **state) {
     unsigned i;
 
     (void)state;
-    pins_power_up();
-    pins_init_controller();
-    send_picture(0x10u, picture_a);
-    send_picture(0x13u, white);
-    pins_command(0x12u);
-    wait_idle(20000u);
+    show_picture_a();
     write_window(0x10u, picture_a);
     write_window(0x13u, picture_b);
     gxepd2_refresh_bw();
@@ -719,12 +724,7 @@ static void test_refresh_bw_from_a_dtm1_other_than_the_glass_shows_the_wrong_pic
     unsigned i;
 
     (void)state;
-    pins_power_up();
-    pins_init_controller();
-    send_picture(0x10u, picture_a);
-    send_picture(0x13u, white);
-    pins_command(0x12u);
-    wait_idle(20000u);
+    show_picture_a();
     write_window(0x10u, picture_b);
     write_window(0x13u, white);
     gxepd2_refresh_bw();
