@@ -14,9 +14,9 @@
 #define CMD_POWER_ON 0x04u
 #define CMD_BOOSTER_SOFT_START 0x06u
 #define CMD_DEEP_SLEEP 0x07u
-#define CMD_DTM1 0x10u
+#define CMD_DTM1 EPD_DTM1
 #define CMD_DISPLAY_REFRESH 0x12u
-#define CMD_DTM2 0x13u
+#define CMD_DTM2 EPD_DTM2
 #define CMD_LUT_VCOM 0x20u
 #define CMD_LUT_BW 0x22u /* black to white (after WW 0x21) */
 #define CMD_LUT_WB 0x23u /* white to black */
@@ -325,7 +325,7 @@ epd_status_t epd_window_plane(uint8_t plane, uint8_t x, uint8_t y, uint8_t w, ui
         return EPD_ERR_NOT_READY;
     }
     partial_window(x, y, w, h);
-    send_command(plane != 0u ? CMD_DTM2 : CMD_DTM1);
+    send_command(plane);
     data_mode();
     return EPD_OK;
 }

@@ -77,11 +77,14 @@ epd_status_t epd_power_up(void);
  * One partial window: x and w multiples of 8, inside the panel. After
  * EPD_OK the caller sends (w / 8) * h bytes of plane 1 with epd_data(), then
  * epd_second_plane(), the same count of plane 2, and epd_window_end().
- * epd_window_plane() begins with plane `plane` (0: DTM1, else DTM2) and the
- * caller may end after it: what a fast update writes (epd_fast_refresh_start).
+ * epd_window_plane() begins with plane EPD_DTM1 or EPD_DTM2 (their commands)
+ * and the caller may end after it: what a fast update writes
+ * (epd_fast_refresh_start).
  */
+#define EPD_DTM1 0x10u
+#define EPD_DTM2 0x13u
 epd_status_t epd_window_plane(uint8_t plane, uint8_t x, uint8_t y, uint8_t w, uint8_t h);
-#define epd_window_begin(x, y, w, h) epd_window_plane(0u, (x), (y), (w), (h))
+#define epd_window_begin(x, y, w, h) epd_window_plane(EPD_DTM1, (x), (y), (w), (h))
 void epd_second_plane(void);
 /*
  * A plane byte. D/C is high from epd_window_begin() and epd_second_plane() on,

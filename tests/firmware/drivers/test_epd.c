@@ -572,21 +572,27 @@ static void white_shown_then_power_up(void) {
 }
 
 /*
- * What a fast update of rows 16-23 of byte columns 1-2 writes first (display.c): inside
- * that window only, the OLD picture to DTM1 (`old`, what the glass shows) and the NEW one
- * to DTM2 (black), each as a window of its own.
+ * What a fast update of rows 16-23 of byte columns 1-2 writes first (display.c): the OLD
+ * picture as a whole frame (`old` to DTM1: what the glass shows; no red), then the NEW
+ * black over DTM2 alone.
  */
 static void load_fast_window(uint8_t old) {
-    uint8_t plane;
     unsigned i;
 
-    for (plane = 0u; plane < 2u; plane++) {
-        assert_int_equal(epd_window_plane(plane, 8, 16, 16, 8), EPD_OK);
-        for (i = 0; i < 16u; i++) {
-            epd_data(plane == 0u ? old : 0x00u);
-        }
-        epd_window_end();
+    assert_int_equal(epd_window_begin(8, 16, 16, 8), EPD_OK);
+    for (i = 0; i < 16u; i++) {
+        epd_data(old);
     }
+    epd_second_plane();
+    for (i = 0; i < 16u; i++) {
+        epd_data(0xFFu);
+    }
+    epd_window_end();
+    assert_int_equal(epd_window_plane(EPD_DTM2, 8, 16, 16, 8), EPD_OK);
+    for (i = 0; i < 16u; i++) {
+        epd_data(0x00u);
+    }
+    epd_window_end();
 }
 
 /* GxEPD2's refresh_bw for this panel (facts 4.1). */
@@ -664,7 +670,7 @@ static void test_fast_refresh_without_the_old_picture_uses_lost_ram(void **state
 
     (void)state;
     power_up_ok();
-    assert_int_equal(epd_window_plane(1u, 8, 16, 16, 8), EPD_OK);
+    assert_int_equal(epd_window_plane(EPD_DTM2, 8, 16, 16, 8), EPD_OK);
     for (i = 0; i < 16u; i++) {
         epd_data(0x00u);
     }

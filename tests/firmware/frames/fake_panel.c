@@ -81,7 +81,8 @@ epd_status_t epd_window_plane(uint8_t plane, uint8_t x, uint8_t y, uint8_t w, ui
         return status;
     }
     window.open = true;
-    window.plane = plane != 0u ? 1u : 0u;
+    assert_true(plane == EPD_DTM1 || plane == EPD_DTM2);
+    window.plane = plane == EPD_DTM2 ? 1u : 0u;
     window.x_bytes = (uint8_t)(x / 8u);
     window.y = y;
     window.w_bytes = (uint8_t)(w / 8u);
