@@ -238,7 +238,7 @@ void Bench::next_step() {
 }
 
 void Bench::uart_next_bit() {
-    /* 8N1, LSB first, at the host's 115200 Bd (the chip's BRG gives 115942). */
+    /* 8N1, LSB first, at the host's 115200 Bd (the chip's BRG gives 114286 at 16 MHz). */
     uint8_t byte = tx_queue[tx_pos];
     bool level = bit_index == 0 ? false : bit_index <= 8 ? ((byte >> (bit_index - 1)) & 1u) : true;
     drive(0, RX, level);
