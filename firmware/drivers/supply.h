@@ -56,6 +56,13 @@ void supply_init(void);
  * SUPPLY_LOADED_MIN_MV after SUPPLY_LOAD_MS under the load just applied (busy waits). */
 bool supply_awake_ok(void);
 bool supply_loaded_ok(void);
+/*
+ * The highest reading that proves VDD >= mv with the FVR at fvr mV: the reading truncates
+ * (hal.h: floor(1024 x FVR / VDD)), so one at most floor(1024 x fvr / mv) - 1 comes from a
+ * VDD of at least mv, where floor(...) itself may come from a little less. fvr < 2048,
+ * mv < 16384.
+ */
+uint16_t supply_floor_reading(uint16_t fvr, uint16_t mv);
 /* The FVR in mV the floors are computed with, and the last VDD reading (HAL_VDD_FAILED before
  * any): the host works VDD out of them (1024 x fvr / reading). */
 uint16_t supply_fvr_mv(void);

@@ -165,16 +165,11 @@ hal_wake_t hal_sleep_period(void);
  * falls as VDD rises, about 6.5 mV a step near 2.6 V. hal_vdd_reading() turns the FVR on,
  * waits for its ready bit (FVRRDY) and then its settling time, converts, and turns both
  * off again: every wait bounded; HAL_VDD_FAILED (the lowest VDD) if one did not end.
- *
- * HAL_VDD_AT_LEAST(fvr_mv, mv): the highest reading that proves VDD >= mv with the FVR at
- * fvr_mv (the reading truncates, so one that is at most floor(1024 x FVR / mv) - 1 comes
- * from a VDD of at least mv; a reading of floor(...) may come from a little less). A
- * constant expression with constant arguments; 32-bit arithmetic.
+ * (Which reading proves which VDD: drivers/supply.h, supply_floor_reading().)
  */
 #define HAL_ADC_STEPS 1024ul
 #define HAL_FVR_NOMINAL_MV 1024u
 #define HAL_VDD_FAILED 0x3FFu
-#define HAL_VDD_AT_LEAST(fvr_mv, mv) ((uint16_t)((uint32_t)(fvr_mv)*HAL_ADC_STEPS / (mv)-1u))
 uint16_t hal_vdd_reading(void);
 
 /*

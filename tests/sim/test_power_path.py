@@ -227,3 +227,17 @@ def test_epdle_info_says_the_battery_is_low(
     monkeypatch.setattr("epdle.cli.link.open_device", lambda args: device)
     assert main(["info", "--port", "sim://"]) == 0  # closes the device
     assert "battery low" in capsys.readouterr().out
+
+
+def test_a_cell_refused_under_the_load_is_powered_down_in_order(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 3.0 V, 45 ohm passes the check awake (2.93 V) but reads under the highest trip point
+    # 30 ms into POWER_ON (about 2.58 V; the chip here trips at the typical 2.45 V): refused
+    # there, the panel powered down in order (POWER_OFF and its BUSY, DEEP_SLEEP, then the
+    # supply: the controller model reports any cut with its charge pumps on), not refreshed.
+    result = sim_power(capsys, *cell_args(3.0, 45.0, 10.0), "--bor", "typ")
+    assert float(result["min_vdd_switch_on"]) < BOR_LOW_MAX_V  # type: ignore[arg-type]
+    assert result["brownouts"] == 0 and result["cpu_out_of_spec_ms"] == 0
+    assert result["refreshed"] is False and result["battery_low"] is True
+    assert result["violations"] == [] and result["ended_asleep"] is True

@@ -97,8 +97,10 @@ void hal_init(void) {
     uart_errors = 0u;
     button_edge = false;
 
-    OSCFRQ = OSCFRQ_16MHZ;
+    /* The divider first (HFINTOSC at its reset frequency, 4 MHz: never above 16 MHz), then
+     * the frequency. */
     OSCCON1 = OSCCON1_HFINTOSC_DIV1;
+    OSCFRQ = OSCFRQ_16MHZ;
     /* Low-power regulator in SLEEP: the standby current is the whole budget. That sleep
      * is meant to be woken by BOR, the WDT and interrupt-on-change only (DS40001839,
      * "Peripheral Usage in Sleep"), not by the EUSART: a start bit wakes the CPU

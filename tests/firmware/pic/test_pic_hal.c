@@ -616,37 +616,6 @@ static void test_vdd_is_read_on_the_fvr_and_an_fvr_never_ready_reads_weak(void *
     assert_int_equal(FVRCON, 0x00); /* the FVR off again */
 }
 
-/* The ADC's transfer (DS40001839, ADC chapter): 1 LSB = VREF+ / 1024, the result truncated:
- * the FVR against VDD reads floor(1024 x FVR / VDD). */
-static uint16_t adc_reading(uint32_t fvr_mv, uint32_t vdd_mv) {
-    return (uint16_t)(fvr_mv * 1024u / vdd_mv);
-}
-
-/* A reading at most HAL_VDD_AT_LEAST(fvr, mv) comes from no VDD under mv, and every VDD two
- * steps above mv gives one (the old 8-bit macro, 255 x 1.024 V / mv rounded, let 2.731 V
- * through for 2.75 V and 2.621 V for 2.63 V). */
-static void test_the_floor_reading_admits_no_vdd_below_the_floor(void **state) {
-    static const uint16_t floors_mv[] = {2600u, 2630u, 2750u, 2830u, 3000u};
-    static const uint16_t fvrs_mv[] = {983u, 1024u, 1065u};
-    size_t f;
-    size_t r;
-    uint32_t vdd;
-
-    (void)state;
-    for (f = 0; f < sizeof floors_mv / sizeof floors_mv[0]; f++) {
-        for (r = 0; r < sizeof fvrs_mv / sizeof fvrs_mv[0]; r++) {
-            uint16_t max = HAL_VDD_AT_LEAST(fvrs_mv[r], floors_mv[f]);
-
-            for (vdd = floors_mv[f] - 100u; vdd < floors_mv[f]; vdd++) {
-                assert_true(adc_reading(fvrs_mv[r], vdd) > max);
-            }
-            for (vdd = floors_mv[f] + 16u; vdd < floors_mv[f] + 100u; vdd++) {
-                assert_true(adc_reading(fvrs_mv[r], vdd) <= max);
-            }
-        }
-    }
-}
-
 static void test_the_reset_cause_is_told_once(void **state) {
     static const struct {
         uint8_t pcon0;
@@ -709,7 +678,6 @@ int main(void) {
         cmocka_unit_test_setup(test_the_watchdog_runs_awake_and_sleeps_with_the_standby, setup),
         cmocka_unit_test_setup(test_vdd_is_read_on_the_fvr_and_an_fvr_never_ready_reads_weak,
                                setup),
-        cmocka_unit_test_setup(test_the_floor_reading_admits_no_vdd_below_the_floor, setup),
         cmocka_unit_test_setup(test_the_reset_cause_is_told_once, setup),
         cmocka_unit_test_setup(test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause,
                                setup_refreshing),

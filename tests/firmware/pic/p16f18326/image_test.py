@@ -75,8 +75,9 @@ FAST_WAIT_MS = 3000
 REPLY_MS = 3000
 COMMIT_MS = 20000
 REFRESH_WAIT_MS = 18000  # the UC8151D's 16.8 s refresh, its power-up and power-down
-# LINK_AWAKE_MS (1.5 s) of polls, each 100 us of hal_delay_us and the link's own work.
-AWAKE_S = (1.5, 2.5)
+# LINK_AWAKE_MS (1.5 s) of polls, each 100 us of hal_delay_us and the link's own work
+# (at 16 MHz about 80 % more: never shorter, as the host's wake rule needs).
+AWAKE_S = (1.5, 3.0)
 IDLE_WAIT_MS = 10000  # the device's awake window after the last byte, with room to spare
 # Button edge to DISPLAY_REFRESH: the simulated board's bound (host/epdle/cli/sim.py,
 # MAX_BUTTON_TO_REFRESH_MS). On the BOM's module the UC8151D's reset (21 ms) and POWER_ON
