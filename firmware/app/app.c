@@ -8,6 +8,7 @@
 #include "hal.h"
 #include "link.h"
 #include "store.h"
+#include "supply.h"
 
 #include <stdbool.h>
 
@@ -21,37 +22,15 @@
  * a press. The release and its bounce are waited out as the (15 s) refresh
  * starts, so those edges are not taken for a press made during it; the wait
  * is bounded, for a button held down. The CPU sleeps through it a watchdog
- * period at a time (an edge ends one sooner): awake, its 2.6 mA on top of the
- * panel's 8 mA would take a half-used cell's VDD about 80 mV nearer the 2.5 V
- * its clock needs (hardware/power.md, "A design that survives it").
+ * period at a time (an edge ends one sooner): awake, its 1.5 mA on top of the
+ * panel's 8 mA would take a half-used cell's VDD about 45 mV nearer the brown-out
+ * trip (hardware/power.md, "A design that survives it").
  */
 #define RELEASE_WAIT_PERIODS 16u
 
 HAL_STATIC_ASSERT(release_wait_fits_u8, RELEASE_WAIT_PERIODS <= 0xFFu); /* an 8-bit loop */
 HAL_STATIC_ASSERT(period_outlasts_bounce, HAL_SLEEP_PERIOD_MS > DEBOUNCE_MS);
 HAL_STATIC_ASSERT(debounce_fits_u16, DEBOUNCE_MS <= 0xFFFFu);
-
-/*
- * The coin cell, checked before each update (hardware/power.md, "A design that survives
- * it"). The brown-out reset trips anywhere from 2.30 to 2.60 V (BORV = LOW) and the CPU
- * at 32 MHz needs 2.5 V, so an update runs with the brown-out reset disarmed, on two
- * measurements of VDD instead:
- *   - awake with the panel off, after the debounce's 20 ms at the CPU's 2.6 mA: a cell
- *     under VDD_AWAKE_MIN_MV there (a spent one: 2.8 V, 50 ohm reads about 2.69 V) is
- *     not asked for more;
- *   - after the panel's POWER_ON has drawn its 8 mA for a watchdog period (32 ms, the
- *     CPU asleep): under VDD_LOADED_MIN_MV the refresh (the same 8 mA for 15 s, the CPU
- *     asleep but for moments) would leave VDD too little above the 2.5 V the clock
- *     needs. A half-used cell (2.9 V, 30 ohm) reads about 2.66 V.
- * Either way the panel keeps its picture and the device says so (INFO, and a SHOWN
- * event with DISPLAY_ERR_LOW_BATTERY); the brown-out reset is not armed again while
- * awake until an update passes (a weak cell would reset the chip at every wake).
- */
-#define VDD_AWAKE_MIN_MV 2750u
-#define VDD_LOADED_MIN_MV 2630u
-
-HAL_STATIC_ASSERT(vdd_readings_ordered,
-                  HAL_VDD_READING(VDD_AWAKE_MIN_MV) < HAL_VDD_READING(VDD_LOADED_MIN_MV));
 
 /*
  * The last loop pass kept the chip from the button (it showed a frame, or the link ran a
@@ -64,10 +43,6 @@ HAL_STATIC_ASSERT(vdd_readings_ordered,
 static bool busy_edge_is_press;
 /* An edge taken just before sleeping, so it is handled instead of slept on. */
 static bool edge_before_sleep;
-/* The brown-out reset is armed again once the cell has rested (after the next standby
- * SLEEP), not while VDD still climbs back from the panel's load; not at all while the
- * cell is known weak (awake, it would sag the chip into reset at every wake). */
-static bool rearm_after_sleep;
 
 /*
  * A fresh edge is a press if the button is still down once the bounce is over
@@ -109,20 +84,11 @@ static void wait_for_release(void) {
     } while (--periods != 0u);
 }
 
-/* VDD at least mv millivolts now (the reading falls as VDD rises). */
-#define VDD_AT_LEAST(mv) (hal_vdd_reading() <= HAL_VDD_READING(mv))
-
-/* The cell too weak (or it just browned the chip out): said in INFO and in a SHOWN event. */
-static void refuse_for_battery(void) {
-    link_set_battery_low(true);
-    rearm_after_sleep = false;
-    link_event_shown(display_current(), (uint8_t)DISPLAY_ERR_LOW_BATTERY);
-}
-
 /*
- * A confirmed press: the cell checked awake, the panel powered with the brown-out reset
- * disarmed, the cell checked under the panel's load, then the frame shown; or, for a
- * weak cell, nothing but the report. True if a frame was shown.
+ * A confirmed press: the panel powered (display_wake(): the cell checked before and under
+ * the panel's load, drivers/supply.h) while the frame is opened, then the frame shown; a
+ * weak cell is refused there and reported (the SHOWN event's status). True if a frame was
+ * shown.
  * The frame goes to the panel while the button is released, and the refresh starts as
  * soon as it is there: the release and its bounce are waited out while the panel
  * refreshes, so their edges do not count as a press, and they add nothing to the press
@@ -132,27 +98,17 @@ static bool update(void) {
     display_status_t status;
 
     link_event_button();
-    if (VDD_AT_LEAST(VDD_AWAKE_MIN_MV)) {
-        hal_brownout_reset(false);
-        display_wake();
-        /* The CPU asleep while the panel's charge pumps start: one watchdog period (32 ms
-         * of POWER_ON's BUSY, the driver sleeps through the rest), sooner if the host talks
-         * or a release bounces (nothing is waited for, so interrupts may stay on: the
-         * routine runs once the CPU wakes). */
-        (void)hal_sleep_period();
-        if (VDD_AT_LEAST(VDD_LOADED_MIN_MV)) {
-            link_set_battery_low(false);
-            rearm_after_sleep = true;
-            status = display_refresh_start(display_load_next());
-            wait_for_release();
-            status = display_refresh_end(status);
-            link_event_shown(display_current(), (uint8_t)status);
-            return true;
-        }
+    status = display_wake();
+    if (status == DISPLAY_ERR_LOW_BATTERY) {
+        /* Refused: the frame stays the next one. */
+        link_event_shown(display_current(), (uint8_t)status);
+        return false;
     }
-    display_sleep(); /* a panel never switched on only has its pins driven low again */
-    refuse_for_battery();
-    return false;
+    status = display_refresh_start(display_load_next());
+    wait_for_release();
+    status = display_refresh_end(status);
+    link_event_shown(display_current(), (uint8_t)status);
+    return true;
 }
 
 /*
@@ -167,10 +123,6 @@ static void sleep_until_event(void) {
     edge_before_sleep = hal_button_edge_take();
     if (!edge_before_sleep && !hal_uart_pending()) {
         hal_sleep();
-        if (rearm_after_sleep) {
-            rearm_after_sleep = false;
-            hal_brownout_reset(true);
-        }
     }
     hal_irq_enable();
 }
@@ -182,17 +134,11 @@ void app_main(void) {
     busy_edge_is_press = false;
     edge_before_sleep = false;
     hal_init();
-    /* A cell that cannot hold the CPU awake above the trip point would reset it again
-     * before the boot ends, and again: the boot runs disarmed, and the brown-out reset is
-     * armed once the cell has rested, unless it just reset the chip: that cell is weak. */
-    hal_brownout_reset(false);
+    supply_init();
     store_init();
     link_init();
     display_init();
-    rearm_after_sleep = true;
-    if (hal_reset_was_brownout()) {
-        refuse_for_battery();
-    }
+    link_set_reset_cause((uint8_t)hal_reset_cause()); /* INFO says it; a brown-out: battery low */
     hal_irq_enable();
 
     for (;;) {

@@ -161,8 +161,10 @@ static epd_status_t send_windows(uint8_t what) {
     return panel;
 }
 
-void display_wake(void) {
-    (void)epd_power_up_start(); /* an error shows again in display_load()'s epd_power_up() */
+display_status_t display_wake(void) {
+    /* A cell too weak is said here (no frame is loaded for it); any other error shows
+     * again in display_load()'s epd_power_up(). */
+    return epd_power_up_start() == EPD_ERR_LOW_SUPPLY ? DISPLAY_ERR_LOW_BATTERY : DISPLAY_OK;
 }
 
 void display_sleep(void) {
@@ -263,7 +265,7 @@ display_status_t display_load(uint8_t index) {
             panel = send_windows(what);
         }
         if (panel != EPD_OK) {
-            return fail(DISPLAY_ERR_PANEL);
+            return fail(panel == EPD_ERR_LOW_SUPPLY ? DISPLAY_ERR_LOW_BATTERY : DISPLAY_ERR_PANEL);
         }
         if (frame_close() != FRAME_OK) {
             /* Not what was checked: leave the old picture, do not refresh. */

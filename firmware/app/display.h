@@ -13,7 +13,7 @@ typedef enum {
     DISPLAY_ERR_BAD_FRAME,  /* CRC failed (panel untouched) or the frame did not decode (no refresh)
                              */
     DISPLAY_ERR_PANEL,      /* the driver reported an error (e.g. BUSY stuck) */
-    DISPLAY_ERR_LOW_BATTERY /* not refreshed: the cell too weak (app.c) */
+    DISPLAY_ERR_LOW_BATTERY /* not refreshed: the cell too weak (drivers/supply.h) */
 } display_status_t;
 
 /* Forget the current index (as after reset); call once from app_main(). */
@@ -41,8 +41,10 @@ display_status_t display_show(uint8_t index);
  * Begin powering the panel up (its POWER_ON takes about 37 ms) ahead of a
  * display_load() that may follow: the main loop confirms a press meanwhile.
  * display_sleep() powers it down again when no load follows.
+ * DISPLAY_ERR_LOW_BATTERY: the cell was refused (drivers/supply.h), the panel is
+ * unpowered and no load should follow.
  */
-void display_wake(void);
+display_status_t display_wake(void);
 void display_sleep(void);
 
 /*

@@ -16,6 +16,7 @@
 #include "store.h"
 #include "store_layout.h"
 #include "store_write.h"
+#include "supply.h"
 
 /* Idle polls are 100 us apart: well inside the two bytes (174 us) the
  * EUSART's FIFO holds. */
@@ -39,6 +40,16 @@ HAL_STATIC_ASSERT(packet_fits_one_ram_bank, LINK_PACKET_MAX <= 80u);
 HAL_STATIC_ASSERT(encoded_reply_fits_u8, COBS_ENCODED_MAX(LINK_REPLY_MAX) <= 0xFFu);
 HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
 
+HAL_STATIC_ASSERT(reset_codes_are_the_hal_s,
+                  HAL_RESET_POWER_ON == LINK_RESET_POWER_ON &&
+                      HAL_RESET_BROWNOUT == LINK_RESET_BROWNOUT &&
+                      HAL_RESET_WATCHDOG == LINK_RESET_WATCHDOG &&
+                      HAL_RESET_STACK_OVERFLOW == LINK_RESET_STACK_OVERFLOW &&
+                      HAL_RESET_STACK_UNDERFLOW == LINK_RESET_STACK_UNDERFLOW &&
+                      HAL_RESET_MCLR == LINK_RESET_MCLR &&
+                      HAL_RESET_INSTRUCTION == LINK_RESET_INSTRUCTION &&
+                      HAL_RESET_NONE == LINK_RESET_NONE);
+
 /* The command being handled is the COBS decoder's buffer; its payload starts here. */
 #define PAYLOAD_AT LINK_HEADER_BYTES
 /* An event (type, seq, up to 3 bytes, CRC) is built at reply[EVENT_AT], after the response. */
@@ -58,8 +69,9 @@ static uint16_t quiet_polls;
 static bool heard_since_wake;
 static bool sleep_requested;
 static uint8_t event_seq;
-static uint8_t info_flags; /* LINK_INFO_FLAG_* */
-bool link_handled_packet;  /* link.h */
+static uint8_t info_flags;  /* LINK_INFO_FLAG_* */
+static uint8_t reset_cause; /* LINK_RESET_* */
+bool link_handled_packet;   /* link.h */
 /* The BUSY event on the wire: it is always the same packet (type, seq 0, the CRC
  * of length 4 and those two bytes, COBS, the delimiter), so it is kept whole in
  * program memory; tests/firmware/link/test_protocol.c parses it. */
@@ -76,6 +88,7 @@ void link_init(void) {
     sleep_requested = false;
     event_seq = 0;
     info_flags = 0u;
+    reset_cause = LINK_RESET_NONE;
     (void)hal_uart_errors_take();
     epd_awake_hook = answer_busy;
 }
@@ -132,11 +145,16 @@ void link_event_button(void) {
 }
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
+    info_flags =
+        display_status == (uint8_t)DISPLAY_ERR_LOW_BATTERY ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
     send_event(LINK_EVT_SHOWN, index, display_status, 2u);
 }
 
-void link_set_battery_low(bool low) {
-    info_flags = low ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
+void link_set_reset_cause(uint8_t cause) {
+    reset_cause = cause;
+    if (cause == LINK_RESET_BROWNOUT) {
+        info_flags = LINK_INFO_FLAG_BATTERY_LOW;
+    }
 }
 
 /*
@@ -223,7 +241,21 @@ static void command_info(void) {
     reply[10] = STORE_MAX_FRAMES;
     reply[11] = LINK_CHUNK_MAX;
     reply[12] = info_flags;
+    reply[13] = reset_cause;
+    put_u16(14u, supply_last_reading());
+    put_u16(16u, supply_fvr_mv());
     respond(LINK_RSP_INFO, LINK_INFO_PAYLOAD_BYTES);
+}
+
+/* The host measured VDD at the board: the FVR worked out of it and kept (supply.h). */
+static void command_calibrate(uint8_t length) {
+    if (length != 2u) {
+        respond_error(LINK_ERR_BAD_LENGTH, length);
+    } else if (supply_calibrate(get_u16(PAYLOAD_AT))) {
+        respond_ack_u16(supply_fvr_mv());
+    } else {
+        respond_error(LINK_ERR_CALIBRATION, supply_last_reading());
+    }
 }
 
 static void command_begin(uint8_t length) {
@@ -344,6 +376,9 @@ static void handle_packet(uint8_t length) {
     case LINK_CMD_SLEEP:
         respond_ack();
         sleep_requested = true;
+        break;
+    case LINK_CMD_CALIBRATE:
+        command_calibrate(payload_length);
         break;
     default:
         respond_error(LINK_ERR_UNKNOWN_CMD, cobs_packet[0]);

@@ -23,8 +23,11 @@ extern bool link_handled_packet;
 
 /* Device events sent to the host (best effort, no ack expected). */
 void link_event_button(void);
+/* The SHOWN event; its status says whether the cell was too weak (DISPLAY_ERR_LOW_BATTERY)
+ * or strong enough again (any other), and INFO's battery flag follows it. */
+/* What reset the chip (hal_reset_t, read once at boot): INFO says it; a brown-out also
+ * sets the battery flag. */
 void link_event_shown(uint8_t index, uint8_t display_status);
-/* The cell was found too weak to refresh the panel (or strong enough again): INFO says so. */
-void link_set_battery_low(bool low);
+void link_set_reset_cause(uint8_t cause);
 
 #endif /* EPDLE_LINK_H */

@@ -13,8 +13,9 @@
 #ifndef EPDLE_PROTOCOL_H
 #define EPDLE_PROTOCOL_H
 
-/* 2: the CRC covers the packet's length (1 did not: a packet could lose a byte and pass). */
-#define LINK_PROTOCOL_VERSION 2u
+/* 2: the CRC covers the packet's length (1 did not: a packet could lose a byte and pass).
+ * 3: INFO carries the last reset's cause and the supply (VDD reading, FVR); CALIBRATE. */
+#define LINK_PROTOCOL_VERSION 3u
 
 #define EPDLE_FW_VERSION_MAJOR 0u
 #define EPDLE_FW_VERSION_MINOR 1u
@@ -49,16 +50,30 @@
 #define LINK_CMD_SHOW 0x05u   /* index u8 -> ACK, later LINK_EVT_SHOWN */
 #define LINK_CMD_CLEAR 0x06u  /* -> ACK: commits an empty set (built-in frames show) */
 #define LINK_CMD_SLEEP 0x07u  /* -> ACK, then the device sleeps at once */
+/* vdd_mv u16 (VDD at the board as the host measured it just now) -> ACK fvr_mv u16 */
+#define LINK_CMD_CALIBRATE 0x08u
 
 /* ---- device -> host responses (seq = the command's) -------------------- */
 
 #define LINK_RSP_ACK 0x80u   /* command-specific payload (CHUNK: next offset u16) */
 #define LINK_RSP_ERROR 0x81u /* code u8, detail u16 */
 /* protocol u8, version major/minor/patch u8, capacity_words u16, frames u8,
- * current u8, max_frames u8, chunk_max u8, flags u8 (LINK_INFO_FLAG_*) */
+ * current u8, max_frames u8, chunk_max u8, flags u8 (LINK_INFO_FLAG_*),
+ * reset_cause u8 (LINK_RESET_*), vdd_reading u16 (the last VDD measurement: VDD =
+ * 1024 x fvr_mv / vdd_reading; 1023 before any), fvr_mv u16 (the FVR the device counts
+ * with: the calibration, else 1024) */
 #define LINK_RSP_INFO 0x82u
-#define LINK_INFO_PAYLOAD_BYTES 11u
+#define LINK_INFO_PAYLOAD_BYTES 16u
 #define LINK_INFO_FLAG_BATTERY_LOW 0x01u /* the cell was too weak for the last update */
+/* What reset the chip last (PCON0), as INFO's reset_cause: hal_reset_t's values. */
+#define LINK_RESET_POWER_ON 0u
+#define LINK_RESET_BROWNOUT 1u
+#define LINK_RESET_WATCHDOG 2u
+#define LINK_RESET_STACK_OVERFLOW 3u
+#define LINK_RESET_STACK_UNDERFLOW 4u
+#define LINK_RESET_MCLR 5u
+#define LINK_RESET_INSTRUCTION 6u
+#define LINK_RESET_NONE 7u
 
 /* ---- device events (unsolicited; seq = the device's event counter) ----- */
 
@@ -84,5 +99,6 @@
 #define LINK_ERR_FLASH 0x0Bu           /* a row did not read back as written */
 #define LINK_ERR_UART 0x0Cu            /* event: bytes lost; detail: how many */
 #define LINK_ERR_FRAME_FORMAT 0x0Du    /* detail: index of the frame that does not decode */
+#define LINK_ERR_CALIBRATION 0x0Eu     /* CALIBRATE refused (FVR out of range); detail: reading */
 
 #endif /* EPDLE_PROTOCOL_H */

@@ -5,6 +5,7 @@
 #include "epd.h"
 
 #include "hal.h"
+#include "supply.h"
 
 #include <stdbool.h>
 
@@ -226,8 +227,17 @@ static void hardware_reset(void) {
 #endif
 }
 
+/*
+ * The one place that switches the panel on: the cell is checked first (supply.c), awake
+ * with the panel off, and again SUPPLY_LOAD_MS after POWER_ON, under the charge pumps'
+ * load; a cell too weak is refused (EPD_ERR_LOW_SUPPLY): before the panel is powered, or
+ * with POWER_OFF and DEEP_SLEEP before its supply is cut.
+ */
 epd_status_t epd_power_up_start(void) {
     panel_state = PANEL_OFF;
+    if (!supply_awake_ok()) {
+        return EPD_ERR_LOW_SUPPLY;
+    }
     hal_pin_write(HAL_PIN_EPD_PWR, 1u);
     hal_delay_ms(SUPPLY_SETTLE_MS);
     hal_pin_write(HAL_PIN_EPD_SDA, 0u);
@@ -247,6 +257,10 @@ epd_status_t epd_power_up_start(void) {
 #endif
     send_busy_command(CMD_POWER_ON);
     panel_state = PANEL_STARTING;
+    if (!supply_loaded_ok()) {
+        (void)epd_power_down();
+        return EPD_ERR_LOW_SUPPLY;
+    }
     return EPD_OK;
 }
 
@@ -259,8 +273,8 @@ epd_status_t epd_power_up(void) {
             return status;
         }
     }
-    /* Asleep: the CPU's 2.6 mA on top of the charge pumps' 8 mA would sag VDD towards the
-     * clock's minimum (hardware/power.md, "A design that survives it"). */
+    /* Asleep: the CPU's 1.5 mA on top of the charge pumps' 8 mA would sag VDD towards the
+     * brown-out reset's trip point (hardware/power.md, "A design that survives it"). */
     if (!epd_sleep_until_idle(POWER_ON_TIMEOUT_MS)) {
         return EPD_ERR_BUSY_TIMEOUT;
     }
@@ -478,27 +492,29 @@ epd_status_t epd_refresh_wait(void) {
 epd_status_t epd_power_down(void) {
     epd_status_t status = EPD_OK;
 
-    /* A power-on in progress ends first (POWER_OFF goes to a controller that listens). */
+    /* A power-on in progress ends first (POWER_OFF goes to a controller that listens),
+     * the CPU asleep: the cell may just have been refused under that load. */
     if (panel_state == (uint8_t)PANEL_STARTING) {
-        (void)wait_until_idle(POWER_ON_TIMEOUT_MS);
+        (void)epd_sleep_until_idle(POWER_ON_TIMEOUT_MS);
     }
-    /* Commands only to a controller that listens; a stuck BUSY is cut off. */
+    /* POWER_OFF before the supply is cut, whatever came before: after a BUSY that never
+     * rose, too (a controller whose line is stuck still takes it; one still busy ignores
+     * it). DEEP_SLEEP only to one that answered. */
     if (panel_powered()) {
         if (hal_pin_read(HAL_PIN_EPD_BUSY) == 0u) {
             status = EPD_ERR_BUSY_TIMEOUT;
-        } else {
+        }
 #if EPD_CONTROLLER == EPD_UC8151D
-            /* Waveshare's sleep for this module: the border floating, then POWER_OFF. */
-            send_command(CMD_VCOM_AND_DATA_INTERVAL);
-            send_data(VCOM_DATA_INTERVAL_FLOAT);
+        /* Waveshare's sleep for this module: the border floating, then POWER_OFF. */
+        send_command(CMD_VCOM_AND_DATA_INTERVAL);
+        send_data(VCOM_DATA_INTERVAL_FLOAT);
 #endif
-            send_busy_command(CMD_POWER_OFF);
-            if (epd_sleep_until_idle(POWER_OFF_TIMEOUT_MS)) {
-                send_command(CMD_DEEP_SLEEP);
-                send_data(DEEP_SLEEP_CHECK_CODE);
-            } else {
-                status = EPD_ERR_BUSY_TIMEOUT;
-            }
+        send_busy_command(CMD_POWER_OFF);
+        if (epd_sleep_until_idle(POWER_OFF_TIMEOUT_MS)) {
+            send_command(CMD_DEEP_SLEEP);
+            send_data(DEEP_SLEEP_CHECK_CODE);
+        } else {
+            status = EPD_ERR_BUSY_TIMEOUT;
         }
     }
     cut_power();

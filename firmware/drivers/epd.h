@@ -56,13 +56,16 @@ typedef enum {
     EPD_OK = 0,
     EPD_ERR_BUSY_TIMEOUT, /* BUSY stayed low past the bound of that step */
     EPD_ERR_BAD_WINDOW,   /* window outside the panel or not 8-aligned */
-    EPD_ERR_NOT_READY     /* call out of order (e.g. write before init) */
+    EPD_ERR_NOT_READY,    /* call out of order (e.g. write before init) */
+    EPD_ERR_LOW_SUPPLY    /* the cell too weak to power the panel (supply.h): not powered */
 } epd_status_t;
 
 /*
- * Supply on, hardware reset, (IL0373: BOOSTER_SOFT_START) and POWER_ON,
- * without the wait for POWER_ON's BUSY (about 79 ms on the UC8151D, 37 ms on
- * the IL0373): the caller can work meanwhile.
+ * The cell checked (supply.h), supply on, hardware reset, (IL0373:
+ * BOOSTER_SOFT_START), POWER_ON and the cell checked under its load, without
+ * the rest of the wait for POWER_ON's BUSY (about 79 ms on the UC8151D, 37 ms
+ * on the IL0373): the caller can work meanwhile. EPD_ERR_LOW_SUPPLY leaves the
+ * panel unpowered (powered down in order if it was switched on).
  */
 epd_status_t epd_power_up_start(void);
 

@@ -91,7 +91,16 @@ void hal_spi_repeat(uint8_t byte, uint16_t count);
 
 /* ---- time ------------------------------------------------------------ */
 
-/* Busy-wait delays at Fosc = 32 MHz. Bounded by their argument. */
+/*
+ * The CPU's clock: HFINTOSC at 16 MHz (4 instruction cycles a microsecond). DS40001839,
+ * D002: the chip runs at up to 16 MHz from VDD = 2.3 V, at up to 32 MHz only from 2.5 V;
+ * the brown-out reset (BORV = LOW) may trip anywhere from 2.30 to 2.60 V, so with it armed
+ * whenever the CPU runs (ports/pic16f18326/main.c: BOREN = SLEEP) 16 MHz is never run
+ * below its floor, where 32 MHz could run down to 2.30 V (0.2 V under its own).
+ */
+#define HAL_FOSC_HZ 16000000ul
+
+/* Busy-wait delays at Fosc = HAL_FOSC_HZ. Bounded by their argument. */
 void hal_delay_us(uint16_t us);
 void hal_delay_ms(uint16_t ms);
 
@@ -150,25 +159,42 @@ hal_wake_t hal_sleep_period(void);
 /* ---- supply and watchdog ---------------------------------------------- */
 
 /*
- * VDD measured: the ADC converts the fixed voltage reference (FVR, 1.024 V)
- * against VDD as its reference, so the reading falls as VDD rises: its upper 8
- * bits, reading = 255 x 1.024 V / VDD (about 30 mV a step near 2.7 V).
- * HAL_VDD_READING(mv) is the reading at a VDD of mv millivolts (a constant: no
- * division at run time). Bounded (one conversion); 0xFF if it did not end.
+ * VDD measured: the ADC converts the fixed voltage reference's buffer (FVR, 1x: 1.024 V
+ * nominal, +-4 % from part to part, DS40001839 FVR01) against VDD as its reference, 10
+ * bits: reading = floor(1024 x FVR / VDD) (the ADC's transfer: 1 LSB = VDD / 1024), so it
+ * falls as VDD rises, about 6.5 mV a step near 2.6 V. hal_vdd_reading() turns the FVR on,
+ * waits for its ready bit (FVRRDY) and then its settling time, converts, and turns both
+ * off again: every wait bounded; HAL_VDD_FAILED (the lowest VDD) if one did not end.
+ * (Which reading proves which VDD: drivers/supply.h, supply_floor_reading().)
  */
-#define HAL_FVR_MV 1024ul
-#define HAL_VDD_READING(mv) ((uint8_t)((HAL_FVR_MV * 255ul + (mv) / 2u) / (mv)))
-uint8_t hal_vdd_reading(void);
+#define HAL_ADC_STEPS 1024ul
+#define HAL_FVR_NOMINAL_MV 1024u
+#define HAL_VDD_FAILED 0x3FFu
+uint16_t hal_vdd_reading(void);
 
 /*
- * The brown-out reset under software control (BOREN = SBOREN: BORCON.SBOREN),
- * armed from reset on. hal_sleep() disarms it for the standby SLEEP (it would
- * draw microamps) and re-arms it as it was after; the caller disarms it where a
- * load it has checked for itself (hal_vdd_reading) sags VDD near the trip point.
+ * What caused the last reset, as PCON0 tells it (DS40001839, "Power Control (PCON0)
+ * Register"), read once after reset: hal_reset_cause() reads the flags and sets them back
+ * for the next reset (and clears the stack flags), so a second call says HAL_RESET_NONE.
  */
-void hal_brownout_reset(bool armed);
-/* True once after a reset the brown-out reset caused (PCON0: not a power-on, BOR). */
-bool hal_reset_was_brownout(void);
+typedef enum {
+    HAL_RESET_POWER_ON = 0, /* NOT_POR clear (the brown-out flag is then unknown) */
+    HAL_RESET_BROWNOUT,     /* NOT_BOR clear */
+    HAL_RESET_WATCHDOG,     /* NOT_RWDT clear: the awake watchdog ran out */
+    HAL_RESET_STACK_OVERFLOW,
+    HAL_RESET_STACK_UNDERFLOW,
+    HAL_RESET_MCLR, /* NOT_RMCLR clear: the reset pin */
+    HAL_RESET_INSTRUCTION,
+    HAL_RESET_NONE /* no flag: already read since the reset */
+} hal_reset_t;
+hal_reset_t hal_reset_cause(void);
+
+/* ---- EEPROM (256 bytes) ------------------------------------------------ */
+
+#define HAL_EEPROM_BYTES 256u
+uint8_t hal_eeprom_read(uint8_t addr);
+/* Erase and write one byte (about 4 ms, bounded); false if it did not read back. */
+bool hal_eeprom_write(uint8_t addr, uint8_t value);
 
 /*
  * The watchdog while awake: from hal_init() on it resets the chip unless

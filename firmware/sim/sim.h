@@ -122,6 +122,11 @@ void sim_schedule_power_cut(uint32_t after_nvm_ops);
 void sim_set_power_cut_tear(uint8_t words_done, uint16_t partial_bits);
 /* Cut the supply now; the firmware stops wherever it is. */
 void sim_cut_power(void);
+/* MCLR (RA3) pulled low and let go: a reset with the supply kept. */
+void sim_reset_pin(void);
+/* This chip's FVR buffer at 1x (1.024 V nominal, +-4 % from part to part): what the ADC
+ * converts against VDD. 1.024 at boot. */
+void sim_fvr_set(double volts);
 /* Reboot a dark board: app_main() afresh, flash and EEPROM kept. */
 void sim_power_on(void);
 uint32_t sim_nvm_op_count(void);
@@ -180,6 +185,8 @@ typedef struct {
     double margin_switch_on_v, margin_refresh_v, floor_switch_on_v, floor_refresh_v;
     double charge_c;
     uint32_t brownouts;
+    /* The time the CPU ran below the lowest VDD its clock allows (D002), not held in reset. */
+    uint64_t cpu_out_of_spec_ns;
 } sim_supply_report_t;
 void sim_supply_report_start(void);
 void sim_supply_report(sim_supply_report_t *out);

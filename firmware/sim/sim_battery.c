@@ -70,6 +70,7 @@
 #define SETTLED_V 0.0001
 
 /* The build passes the configuration pragmas of ports/pic16f18326/main.c. */
+/* The clock at reset (RSTOSC); the firmware raises it later (sim_battery_clock_set). */
 #if defined(SIM_CONFIG_RSTOSC_HFINT32)
 #define CONFIG_FOSC_HZ 32000000u
 #elif defined(SIM_CONFIG_RSTOSC_HFINT1)
@@ -106,6 +107,11 @@ static struct {
 static sim_supply_report_t report;
 static double vdd_min_running_v;
 static bool below_spec_reported; /* once per sag below the clock's minimum */
+static uint32_t fosc_hz;         /* the CPU's clock now */
+static bool design_clock;        /* sim_battery_rules() fixed it: the firmware's is ignored */
+/* This chip's FVR buffer at 1x: 1.024 V nominal, +-4 % from part to part (DS40001839 FVR01). */
+#define FVR_NOMINAL_V 1.024
+static double fvr_v = FVR_NOMINAL_V;
 
 static double trip_v(void) {
     return trip_choice == SIM_BOR_TRIP_MIN   ? rules.vbor_min_v
@@ -124,6 +130,7 @@ static void report_reset(void) {
     report.floor_refresh_v = INFINITY;
     report.charge_c = 0.0;
     report.brownouts = 0;
+    report.cpu_out_of_spec_ns = 0;
 }
 
 void sim_battery_reset(void) {
@@ -141,10 +148,33 @@ void sim_battery_reset(void) {
     report_reset();
     vdd_min_running_v = INFINITY;
     below_spec_reported = false;
+    fosc_hz = CONFIG_FOSC_HZ;
+    design_clock = false;
+    fvr_v = FVR_NOMINAL_V;
+}
+
+void sim_battery_clock_reset(void) {
+    fosc_hz = rules.fosc_hz;
+}
+
+void sim_battery_clock_set(uint32_t hz) {
+    if (!design_clock) {
+        fosc_hz = hz;
+    }
+}
+
+void sim_fvr_set(double volts) {
+    fvr_v = volts;
+}
+
+double sim_fvr_v(void) {
+    return fvr_v;
 }
 
 void sim_battery_rules(const sim_supply_rules_t *design) {
     rules = *design;
+    fosc_hz = design->fosc_hz;
+    design_clock = true;
 }
 
 void sim_battery_power_restored(void) {
@@ -330,8 +360,13 @@ static void note_margin(double floor, double *margin, double *at_floor) {
     }
 }
 
-static void check_rules(const sim_supply_load_t *load) {
-    double vdd_min = rules.fosc_hz > 16000000u ? VDD_MIN_ABOVE_16MHZ_V : VDD_MIN_UP_TO_16MHZ_V;
+/* The lowest VDD at which the CPU may run at its clock now (D002). */
+static double clock_vdd_min(void) {
+    return fosc_hz > 16000000u ? VDD_MIN_ABOVE_16MHZ_V : VDD_MIN_UP_TO_16MHZ_V;
+}
+
+static void check_rules(const sim_supply_load_t *load, uint64_t dt_ns) {
+    double vdd_min = clock_vdd_min();
     bool armed = bor_armed(load);
     bool tripped = armed && net.vdd < trip_v();
     double floor = armed && rules.vbor_max_v > vdd_min ? rules.vbor_max_v : vdd_min;
@@ -362,13 +397,14 @@ static void check_rules(const sim_supply_load_t *load) {
     }
     /* Anywhere from the trip point down the CPU is held in reset instead. */
     if (net.vdd < vdd_min && !tripped) {
+        report.cpu_out_of_spec_ns += dt_ns;
         if (!below_spec_reported) {
             below_spec_reported = true;
             sim_violation("VDD %.3f V (cell %.2f V, %.1f ohm, %.1f mA) with the CPU running at"
                           " %u MHz: the datasheet asks %.1f V",
                           net.vdd, supply.cell_v, supply.cell_ohm,
                           (load->mcu_a + (load->switch_on ? load->panel_a : 0.0)) * 1e3,
-                          (unsigned)(rules.fosc_hz / 1000000u), vdd_min);
+                          (unsigned)(fosc_hz / 1000000u), vdd_min);
         }
     } else if (net.vdd >= vdd_min) {
         below_spec_reported = false;
@@ -408,7 +444,7 @@ void sim_battery_advance(const sim_supply_load_t *load) {
         }
         net.last_ns += dt;
         moved = step(load, net.last_ns, (double)dt * 1e-9);
-        check_rules(load);
+        check_rules(load, dt);
         if ((bor_armed(load) && net.vdd < trip_v()) || (load->powered && net.vdd < VPOR_V)) {
             sim_board_brownout();
         }

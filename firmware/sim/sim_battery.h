@@ -49,8 +49,9 @@ typedef enum {
     SIM_PHASE_REFRESH    /* BUSY of DISPLAY_REFRESH */
 } sim_supply_phase_t;
 
-/* Those of the real image's configuration words (ports/pic16f18326/main.c, read
- * by the build), the board's capacitors, a fresh cell. Called by sim_boot(). */
+/* rules.fosc_hz is the clock at reset (RSTOSC). Those of the real image's configuration words
+ * (ports/pic16f18326/main.c, read by the build), the board's capacitors, a fresh cell. Called by
+ * sim_boot(). */
 void sim_battery_reset(void);
 /* Tests: another design's rules. */
 void sim_battery_rules(const sim_supply_rules_t *rules);
@@ -66,6 +67,13 @@ void sim_supply_brownout_counted(void);
 uint64_t sim_battery_next_step(void);
 /* The board powers up after a cut: the capacitors charged to the cell's voltage. */
 void sim_battery_power_restored(void);
+
+/* The CPU's clock: RSTOSC's at every reset (sim_battery_clock_reset), then as the firmware
+ * sets it (OSCFRQ / OSCCON1); the VDD it needs follows it (D002). */
+void sim_battery_clock_reset(void);
+void sim_battery_clock_set(uint32_t fosc_hz);
+/* This chip's FVR (what the ADC converts against VDD). */
+double sim_fvr_v(void);
 
 /* VDD now (what the ADC measures against the FVR). */
 double sim_battery_vdd(void);

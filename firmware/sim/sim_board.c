@@ -116,6 +116,7 @@ static void start_firmware(void) {
     board.awake_watchdog_period_ns = 0;
     board.awake_watchdog_ns = SIM_NEVER;
     board.hang = false;
+    sim_battery_clock_reset();
     sim_uart_chip_reset();
     sim_power_update();
 }
@@ -296,16 +297,21 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
     return board.wake_cause;
 }
 
-/* Supply gone: the CPU stops and every pin the MCU drove falls (the panel loses its rail). */
-static void go_dark(void) {
+/* Supply gone, or the chip in reset: the CPU stops and every pin the MCU drove falls (the
+ * panel loses its rail). A panel whose charge pumps run is cut live, whatever the cause (a
+ * brown-out, the watchdog, MCLR, the cell pulled): counted as the controller model counts
+ * the firmware's own cuts. */
+static void go_dark(const char *cause) {
     size_t i;
 
+    if (sim_bus_level(SIM_NET_EPD_VCC) != 0u && sim_panel_pumps_on()) {
+        sim_violation("EPD_VCC cut with the charge pumps on (no POWER_OFF): %s", cause);
+    }
     board.powered = false;
     board.mcu = SIM_MCU_OFF;
     board.watchdog_ns = SIM_NEVER;
-    if (sim_bus_level(SIM_NET_EPD_VCC) != 0u) {
-        sim_panel_expect_board_power_loss();
-    }
+    /* The panel's rail falls with the pins, whatever the cause: the controller model checks
+     * that cut as any other (POWER_OFF first). */
     for (i = 0; i < sizeof mcu_driven_panel_nets / sizeof mcu_driven_panel_nets[0]; i++) {
         sim_bus_drive(mcu_driven_panel_nets[i], 0u);
     }
@@ -320,7 +326,7 @@ void sim_board_catch_host_power_cut(jmp_buf *to) {
 
 void sim_board_power_fail(void) {
     board.supplied = false;
-    go_dark();
+    go_dark("the supply failed");
     if (!board.in_firmware) {
         /* A test driving the firmware's code from the host: back to its catch point. */
         if (host_power_cut != NULL) {
@@ -400,7 +406,7 @@ static void brown_out(void) {
     board.brownout_pending = false;
     board.brownouts++;
     sim_supply_brownout_counted();
-    go_dark();
+    go_dark("a brown-out reset");
     board.reset_cause = SIM_RESET_BROWNOUT;
     board.restart_ns = sim_now() + POWER_UP_TIMER_NS;
 }
@@ -410,9 +416,24 @@ static void brown_out(void) {
 static void watchdog_reset(void) {
     board.watchdog_pending = false;
     board.watchdog_resets++;
-    go_dark();
+    go_dark("a watchdog reset");
     board.reset_cause = SIM_RESET_WATCHDOG;
     board.restart_ns = sim_now() + WATCHDOG_RESTART_NS;
+}
+
+/* Host context: MCLR (RA3) pulled low and let go: the chip resets at once and starts again
+ * (no power-up timer after MCLR). */
+void sim_reset_pin(void) {
+    if (!board.booted || !board.powered) {
+        return;
+    }
+    go_dark("an MCLR reset");
+    board.reset_cause = SIM_RESET_MCLR;
+    board.restart_ns = sim_now() + WATCHDOG_RESTART_NS;
+}
+
+void sim_board_clock_set(uint32_t fosc_hz) {
+    sim_battery_clock_set(fosc_hz);
 }
 
 sim_reset_t sim_board_reset_cause_take(void) {
@@ -645,7 +666,7 @@ void sim_cut_power(void) {
     board.watchdog_pending = false;
     board.supplied = false;
     if (board.booted && board.powered) {
-        go_dark();
+        go_dark("the cell was taken out");
     }
 }
 

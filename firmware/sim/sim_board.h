@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* One PIC instruction at Fosc = 32 MHz (Fosc / 4 = 8 MIPS). */
-#define SIM_INSTRUCTION_NS 125u
+/* One PIC instruction at the Fosc hal_init() sets, 16 MHz (Fosc / 4 = 4 MIPS). */
+#define SIM_INSTRUCTION_NS 250u
 
 /*
  * SIM_MCU_SLEEP waits for the button or the host (standby, between updates);
@@ -59,6 +59,8 @@ void sim_board_brownout(void);
 /* BORCON.SBOREN (the brown-out reset with BOREN = SBOREN); 1 at reset. */
 bool sim_board_sboren(void);
 void sim_board_set_sboren(bool on);
+/* OSCFRQ / OSCCON1: the CPU's clock from now (RSTOSC's at every reset). */
+void sim_board_clock_set(uint32_t fosc_hz);
 /* The cell is in: false after a power cut until power-on. */
 bool sim_board_supplied(void);
 /* WDTCON outside SLEEP: the watchdog's period while awake (0: off); cleared from now. */
@@ -70,7 +72,9 @@ typedef enum {
     SIM_RESET_POWER_ON = 0,
     SIM_RESET_BROWNOUT,
     SIM_RESET_WATCHDOG,
-    SIM_RESET_OTHER
+    SIM_RESET_MCLR,
+    SIM_RESET_OTHER,
+    SIM_RESET_KINDS
 } sim_reset_t;
 sim_reset_t sim_board_reset_cause_take(void);
 /* Firmware context: the supply collapses now; never returns. */

@@ -400,6 +400,10 @@ void sim_panel_expect_board_power_loss(void) {
     panel.board_power_loss = true;
 }
 
+bool sim_panel_pumps_on(void) {
+    return panel.powered && (panel.pumps_on || panel.busy != BUSY_NONE);
+}
+
 static bool initialized(void) {
     return panel.pumps_on && (controller == SIM_PANEL_UC8151D || panel.booster_set);
 }

@@ -59,6 +59,8 @@ void sim_panel_run_events(void);
 /* The next supply cut comes from the whole board dying, not from the firmware. */
 void sim_panel_expect_board_power_loss(void);
 sim_panel_state_t sim_panel_state(void);
+/* The charge pumps run (POWER_ON until POWER_OFF's end, or busy): its supply must not be cut. */
+bool sim_panel_pumps_on(void);
 
 /*
  * Fault hooks for tests (sim_panel_reset() and sim_panel_set_controller()

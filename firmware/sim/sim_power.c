@@ -27,7 +27,10 @@
 #define SUPPLY_V 3.0
 
 /* PIC16F18326 (hardware/power.md, "MCU") */
-#define MCU_RUN_A 2.6e-3     /* HFINTOSC 32 MHz, VDD 3.0 V */
+/* HFINTOSC 16 MHz, VDD 3.0 V: 1.5 mA typ, the D101 (IDD_HFO16) of the PIC16F18326's F-part
+ * siblings, whose 32 MHz figure (2.7 mA) matches the 2.6 mA hardware/power.md gives this
+ * part at 32 MHz. */
+#define MCU_RUN_A 1.5e-3
 #define MCU_SLEEP_A 0.4e-6   /* IPD base, WDT/BOR/FVR off, VREGPM = 1 */
 #define WATCHDOG_A 0.8e-6    /* WDT on (sleeping through a refresh): LFINTOSC and counter */
 #define PULLUP_HELD_A 100e-6 /* weak pull-up sinking into the pressed button */

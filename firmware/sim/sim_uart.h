@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Device bit time: SP1BRG = 68 with BRG16 = BRGH = 1 at 32 MHz -> 115942 baud. */
-#define SIM_UART_DEVICE_BIT_NS 8625u
+/* Device bit time: SP1BRG = 34 with BRG16 = BRGH = 1 at 16 MHz -> 114286 baud. */
+#define SIM_UART_DEVICE_BIT_NS 8750u
 #define SIM_UART_FIFO_BYTES 2u
 
 void sim_uart_reset(void);

@@ -83,13 +83,14 @@ def test_config_words_follow_main_c_pragmas(regmap) -> None:
         "CONFIG3": 0x8009,
         "CONFIG4": 0x800A,
     }
-    # FEXTOSC OFF, RSTOSC HFINT32, CLKOUTEN OFF, CSWEN ON, FCMEN OFF (datasheet bits).
-    assert words["CONFIG1"] == 0x3FFC & 0x3F8F & 0x1FFF
+    # FEXTOSC OFF, RSTOSC HFINT1 (bits 6:4 = 110), CLKOUTEN OFF, CSWEN ON, FCMEN OFF
+    # (datasheet bits).
+    assert words["CONFIG1"] == 0x3FFC & 0x3FEF & 0x1FFF
     assert words["CONFIG3"] == 0x3FFD  # WRT HALF (bits 1:0 = 01), LVP ON
     assert words["CONFIG2"] & 0x0200 == 0x0200  # BORV LOW (bit 9 = 1)
-    assert words["CONFIG2"] & 0x00C0 == 0x0040  # BOREN SBOREN (bits 7:6 = 01)
+    assert words["CONFIG2"] & 0x00C0 == 0x0080  # BOREN SLEEP (bits 7:6 = 10)
     header = gen.render_sdcc_header(regmap, "p16f18326.inc", words)
-    assert "static __code uint16_t __at(0x8007) pic_config1 = 0x1F8Cu;" in header
+    assert "static __code uint16_t __at(0x8007) pic_config1 = 0x1FECu;" in header
 
 
 def test_config_pragmas_are_checked(regmap) -> None:

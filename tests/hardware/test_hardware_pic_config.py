@@ -1,6 +1,6 @@
 """PIC configuration words: every setting exists on this chip; the required ones are set;
-the clock runs only at a supply the brown-out reset or the firmware's own measurement
-guarantees; write protection covers code and spares the frame store."""
+the clock runs only at a supply the brown-out reset guarantees; write protection covers
+code and spares the frame store."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import re
 from hardware_tools import PIC_DIR, ROOT, load_tool
 
 REQUIRED = {
-    "RSTOSC": "HFINT32",  # 32 MHz HFINTOSC x2 PLL from reset
+    "RSTOSC": "HFINT1",  # 1 MHz HFINTOSC from reset (hal_init raises it to 16 MHz)
     "FEXTOSC": "OFF",
     "WDTE": "SWDTEN",  # the HAL runs it: awake (cleared by the main loop) and as the sleep's bound
     "MCLRE": "ON",
     "LVP": "ON",
-    "BOREN": "SBOREN",  # the firmware arms it: awake between updates, off in SLEEP
+    "BOREN": "SLEEP",  # armed whenever the CPU runs, off in SLEEP (wake-up waits for it)
 }
 
 
@@ -62,12 +62,11 @@ def test_required_settings() -> None:
 VDD_MIN_V = {16_000_000: 2.3, 32_000_000: 2.5}
 # ... RST06, the highest brown-out trip voltage (VBOR max) of each BORV setting ...
 VBOR_MAX_V = {"HIGH": 2.85, "LOW": 2.60}
+VBOR_MIN_V = {"HIGH": 2.55, "LOW": 2.30}
 # ... and the clock each reset oscillator setting runs at (EXTOSC depends on the board).
 RSTOSC_HZ = {"HFINT32": 32_000_000, "HFINT1": 1_000_000, "LFINT": 31_000, "SOSC": 31_000}
 # WRT: the words that self-write can no longer change.
 WRT_PROTECTED_WORDS = {"OFF": 0, "BOOT": 0x200, "HALF": 0x2000, "ALL": 0x4000}
-# hardware/power.md: the margin kept above a trip point and above the clock's floor.
-MARGIN_V = 0.1
 
 
 def setting(name: str) -> str:
@@ -76,29 +75,42 @@ def setting(name: str) -> str:
 
 
 def running_clock_hz() -> int:
-    """The clock at reset; the HAL's delays and baud rate assume the same (_XTAL_FREQ)."""
-    fosc = RSTOSC_HZ[setting("RSTOSC")]
+    """The clock hal_init() sets (HAL_FOSC_HZ); the PIC HAL's delays and baud rate assume it."""
+    found = re.search(r"#define HAL_FOSC_HZ (\d+)ul", (ROOT / "firmware/hal/hal.h").read_text())
+    assert found is not None, "hal.h has no HAL_FOSC_HZ"
     xtal = re.search(r"#define _XTAL_FREQ (\d+)UL", (PIC_DIR / "hal_pic.c").read_text())
-    assert xtal is not None and int(xtal[1]) == fosc, "hal_pic.c assumes another clock"
-    return fosc
+    assert xtal is not None and int(xtal[1]) == int(found[1]), "hal_pic.c assumes another clock"
+    return int(found[1])
 
 
-def app_millivolts(name: str) -> float:
-    found = re.search(rf"#define {name} (\d+)u", (ROOT / "firmware/app/app.c").read_text())
-    assert found is not None, f"app.c has no {name}"
+def supply_millivolts(name: str) -> float:
+    header = (ROOT / "firmware/drivers/supply.h").read_text()
+    found = re.search(rf"#define {name} (\d+)u", header)
+    assert found is not None, f"supply.h has no {name}"
     return int(found[1]) / 1000
 
 
-def test_the_update_s_supply_checks_keep_vdd_within_the_clock_s_specification() -> None:
-    # The brown-out reset (BORV = LOW: it may trip as low as 2.30 V) is disarmed through an
-    # update; the firmware's two measurements of VDD stand in for it: the cell it loads
-    # keeps the CPU 100 mV above the clock's floor under the panel's load, and awake with
-    # the panel off 100 mV above the highest trip point (no brown-out between updates).
-    fosc = running_clock_hz()
-    vdd_min = min(v for limit, v in VDD_MIN_V.items() if fosc <= limit)
-    assert setting("BOREN") == "SBOREN"
-    assert app_millivolts("VDD_LOADED_MIN_MV") >= vdd_min + MARGIN_V
-    assert app_millivolts("VDD_AWAKE_MIN_MV") >= VBOR_MAX_V[setting("BORV")] + MARGIN_V
+def vdd_min_v(fosc: int) -> float:
+    return min(v for limit, v in VDD_MIN_V.items() if fosc <= limit)
+
+
+def test_no_clock_the_chip_runs_at_is_allowed_below_the_lowest_brown_out_trip() -> None:
+    # The brown-out reset runs whenever the CPU does (BOREN = SLEEP), so the CPU never runs
+    # below its lowest trip point (RST06, BORV = LOW: 2.30 V); the clock at reset and the
+    # one hal_init() sets both run from there (D002: 16 MHz from 2.3 V). At 32 MHz (2.5 V)
+    # the CPU could run 0.2 V below its floor before the brown-out reset held it.
+    assert setting("BOREN") == "SLEEP"
+    vbor_min = VBOR_MIN_V[setting("BORV")]
+    for fosc in (RSTOSC_HZ[setting("RSTOSC")], running_clock_hz()):
+        assert vdd_min_v(fosc) <= vbor_min, f"{fosc / 1e6:g} MHz"
+
+
+def test_the_guard_keeps_the_brown_out_reset_from_tripping_under_the_panel_s_load() -> None:
+    # The cell is checked under the panel's load (the CPU awake on top of the charge pumps)
+    # against the highest trip point, and awake with the panel off above that.
+    loaded = supply_millivolts("SUPPLY_LOADED_MIN_MV")
+    assert loaded >= VBOR_MAX_V[setting("BORV")]
+    assert supply_millivolts("SUPPLY_AWAKE_MIN_MV") > loaded
 
 
 def test_write_protection_covers_code_and_spares_the_frame_store() -> None:

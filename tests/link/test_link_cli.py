@@ -109,7 +109,9 @@ def test_the_upload_of_eight_suggestion_frames_meets_its_budget() -> None:
     # Each 74-byte chunk costs 8 bytes of framing and an 8-byte ACK: a decoded
     # packet must fit one 80-byte RAM bank of the PIC (protocol.h).
     assert result.wire_ratio <= 1.25
-    assert result.stats.seconds <= 3.0  # simulated seconds on the 115200 baud line
+    # Simulated seconds on the 115200 baud line, the device's CPU at 16 MHz (the COMMIT's
+    # check of every frame takes most of it: docs/protocol.md).
+    assert result.stats.seconds <= 4.0
     assert result.stats.retries == 0
 
 

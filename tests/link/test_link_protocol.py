@@ -19,12 +19,19 @@ from epdle.link.protocol import (
     Packet,
     PacketReader,
     Reply,
+    ResetCause,
     cobs_decode,
     cobs_encode,
     crc16,
 )
 
-ENUMS = {"CMD_": Command, "RSP_": Reply, "EVT_": EventType, "ERR_": ErrorCode}
+ENUMS = {
+    "CMD_": Command,
+    "RSP_": Reply,
+    "EVT_": EventType,
+    "ERR_": ErrorCode,
+    "RESET_": ResetCause,
+}
 
 
 def test_every_protocol_h_number_has_the_same_python_value() -> None:

@@ -62,7 +62,12 @@ class ScriptedPort:
 
 
 def info_payload(protocol: int) -> bytes:
-    return bytes([protocol, 0, 1, 0]) + struct.pack("<H", 6016) + bytes([0, 0, 32, 74, 0])
+    return (
+        bytes([protocol, 0, 1, 0])
+        + struct.pack("<H", 6016)
+        + bytes([0, 0, 32, 74, 0, 0])
+        + struct.pack("<HH", 1023, 1024)
+    )
 
 
 def protocol_1(packet: Packet) -> bytes:
@@ -93,7 +98,8 @@ def test_a_device_of_a_later_protocol_is_named_in_one_line(extra: bytes) -> None
         return Packet(Reply.INFO, command.seq, payload).encode()
 
     device = Device(ScriptedPort(newer))  # type: ignore[arg-type]
-    with pytest.raises(LinkError, match=f"protocol {PROTOCOL_VERSION + 1}, this epdle speaks 2"):
+    speaks = f"protocol {PROTOCOL_VERSION + 1}, this epdle speaks {PROTOCOL_VERSION}"
+    with pytest.raises(LinkError, match=speaks):
         device.info()
 
 

@@ -68,7 +68,7 @@ def store_region(dev: Device) -> list[int]:
 
 def test_info_push_show_round_trip(device: Device) -> None:
     fresh = device.info()
-    assert fresh.protocol == PROTOCOL_VERSION == 2
+    assert fresh.protocol == PROTOCOL_VERSION == 3
     assert fresh.version == "0.1.0"
     assert fresh.capacity_words == flash_layout.DATA_WORDS
     planes = suggestion_planes(["crate", "adobe", "joint"])

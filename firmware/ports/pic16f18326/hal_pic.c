@@ -18,10 +18,16 @@
 #include "pic_compiler.h"
 #include "pic_spi.h"
 
-#define _XTAL_FREQ 32000000UL
+#define _XTAL_FREQ 16000000UL
+HAL_STATIC_ASSERT(xtal_is_the_hal_clock, _XTAL_FREQ == HAL_FOSC_HZ);
 
-/* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 115942 Bd (+0.6 %). */
-#define BAUD_DIVISOR 68u
+/* EUSART at 115200 Bd: BRG16 = BRGH = 1, Fosc / (4 * (n + 1)) = 114286 Bd (-0.8 %). */
+#define BAUD_DIVISOR 34u
+/* HFINTOSC at 16 MHz (OSCFRQ.HFFRQ = 0101), taken as it is (OSCCON1: NOSC = 110, NDIV = 1:1):
+ * RSTOSC = HFINT1 starts the chip at 1 MHz, legal at any VDD the brown-out reset lets
+ * through, and the clock is raised once, here. */
+#define OSCFRQ_16MHZ 0x05u
+#define OSCCON1_HFINTOSC_DIV1 0x60u
 /* PPS codes of this chip: input RA1 = port A (00), pin 1; output 0b10100 = TX/CK. */
 #define PPS_INPUT_RA1 0x01u
 #define PPS_OUTPUT_TX 0x14u
@@ -39,15 +45,23 @@
 
 /* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
  * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
- * CHS = 111111 (FVR buffer 1), left justified (ADRESH: the upper 8 bits), TAD = Fosc/32
- * = 1 us, references VDD and VSS. The FVR needs TFVRS (25 us) to settle, a conversion
+ * CHS = 111111 (FVR buffer 1), right justified (ADRESH:ADRESL, 10 bits), TAD = Fosc/16
+ * = 1 us, references VDD and VSS. Once FVRRDY is set the FVR still needs TFVRS (25 us) to
+ * settle (also the ADC's acquisition time after the channel is chosen); a conversion takes
  * about 12 TAD. */
 #define FVR_1X_ON (_FVRCON_FVREN_MASK | _FVRCON_ADFVR0_MASK)
 #define ADC_CHANNEL_FVR (0x3Fu << _ADCON0_CHS0_POSN)
-#define ADC_LEFT_FOSC_32 _ADCON1_ADCS1_MASK
+#define ADC_RIGHT_FOSC_16 (_ADCON1_ADFM_MASK | _ADCON1_ADCS2_MASK | _ADCON1_ADCS0_MASK)
 #define FVR_SETTLE_US 25u
-#define ADC_POLLS 255u /* of about 6 cycles, 190 us: a conversion is about 12 us */
-#define ADC_FAILED 0xFFu
+#define FVR_READY_POLLS 100u /* of at least 1 us */
+#define ADC_POLLS 255u       /* of about 6 cycles, 380 us: a conversion is about 12 us */
+/* The brown-out reset's circuit after a wake (BORRDY), in polls of at least 1 us: the
+ * hardware holds the wake-up until it is ready (BOREN = SLEEP), this bounds the look. */
+#define BOR_READY_POLLS 100u
+/* An EEPROM erase and write, about 4 ms (T_DEW typ): polls of 10 us, 10 ms at most. */
+#define EEPROM_WRITE_POLLS 1000u
+/* NVMADR of EEPROM byte 0 with NVMREGS = 1. */
+#define EEPROM_NVM_HIGH 0xF0u
 
 /* Power of two (indexes wrap by masking), and large enough for most of a packet: the
  * CPU may be busy for milliseconds (a packet's CRC, a flash row) while bytes arrive. */
@@ -55,7 +69,9 @@
 
 /* Polls and ring indexes are 8-bit counters. */
 HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
-                                    TX_DRAIN_POLLS <= 0xFFu && ADC_POLLS <= 0xFFu);
+                                    TX_DRAIN_POLLS <= 0xFFu && ADC_POLLS <= 0xFFu &&
+                                    FVR_READY_POLLS <= 0xFFu && BOR_READY_POLLS <= 0xFFu);
+HAL_STATIC_ASSERT(eeprom_polls_16_bits, EEPROM_WRITE_POLLS <= 0xFFFFu);
 HAL_STATIC_ASSERT(ring_power_of_two,
                   (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
 
@@ -65,6 +81,15 @@ static volatile uint8_t rx_tail;
 static volatile uint8_t uart_errors;
 static volatile bool button_edge;
 
+/* BORRDY after a start or a wake-up (the hardware already waited for it), bounded. */
+static void bor_ready_wait(void) {
+    uint8_t polls;
+
+    for (polls = 0u; !BORCONbits.BORRDY && polls < BOR_READY_POLLS; polls++) {
+        __delay_us(1);
+    }
+}
+
 void hal_init(void) {
     INTCONbits.GIE = 0;
     rx_head = 0u;
@@ -72,8 +97,10 @@ void hal_init(void) {
     uart_errors = 0u;
     button_edge = false;
 
-    /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
-    OSCCON1 = 0x00u;
+    /* The divider first (HFINTOSC at its reset frequency, 4 MHz: never above 16 MHz), then
+     * the frequency. */
+    OSCCON1 = OSCCON1_HFINTOSC_DIV1;
+    OSCFRQ = OSCFRQ_16MHZ;
     /* Low-power regulator in SLEEP: the standby current is the whole budget. That sleep
      * is meant to be woken by BOR, the WDT and interrupt-on-change only (DS40001839,
      * "Peripheral Usage in Sleep"), not by the EUSART: a start bit wakes the CPU
@@ -109,9 +136,11 @@ void hal_init(void) {
     /* Peripheral interrupts on; GIE waits for hal_irq_enable(). */
     INTCON = _INTCON_PEIE_MASK;
 
-    /* The watchdog while awake (the main loop clears it). The brown-out reset is armed
-     * from reset on (BORCON.SBOREN = 1). */
+    /* The watchdog while awake (the main loop clears it). The brown-out reset runs whenever
+     * the CPU does (BOREN = SLEEP): the hardware holds every start and wake-up until it is
+     * ready; the look here is bounded. */
     WDTCON = WDT_AWAKE;
+    bor_ready_wait();
 }
 
 /* The LATC bit of a panel output, worked out in code: a table would be read through
@@ -322,17 +351,14 @@ static bool uart_woke_cpu(void) {
     return woke;
 }
 
-/* The standby SLEEP: the awake watchdog and the brown-out reset off for it (each would
- * draw microamps), as they were after. */
+/* The standby SLEEP: the awake watchdog off for it (it would draw microamps), on after;
+ * the brown-out reset is off in SLEEP and back before the CPU runs (BOREN = SLEEP). */
 void hal_sleep(void) {
-    uint8_t brownout = BORCON; /* SBOREN; BORRDY reads only */
-
     if (uart_wake_arm()) {
         WDTCON = 0x00u;
-        BORCON = 0x00u;
         SLEEP();
         NOP();
-        BORCON = brownout;
+        bor_ready_wait();
         WDTCON = WDT_AWAKE;
         CLRWDT();
         (void)uart_woke_cpu();
@@ -357,6 +383,7 @@ static hal_wake_t sleep_one_watchdog_period(void) {
     SLEEP();
     NOP();
     WDTCONbits.SWDTEN = 0;
+    bor_ready_wait();
     uart_woke = uart_woke_cpu();
     if (STATUSbits.NOT_TO == 0) {
         return HAL_WAKE_WATCHDOG;
@@ -390,37 +417,56 @@ hal_wake_t hal_sleep_period(void) {
     return cause;
 }
 
-/* ADRESH preset to the lowest VDD: a conversion that does not end reads as a weak cell. */
-uint8_t hal_vdd_reading(void) {
+/* ADRES preset to the lowest VDD: a conversion that does not end reads as a weak cell. */
+uint16_t hal_vdd_reading(void) {
     uint8_t polls;
+    uint16_t reading = HAL_VDD_FAILED;
 
     FVRCON = FVR_1X_ON;
-    ADCON1 = ADC_LEFT_FOSC_32;
+    ADCON1 = ADC_RIGHT_FOSC_16;
     ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK;
-    ADRESH = ADC_FAILED;
-    hal_delay_us(FVR_SETTLE_US); /* the FVR's start-up, also the ADC's acquisition */
-    ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK | _ADCON0_GO_MASK;
-    for (polls = ADC_POLLS; ADCON0bits.GO && polls != 0u; polls--) {
+    for (polls = 0u; !FVRCONbits.FVRRDY && polls < FVR_READY_POLLS; polls++) {
+        __delay_us(1);
+    }
+    if (FVRCONbits.FVRRDY) {
+        ADRESH = (uint8_t)(HAL_VDD_FAILED >> 8);
+        ADRESL = (uint8_t)HAL_VDD_FAILED;
+        hal_delay_us(FVR_SETTLE_US); /* TFVRS, also the ADC's acquisition */
+        ADCON0 = ADC_CHANNEL_FVR | _ADCON0_ADON_MASK | _ADCON0_GO_MASK;
+        for (polls = ADC_POLLS; ADCON0bits.GO && polls != 0u; polls--) {
+        }
+        if (!ADCON0bits.GO) {
+            reading = (uint16_t)(((uint16_t)(ADRESH & 0x03u) << 8) | ADRESL);
+        }
     }
     ADCON0 = 0x00u;
     FVRCON = 0x00u;
-    return ADRESH;
+    return reading;
 }
 
-void hal_brownout_reset(bool armed) {
-    BORCON = 0x00u;
-    if (armed) {
-        BORCON = _BORCON_SBOREN_MASK;
+/* PCON0: the flags of the reset just past, then all set back (the stack flags cleared). */
+hal_reset_t hal_reset_cause(void) {
+    uint8_t flags = PCON0;
+    hal_reset_t cause = HAL_RESET_NONE;
+
+    if ((flags & _PCON0_NOT_POR_MASK) == 0u) {
+        cause = HAL_RESET_POWER_ON;
+    } else if ((flags & _PCON0_STKOVF_MASK) != 0u) {
+        cause = HAL_RESET_STACK_OVERFLOW;
+    } else if ((flags & _PCON0_STKUNF_MASK) != 0u) {
+        cause = HAL_RESET_STACK_UNDERFLOW;
+    } else if ((flags & _PCON0_NOT_RWDT_MASK) == 0u) {
+        cause = HAL_RESET_WATCHDOG;
+    } else if ((flags & _PCON0_NOT_RMCLR_MASK) == 0u) {
+        cause = HAL_RESET_MCLR;
+    } else if ((flags & _PCON0_NOT_RI_MASK) == 0u) {
+        cause = HAL_RESET_INSTRUCTION;
+    } else if ((flags & _PCON0_NOT_BOR_MASK) == 0u) {
+        cause = HAL_RESET_BROWNOUT;
     }
-}
-
-/* PCON0: NOT_POR (bit 1) set means no power-on since, NOT_BOR (bit 0) clear a brown-out;
- * both set again for the next reset. */
-bool hal_reset_was_brownout(void) {
-    uint8_t flags = PCON0 & (_PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK);
-
-    PCON0 |= _PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK;
-    return flags == _PCON0_NOT_POR_MASK;
+    PCON0 = _PCON0_NOT_POR_MASK | _PCON0_NOT_BOR_MASK | _PCON0_NOT_RI_MASK | _PCON0_NOT_RMCLR_MASK |
+            _PCON0_NOT_RWDT_MASK;
+    return cause;
 }
 
 void hal_watchdog_clear(void) {
@@ -543,4 +589,31 @@ bool hal_flash_write_row(uint16_t row_addr, const uint16_t *words) {
     ok = NVMCON1bits.WRERR == 0;
     NVMCON1 = 0x00u;
     return ok;
+}
+
+/* EEPROM through the NVM registers: NVMREGS = 1, NVMADR = 0xF000 + addr (DS40001839,
+ * "Data EEPROM Memory"). A write erases and programs the byte itself; WR clears when done. */
+uint8_t hal_eeprom_read(uint8_t addr) {
+    NVMADRH = EEPROM_NVM_HIGH;
+    NVMADRL = addr;
+    NVMCON1 = _NVMCON1_NVMREGS_MASK;
+    NVMCON1bits.RD = 1;
+    return NVMDATL;
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    uint16_t polls;
+    bool ok;
+
+    NVMADRH = EEPROM_NVM_HIGH;
+    NVMADRL = addr;
+    NVMDATL = value;
+    NVMCON1 = _NVMCON1_NVMREGS_MASK | _NVMCON1_WREN_MASK;
+    nvm_unlock_and_start();
+    for (polls = 0u; NVMCON1bits.WR && polls < EEPROM_WRITE_POLLS; polls++) {
+        hal_delay_us(10u);
+    }
+    ok = !NVMCON1bits.WR && NVMCON1bits.WRERR == 0;
+    NVMCON1 = 0x00u;
+    return ok && hal_eeprom_read(addr) == value;
 }

@@ -15,7 +15,7 @@
  * PIC_DELAY_8US_IN_LOOP()  8 us with the loop that repeats it (hal_delay_us)
  * NOP() SLEEP() CLRWDT() __delay_us(n) __delay_ms(n)   XC8's builtins; the
  *                     delays take a constant and are never shorter than asked
- *                     at _XTAL_FREQ = 32 MHz (8 instruction cycles a us).
+ *                     at _XTAL_FREQ = 16 MHz (4 instruction cycles a us).
  */
 #ifndef EPDLE_PIC_COMPILER_H
 #define EPDLE_PIC_COMPILER_H
@@ -36,21 +36,22 @@
  * compiler's register allocation, and inline (no call: the hardware stack is
  * 16 levels). One turn is DECFSZ WREG + GOTO, 3 cycles (WREG sits at 0x09 in
  * every bank of the enhanced core); n turns and the MOVLW take 3 * n cycles.
- * 3 turns = 9 cycles >= 1 us; 255 turns = 765 cycles, 11 of them >= 1 ms.
- * Longer delays loop over those blocks: the loop's own instructions only
- * lengthen them.
+ * At 16 MHz (4 cycles a us): 1 turn and the loop around it >= 1 us; 255 turns =
+ * 765 cycles, 6 of them (4,590) >= 1 ms (5 would be 3,825). Longer delays loop over
+ * those blocks: the loop's own instructions only lengthen them.
  */
-#define PIC_DELAY_TURNS_3() __asm__("movlw 3\n decfsz 0x09, f\n goto $-1")
-/* Eight microseconds (64 cycles) with the caller's loop: 13 turns (39 cycles) and the
+#define PIC_DELAY_TURNS_1() __asm__("movlw 1\n decfsz 0x09, f\n goto $-1")
+/* Eight microseconds (32 cycles) with the caller's loop: 2 turns (6 cycles) and the
  * 26 cycles of hal_delay_us's 16-bit count and compare (SDCC 4.2.0). */
-#define PIC_DELAY_8US_IN_LOOP() __asm__("movlw 13\n decfsz 0x09, f\n goto $-1")
+#define PIC_DELAY_8US_IN_LOOP() __asm__("movlw 2\n decfsz 0x09, f\n goto $-1")
 #define PIC_DELAY_TURNS_255() __asm__("movlw 255\n decfsz 0x09, f\n goto $-1")
+#define PIC_DELAY_MS_BLOCKS 6u
 
 #define __delay_us(us)                                                                             \
     do {                                                                                           \
         uint8_t pic_us_;                                                                           \
         for (pic_us_ = (uint8_t)(us); pic_us_ != 0u; pic_us_--) {                                  \
-            PIC_DELAY_TURNS_3();                                                                   \
+            PIC_DELAY_TURNS_1();                                                                   \
         }                                                                                          \
     } while (0)
 #define __delay_ms(ms)                                                                             \
@@ -58,7 +59,7 @@
         uint8_t pic_ms_;                                                                           \
         uint8_t pic_blocks_;                                                                       \
         for (pic_ms_ = (uint8_t)(ms); pic_ms_ != 0u; pic_ms_--) {                                  \
-            for (pic_blocks_ = 11u; pic_blocks_ != 0u; pic_blocks_--) {                            \
+            for (pic_blocks_ = PIC_DELAY_MS_BLOCKS; pic_blocks_ != 0u; pic_blocks_--) {            \
                 PIC_DELAY_TURNS_255();                                                             \
             }                                                                                      \
         }                                                                                          \

@@ -23,15 +23,15 @@
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
-/* A VDD measurement as ports/pic16f18326 makes it: the FVR's start-up (TFVRS, 25 us) and
- * one conversion (about 12 TAD of 1 us), a few instructions around them. */
-#define VDD_READING_NS 40000u
-#define ADC_FULL_SCALE 255u /* ADRESH, left justified */
+/* A VDD measurement as ports/pic16f18326 makes it: FVRRDY, the FVR's settling (TFVRS,
+ * 25 us) and one conversion (about 12 TAD of 1 us), a few instructions around them. */
+#define VDD_READING_NS 45000u
+
 /* As ports/pic16f18326: 1 us polls of TRMT, more than two 10-bit frames. */
 #define TX_DRAIN_POLLS 200u
 /*
  * What the firmware's code costs on the instruction set, in instruction cycles
- * (125 ns at 32 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
+ * (250 ns at 16 MHz): SDCC 4.2 pic14, measured in gpsim by make pic-test
  * (docs/pic-cycles.md). The SPI costs come from the shipped image on the PIC16F18326
  * model (docs/pic-image.md: the bytes' spacing at the pins): a page-fill byte
  * (hal_spi_repeat) 58 cycles apart, a decoded pixel byte 193 apart, of which 130 are the
@@ -115,6 +115,7 @@ void hal_init(void) {
     }
     sim_bus_drive(SIM_NET_UART_TX, 1u);
     sim_board_watchdog_awake((uint64_t)HAL_WATCHDOG_AWAKE_MS * 1000000u);
+    sim_board_clock_set(HAL_FOSC_HZ); /* OSCFRQ, OSCCON1 */
     spend_instructions(40u);
 }
 
@@ -213,18 +214,12 @@ static void uart_drain_transmitter(void) {
     }
 }
 
-/* As ports/pic16f18326: no SLEEP while a byte is coming in (RCIDL = 0 after the drain);
- * the brown-out reset disarmed for the SLEEP, as it was after. */
+/* As ports/pic16f18326: no SLEEP while a byte is coming in (RCIDL = 0 after the drain). */
 void hal_sleep(void) {
-    bool armed;
-
     sim_board_hal_call();
     uart_drain_transmitter();
     if (!sim_uart_receiving()) {
-        armed = sim_board_sboren();
-        sim_board_set_sboren(false);
         sim_cpu_sleep();
-        sim_board_set_sboren(armed);
     }
     /* As the PIC HAL does after SLEEP: interrupts are on again. */
     sim_board_irq_enable(true);
@@ -258,28 +253,41 @@ hal_wake_t hal_sleep_period(void) {
                                      : HAL_WAKE_OTHER;
 }
 
-/* As the ADC would convert it: the FVR against VDD, its upper 8 bits, at most full scale. */
-uint8_t hal_vdd_reading(void) {
+/* As the ADC converts it: the FVR buffer against VDD, 10 bits, truncated (1 LSB = VDD / 1024),
+ * at most full scale; the FVR at this chip's own voltage (sim_fvr_set). */
+uint16_t hal_vdd_reading(void) {
     double vdd;
     double reading;
 
     sim_board_hal_call();
     sim_cpu_spend(VDD_READING_NS);
     vdd = sim_battery_vdd();
-    reading = vdd > 0.0 ? (double)HAL_FVR_MV * 1e-3 * ADC_FULL_SCALE / vdd + 0.5 : ADC_FULL_SCALE;
-    return reading >= ADC_FULL_SCALE ? (uint8_t)ADC_FULL_SCALE : (uint8_t)reading;
+    reading = vdd > 0.0 ? sim_fvr_v() * (double)HAL_ADC_STEPS / vdd : (double)HAL_VDD_FAILED;
+    return reading >= (double)HAL_VDD_FAILED ? (uint16_t)HAL_VDD_FAILED : (uint16_t)reading;
 }
 
-void hal_brownout_reset(bool armed) {
+hal_reset_t hal_reset_cause(void) {
+    static const hal_reset_t causes[SIM_RESET_KINDS] = {
+        HAL_RESET_POWER_ON, HAL_RESET_BROWNOUT, HAL_RESET_WATCHDOG, HAL_RESET_MCLR, HAL_RESET_NONE};
+
     sim_board_hal_call();
-    sim_board_set_sboren(armed);
-    spend_instructions(1u);
+    spend_instructions(12u);
+    return causes[sim_board_reset_cause_take()];
 }
 
-bool hal_reset_was_brownout(void) {
+uint8_t hal_eeprom_read(uint8_t addr) {
     sim_board_hal_call();
-    spend_instructions(4u);
-    return sim_board_reset_cause_take() == SIM_RESET_BROWNOUT;
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    return sim_nvm_eeprom_read(addr);
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    bool ok;
+
+    sim_board_hal_call();
+    spend_instructions(NVM_ACCESS_INSTRUCTIONS);
+    ok = sim_nvm_eeprom_write(addr, value); /* the write's time, WR polled meanwhile */
+    return ok && sim_nvm_eeprom_read(addr) == value;
 }
 
 void hal_watchdog_clear(void) {

@@ -14,17 +14,20 @@ from epdle.frames import store as flash_layout
 
 from .protocol import (
     ACK_PAYLOAD_BYTES,
+    ADC_STEPS,
     CHUNK_MAX,
     ERROR_PAYLOAD_BYTES,
     INFO_FLAG_BATTERY_LOW,
     INFO_PAYLOAD_BYTES,
     LENGTHLESS_CRC_VERSION,
     PROTOCOL_VERSION,
+    VDD_READING_NONE,
     Command,
     ErrorCode,
     EventType,
     Packet,
     Reply,
+    ResetCause,
     describe_error,
 )
 from .transport import CLOCK_EPSILON_S, Transport
@@ -106,6 +109,9 @@ class DeviceInfo:
     max_frames: int
     chunk_max: int
     battery_low: bool  # the device measured its cell too weak to refresh the panel
+    reset_cause: ResetCause  # what reset the device last
+    vdd_mv: int | None  # its last VDD measurement (None before any)
+    fvr_mv: int  # the FVR it counts with (its calibration, else the nominal 1024 mV)
 
 
 @dataclass(frozen=True)
@@ -242,9 +248,10 @@ class Device:
         reply = self._request(Command.INFO, expect=Reply.INFO)
         if _another_protocol(reply):
             raise WrongProtocol(self.transport.name, reply.payload[0])
-        protocol, major, minor, patch, words, frames, current, max_frames, chunk_max, flags = (
+        (protocol, major, minor, patch, words, frames, current, max_frames, chunk_max, flags) = (
             struct.unpack_from("<BBBBHBBBBB", reply.payload)
         )
+        cause, reading, fvr_mv = struct.unpack_from("<BHH", reply.payload, 11)
         return DeviceInfo(
             version=f"{major}.{minor}.{patch}",
             protocol=protocol,
@@ -255,7 +262,22 @@ class Device:
             max_frames=max_frames,
             chunk_max=chunk_max,
             battery_low=bool(flags & INFO_FLAG_BATTERY_LOW),
+            reset_cause=ResetCause(cause)
+            if cause in ResetCause._value2member_map_
+            else ResetCause.NONE,
+            vdd_mv=None
+            if not reading or reading >= VDD_READING_NONE
+            else round(ADC_STEPS * fvr_mv / reading),
+            fvr_mv=fvr_mv,
         )
+
+    def calibrate(self, vdd_mv: int) -> int:
+        """Tell the device the VDD measured at its board now: it works its FVR out of it,
+        keeps it (EEPROM) and returns it in mV."""
+        if not 0 < vdd_mv <= 0xFFFF:
+            raise LinkError(f"VDD {vdd_mv} mV is not a voltage the device can take")
+        reply = self._request(Command.CALIBRATE, struct.pack("<H", vdd_mv), expect=Reply.ACK)
+        return int(struct.unpack_from("<H", reply.payload)[0])
 
     def push(
         self,

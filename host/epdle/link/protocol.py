@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from epdle.crc import crc16
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 # Protocol 1's packets: the CRC without the length (recognised to name the version).
 LENGTHLESS_CRC_VERSION = 1
 HEADER_BYTES = 2
@@ -23,12 +23,16 @@ PACKET_MAX = HEADER_BYTES + PAYLOAD_MAX + CRC_BYTES
 WAKE_PREAMBLE_BYTES = 4
 WAKE_MS = 5
 AWAKE_MS = 1500
-INFO_PAYLOAD_BYTES = 11
-# INFO's last byte: status flags.
+INFO_PAYLOAD_BYTES = 16
+# INFO's byte 12: status flags.
 INFO_FLAG_BATTERY_LOW = 0x01  # the cell was too weak for the last update
+# The ADC's steps: VDD = ADC_STEPS x fvr_mv / vdd_reading (INFO's last fields).
+ADC_STEPS = 1024
+VDD_READING_NONE = 1023  # no measurement yet (or one that failed)
 DELIMITER = 0x00
 # Payload bytes of each ACK (by the command it answers), of ERROR replies and events.
-ACK_PAYLOAD_BYTES = {0x02: 2, 0x03: 2}  # BEGIN: free words; CHUNK: next offset
+ACK_PAYLOAD_BYTES = {0x02: 2, 0x03: 2, 0x08: 2}  # BEGIN: free words; CHUNK: next offset;
+# CALIBRATE: the FVR in mV
 ERROR_PAYLOAD_BYTES = 3
 
 
@@ -40,6 +44,7 @@ class Command(IntEnum):
     SHOW = 0x05
     CLEAR = 0x06
     SLEEP = 0x07
+    CALIBRATE = 0x08
 
 
 class Reply(IntEnum):
@@ -69,6 +74,32 @@ class ErrorCode(IntEnum):
     FLASH = 0x0B
     UART = 0x0C
     FRAME_FORMAT = 0x0D
+    CALIBRATION = 0x0E
+
+
+class ResetCause(IntEnum):
+    """What reset the device last (PCON0), INFO's reset_cause."""
+
+    POWER_ON = 0
+    BROWNOUT = 1
+    WATCHDOG = 2
+    STACK_OVERFLOW = 3
+    STACK_UNDERFLOW = 4
+    MCLR = 5
+    INSTRUCTION = 6
+    NONE = 7
+
+
+RESET_TEXT = {
+    ResetCause.POWER_ON: "power-on",
+    ResetCause.BROWNOUT: "brown-out",
+    ResetCause.WATCHDOG: "watchdog",
+    ResetCause.STACK_OVERFLOW: "stack overflow",
+    ResetCause.STACK_UNDERFLOW: "stack underflow",
+    ResetCause.MCLR: "reset pin (MCLR)",
+    ResetCause.INSTRUCTION: "RESET instruction",
+    ResetCause.NONE: "unknown",
+}
 
 
 ERROR_TEXT = {
@@ -85,6 +116,7 @@ ERROR_TEXT = {
     ErrorCode.FLASH: "a flash row did not read back as written",
     ErrorCode.UART: "bytes lost on the line",
     ErrorCode.FRAME_FORMAT: "a frame that does not decode",
+    ErrorCode.CALIBRATION: "the VDD given puts the FVR outside its tolerance",
 }
 
 

@@ -464,7 +464,16 @@ class Board:
             margin_refresh_mv=millivolts(report.margin_refresh_v),
             charge_uc=float(report.charge_c) * 1e6,
             brownouts=int(report.brownouts),
+            cpu_out_of_spec_ms=int(report.cpu_out_of_spec_ns) / 1e6,
         )
+
+    def reset_pin(self) -> None:
+        """Pull MCLR (the reset pin) low and let go: the chip resets, the supply stays."""
+        self._live().sim_reset_pin()
+
+    def set_fvr(self, volts: float) -> None:
+        """This chip's voltage reference (1.024 V nominal, +-4 % from part to part)."""
+        self._live().sim_fvr_set(volts)
 
     @property
     def brownouts(self) -> int:

@@ -77,6 +77,7 @@ class SupplyReport(ctypes.Structure):
         ("floor_refresh_v", ctypes.c_double),
         ("charge_c", ctypes.c_double),
         ("brownouts", ctypes.c_uint32),
+        ("cpu_out_of_spec_ns", ctypes.c_uint64),
     ]
 
 
@@ -118,6 +119,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_schedule_power_cut": (None, [ctypes.c_uint32]),
     "sim_set_power_cut_tear": (None, [ctypes.c_uint8, ctypes.c_uint16]),
     "sim_cut_power": (None, []),
+    "sim_reset_pin": (None, []),
+    "sim_fvr_set": (None, [ctypes.c_double]),
     "sim_power_on": (None, []),
     "sim_nvm_op_count": (ctypes.c_uint32, []),
     "sim_flash_erase_count": (ctypes.c_uint32, []),

@@ -4,6 +4,8 @@ models themselves are C: firmware/sim/sim_power.c, sim_battery.c, hardware/power
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import pairwise
 from typing import TYPE_CHECKING, TypedDict
 
 from epdle.sim.library import PowerStats
@@ -84,6 +86,7 @@ def power_report(stats: PowerStats, refreshes: int) -> PowerReport:
 BOOT_LIMIT_MS = 10_000.0
 SETTLE_MS = 2_000.0  # a new cell's voltage reaches the capacitors (R x C: tens of ms)
 PRESS_LIMIT_MS = 60_000.0
+DURING_MS = 500.0  # a host that keeps talking sends this often
 
 
 class SupplyFigures(TypedDict):
@@ -102,10 +105,12 @@ class SupplyFigures(TypedDict):
     margin_refresh_mv: float | None
     charge_uc: float
     brownouts: int
+    # The time the CPU ran below the lowest VDD its clock allows (DS40001839 D002).
+    cpu_out_of_spec_ms: float
 
 
 class PressFigures(SupplyFigures):
-    """What one press from sleep did to the supply (volts; None where it never happened)."""
+    """What one update from sleep did to the supply (volts; None where it never happened)."""
 
     bor_trip_v: float
     bor_trip_max_v: float
@@ -115,32 +120,71 @@ class PressFigures(SupplyFigures):
     ended_asleep: bool
 
 
-def press_from_sleep(
+# The cell's internal resistance against temperature, as a factor on its resistance at
+# 20 C: (temperature C, factor), interpolated linearly between the points and held beyond
+# them. NOT a maker's curve: no CR2032 maker's resistance-against-temperature data could be
+# reached when this was written (makers publish discharge curves at 15 kohm and the
+# -20..70 C rating; facts 4.2: "higher when cold"). These points are an assumption of
+# this table's own, to be replaced by a maker's measured curve (docs/sim-fidelity.md,
+# "The supply path").
+CELL_OHMS_BY_TEMPERATURE = ((-20.0, 4.0), (0.0, 1.8), (20.0, 1.0), (40.0, 0.85), (60.0, 0.8))
+
+
+def cell_ohms_at(ohms_at_20c: float, temperature_c: float) -> float:
+    """The cell's internal resistance at `temperature_c`, from its resistance at 20 C."""
+    points = CELL_OHMS_BY_TEMPERATURE
+    if temperature_c <= points[0][0]:
+        return ohms_at_20c * points[0][1]
+    for (t0, f0), (t1, f1) in pairwise(points):
+        if temperature_c <= t1:
+            return ohms_at_20c * (f0 + (f1 - f0) * (temperature_c - t0) / (t1 - t0))
+    return ohms_at_20c * points[-1][1]
+
+
+def press(tap_ms: float) -> Callable[[Board], None]:
+    """The button pressed and held `tap_ms` (with its bounce) as the update's trigger."""
+
+    def trigger(board: Board) -> None:
+        board.press_button(hold_ms=tap_ms)
+
+    return trigger
+
+
+def update_from_sleep(
     board: Board,
+    trigger: Callable[[Board], None],
     cell_volts: float | None = None,
     cell_ohms: float | None = None,
     reservoir_uf: float | None = None,
     panel_uf: float | None = None,
+    during: Callable[[Board], None] | None = None,
 ) -> PressFigures:
     """Put the cell and capacitors in (what is not given stays), let the board sleep, then
-    press its button once and run until the update is over (the board asleep again with
-    the panel off): what the supply went through from the cell's change on."""
+    trigger one update (`press()`, or the host's SHOW) and run until it is over (the board
+    asleep again with the panel off), calling `during` every DURING_MS meanwhile (a host
+    that keeps talking): what the supply went through from the cell's change on."""
     board.supply_report_start()
     board.set_supply(cell_volts, cell_ohms, reservoir_uf, panel_uf)
     # A cell too weak for the chip awake keeps it in a reset loop: it never sleeps, and the
-    # press lands in that loop.
+    # update's trigger lands in that loop.
     slept = board.run_until(lambda b: b.asleep, BOOT_LIMIT_MS)
     board.run_ms(SETTLE_MS)
     refreshes = board.refresh_count
     watchdog_resets = board.watchdog_resets
-    pressed_ms = board.time_ms
-    board.press_button()
+    started_ms = board.time_ms
+    trigger(board)
 
     def over(b: Board) -> bool:
-        # Past the press and its release, back to the standby sleep with the panel off.
-        return b.time_ms > pressed_ms + 1_000 and b.asleep and not b.panel_powered
+        # Past the trigger and a press's release, back to the standby sleep, panel off.
+        return b.time_ms > started_ms + 1_000 and b.asleep and not b.panel_powered
 
-    ended = board.run_until(over, PRESS_LIMIT_MS)
+    ended = False
+    while board.time_ms < started_ms + PRESS_LIMIT_MS:
+        if board.run_until(over, DURING_MS):
+            ended = True
+            break
+        if during is not None:
+            during(board)
     return PressFigures(
         **board.supply_report(),
         bor_trip_v=board.bor_trip_v,

@@ -43,7 +43,7 @@ static struct {
     uint16_t command_ms;      /* ... that keeps the CPU busy this long (a COMMIT's frame checks) */
     char events[64];          /* 'b' = button, '0'+index = shown, '!' = show failed */
     uint32_t event_count;
-    bool battery_low;
+    uint8_t reset_cause;
 } fake_link;
 
 /* The modules' *_init() calls in order: 's' store, 'l' link, 'd' display. */
@@ -73,8 +73,8 @@ uint8_t display_current(void) {
     return fake_display.current;
 }
 
-void display_wake(void) {
-    (void)epd_power_up_start();
+display_status_t display_wake(void) {
+    return epd_power_up_start() == EPD_ERR_LOW_SUPPLY ? DISPLAY_ERR_LOW_BATTERY : DISPLAY_OK;
 }
 
 void display_sleep(void) {
@@ -99,7 +99,7 @@ display_status_t display_load_next(void) {
     }
     if (status != EPD_OK) {
         (void)epd_power_down();
-        return DISPLAY_ERR_PANEL;
+        return status == EPD_ERR_LOW_SUPPLY ? DISPLAY_ERR_LOW_BATTERY : DISPLAY_ERR_PANEL;
     }
     return DISPLAY_OK;
 }
@@ -170,8 +170,8 @@ void link_event_shown(uint8_t index, uint8_t display_status) {
     }
 }
 
-void link_set_battery_low(bool low) {
-    fake_link.battery_low = low;
+void link_set_reset_cause(uint8_t cause) {
+    fake_link.reset_cause = cause;
 }
 
 static int setup(void **state) {
@@ -282,17 +282,17 @@ static void test_press_shows_next_frame_then_sleeps(void **state) {
     assert_string_equal(fake_link.events, "b1");
     assert_int_equal(sim_board_sleep_count(), 2);
     assert_slept_unpowered();
-    /* The press is debounced (20 ms) with the panel off and the cell checked; then the
-     * panel's power-up (supply, the UC8151D's three reset pulses and the 10 ms after
-     * them: POWER_ON at about 141 ms), the CPU asleep for a watchdog period (32 ms) of
-     * POWER_ON's 79 ms, the cell checked under that load, and the load starts, not after
-     * the release; the refresh starts when the load ends (on this stand-in display: the
-     * rest of POWER_ON, then a white page at the chip's SPI cost), before the release (at
-     * 250 ms), which is waited out while the panel refreshes. The product's figure, with a
+    /* The press is debounced (20 ms) with the panel off; then the panel's power-up (the
+     * cell checked after 40 ms awake, supply, the UC8151D's three reset pulses and the 10 ms
+     * after them: POWER_ON at about 181 ms), the cell checked again 30 ms into POWER_ON's 79 ms,
+     * under its load (drivers/supply.h), and the load starts, not after the release; the refresh
+     * starts when the load ends (on this stand-in display: the rest of POWER_ON asleep,
+     * then a white page at the chip's SPI cost, 80 ms at 16 MHz), while the release (at
+     * 250 ms) is latched, and waited out once the panel refreshes. The product's figure, with a
      * real frame decoded: tests/sim/test_board.py. */
-    assert_in_range(fake_display.show_start_ms[0], 173u, 174u);
-    assert_in_range(command_ns(find_command(0x04, 0)), 140u * MS, 142u * MS);
-    assert_in_range(refresh_ms(), 260u, 262u);
+    assert_in_range(fake_display.show_start_ms[0], 211u, 212u);
+    assert_in_range(command_ns(find_command(0x04, 0)), 180u * MS, 182u * MS);
+    assert_in_range(refresh_ms(), 340u, 342u);
 }
 
 static void test_long_hold_released_during_refresh_counts_once(void **state) {
@@ -304,8 +304,8 @@ static void test_long_hold_released_during_refresh_counts_once(void **state) {
     assert_string_equal(fake_link.events, "b1");
     /* A button held on (released at 500 ms) does not hold the refresh back: it starts
      * when the load ends, and the (bounded) wait for the release runs during it. */
-    assert_in_range(fake_display.show_start_ms[0], 173u, 174u);
-    assert_in_range(refresh_ms(), 260u, 262u);
+    assert_in_range(fake_display.show_start_ms[0], 211u, 212u);
+    assert_in_range(refresh_ms(), 340u, 342u);
 }
 
 static void test_new_press_after_long_hold_counts_if_still_down(void **state) {

@@ -47,7 +47,8 @@ BUILD = ROOT / "build" / "pic"
 VECTORS = ROOT / "tests" / "vectors" / "frames"
 STOCK_LKR = Path("/usr/share/gputils/lkr/16f1788_g.lkr")
 CYCLES_DOC = ROOT / "docs" / "pic-cycles.md"
-FOSC_HZ = 32_000_000  # 4 clocks an instruction cycle: 8 MIPS, as the 16F18326 runs
+FOSC_HZ = 16_000_000  # 4 clocks an instruction cycle: 4 MIPS, as the 16F18326 runs
+CYCLES_PER_US = FOSC_HZ // 4_000_000
 CYCLE_LIMIT = 4_000_000_000  # gpsim runs some 50 M cycles a second here
 SPI_BYTES = 64
 GOLDEN_PER_RUN = 4
@@ -612,61 +613,61 @@ def cycle_report(groups, crcs, builtin, golden, cycles, spi_bytes) -> str:
         "Measured by `make pic-test` (tests/firmware/pic/gpsim_test.py) in gpsim 0.31 on the",
         "PIC16F1788 image: the portable firmware compiled by SDCC 4.2.0 pic14, the",
         "enhanced mid-range core the PIC16F18326 has. One instruction cycle is 4",
-        f"clocks: {FOSC_HZ // 4_000_000} cycles a microsecond at 32 MHz. The gpsim HAL's delays",
+        f"clocks: {CYCLES_PER_US} cycles a microsecond at 16 MHz. The gpsim HAL's delays",
         "and sleeps take no cycles, so these are the firmware's own work.",
         "",
-        "| what | cycles | at 32 MHz |",
+        "| what | cycles | at 16 MHz |",
         "|---|---:|---:|",
     ]
     if per_byte:
         sizes = ", ".join(str(len(v)) for v in long_vectors)
         lines.append(
             f"| CRC-16, per byte (crc16_block over {sizes} B)"
-            f" | {max(per_byte):.0f} | {max(per_byte) / 8:.1f} us |"
+            f" | {max(per_byte):.0f} | {max(per_byte) / CYCLES_PER_US:.1f} us |"
         )
     for i, c in enumerate(builtin_cycles):
         lines.append(
             f"| frame_check, built-in frame {i} ({len(builtin[i])} B, program memory)"
-            f" | {c} | {c / 8000:.1f} ms |"
+            f" | {c} | {c / (CYCLES_PER_US * 1000):.1f} ms |"
         )
     for (name, status, frame), c in zip(golden, golden_cycles, strict=False):
         if status == 0:
             lines.append(
                 f"| frame_check, golden `{name}` ({len(frame)} B, through the store)"
-                f" | {c} | {c / 8000:.1f} ms |"
+                f" | {c} | {c / (CYCLES_PER_US * 1000):.1f} ms |"
             )
     if "spi" in groups:
         lines.append(
             f"| SPI, per byte (hal_spi_write, {SPI_BYTES} calls with the loop)"
-            f" | {spi / SPI_BYTES:.0f} | {spi / SPI_BYTES / 8:.1f} us |"
+            f" | {spi / SPI_BYTES:.0f} | {spi / SPI_BYTES / CYCLES_PER_US:.1f} us |"
         )
         lines.append(
             f"| panel data byte (epd_data: the framed hal_spi_write; {SPI_BYTES} calls)"
-            f" | {epd_data / SPI_BYTES:.0f} | {epd_data / SPI_BYTES / 8:.1f} us |"
+            f" | {epd_data / SPI_BYTES:.0f} | {epd_data / SPI_BYTES / CYCLES_PER_US:.1f} us |"
         )
         page = 2 * 2756
         lines.append(
             f"| white page (epd_white_window: a partial window, {page} bytes by hal_spi_repeat),"
             " per byte"
-            f" | {fill / page:.0f} | {fill / 8000:.1f} ms in all |"
+            f" | {fill / page:.0f} | {fill / (CYCLES_PER_US * 1000):.1f} ms in all |"
         )
     text = next((frame for name, _, frame in golden if name == "text"), None)
     if "golden" in groups and text is not None:
         read_per_byte = open_cycles / len(text)
         lines.append(
             f"| store_frame_open of `text` ({len(text)} B: header, CRC pass), per byte"
-            f" | {read_per_byte:.0f} | {read_per_byte / 8:.1f} us |"
+            f" | {read_per_byte:.0f} | {read_per_byte / CYCLES_PER_US:.1f} us |"
         )
         decoded = decoded_bytes(text)
         check = golden_cycles[[name for name, _, _ in golden].index("text")]
         lines.append(
             f"| decoding `text`, per decoded byte (frame_check / {decoded} window bytes)"
-            f" | {check / decoded:.0f} | {check / decoded / 8:.1f} us |"
+            f" | {check / decoded:.0f} | {check / decoded / CYCLES_PER_US:.1f} us |"
         )
     if "show" in groups:
         lines.append(
             f"| display_show of `text` (store CRC, one decode pass, {spi_bytes} SPI bytes)"
-            f" | {show} | {show / 8000:.1f} ms |"
+            f" | {show} | {show / (CYCLES_PER_US * 1000):.1f} ms |"
         )
         lines += [
             "",

@@ -56,16 +56,17 @@ static void test_init_uart_115200_via_pps(void **state) {
     assert_int_equal(RC1STA & 0xF8, 0x90);   /* SPEN, CREN */
     assert_int_equal(BAUD1CON & 0x1B, 0x08); /* BRG16, no WUE yet */
     assert_int_equal(PIE1 & 0x30, 0x20);     /* RCIE */
-    /* BRG16 = BRGH = 1: baud = Fosc / (4 * (SP1BRG + 1)); within 1 % of 115200 at 32 MHz. */
+    /* BRG16 = BRGH = 1: baud = Fosc / (4 * (SP1BRG + 1)); within 1 % of 115200 at 16 MHz. */
     divisor = ((uint32_t)SP1BRGH << 8) | SP1BRGL;
-    baud = 32000000u / (4u * (divisor + 1u));
+    baud = HAL_FOSC_HZ / (4u * (divisor + 1u));
     assert_in_range(baud, 114048u, 116352u);
 }
 
 static void test_init_interrupts_clock_and_regulator(void **state) {
     (void)state;
     assert_int_equal(INTCON & 0xC0, 0x40);  /* PEIE; GIE waits for hal_irq_enable() */
-    assert_int_equal(OSCCON1, 0x00);        /* HFINTOSC x2 PLL (32 MHz), divider 1 */
+    assert_int_equal(OSCFRQ, 0x05);         /* HFINTOSC at 16 MHz ... */
+    assert_int_equal(OSCCON1, 0x60);        /* ... taken as it is, divider 1 */
     assert_int_equal(VREGCON & 0x02, 0x02); /* low-power regulator in SLEEP */
     hal_irq_enable();
     assert_int_equal(INTCON & 0x80, 0x80);
@@ -591,45 +592,54 @@ static void test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause(
 /* ---- supply and watchdog (DS40001839: WDT, BOR, FVR, ADC chapters) ---------------- */
 
 static void test_the_watchdog_runs_awake_and_sleeps_with_the_standby(void **state) {
+    uint8_t borcon = BORCON;
+
     (void)state;
     /* WDTCON: WDTPS = 10000 (1:2^21 of LFINTOSC, 64 s), SWDTEN = 1. */
     assert_int_equal(WDTCON, 0x21);
-    BORCON = 0x80; /* armed, as at reset */
     hal_sleep();
-    /* The standby SLEEP: neither the watchdog nor the brown-out reset draw current. */
+    /* The standby SLEEP: the watchdog draws nothing; the brown-out reset is the hardware's
+     * (BOREN = SLEEP: off in SLEEP, on before the CPU runs), BORCON untouched. */
     assert_int_equal(pic_host.wdtcon_at_sleep, 0x00);
-    assert_int_equal(pic_host.borcon_at_sleep & 0x80, 0x00);
     assert_int_equal(WDTCON, 0x21);
-    assert_int_equal(BORCON & 0x80, 0x80);
-    hal_brownout_reset(false);
-    hal_sleep();
-    assert_int_equal(BORCON & 0x80, 0x00); /* disarmed it stays */
-    hal_brownout_reset(true);
-    assert_int_equal(BORCON & 0x80, 0x80);
+    assert_int_equal(pic_host.borcon_at_sleep, borcon);
+    assert_int_equal(BORCON, borcon);
 }
 
-static void test_vdd_is_read_on_the_fvr_and_a_conversion_that_never_ends_reads_weak(void **state) {
+static void test_vdd_is_read_on_the_fvr_and_an_fvr_never_ready_reads_weak(void **state) {
     (void)state;
-    /* Nothing here ends the conversion (GO stays set): the bounded poll gives up and the
-     * reading is the lowest VDD, so the firmware refuses the panel. */
-    assert_int_equal(hal_vdd_reading(), 0xFF);
-    assert_int_equal(ADCON1, 0x20); /* left justified, TAD = Fosc/32 (1 us at 32 MHz) */
+    /* Nothing here sets FVRRDY: the bounded wait gives up and the reading is the lowest
+     * VDD, so the firmware refuses the panel; no conversion was started. */
+    assert_int_equal(hal_vdd_reading(), HAL_VDD_FAILED);
+    assert_int_equal(ADCON1, 0xD0); /* right justified, TAD = Fosc/16 (1 us at 16 MHz) */
     assert_int_equal(ADCON0, 0x00); /* the ADC off again */
     assert_int_equal(FVRCON, 0x00); /* the FVR off again */
-    /* The reading of a VDD, as the ADC's upper 8 bits of 1023 x 1.024 V / VDD. */
-    assert_int_equal(HAL_VDD_READING(3000u), 87);
-    assert_int_equal(HAL_VDD_READING(2750u), 95);
-    assert_int_equal(HAL_VDD_READING(2500u), 104);
 }
 
-static void test_a_brown_out_reset_is_told_once_and_a_power_on_is_not(void **state) {
+static void test_the_reset_cause_is_told_once(void **state) {
+    static const struct {
+        uint8_t pcon0;
+        hal_reset_t cause;
+    } cases[] = {
+        {0x1C, HAL_RESET_POWER_ON}, /* NOT_POR = NOT_BOR = 0 */
+        {0x1E, HAL_RESET_BROWNOUT}, /* NOT_BOR = 0 */
+        {0x0F, HAL_RESET_WATCHDOG}, /* NOT_RWDT = 0 */
+        {0x17, HAL_RESET_MCLR},     /* NOT_RMCLR = 0 */
+        {0x1B, HAL_RESET_INSTRUCTION},
+        {0x9F, HAL_RESET_STACK_OVERFLOW},
+        {0x5F, HAL_RESET_STACK_UNDERFLOW},
+        {0x1F, HAL_RESET_NONE},
+    };
+    size_t i;
+
     (void)state;
-    PCON0 = 0x3C; /* after a power-on: NOT_POR = NOT_BOR = 0 */
-    assert_false(hal_reset_was_brownout());
-    assert_int_equal(PCON0 & 0x03, 0x03);
-    PCON0 = 0x3E; /* a brown-out since: NOT_BOR = 0, NOT_POR = 1 */
-    assert_true(hal_reset_was_brownout());
-    assert_false(hal_reset_was_brownout());
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        PCON0 = cases[i].pcon0;
+        assert_int_equal(hal_reset_cause(), cases[i].cause);
+        /* Every flag set back (the stack flags cleared): the next call says none. */
+        assert_int_equal(PCON0, 0x1F);
+        assert_int_equal(hal_reset_cause(), HAL_RESET_NONE);
+    }
 }
 
 int main(void) {
@@ -666,9 +676,9 @@ int main(void) {
                                setup_refreshing),
         cmocka_unit_test_setup(test_uart_wake_keeps_the_bound, setup_refreshing),
         cmocka_unit_test_setup(test_the_watchdog_runs_awake_and_sleeps_with_the_standby, setup),
-        cmocka_unit_test_setup(
-            test_vdd_is_read_on_the_fvr_and_a_conversion_that_never_ends_reads_weak, setup),
-        cmocka_unit_test_setup(test_a_brown_out_reset_is_told_once_and_a_power_on_is_not, setup),
+        cmocka_unit_test_setup(test_vdd_is_read_on_the_fvr_and_an_fvr_never_ready_reads_weak,
+                               setup),
+        cmocka_unit_test_setup(test_the_reset_cause_is_told_once, setup),
         cmocka_unit_test_setup(test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause,
                                setup_refreshing),
     };

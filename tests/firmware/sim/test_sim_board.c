@@ -574,7 +574,7 @@ static void test_refresh_is_slept_through_until_busy_rises(void **state) {
     run_past_the_refresh();
     assert_true(results[0]);
     /* Woken by BUSY's edge itself, not at the next watchdog period. */
-    assert_in_range(marks[1] - marks[0], SIM_PANEL_REFRESH_NS, SIM_PANEL_REFRESH_NS + 2000u);
+    assert_in_range(marks[1] - marks[0], SIM_PANEL_REFRESH_NS, SIM_PANEL_REFRESH_NS + 4000u);
     sim_power_stats(&stats);
     /* Running only for the watchdog wake-ups (one per 32 ms) and the set-up around them
      * (the UC8151D's reset and POWER_ON, 90 ms, polled here from the host). */
@@ -607,9 +607,11 @@ static void test_button_and_uart_during_the_refresh_sleep_are_not_lost(void **st
 
 /* ---- the coin cell under the refresh's load ------------------------------------ */
 
-/* A CR2032 run down or cold: 2.9 V open circuit and 40 ohm (a fresh one: 10-20 ohm). */
+/* A CR2032 run down or cold: 2.9 V open circuit and 55 ohm (a fresh one: 10-20 ohm), put
+ * in once the refresh runs (the firmware's guard would refuse it before: drivers/supply.h). */
 #define SAGGING_CELL_V 2.9
-#define SAGGING_CELL_OHM 40.0
+#define SAGGING_CELL_OHM 55.0
+#define SAGGING_FROM_MS 1000u
 
 static size_t violations_naming(const char *text) {
     size_t i;
@@ -626,7 +628,7 @@ static void test_a_fresh_cell_sags_under_the_refresh_but_stays_in_range(void **s
     boot_with(refresh_sleep_body);
     run_past_the_refresh();
     assert_true(results[0]);
-    /* 8 mA of refresh and the CPU's 2.6 mA at each watchdog wake-up through 15 ohm. */
+    /* 8 mA of refresh and the CPU's 1.5 mA at each watchdog wake-up through 15 ohm. */
     assert_true(sim_battery_vdd_min_running() < 2.9);
     assert_true(sim_battery_vdd_min_running() > 2.7);
     assert_int_equal(sim_brownout_count(), 0);
@@ -642,6 +644,7 @@ static void test_32_mhz_with_the_low_brown_out_trip_runs_out_of_specification(vo
     (void)state;
     boot_with(refresh_sleep_body);
     sim_battery_rules(&low_trip_at_32_mhz);
+    sim_run_until(SAGGING_FROM_MS * MS);
     sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
     run_past_the_refresh();
     assert_true(sim_battery_vdd_min_running() < 2.5);
@@ -656,12 +659,18 @@ static void test_the_high_brown_out_reset_keeps_the_cpu_in_specification(void **
     (void)state;
     boot_with(refresh_sleep_body);
     sim_battery_rules(&high_trip);
+    sim_run_until(SAGGING_FROM_MS * MS);
     sim_battery_set(SAGGING_CELL_V, SAGGING_CELL_OHM);
     sim_run_until(3000u * MS);
     assert_true(sim_brownout_count() >= 1u);
     assert_true(boots >= 2u);
     assert_int_equal(violations_naming("with the CPU running"), 0);
-    assert_int_equal(sim_violation_count(), 0);
+    /* Each reset cut the panel's supply mid-refresh (this stand-in starts one at every boot,
+     * unguarded): the board counts every such cut (no reset is exempt), and nothing else. */
+    assert_true(violations_naming("EPD_VCC cut with the charge pumps on (no POWER_OFF): a "
+                                  "brown-out reset") >= 1u);
+    assert_int_equal(violations_naming("EPD_VCC cut with the charge pumps on"),
+                     sim_violation_count());
 }
 
 /* ---- the supply path: switch-on, brown-out range, the watchdog ------------------------ */
@@ -727,8 +736,8 @@ static void test_vdd_recovers_to_the_cell_less_its_load(void **state) {
     boot_with(switch_on_body);
     sim_battery_set(2.9, 30.0);
     sim_run_until(40u * MS);
-    /* Awake, the panel idle (1 mA) and the CPU (2.6 mA) through 30 ohm. */
-    assert_true(fabs(sim_battery_vdd() - (2.9 - 3.6e-3 * 30.0)) < 0.005);
+    /* Awake, the panel idle (1 mA) and the CPU (1.5 mA at 16 MHz) through 30 ohm. */
+    assert_true(fabs(sim_battery_vdd() - (2.9 - 2.5e-3 * 30.0)) < 0.005);
     sim_run_until(5000u * MS);
     assert_true(sim_asleep());
     /* Asleep: 0.4 uA through 30 ohm, nothing to see. */
@@ -742,8 +751,8 @@ static void power_on_awake_body(void) {
 }
 
 /* The trip point the option chooses in the configured range: a cell that sags awake to
- * about 2.58 V (10.6 mA through 30 ohm) trips BORV = LOW at its highest point, not at
- * its typical one. */
+ * about 2.58 V (9.5 mA through 34 ohm) trips BORV = LOW at its highest point, not at
+ * its typical one (there the guard refuses the cell under the load: drivers/supply.h). */
 static void test_the_brown_out_trips_where_in_its_range_the_option_says(void **state) {
     static const sim_supply_rules_t low_trip = {32000000u, SIM_BOR_AWAKE, 2.30, 2.45, 2.60};
     sim_bor_trip_t trips[] = {SIM_BOR_TRIP_TYP, SIM_BOR_TRIP_MAX};
@@ -754,7 +763,7 @@ static void test_the_brown_out_trips_where_in_its_range_the_option_says(void **s
     for (i = 0; i < 2u; i++) {
         boot_with(power_on_awake_body);
         sim_battery_rules(&low_trip);
-        sim_battery_set(2.9, 30.0);
+        sim_battery_set(2.9, 34.0);
         sim_bor_trip_select(trips[i]);
         sim_run_until(1000u * MS);
         seen[i] = sim_brownout_count();

@@ -123,16 +123,24 @@ hal_wake_t hal_sleep_period(void) {
     return HAL_WAKE_OTHER;
 }
 
-/* A fresh cell behind VDD (3.0 V): no supply is modelled here. */
-uint8_t hal_vdd_reading(void) {
-    return HAL_VDD_READING(3000u);
+/* A fresh cell behind VDD (3.0 V) and the nominal FVR: no supply is modelled here. */
+uint16_t hal_vdd_reading(void) {
+    return (uint16_t)(HAL_FVR_NOMINAL_MV * HAL_ADC_STEPS / 3000u);
 }
 
-void hal_brownout_reset(bool armed) {
-    (void)armed;
+hal_reset_t hal_reset_cause(void) {
+    return HAL_RESET_POWER_ON;
 }
 
-bool hal_reset_was_brownout(void) {
+/* An erased EEPROM that takes nothing: the FVR stays nominal. */
+uint8_t hal_eeprom_read(uint8_t addr) {
+    (void)addr;
+    return 0xFFu;
+}
+
+bool hal_eeprom_write(uint8_t addr, uint8_t value) {
+    (void)addr;
+    (void)value;
     return false;
 }
 

@@ -6,7 +6,8 @@
 #include "app.h"
 #include "pic_compiler.h"
 
-/* 32 MHz (INTOSC 8 MHz x4 PLL), watchdog off, stack overflow resets. */
+/* INTOSC (its clock is not what is measured here: gpsim_test.py counts cycles and converts
+ * them at the PIC16F18326's 16 MHz), watchdog off, stack overflow resets. */
 #pragma config FOSC = INTOSC, WDTE = OFF, PWRTE = ON, MCLRE = ON, CP = OFF, CPD = OFF
 #pragma config BOREN = OFF, CLKOUTEN = OFF, IESO = OFF, FCMEN = OFF
 #pragma config WRT = OFF, VCAPEN = OFF, PLLEN = ON, STVREN = ON, BORV = LO, LPBOR = OFF

@@ -238,7 +238,7 @@ void Bench::next_step() {
 }
 
 void Bench::uart_next_bit() {
-    /* 8N1, LSB first, at the host's 115200 Bd (the chip's BRG gives 115942). */
+    /* 8N1, LSB first, at the host's 115200 Bd (the chip's BRG gives 114286 at 16 MHz). */
     uint8_t byte = tx_queue[tx_pos];
     bool level = bit_index == 0 ? false : bit_index <= 8 ? ((byte >> (bit_index - 1)) & 1u) : true;
     drive(0, RX, level);
@@ -402,9 +402,20 @@ void Bench::chip_reset(int type) {
 }
 
 void Bench::clock_changed(double hz) {
+    /* A wait in progress keeps its length in seconds: its deadline, counted in cycles of
+     * the old rate, is counted again in cycles of the new one (4 clocks a cycle). */
+    uint64_t c = get_cycles().get();
+    bool timed = waiting == TIME || waiting == REPLY || waiting == PRESS || waiting == MCLR;
+    double left_s = timed && deadline > c ? (double)(deadline - c) * get_cycles().seconds_per_cycle()
+                                          : -1.0;
     time_base = now_s();
-    time_cycle = get_cycles().get();
+    time_cycle = c;
     log("fosc", std::to_string((long long)hz));
+    if (left_s >= 0.0) {
+        uint64_t delta = (uint64_t)(left_s * hz / 4.0);
+        deadline = c + (delta ? delta : 1);
+        get_cycles().set_break(deadline, this);
+    }
 }
 
 void Bench::config_word(unsigned int address, unsigned int word) {

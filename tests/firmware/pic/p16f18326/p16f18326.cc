@@ -25,7 +25,8 @@ const RegSpec kRegs[] = {
     {P16F18326::R_PIR1, 0x011, "pir1", 0x00},
     {P16F18326::R_PIE0, 0x090, "pie0", 0x00},
     {P16F18326::R_PIE1, 0x091, "pie1", 0x00},
-    {P16F18326::R_BORCON, 0x116, "borcon", 0x80},
+    /* BORRDY set: the brown-out reset is ready (the model has no supply to trip it on). */
+    {P16F18326::R_BORCON, 0x116, "borcon", 0x81},
     {P16F18326::R_FVRCON, 0x117, "fvrcon", 0x00},
     {P16F18326::R_ADRESL, 0x09b, "adresl", 0x00},
     {P16F18326::R_ADRESH, 0x09c, "adresh", 0x00},
