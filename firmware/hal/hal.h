@@ -147,6 +147,17 @@ void hal_busy_wake(bool on);
 #define HAL_SLEEP_PERIOD_MS 32u
 hal_wake_t hal_sleep_period(void);
 
+/*
+ * The standby SLEEP of hal_sleep() (the brown-out reset disarmed for it, as it was
+ * after; the low-power regulator), bounded by the watchdog at HAL_SLEEP_LONG_MS
+ * (nominal, LFINTOSC); the button's falling edge ends it sooner, and a flag already
+ * pending makes it return at once. With the UART's lines on, a start bit also ends
+ * it (HAL_WAKE_UART). Call it with interrupts off; it returns with them as it found
+ * them. What to do at each wake-up is the caller's.
+ */
+#define HAL_SLEEP_LONG_MS 1024u
+hal_wake_t hal_sleep_long(void);
+
 /* ---- supply and watchdog ---------------------------------------------- */
 
 /*
@@ -195,6 +206,21 @@ bool hal_uart_pending(void);
 void hal_uart_write(uint8_t byte);
 /* Bytes lost since the last call (overrun or framing errors). */
 uint8_t hal_uart_errors_take(void);
+
+/*
+ * The UART's pins towards J1: RA1 (RX, through R2 and D1) and RC1 (TX, through R4). On
+ * (as hal_init() leaves them): RA1 an input with its weak pull-up, RC1 the EUSART's TX,
+ * idling high. Off: the pull-up off and both pins driven low, the EUSART's receiver and
+ * transmitter idle: nothing flows into what is on J1 and no pin floats. Nothing is
+ * received or sent while off.
+ */
+void hal_uart_lines(bool on);
+/*
+ * RX's level (1 = high) as its pull-up makes it: with the lines off, RA1 is an input with
+ * its pull-up for HAL_RX_LOOK_US, read, and driven low again. Bounded.
+ */
+#define HAL_RX_LOOK_US 10u
+uint8_t hal_uart_rx_level(void);
 
 /* ---- program flash (self-write through NVMCON) ------------------------ */
 

@@ -36,6 +36,8 @@
  * HAL_WATCHDOG_AWAKE_MS (64 s nominal), SWDTEN on. */
 #define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
 #define WDT_AWAKE (((uint8_t)(0x10u << _WDTCON_WDTPS0_POSN)) | _WDTCON_SWDTEN_MASK)
+/* WDTPS = 01010, 1:32768 = HAL_SLEEP_LONG_MS (1 s nominal); SWDTEN set for the SLEEP. */
+#define WDT_PERIOD_1S (0x0Au << _WDTCON_WDTPS0_POSN)
 
 /* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
  * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
@@ -64,6 +66,7 @@ static volatile uint8_t rx_head;
 static volatile uint8_t rx_tail;
 static volatile uint8_t uart_errors;
 static volatile bool button_edge;
+static bool uart_lines_off; /* hal_uart_lines(false): RA1 and RC1 driven low */
 
 void hal_init(void) {
     INTCONbits.GIE = 0;
@@ -71,6 +74,7 @@ void hal_init(void) {
     rx_tail = 0u;
     uart_errors = 0u;
     button_edge = false;
+    uart_lines_off = false;
 
     /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
     OSCCON1 = 0x00u;
@@ -341,6 +345,43 @@ void hal_sleep(void) {
 }
 
 /*
+ * Off: WPUA1 off and RA1 an output low (TRISA1 = 0), the receiver off (CREN = 0, so a
+ * held-low RX makes no framing errors), RC1 taken from the EUSART (RC1PPS = 0: LATC1,
+ * low). On: as hal_init() left them.
+ */
+void hal_uart_lines(bool on) {
+    uart_lines_off = !on;
+    if (on) {
+        TRISAbits.TRISA1 = 1;
+        WPUAbits.WPUA1 = 1;
+        RC1PPS = PPS_OUTPUT_TX;
+        RC1STAbits.CREN = 1;
+    } else {
+        RC1STAbits.CREN = 0;
+        RC1PPS = 0x00u;
+        LATCbits.LATC1 = 0;
+        WPUAbits.WPUA1 = 0;
+        LATAbits.LATA1 = 0;
+        TRISAbits.TRISA1 = 0;
+    }
+}
+
+uint8_t hal_uart_rx_level(void) {
+    uint8_t level;
+
+    if (!uart_lines_off) {
+        return PORTAbits.RA1;
+    }
+    WPUAbits.WPUA1 = 1;
+    TRISAbits.TRISA1 = 1;
+    __delay_us(HAL_RX_LOOK_US);
+    level = PORTAbits.RA1;
+    TRISAbits.TRISA1 = 0;
+    WPUAbits.WPUA1 = 0;
+    return level;
+}
+
+/*
  * One SLEEP with the watchdog as its bound (DS40001839, "Watchdog Timer":
  * with WDTE = SWDTEN the SWDTEN bit of WDTCON runs it; a time-out during SLEEP
  * wakes the CPU instead of resetting it and clears STATUS.TO). It runs only
@@ -384,6 +425,27 @@ hal_wake_t hal_sleep_period(void) {
         WDTCON = WDT_PERIOD_32MS;
         cause = sleep_one_watchdog_period();
         WDTCON = watchdog_before;
+        CLRWDT();
+    }
+    INTCONbits.GIE = gie;
+    return cause;
+}
+
+/* As hal_sleep() (the brown-out reset off for it), bounded as hal_sleep_period() is, at
+ * 1 s; with the lines off RX cannot wake the CPU and is not armed. */
+hal_wake_t hal_sleep_long(void) {
+    uint8_t gie = INTCONbits.GIE;
+    uint8_t brownout = BORCON;
+    hal_wake_t cause;
+
+    INTCONbits.GIE = 0;
+    cause = HAL_WAKE_UART;
+    if (uart_lines_off || uart_wake_arm()) {
+        WDTCON = WDT_PERIOD_1S;
+        BORCON = 0x00u;
+        cause = sleep_one_watchdog_period();
+        BORCON = brownout;
+        WDTCON = WDT_AWAKE;
         CLRWDT();
     }
     INTCONbits.GIE = gie;

@@ -22,6 +22,7 @@
 #define UART_RING_BYTES 64u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
+#define WATCHDOG_LONG_NS ((uint64_t)HAL_SLEEP_LONG_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
 /* A VDD measurement as ports/pic16f18326 makes it: the FVR's start-up (TFVRS, 25 us) and
  * one conversion (about 12 TAD of 1 us), a few instructions around them. */
@@ -65,6 +66,7 @@ static volatile uint8_t uart_ring[UART_RING_BYTES];
 static volatile uint8_t uart_head;
 static volatile uint8_t uart_count;
 static volatile uint8_t uart_lost;
+static bool uart_lines_off; /* hal_uart_lines(false) */
 
 static void spend_instructions(unsigned count) {
     sim_cpu_spend((uint64_t)count * SIM_INSTRUCTION_NS);
@@ -107,13 +109,14 @@ void hal_init(void) {
     uart_head = 0;
     uart_count = 0;
     uart_lost = 0;
+    uart_lines_off = false;
     (void)sim_board_ioc_flag_take();
     for (pin = HAL_PIN_EPD_SCL; pin < HAL_PIN_COUNT; pin++) {
         if (is_output(pin)) {
             sim_bus_drive(pin_nets[pin], 0u);
         }
     }
-    sim_bus_drive(SIM_NET_UART_TX, 1u);
+    sim_uart_lines(true);
     sim_board_watchdog_awake((uint64_t)HAL_WATCHDOG_AWAKE_MS * 1000000u);
     spend_instructions(40u);
 }
@@ -258,6 +261,32 @@ hal_wake_t hal_sleep_period(void) {
                                      : HAL_WAKE_OTHER;
 }
 
+/* As ports/pic16f18326: the standby SLEEP's brown-out reset handling, with the watchdog
+ * (WDTPS for HAL_SLEEP_LONG_MS) as its bound. */
+hal_wake_t hal_sleep_long(void) {
+    bool enabled;
+    bool armed;
+    sim_wake_t woke;
+
+    sim_board_hal_call();
+    uart_drain_transmitter();
+    if (sim_uart_receiving()) {
+        return HAL_WAKE_UART;
+    }
+    enabled = sim_board_irq_enabled();
+    sim_board_irq_enable(false);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+    armed = sim_board_sboren();
+    sim_board_set_sboren(false);
+    woke = sim_cpu_sleep_standby(WATCHDOG_LONG_NS);
+    sim_board_set_sboren(armed);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+    sim_board_irq_enable(enabled);
+    return woke == SIM_WAKE_WATCHDOG ? HAL_WAKE_WATCHDOG
+           : woke == SIM_WAKE_UART   ? HAL_WAKE_UART
+                                     : HAL_WAKE_OTHER;
+}
+
 /* As the ADC would convert it: the FVR against VDD, its upper 8 bits, at most full scale. */
 uint8_t hal_vdd_reading(void) {
     double vdd;
@@ -327,6 +356,28 @@ uint8_t hal_uart_errors_take(void) {
     lost = uart_lost;
     uart_lost = 0;
     return lost;
+}
+
+void hal_uart_lines(bool on) {
+    sim_board_hal_call();
+    uart_lines_off = !on;
+    sim_uart_lines(on);
+    spend_instructions(6u); /* WPUA, TRISA/LATA, RC1PPS/LATC, the EUSART's enables */
+}
+
+uint8_t hal_uart_rx_level(void) {
+    uint8_t level;
+
+    sim_board_hal_call();
+    spend_instructions(4u);
+    if (!uart_lines_off) {
+        return sim_bus_level(SIM_NET_UART_RX);
+    }
+    sim_uart_rx_probe(true);
+    sim_cpu_spend((uint64_t)HAL_RX_LOOK_US * 1000u);
+    level = sim_bus_level(SIM_NET_UART_RX);
+    sim_uart_rx_probe(false);
+    return level;
 }
 
 uint16_t hal_flash_read(uint16_t word_addr) {

@@ -37,6 +37,28 @@ static void test_init_pins(void **state) {
     assert_int_equal(WPUC & 0x3F, 0x00);
 }
 
+/* The UART's lines off (an unpowered adapter on J1): RA1's pull-up off and RA1 an output
+ * low, RC1 taken from the EUSART (RC1PPS = 0: its LATC bit, low), the receiver off; a look
+ * at RX turns RA1 into an input with its pull-up for a moment only; on again as at init. */
+static void test_uart_lines_off_feed_nothing(void **state) {
+    (void)state;
+    hal_uart_lines(false);
+    assert_int_equal(WPUA & 0x02, 0x00);
+    assert_int_equal(TRISA & 0x02, 0x00);
+    assert_int_equal(LATA & 0x02, 0x00);
+    assert_int_equal(RC1PPS, 0x00);
+    assert_int_equal(LATC & 0x02, 0x00);
+    assert_int_equal(RC1STA & 0x10, 0x00); /* CREN */
+    (void)hal_uart_rx_level();
+    assert_int_equal(WPUA & 0x02, 0x00);
+    assert_int_equal(TRISA & 0x02, 0x00);
+    hal_uart_lines(true);
+    assert_int_equal(WPUA & 0x37, 0x22);
+    assert_int_equal(TRISA & 0x37, 0x22);
+    assert_int_equal(RC1PPS, 0x14);
+    assert_int_equal(RC1STA & 0xF8, 0x90);
+}
+
 static void test_init_button_interrupt_on_falling_edge(void **state) {
     (void)state;
     assert_int_equal(IOCAN & 0x3F, 0x20);
@@ -637,6 +659,7 @@ int main(void) {
         cmocka_unit_test_setup(test_init_pins, setup),
         cmocka_unit_test_setup(test_init_button_interrupt_on_falling_edge, setup),
         cmocka_unit_test_setup(test_init_uart_115200_via_pps, setup),
+        cmocka_unit_test_setup(test_uart_lines_off_feed_nothing, setup),
         cmocka_unit_test_setup(test_init_interrupts_clock_and_regulator, setup),
         cmocka_unit_test_setup(test_pin_mapping, setup),
         cmocka_unit_test_setup(test_spi_byte_ends_with_its_last_bit_on_sda_and_scl_low, setup),

@@ -123,6 +123,19 @@ hal_wake_t hal_sleep_period(void) {
     return HAL_WAKE_OTHER;
 }
 
+/* No adapter is modelled here: RX idles high, and the long sleep returns at once. */
+hal_wake_t hal_sleep_long(void) {
+    return HAL_WAKE_OTHER;
+}
+
+void hal_uart_lines(bool on) {
+    (void)on;
+}
+
+uint8_t hal_uart_rx_level(void) {
+    return 1u;
+}
+
 /* A fresh cell behind VDD (3.0 V): no supply is modelled here. */
 uint8_t hal_vdd_reading(void) {
     return HAL_VDD_READING(3000u);
