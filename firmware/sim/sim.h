@@ -158,6 +158,26 @@ void sim_power_stats(sim_power_stats_t *out);
  * violation.
  */
 void sim_battery_set(double open_circuit_v, double internal_ohm);
+/*
+ * The cells the design was chosen from (hardware/power.md, "The cell by numbers"): each one's
+ * open-circuit voltage and internal resistance after `used` (0 .. 1) of its rated capacity,
+ * by its makers' curves at 20 C, set as sim_battery_set() would (-1: unknown cell or share),
+ * and its rating: capacity, self-discharge, continuous and pulse current.
+ */
+typedef enum {
+    SIM_CELL_CR2032 = 0,
+    SIM_CELL_CR2450,
+    SIM_CELL_2XAAA_ALKALINE,
+    SIM_CELL_2XAAA_LITHIUM,
+    SIM_CELL_KINDS
+} sim_cell_t;
+typedef struct {
+    double capacity_mah;
+    double self_discharge_per_year; /* share of the capacity */
+    double continuous_ma, pulse_ma; /* the makers' largest recommended */
+} sim_cell_rating_t;
+int sim_cell_set(sim_cell_t cell, double used);
+int sim_cell_rating(sim_cell_t cell, sim_cell_rating_t *out);
 /* The lowest VDD with the CPU running since boot. */
 double sim_battery_vdd_min_running(void);
 /* Brown-out resets since boot. */
