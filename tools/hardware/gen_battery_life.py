@@ -225,6 +225,7 @@ def cell_table() -> str:
     for cell in CELL_NAMES:
         found = life(cell)
         rating = found.rating
+        typical, limit = LEAK_TYPICAL_OHM, LEAK_LIMIT_OHM
         lines.append(
             f"| {CELL_NAMES[cell]} | {rating['capacity_mah']:.0f} mAh;"
             f" {rating['continuous_ma']:g} / {rating['pulse_ma']:g} mA |"
@@ -232,8 +233,8 @@ def cell_table() -> str:
             f" {found.stop_used * rating['capacity_mah']:.0f} mAh |"
             f" {found.day.refreshes}, {found.day.charge_mc:.0f} mC |"
             f" {rating['self_discharge_per_year'] * 100:g} % a year |"
-            f" {found.years(LEAK_TYPICAL_OHM):.1f} years ({found.leak_ua(LEAK_TYPICAL_OHM):.1f} uA) |"
-            f" {found.years(LEAK_LIMIT_OHM):.1f} years ({found.leak_ua(LEAK_LIMIT_OHM):.1f} uA) |"
+            f" {found.years(typical):.1f} years ({found.leak_ua(typical):.1f} uA) |"
+            f" {found.years(limit):.1f} years ({found.leak_ua(limit):.1f} uA) |"
         )
     return "\n".join(lines) + "\n"
 

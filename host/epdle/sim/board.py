@@ -429,7 +429,10 @@ class Board:
     def cell_rating(self, cell: str) -> dict[str, float]:
         """A cell's rated capacity (mAh), self-discharge a year, continuous and pulse mA."""
         rating = CellRating()
-        if cell not in CELLS or self._live().sim_cell_rating(CELLS.index(cell), ctypes.byref(rating)) != 0:
+        if (
+            cell not in CELLS
+            or self._live().sim_cell_rating(CELLS.index(cell), ctypes.byref(rating)) != 0
+        ):
             raise ValueError(f"no cell {cell!r}")
         return {field[0]: float(getattr(rating, field[0])) for field in CellRating._fields_}
 
