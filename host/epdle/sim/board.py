@@ -391,6 +391,14 @@ class Board:
         self._live().sim_power_stats(ctypes.byref(stats))
         return power_report(stats, self.refresh_count)
 
+    @property
+    def charge_drawn_c(self) -> float:
+        """The charge the board has drawn from its supply since boot (coulombs): standby
+        and active together, by the power model."""
+        stats = PowerStats()
+        self._live().sim_power_stats(ctypes.byref(stats))
+        return float(stats.standby_charge_c + stats.active_charge_c)
+
     def set_supply(
         self,
         cell_volts: float | None = None,
