@@ -386,7 +386,7 @@ class Board:
             lib.sim_eeprom_poke(addr, value)
 
     def power_report(self) -> PowerReport:
-        """Energy per update, standby current and CR2032 life, plus time in every state."""
+        """Energy per update and standby current, plus time in every state."""
         stats = PowerStats()
         self._live().sim_power_stats(ctypes.byref(stats))
         return power_report(stats, self.refresh_count)
