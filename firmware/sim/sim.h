@@ -174,7 +174,7 @@ typedef enum {
 typedef struct {
     double capacity_mah;
     double self_discharge_per_year; /* share of the capacity */
-    double continuous_ma, pulse_ma; /* the makers' largest recommended */
+    double continuous_ma, pulse_ma; /* the makers' largest recommended; 0: none known */
 } sim_cell_rating_t;
 int sim_cell_set(sim_cell_t cell, double used);
 int sim_cell_rating(sim_cell_t cell, sim_cell_rating_t *out);

@@ -248,11 +248,12 @@ static const cell_curve_t cell_curves[SIM_CELL_KINDS] = {
      {620.0, 0.01, 3.0, 15.0}},
     /* Two AAA alkaline (Energizer E92): about 1,200 mAh at 25 mA to 0.8 V a cell, 1.6 V
      * open circuit fresh falling through 1.3 V near half its capacity; 0.15-0.3 ohm a cell
-     * rising towards the end; 2-3 % a year on the shelf (Energizer's alkaline handbook). */
+     * rising towards the end; 2-3 % a year on the shelf (Energizer's alkaline handbook).
+     * No continuous or pulse limit is taken from a data sheet (0: not rated here). */
     {{0.0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1.0},
      {3.20, 3.00, 2.80, 2.64, 2.48, 2.30, 2.10, 1.80},
      {0.30, 0.30, 0.40, 0.50, 0.70, 1.00, 1.60, 3.00},
-     {1200.0, 0.03, 1500.0, 2000.0}},
+     {1200.0, 0.03, 0.0, 0.0}},
     /* Two AAA lithium (Energizer L92, Li/FeS2): 1,200 mAh at 25 mA to 0.8 V a cell, 1.8 V
      * open circuit fresh and about 1.7 V to near the end at small loads; a fraction of an
      * ohm; 20-year shelf life (under 1 % a year); -40 to 60 C. */

@@ -226,9 +226,13 @@ def cell_table() -> str:
         found = life(cell)
         rating = found.rating
         typical, limit = LEAK_TYPICAL_OHM, LEAK_LIMIT_OHM
+        limits = (
+            f"{rating['continuous_ma']:g} / {rating['pulse_ma']:g} mA"
+            if rating["continuous_ma"]
+            else "none taken from a data sheet"
+        )
         lines.append(
-            f"| {CELL_NAMES[cell]} | {rating['capacity_mah']:.0f} mAh;"
-            f" {rating['continuous_ma']:g} / {rating['pulse_ma']:g} mA |"
+            f"| {CELL_NAMES[cell]} | {rating['capacity_mah']:.0f} mAh; {limits} |"
             f" {found.stop_used * 100:.0f} %, {found.stop_volts:.2f} V, {found.stop_ohms:.1f} ohm |"
             f" {found.stop_used * rating['capacity_mah']:.0f} mAh |"
             f" {found.day.refreshes}, {found.day.charge_mc:.0f} mC |"
