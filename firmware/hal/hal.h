@@ -149,14 +149,17 @@ hal_wake_t hal_sleep_period(void);
 
 /*
  * The standby SLEEP of hal_sleep() (the brown-out reset disarmed for it, as it was
- * after; the low-power regulator), bounded by the watchdog at HAL_SLEEP_LONG_MS
- * (nominal, LFINTOSC); the button's falling edge ends it sooner, and a flag already
- * pending makes it return at once. With the UART's lines on, a start bit also ends
- * it (HAL_WAKE_UART). Call it with interrupts off; it returns with them as it found
- * them. What to do at each wake-up is the caller's.
+ * after; the low-power regulator) for an unpowered adapter left on J1: the UART's lines
+ * off (RA1's pull-up off, RA1 and RC1 driven low, the receiver off: nothing flows into
+ * what is on J1, no pin floats, nothing is received or sent), the CPU asleep in
+ * watchdog periods of HAL_SLEEP_LONG_MS (nominal, LFINTOSC), RX looked at with its
+ * pull-up for HAL_RX_LOOK_US at each. Returns with the lines on (as hal_init() leaves
+ * them) once RX reads high, or the button's falling edge (or a flag already pending)
+ * woke the CPU. Call it with interrupts off; it leaves them off.
  */
 #define HAL_SLEEP_LONG_MS 1024u
-hal_wake_t hal_sleep_long(void);
+#define HAL_RX_LOOK_US 10u
+void hal_sleep_lines_off(void);
 
 /* ---- supply and watchdog ---------------------------------------------- */
 
@@ -207,19 +210,7 @@ void hal_uart_write(uint8_t byte);
 /* Bytes lost since the last call (overrun or framing errors). */
 uint8_t hal_uart_errors_take(void);
 
-/*
- * The UART's pins towards J1: RA1 (RX, through R2 and D1) and RC1 (TX, through R4). On
- * (as hal_init() leaves them): RA1 an input with its weak pull-up, RC1 the EUSART's TX,
- * idling high. Off: the pull-up off and both pins driven low, the EUSART's receiver and
- * transmitter idle: nothing flows into what is on J1 and no pin floats. Nothing is
- * received or sent while off.
- */
-void hal_uart_lines(bool on);
-/*
- * RX's level (1 = high) as its pull-up makes it: with the lines off, RA1 is an input with
- * its pull-up for HAL_RX_LOOK_US, read, and driven low again. Bounded.
- */
-#define HAL_RX_LOOK_US 10u
+/* RX's level (1 = high): RA1, an input with its weak pull-up while the lines are on. */
 uint8_t hal_uart_rx_level(void);
 
 /* ---- program flash (self-write through NVMCON) ------------------------ */

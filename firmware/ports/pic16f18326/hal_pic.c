@@ -66,7 +66,6 @@ static volatile uint8_t rx_head;
 static volatile uint8_t rx_tail;
 static volatile uint8_t uart_errors;
 static volatile bool button_edge;
-static bool uart_lines_off; /* hal_uart_lines(false): RA1 and RC1 driven low */
 
 void hal_init(void) {
     INTCONbits.GIE = 0;
@@ -74,7 +73,6 @@ void hal_init(void) {
     rx_tail = 0u;
     uart_errors = 0u;
     button_edge = false;
-    uart_lines_off = false;
 
     /* RSTOSC = HFINT32 already runs HFINTOSC x2 PLL = 32 MHz; keep it, divider 1. */
     OSCCON1 = 0x00u;
@@ -344,41 +342,8 @@ void hal_sleep(void) {
     INTCONbits.GIE = 1;
 }
 
-/*
- * Off: WPUA1 off and RA1 an output low (TRISA1 = 0), the receiver off (CREN = 0, so a
- * held-low RX makes no framing errors), RC1 taken from the EUSART (RC1PPS = 0: LATC1,
- * low). On: as hal_init() left them.
- */
-void hal_uart_lines(bool on) {
-    uart_lines_off = !on;
-    if (on) {
-        TRISAbits.TRISA1 = 1;
-        WPUAbits.WPUA1 = 1;
-        RC1PPS = PPS_OUTPUT_TX;
-        RC1STAbits.CREN = 1;
-    } else {
-        RC1STAbits.CREN = 0;
-        RC1PPS = 0x00u;
-        LATCbits.LATC1 = 0;
-        WPUAbits.WPUA1 = 0;
-        LATAbits.LATA1 = 0;
-        TRISAbits.TRISA1 = 0;
-    }
-}
-
 uint8_t hal_uart_rx_level(void) {
-    uint8_t level;
-
-    if (!uart_lines_off) {
-        return PORTAbits.RA1;
-    }
-    WPUAbits.WPUA1 = 1;
-    TRISAbits.TRISA1 = 1;
-    __delay_us(HAL_RX_LOOK_US);
-    level = PORTAbits.RA1;
-    TRISAbits.TRISA1 = 0;
-    WPUAbits.WPUA1 = 0;
-    return level;
+    return PORTAbits.RA1;
 }
 
 /*
@@ -431,25 +396,40 @@ hal_wake_t hal_sleep_period(void) {
     return cause;
 }
 
-/* As hal_sleep() (the brown-out reset off for it), bounded as hal_sleep_period() is, at
- * 1 s; with the lines off RX cannot wake the CPU and is not armed. */
-hal_wake_t hal_sleep_long(void) {
-    uint8_t gie = INTCONbits.GIE;
+/*
+ * The lines off: the receiver off (CREN = 0: a held-low RX makes no framing errors), RC1
+ * taken from the EUSART (RC1PPS = 0: its LATC bit), WPUA1 off and RA1 an output
+ * (TRISA1 = 0). LATA1 and LATC1 stay 0 from hal_init() (nothing else writes them), so
+ * both pins are driven low. Each watchdog period ends with a look at RX: RA1 an input
+ * with its pull-up for HAL_RX_LOOK_US; high, the lines stay on as hal_init() set them.
+ * RX is not armed to wake the CPU (RA1 driven, it cannot move). The brown-out reset as
+ * in hal_sleep().
+ */
+void hal_sleep_lines_off(void) {
     uint8_t brownout = BORCON;
-    hal_wake_t cause;
 
-    INTCONbits.GIE = 0;
-    cause = HAL_WAKE_UART;
-    if (uart_lines_off || uart_wake_arm()) {
-        WDTCON = WDT_PERIOD_1S;
-        BORCON = 0x00u;
-        cause = sleep_one_watchdog_period();
-        BORCON = brownout;
-        WDTCON = WDT_AWAKE;
-        CLRWDT();
-    }
-    INTCONbits.GIE = gie;
-    return cause;
+    uart_drain_transmitter(); /* the last byte sent whole, as before any SLEEP */
+    RC1STAbits.CREN = 0;
+    RC1PPS = 0x00u;
+    WDTCON = WDT_PERIOD_1S;
+    BORCON = 0x00u;
+    do {
+        WPUAbits.WPUA1 = 0;
+        TRISAbits.TRISA1 = 0;
+        if (sleep_one_watchdog_period() != HAL_WAKE_WATCHDOG) {
+            break;
+        }
+        WPUAbits.WPUA1 = 1;
+        TRISAbits.TRISA1 = 1;
+        hal_delay_us(HAL_RX_LOOK_US);
+    } while (!PORTAbits.RA1);
+    BORCON = brownout;
+    WDTCON = WDT_AWAKE;
+    CLRWDT();
+    WPUAbits.WPUA1 = 1;
+    TRISAbits.TRISA1 = 1;
+    RC1PPS = PPS_OUTPUT_TX;
+    RC1STAbits.CREN = 1;
 }
 
 /* ADRESH preset to the lowest VDD: a conversion that does not end reads as a weak cell. */

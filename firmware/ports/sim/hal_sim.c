@@ -66,7 +66,6 @@ static volatile uint8_t uart_ring[UART_RING_BYTES];
 static volatile uint8_t uart_head;
 static volatile uint8_t uart_count;
 static volatile uint8_t uart_lost;
-static bool uart_lines_off; /* hal_uart_lines(false) */
 
 static void spend_instructions(unsigned count) {
     sim_cpu_spend((uint64_t)count * SIM_INSTRUCTION_NS);
@@ -109,7 +108,6 @@ void hal_init(void) {
     uart_head = 0;
     uart_count = 0;
     uart_lost = 0;
-    uart_lines_off = false;
     (void)sim_board_ioc_flag_take();
     for (pin = HAL_PIN_EPD_SCL; pin < HAL_PIN_COUNT; pin++) {
         if (is_output(pin)) {
@@ -261,30 +259,34 @@ hal_wake_t hal_sleep_period(void) {
                                      : HAL_WAKE_OTHER;
 }
 
-/* As ports/pic16f18326: the standby SLEEP's brown-out reset handling, with the watchdog
- * (WDTPS for HAL_SLEEP_LONG_MS) as its bound. */
-hal_wake_t hal_sleep_long(void) {
-    bool enabled;
+/*
+ * As ports/pic16f18326: the last byte sent, the lines off (sim_uart_lines), the standby
+ * SLEEP's brown-out
+ * reset handling, SLEEPs bounded by the watchdog (WDTPS for HAL_SLEEP_LONG_MS), each
+ * followed by a look at RX with its pull-up (sim_uart_rx_probe), until RX reads high or
+ * something else woke the CPU; the lines on again.
+ */
+void hal_sleep_lines_off(void) {
     bool armed;
-    sim_wake_t woke;
 
     sim_board_hal_call();
     uart_drain_transmitter();
-    if (sim_uart_receiving()) {
-        return HAL_WAKE_UART;
-    }
-    enabled = sim_board_irq_enabled();
-    sim_board_irq_enable(false);
-    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+    sim_uart_lines(false);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS + 4u); /* CREN, RC1PPS, WPUA, TRISA */
     armed = sim_board_sboren();
     sim_board_set_sboren(false);
-    woke = sim_cpu_sleep_standby(WATCHDOG_LONG_NS);
+    while (sim_cpu_sleep_standby(WATCHDOG_LONG_NS) == SIM_WAKE_WATCHDOG) {
+        spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+        sim_uart_rx_probe(true);
+        sim_cpu_spend((uint64_t)HAL_RX_LOOK_US * 1000u);
+        if (sim_bus_level(SIM_NET_UART_RX) != 0u) {
+            break;
+        }
+        sim_uart_rx_probe(false);
+    }
     sim_board_set_sboren(armed);
-    spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
-    sim_board_irq_enable(enabled);
-    return woke == SIM_WAKE_WATCHDOG ? HAL_WAKE_WATCHDOG
-           : woke == SIM_WAKE_UART   ? HAL_WAKE_UART
-                                     : HAL_WAKE_OTHER;
+    sim_uart_lines(true);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS + 4u);
 }
 
 /* As the ADC would convert it: the FVR against VDD, its upper 8 bits, at most full scale. */
@@ -358,26 +360,10 @@ uint8_t hal_uart_errors_take(void) {
     return lost;
 }
 
-void hal_uart_lines(bool on) {
-    sim_board_hal_call();
-    uart_lines_off = !on;
-    sim_uart_lines(on);
-    spend_instructions(6u); /* WPUA, TRISA/LATA, RC1PPS/LATC, the EUSART's enables */
-}
-
 uint8_t hal_uart_rx_level(void) {
-    uint8_t level;
-
     sim_board_hal_call();
-    spend_instructions(4u);
-    if (!uart_lines_off) {
-        return sim_bus_level(SIM_NET_UART_RX);
-    }
-    sim_uart_rx_probe(true);
-    sim_cpu_spend((uint64_t)HAL_RX_LOOK_US * 1000u);
-    level = sim_bus_level(SIM_NET_UART_RX);
-    sim_uart_rx_probe(false);
-    return level;
+    spend_instructions(2u);
+    return sim_bus_level(SIM_NET_UART_RX);
 }
 
 uint16_t hal_flash_read(uint16_t word_addr) {

@@ -123,14 +123,9 @@ hal_wake_t hal_sleep_period(void) {
     return HAL_WAKE_OTHER;
 }
 
-/* No adapter is modelled here: RX idles high, and the long sleep returns at once. */
-hal_wake_t hal_sleep_long(void) {
-    return HAL_WAKE_OTHER;
-}
-
-void hal_uart_lines(bool on) {
-    (void)on;
-}
+/* No adapter is modelled here: RX idles high (the UART is silent), so the sleep with the
+ * lines off returns at its first look, as the chip's would. */
+void hal_sleep_lines_off(void) {}
 
 uint8_t hal_uart_rx_level(void) {
     return 1u;
