@@ -112,17 +112,42 @@ static bool update(void) {
 }
 
 /*
+ * An unpowered USB-serial adapter left on J1 holds RX low through its protection diodes
+ * and drains the cell through RA1's pull-up and RC1's idle high (0.1-0.45 mA: weeks of a
+ * cell). A line idle and low longer than any character (a 0x00 is low for 9 bits, 78 us)
+ * is such an adapter: the standby SLEEP is then hal_sleep_lines_off() (nothing flows, no
+ * pin floats; RX looked at about once a second), until RX is high again (a powered
+ * adapter, or none) or the button is pressed. A host that starts talking then is heard
+ * within about a second (its first bytes may be lost: the host retries).
+ */
+#define RX_HELD_LOW_US 1000u
+
+HAL_STATIC_ASSERT(rx_held_low_outlasts_a_character, RX_HELD_LOW_US > 100u);
+HAL_STATIC_ASSERT(rx_held_low_fits_u16, RX_HELD_LOW_US <= 0xFFFFu);
+
+/*
  * Interrupts stay off from the last check until SLEEP, so an edge or byte that
  * arrives in between leaves its flag set and SLEEP returns at once. An edge or
  * a byte the interrupt already took (during the link's last poll) is handled
  * instead of slept on: a byte slept on would make the host's next start bit
- * the wake-up character, and lose it.
+ * the wake-up character, and lose it. RX is looked at twice, RX_HELD_LOW_US apart, with
+ * interrupts on: a byte that starts meanwhile is received, and then pending.
  */
 static void sleep_until_event(void) {
+    uint8_t rx = hal_uart_rx_level();
+
+    if (rx == 0u) {
+        hal_delay_us(RX_HELD_LOW_US);
+        rx = hal_uart_rx_level();
+    }
     hal_irq_disable();
     edge_before_sleep = hal_button_edge_take();
     if (!edge_before_sleep && !hal_uart_pending()) {
-        hal_sleep();
+        if (rx == 0u) {
+            hal_sleep_lines_off();
+        } else {
+            hal_sleep();
+        }
     }
     hal_irq_enable();
 }

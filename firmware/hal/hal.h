@@ -156,6 +156,20 @@ void hal_busy_wake(bool on);
 #define HAL_SLEEP_PERIOD_MS 32u
 hal_wake_t hal_sleep_period(void);
 
+/*
+ * The standby SLEEP of hal_sleep() (the brown-out reset disarmed for it, as it was
+ * after; the low-power regulator) for an unpowered adapter left on J1: the UART's lines
+ * off (RA1's pull-up off, RA1 and RC1 driven low, the receiver off: nothing flows into
+ * what is on J1, no pin floats, nothing is received or sent), the CPU asleep in
+ * watchdog periods of HAL_SLEEP_LONG_MS (nominal, LFINTOSC), RX looked at with its
+ * pull-up for HAL_RX_LOOK_US at each. Returns with the lines on (as hal_init() leaves
+ * them) once RX reads high, or the button's falling edge (or a flag already pending)
+ * woke the CPU. Call it with interrupts off; it leaves them off.
+ */
+#define HAL_SLEEP_LONG_MS 1024u
+#define HAL_RX_LOOK_US 10u
+void hal_sleep_lines_off(void);
+
 /* ---- supply and watchdog ---------------------------------------------- */
 
 /*
@@ -221,6 +235,9 @@ bool hal_uart_pending(void);
 void hal_uart_write(uint8_t byte);
 /* Bytes lost since the last call (overrun or framing errors). */
 uint8_t hal_uart_errors_take(void);
+
+/* RX's level (1 = high): RA1, an input with its weak pull-up while the lines are on. */
+uint8_t hal_uart_rx_level(void);
 
 /* ---- program flash (self-write through NVMCON) ------------------------ */
 

@@ -102,6 +102,18 @@ void sim_panel_set_busy_latency_ns(uint64_t latency_ns);
 typedef enum { SIM_RX_PATH_SCHOTTKY = 0, SIM_RX_PATH_RESISTOR } sim_rx_path_t;
 void sim_uart_set_rx_path(sim_rx_path_t path);
 
+/*
+ * What is on J1: a powered adapter (the default: its TXD idles high, bytes sent with
+ * sim_uart_send() arrive), an unpowered one left plugged in (its TXD and RXD held near
+ * 0 V by its protection diodes: RX reads low, and RA1's pull-up and RC1's idle high drive
+ * current into it, drawn from the cell), or none (RX follows RA1's pull-up). A change to
+ * a low RX wakes a sleeping CPU as a start bit does.
+ */
+typedef enum { SIM_ADAPTER_POWERED = 0, SIM_ADAPTER_UNPOWERED, SIM_ADAPTER_NONE } sim_adapter_t;
+void sim_uart_set_adapter(sim_adapter_t adapter);
+/* The current the UART's lines drive into the adapter now (A), at the cell's voltage. */
+double sim_uart_line_current_a(void);
+
 /* Violations of the panel protocol, the power rules and the NVM rules. */
 size_t sim_violation_count(void);
 const char *sim_violation_text(size_t index);
@@ -151,6 +163,26 @@ void sim_power_stats(sim_power_stats_t *out);
  * violation.
  */
 void sim_battery_set(double open_circuit_v, double internal_ohm);
+/*
+ * The cells the design was chosen from (hardware/power.md, "The cell by numbers"): each one's
+ * open-circuit voltage and internal resistance after `used` (0 .. 1) of its rated capacity,
+ * by its makers' curves at 20 C, set as sim_battery_set() would (-1: unknown cell or share),
+ * and its rating: capacity, self-discharge, continuous and pulse current.
+ */
+typedef enum {
+    SIM_CELL_CR2032 = 0,
+    SIM_CELL_CR2450,
+    SIM_CELL_2XAAA_ALKALINE,
+    SIM_CELL_2XAAA_LITHIUM,
+    SIM_CELL_KINDS
+} sim_cell_t;
+typedef struct {
+    double capacity_mah;
+    double self_discharge_per_year; /* share of the capacity */
+    double continuous_ma, pulse_ma; /* the makers' largest recommended; 0: none known */
+} sim_cell_rating_t;
+int sim_cell_set(sim_cell_t cell, double used);
+int sim_cell_rating(sim_cell_t cell, sim_cell_rating_t *out);
 /* The lowest VDD with the CPU running since boot. */
 double sim_battery_vdd_min_running(void);
 /* Brown-out resets since boot. */

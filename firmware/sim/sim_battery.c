@@ -243,6 +243,90 @@ bool sim_battery_bor_released(void) {
     return net.vdd >= (rules.bor_mode == SIM_BOR_OFF ? VPOR_V : trip_v() + VBOR_HYSTERESIS_V);
 }
 
+/* ---- the cells' curves ------------------------------------------------------------------ */
+
+/*
+ * A cell's open-circuit voltage and internal resistance against the share of its rated
+ * capacity drawn, at 20 C, as piecewise-linear curves through points read from its makers'
+ * data (hardware/power.md, "The cell by numbers", cites each): Li/MnO2 coin cells sit near
+ * 2.9-3.0 V for most of their capacity while their resistance climbs, steeply in the last
+ * fifth; an alkaline cell's voltage falls all along; a Li/FeS2 cell holds about 1.7 V open
+ * circuit to near its end. Series cells: the pack's figures (twice one cell's).
+ */
+#define CURVE_POINTS 8u
+
+typedef struct {
+    double used[CURVE_POINTS]; /* share of the rated capacity drawn, 0 .. 1, rising */
+    double open_circuit_v[CURVE_POINTS];
+    double internal_ohm[CURVE_POINTS];
+    sim_cell_rating_t rating;
+} cell_curve_t;
+
+static const cell_curve_t cell_curves[SIM_CELL_KINDS] = {
+    /* CR2032: Panasonic CR2032 225 mAh to 2.0 V (standard drain 0.2 mA), Energizer CR2032
+     * 235 mAh and 10-30 ohm; makers rate about 3 mA continuous, 15 mA in pulses. */
+    {{0.0, 0.1, 0.5, 0.65, 0.8, 0.9, 0.97, 1.0},
+     {3.20, 3.05, 2.95, 2.92, 2.85, 2.75, 2.55, 2.00},
+     {15.0, 15.0, 22.0, 30.0, 45.0, 70.0, 130.0, 300.0},
+     {225.0, 0.01, 3.0, 15.0}},
+    /* CR2450: the same chemistry on 1.5 times the electrode area of a CR2032 (24.5 mm
+     * against 20 mm): its resistance two thirds of the CR2032's; Panasonic and Energizer
+     * CR2450 620 mAh to 2.0 V; 3 mA continuous, 15 mA pulses. */
+    {{0.0, 0.1, 0.5, 0.65, 0.8, 0.9, 0.97, 1.0},
+     {3.20, 3.05, 2.95, 2.92, 2.85, 2.75, 2.55, 2.00},
+     {10.0, 10.0, 14.7, 20.0, 30.0, 46.7, 86.7, 200.0},
+     {620.0, 0.01, 3.0, 15.0}},
+    /* Two AAA alkaline (Energizer E92): about 1,200 mAh at 25 mA to 0.8 V a cell, 1.6 V
+     * open circuit fresh falling through 1.3 V near half its capacity; 0.15-0.3 ohm a cell
+     * rising towards the end; 2-3 % a year on the shelf (Energizer's alkaline handbook).
+     * No continuous or pulse limit is taken from a data sheet (0: not rated here). */
+    {{0.0, 0.1, 0.3, 0.5, 0.7, 0.85, 0.95, 1.0},
+     {3.20, 3.00, 2.80, 2.64, 2.48, 2.30, 2.10, 1.80},
+     {0.30, 0.30, 0.40, 0.50, 0.70, 1.00, 1.60, 3.00},
+     {1200.0, 0.03, 0.0, 0.0}},
+    /* Two AAA lithium (Energizer L92, Li/FeS2): 1,200 mAh at 25 mA to 0.8 V a cell, 1.8 V
+     * open circuit fresh and about 1.7 V to near the end at small loads; a fraction of an
+     * ohm; 20-year shelf life (under 1 % a year); -40 to 60 C. */
+    {{0.0, 0.05, 0.5, 0.85, 0.95, 0.98, 0.99, 1.0},
+     {3.60, 3.56, 3.48, 3.40, 3.20, 2.90, 2.60, 2.00},
+     {0.30, 0.30, 0.35, 0.45, 0.60, 1.00, 2.00, 4.00},
+     {1200.0, 0.007, 1500.0, 2000.0}},
+};
+
+static double along(const double *xs, const double *ys, double x) {
+    uint8_t i;
+
+    if (x <= xs[0]) {
+        return ys[0];
+    }
+    for (i = 1u; i < CURVE_POINTS; i++) {
+        if (x <= xs[i]) {
+            return ys[i - 1u] + (ys[i] - ys[i - 1u]) * (x - xs[i - 1u]) / (xs[i] - xs[i - 1u]);
+        }
+    }
+    return ys[CURVE_POINTS - 1u];
+}
+
+int sim_cell_set(sim_cell_t cell, double used) {
+    const cell_curve_t *curve;
+
+    if ((unsigned)cell >= SIM_CELL_KINDS || !(used >= 0.0 && used <= 1.0)) {
+        return -1;
+    }
+    curve = &cell_curves[cell];
+    sim_battery_set(along(curve->used, curve->open_circuit_v, used),
+                    along(curve->used, curve->internal_ohm, used));
+    return 0;
+}
+
+int sim_cell_rating(sim_cell_t cell, sim_cell_rating_t *out) {
+    if ((unsigned)cell >= SIM_CELL_KINDS) {
+        return -1;
+    }
+    *out = cell_curves[cell].rating;
+    return 0;
+}
+
 /* ---- the network ------------------------------------------------------------------ */
 
 static double vdd_farads(void) {

@@ -250,12 +250,8 @@ static void check_transmitter_idle(void) {
     }
 }
 
-void sim_cpu_sleep(void) {
-    sim_cpu_spend(SIM_INSTRUCTION_NS);
-    if (interrupt_pending()) {
-        return;
-    }
-    check_transmitter_idle();
+/* A standby SLEEP that sleeps: counted, and the panel's supply must be cut. */
+static void note_standby_sleep(void) {
     board.sleeps++;
     if (board.gie) {
         board.sleeps_with_gie++;
@@ -266,6 +262,15 @@ void sim_cpu_sleep(void) {
         board.slept_with_panel_powered = true;
         sim_violation("SLEEP with the panel powered (EPD_VCC high): standby must cut it");
     }
+}
+
+void sim_cpu_sleep(void) {
+    sim_cpu_spend(SIM_INSTRUCTION_NS);
+    if (interrupt_pending()) {
+        return;
+    }
+    check_transmitter_idle();
+    note_standby_sleep();
     awake_watchdog_stop();
     board.mcu = SIM_MCU_SLEEP;
     sim_power_update();
@@ -274,14 +279,15 @@ void sim_cpu_sleep(void) {
     }
 }
 
-sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
+/* SLEEP with the watchdog as its bound, in `state` (an update's or standby). */
+static sim_wake_t sleep_bounded(sim_mcu_state_t state, uint64_t watchdog_ns) {
     sim_cpu_spend(SIM_INSTRUCTION_NS);
     if (interrupt_pending()) {
         return SIM_WAKE_NONE;
     }
     check_transmitter_idle();
     awake_watchdog_stop();
-    board.mcu = SIM_MCU_SLEEP_ON_PANEL;
+    board.mcu = state;
     board.wake_cause = SIM_WAKE_NONE;
     board.watchdog_ns = sim_now() + watchdog_ns;
     sim_power_update();
@@ -290,11 +296,26 @@ sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
     } else {
         /* Called from the host (tests driving the firmware's code directly): the events
          * until one wakes the CPU (the watchdog is one, so this ends). */
-        while (board.mcu == SIM_MCU_SLEEP_ON_PANEL && board.powered) {
+        while (board.mcu == state && board.powered) {
             sim_clock_run_to(sim_clock_next_event());
         }
     }
     return board.wake_cause;
+}
+
+sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns) {
+    return sleep_bounded(SIM_MCU_SLEEP_ON_PANEL, watchdog_ns);
+}
+
+sim_wake_t sim_cpu_sleep_standby(uint64_t watchdog_ns) {
+    if (!interrupt_pending()) {
+        note_standby_sleep();
+    }
+    return sleep_bounded(SIM_MCU_SLEEP, watchdog_ns);
+}
+
+bool sim_board_sleep_watchdog_runs(void) {
+    return cpu_asleep() && board.watchdog_ns != SIM_NEVER;
 }
 
 /* Supply gone, or the chip in reset: the CPU stops and every pin the MCU drove falls (the
@@ -472,7 +493,7 @@ void sim_board_run_events(void) {
     }
     if (board.watchdog_ns <= sim_now()) {
         board.watchdog_ns = SIM_NEVER;
-        if (board.mcu == SIM_MCU_SLEEP_ON_PANEL) {
+        if (cpu_asleep()) {
             wake(SIM_WAKE_WATCHDOG);
         }
     }

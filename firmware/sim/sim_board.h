@@ -51,6 +51,14 @@ void sim_cpu_sleep(void);
  */
 sim_wake_t sim_cpu_sleep_on_panel(uint64_t watchdog_ns);
 /*
+ * Firmware context: the standby SLEEP (between updates, as sim_cpu_sleep()) with the
+ * watchdog as its bound: it times out watchdog_ns after SLEEP, or the button's edge or
+ * a start bit wakes the CPU first. GIE as in sim_cpu_sleep_on_panel().
+ */
+sim_wake_t sim_cpu_sleep_standby(uint64_t watchdog_ns);
+/* The CPU sleeps with the watchdog running as its bound (its current is drawn). */
+bool sim_board_sleep_watchdog_runs(void);
+/*
  * The brown-out reset trips (from the power model, any context): the chip resets at
  * the next safe point (a HAL call or the host's loop), stays in reset until the cell
  * recovers, and restarts after the power-up timer.

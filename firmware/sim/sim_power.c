@@ -53,6 +53,8 @@ static sim_mcu_state_t last_mcu;
 static sim_panel_state_t last_panel;
 static bool last_held;
 static bool last_uart;
+static bool last_standby_watchdog; /* a standby SLEEP bounded by the watchdog */
+static double last_lines_a;        /* what the UART's lines feed an unpowered adapter */
 
 static void note_states(void) {
     last_ns = sim_now();
@@ -60,6 +62,8 @@ static void note_states(void) {
     last_panel = sim_panel_state();
     last_held = sim_bus_level(SIM_NET_BUTTON) == 0u;
     last_uart = sim_uart_active();
+    last_standby_watchdog = sim_board_sleep_watchdog_runs();
+    last_lines_a = sim_uart_line_current_a();
 }
 
 void sim_power_reset(void) {
@@ -93,7 +97,7 @@ static double mcu_current(sim_mcu_state_t mcu, bool held) {
     case SIM_MCU_STALL:
         return MCU_RUN_A + pull_up;
     case SIM_MCU_SLEEP:
-        return MCU_SLEEP_A + pull_up;
+        return MCU_SLEEP_A + (last_standby_watchdog ? WATCHDOG_A : 0.0) + pull_up;
     case SIM_MCU_SLEEP_ON_PANEL:
         return MCU_SLEEP_A + WATCHDOG_A + pull_up;
     default:
@@ -126,7 +130,7 @@ static sim_supply_load_t supply_load(void) {
     sim_supply_load_t load;
 
     memset(&load, 0, sizeof load);
-    load.mcu_a = mcu_current(last_mcu, last_held);
+    load.mcu_a = mcu_current(last_mcu, last_held) + (last_mcu != SIM_MCU_OFF ? last_lines_a : 0.0);
     load.switch_on = sim_bus_level(SIM_NET_EPD_VCC) != 0u;
     load.panel_a = load.switch_on ? panel_current(last_panel) : PANEL_DEEP_SLEEP_A;
     load.running = last_mcu == SIM_MCU_RUN || last_mcu == SIM_MCU_STALL;
@@ -147,7 +151,7 @@ void sim_power_update(void) {
     if (elapsed > 0) {
         double seconds = (double)elapsed * 1e-9;
 
-        current = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0);
+        current = panel_current(last_panel) + (last_held ? PULLUP_HELD_A : 0.0) + last_lines_a;
         switch (last_mcu) {
         case SIM_MCU_RUN:
             stats.mcu_run_ns += elapsed;
@@ -182,7 +186,8 @@ void sim_power_update(void) {
         stats.uart_active_ns += last_uart ? elapsed : 0u;
         if (last_mcu == SIM_MCU_SLEEP) {
             stats.standby_ns += elapsed;
-            stats.standby_charge_c += (current + MCU_SLEEP_A) * seconds;
+            stats.standby_charge_c +=
+                (current + MCU_SLEEP_A + (last_standby_watchdog ? WATCHDOG_A : 0.0)) * seconds;
         } else if (last_mcu == SIM_MCU_SLEEP_ON_PANEL) {
             stats.active_ns += elapsed;
             stats.active_charge_c += (current + MCU_SLEEP_A + WATCHDOG_A) * seconds;

@@ -58,6 +58,21 @@ static struct {
 static sim_rx_path_t rx_path;
 static bool rx_above_vdd_reported; /* once per boot */
 
+/*
+ * An unpowered adapter on J1 (sim.h): its TXD and RXD sit a diode above its dead supply,
+ * near 0 V. RA1's weak pull-up then drives current through R2 and D1 into its TXD: D070
+ * gives 120 uA typical at VDD 3.3 V with the pin at 0 V, taken in proportion to VDD (the
+ * pin sits D1's 0.2-0.3 V above 0 V). RC1's idle high drives its RXD through R4 and the
+ * RXD's protection diode (0.6 V) into the dead supply.
+ */
+#define WEAK_PULLUP_TYP_A 120e-6
+#define WEAK_PULLUP_AT_V 3.3
+#define R4_OHM 10000.0
+#define ESD_DIODE_V 0.6
+static sim_adapter_t adapter;
+static bool lines_on;  /* hal_init() on: RA1 pulled up, RC1 the EUSART's TX */
+static bool rx_probed; /* lines off, RA1's pull-up on for a look at RX */
+
 /* Device -> host bytes not yet taken by the host. */
 static uint8_t *tx_out;
 static size_t tx_out_len;
@@ -74,6 +89,7 @@ void sim_uart_reset(void) {
     rx_discard = false;
     rx_path = SIM_RX_PATH_SCHOTTKY;
     rx_above_vdd_reported = false;
+    adapter = SIM_ADAPTER_POWERED;
     sim_uart_chip_reset();
 }
 
@@ -97,6 +113,62 @@ void sim_uart_chip_reset(void) {
     fifo_count = 0;
     overruns = 0;
     memset(&tx, 0, sizeof tx); /* a byte being sent is cut off: the host never sees it */
+    lines_on = true;           /* as hal_init() leaves them; a chip in reset drives nothing */
+    rx_probed = false;
+}
+
+/* RA1's level: the adapter's (or the pull-up's) while RA1 is an input, low while driven. */
+static uint8_t rx_line_level(void) {
+    if (!lines_on && !rx_probed) {
+        return 0u;
+    }
+    return adapter == SIM_ADAPTER_UNPOWERED ? 0u : 1u;
+}
+
+static void rx_line_update(void) {
+    uint8_t before = sim_bus_level(SIM_NET_UART_RX);
+    uint8_t now = rx_line_level();
+
+    sim_bus_drive(SIM_NET_UART_RX, now);
+    if (before != 0u && now == 0u && lines_on && sim_powered()) {
+        /* A falling edge on RX wakes a sleeping CPU as a start bit does. */
+        (void)sim_board_uart_start_bit();
+    }
+    sim_power_update();
+}
+
+void sim_uart_set_adapter(sim_adapter_t which) {
+    adapter = which;
+    rx_line_update();
+}
+
+void sim_uart_lines(bool on) {
+    lines_on = on;
+    rx_probed = false;
+    sim_bus_drive(SIM_NET_UART_TX, on ? 1u : 0u);
+    rx_line_update();
+}
+
+void sim_uart_rx_probe(bool on) {
+    rx_probed = on && !lines_on;
+    rx_line_update();
+}
+
+double sim_uart_line_current_a(void) {
+    sim_supply_t cell;
+    double amps = 0.0;
+
+    if (adapter != SIM_ADAPTER_UNPOWERED || !sim_powered()) {
+        return 0.0;
+    }
+    sim_supply_get(&cell);
+    if (lines_on || rx_probed) {
+        amps += WEAK_PULLUP_TYP_A * cell.cell_v / WEAK_PULLUP_AT_V;
+    }
+    if (lines_on && cell.cell_v > ESD_DIODE_V) {
+        amps += (cell.cell_v - ESD_DIODE_V) / R4_OHM;
+    }
+    return amps;
 }
 
 static uint64_t boundary_ns(const queued_byte_t *queued, unsigned boundary) {
@@ -214,6 +286,12 @@ void sim_uart_run_events(void) {
     while (rx_head != rx_tail && boundary_ns(&rx_queue[rx_head], rx_boundary) <= sim_now()) {
         uint8_t byte = rx_queue[rx_head].byte;
 
+        if (!lines_on || adapter != SIM_ADAPTER_POWERED) {
+            /* RA1 driven low, or no powered adapter to send it: the byte never arrives. */
+            rx_head++;
+            rx_boundary = 0;
+            continue;
+        }
         if (rx_boundary == 0u) {
             sim_bus_drive(SIM_NET_UART_RX, 0u);
             rx_discard = !sim_board_uart_start_bit();

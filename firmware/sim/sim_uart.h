@@ -31,6 +31,11 @@ size_t sim_uart_rx_queued(void);
 void sim_uart_byte_received(uint8_t byte);
 
 /* Firmware side (runs in the firmware's context). */
+/* The HAL's lines towards J1 (hal_sleep_lines_off()): RA1's pull-up and RC1's TX on, or
+ * both pins driven low. */
+void sim_uart_lines(bool on);
+/* The HAL's look at RX with the lines off: RA1 an input with its pull-up for a moment. */
+void sim_uart_rx_probe(bool on);
 void sim_uart_transmit(uint8_t byte);
 bool sim_uart_fifo_pop(uint8_t *byte);
 unsigned sim_uart_fifo_count(void);

@@ -53,17 +53,25 @@ def test_another_programmer_and_no_power_from_it(tmp_path: Path) -> None:
     assert not any(arg.startswith("-W") for arg in args)
 
 
-def test_the_chip_s_voltage_range_is_2v3_to_5v5(tmp_path: Path) -> None:
-    # The PIC16F18326 (not the LF part's 1.8-3.6 V).
-    for volts in ("2.3", "5", "5.5"):
+def test_the_board_s_voltage_range_is_2v3_to_3v7(tmp_path: Path) -> None:
+    # The PIC16F18326's floor (not the LF part's 1.8 V), the panel's top (the chip's 5.5 V
+    # would reach the panel module through U2).
+    for volts in ("2.3", "3", "3.7"):
         result, args = run(tmp_path, POWER=volts)
         assert result.returncode == 0, result.stderr
         assert f"-W{volts}" in args
-    for volts in ("1.8", "2.2", "5.6"):
+    for volts in ("1.8", "2.2"):
         result, args = run(tmp_path, POWER=volts)
         assert result.returncode == 1 and args == [], volts
         assert result.stderr.strip() == (
-            f"flash: POWER={volts} V is outside the PIC16F18326's 2.3-5.5 V"
+            f"flash: POWER={volts} V is outside the PIC16F18326's 2.3 V minimum: give 2.3-3.7 V"
+        )
+    for volts in ("3.8", "5", "5.5"):
+        result, args = run(tmp_path, POWER=volts)
+        assert result.returncode == 1 and args == [], volts
+        assert result.stderr.strip() == (
+            f"flash: POWER={volts} V is above the panel's 3.7 V maximum (the board's VDD reaches"
+            " it through U2): give 2.3-3.7 V"
         )
 
 
@@ -83,7 +91,7 @@ def test_the_voltage_the_programmer_reads_is_checked(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     result, _ = run(tmp_path, says="Target voltage detected: 2.05 V\\n", POWER="cell")
     assert result.returncode == 1
-    assert "read VDD = 2.05 V, outside the PIC16F18326's 2.3-5.5 V" in result.stderr
+    assert "read VDD = 2.05 V, outside the board's 2.3-3.7 V" in result.stderr
 
 
 def test_dry_run_checks_the_settings_and_runs_nothing(tmp_path: Path) -> None:

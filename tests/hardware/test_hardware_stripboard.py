@@ -52,3 +52,14 @@ def test_the_reservoir_sits_next_to_the_load_switch(ref: str) -> None:
 def test_committed_drawing_is_current() -> None:
     committed = (ROOT / "hardware" / "stripboard.svg").read_text(encoding="utf-8")
     assert committed == board.drawing(netlist()), "run python tools/hardware/gen_stripboard.py"
+
+
+def test_smd_bodies_side_by_side_one_column_apart_are_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # C4 and C5 (1210, up to 2.7 mm wide) one column (2.54 mm) apart touch.
+    c4 = next(part for part in board.PARTS if part.ref == "C4")
+    moved = dataclasses.replace(c4, pins={"1": (28, 16), "2": (28, 17)})
+    parts = tuple(moved if part is c4 else part for part in board.PARTS)
+    monkeypatch.setattr(board, "PARTS", parts)
+    assert board.body_overlaps() == ["C4 and C5 are -0.16 mm apart (at least 0.5 mm)"]

@@ -28,7 +28,7 @@ def test_selftest_writes_every_output(selftest: tuple[int, Path]) -> None:
     for line in (out / "epd.jsonl").read_text().splitlines():
         assert set(json.loads(line)) == {"t_ms", "cmd", "len", "data", "crc32"}
     power = json.loads((out / "power.json").read_text())
-    assert {"energy_per_update_mJ", "standby_uA", "coin_cell_years"} <= set(power)
+    assert {"energy_per_update_mJ", "standby_uA"} <= set(power)
     assert power["standby_uA"] <= 1.0
     assert all(ms <= MAX_BUTTON_TO_REFRESH_MS for ms in power["button_to_refresh_command_ms"])
     assert len(power["button_to_refresh_command_ms"]) == 3

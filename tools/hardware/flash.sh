@@ -7,9 +7,10 @@
 #   TOOL=CODE    ipecmd's tool code: PK4 (PICkit 4, the default), PK5 (MPLAB PICkit 5),
 #                SNAP (MPLAB Snap), or another code `ipecmd -?` lists
 #   POWER=...    who powers the board while it is programmed:
-#                  a voltage (default 3.3; 2.3-5.5 V, the PIC16F18326's range): the
+#                  a voltage (default 3.3; 2.3-3.7 V: the PIC16F18326's floor, the panel's
+#                  top): the
 #                  programmer, with the cell switched off (SW2 at OFF);
-#                  cell: the board's own CR2032 (SW2 at BATT), for a programmer that cannot
+#                  cell: the board's own cells (SW2 at BATT), for a programmer that cannot
 #                  power its target (the Snap's default);
 #                  none: a bench supply on J2 pins 2 and 3 (SW2 at OFF).
 #   IPECMD=PATH  ipecmd.sh / ipecmd.exe (default: on PATH, else the newest under
@@ -22,7 +23,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 VDD_MIN=2.3 # PIC16F18326 (not the LF part's 1.8-3.6 V): DS40001839, D001
-VDD_MAX=5.5
+# The chip takes 5.5 V, but the board's VDD reaches the panel module through U2, and the
+# panel's supply is 3.7 V at most: the board's range is the chip's floor to the panel's top.
+VDD_MAX=3.7
 
 fail() {
   printf 'flash: %s\n' "$*" >&2
@@ -62,8 +65,10 @@ case "$power" in
   cell | none) ;;
   *[!0-9.]* | "") fail "POWER=$power: give a voltage (3.3), cell or none" ;;
   *)
+    within "$power" 0 "$VDD_MAX" ||
+      fail "POWER=$power V is above the panel's $VDD_MAX V maximum (the board's VDD reaches it through U2): give $VDD_MIN-$VDD_MAX V"
     within "$power" "$VDD_MIN" "$VDD_MAX" ||
-      fail "POWER=$power V is outside the PIC16F18326's $VDD_MIN-$VDD_MAX V"
+      fail "POWER=$power V is outside the PIC16F18326's $VDD_MIN V minimum: give $VDD_MIN-$VDD_MAX V"
     [ "$powers_target" = yes ] ||
       fail "TOOL=$tool cannot power the board: POWER=cell (SW2 at BATT) or POWER=none (a bench supply on J2 pins 2/3)"
     power_args=("-W$power")
@@ -95,7 +100,7 @@ case "$power" in
       "flash: the programmer on J2 (its pin 1 to J2 pin 1); it reads VDD on pin 2 and drives nothing there" >&2
     ;;
   none)
-    printf 'flash: the board runs from the supply on J2 pins 2/3 (2.3-5.5 V): SW2 must be OFF\n' >&2
+    printf 'flash: the board runs from the supply on J2 pins 2/3 ($VDD_MIN-$VDD_MAX V): SW2 must be OFF\n' >&2
     ;;
   *)
     printf 'flash: the programmer powers the board at %s V: the cell switch SW2 must be OFF\n' "$power" >&2
@@ -109,6 +114,6 @@ status=0
 # The voltage the programmer read on J2 pin 2, when its output names one.
 vdd="$(reported_vdd "$log")"
 if [ -n "$vdd" ] && ! within "$vdd" "$VDD_MIN" "$VDD_MAX"; then
-  fail "the programmer read VDD = $vdd V, outside the PIC16F18326's $VDD_MIN-$VDD_MAX V: check the cell (SW2 at BATT) or the supply"
+  fail "the programmer read VDD = $vdd V, outside the board's $VDD_MIN-$VDD_MAX V (the chip's minimum, the panel's maximum): check the cells (SW2 at BATT) or the supply"
 fi
 [ "$status" = 0 ] || fail "ipecmd failed (exit $status): see its output above and hardware/bringup.md step 2"

@@ -87,7 +87,7 @@ def drawing(netlist: Netlist, ports: dict[str, str]) -> str:
         ),
         f'<text x="{ADAPTER_X + 8}" y="{J1_TOP + 82}">its VCC pin: not connected</text>',
         *_box(
-            BOARD_X, 50, BOARD_W, HEIGHT - 70, ["epdle board", "U1 PIC16F18326, CR2032"], "#f4fff0"
+            BOARD_X, 50, BOARD_W, HEIGHT - 70, ["epdle board", "U1 PIC16F18326, 2 x AAA"], "#f4fff0"
         ),
         *_box(MODULE_X, J3_TOP - 60, MODULE_W, 60 + STEP * len(j3), module, "#fff4e8"),
     ]

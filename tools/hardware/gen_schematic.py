@@ -410,14 +410,15 @@ PARTS: tuple[Part, ...] = (
     ),
     Part(
         "BT1",
-        "CR2032",
+        "2xAAA lithium",
         BATTERY,
         (25.4, 68.58),
-        "Battery:BatteryHolder_Keystone_103_1x20mm",
+        "Battery:BatteryHolder_Keystone_2468_2xAAA",
         "Keystone Electronics",
-        "103",
-        "any 20 mm coin cell holder (e.g. Keystone 3034 surface mount)",
-        "holder for the cell: Panasonic CR-2032/BN or any CR2032 (3.0 V, about 225 mAh)",
+        "2468",
+        "any holder for two AAA cells in series, on flying leads",
+        "holder for two Energizer L92 (Li/FeS2 AAA, 1.8 V fresh, 1,200 mAh) in series: 3.6 V"
+        " fresh; not CR2032, CR2450 or alkaline AAA (hardware/power.md, the cell by numbers)",
         {"1": "VBAT", "2": "GND"},
     ),
     Part(

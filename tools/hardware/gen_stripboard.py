@@ -25,6 +25,11 @@ NETLIST = REPO / "hardware" / "kicad" / "epdle.net"
 COLUMNS, ROWS = 30, 22
 
 Hole = tuple[int, int]
+HOLE_MM = 2.54
+# Murata GRM32E (1210): 3.2 +- 0.3 mm long, 2.5 +- 0.2 mm wide.
+MLCC_1210_MM = (2.7, 3.5)
+# Between two bodies on the same side: room for the solder fillets and the tweezers.
+BODY_CLEARANCE_MM = 0.5
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,9 @@ class Placed:
     label: str
     flying: bool = False  # leads on wires (off-board part), not the part's own legs
     copper_side: bool = False  # a surface-mount part soldered across strips, under the board
+    # A body drawn to scale and kept clear of the others on its side: (across, along) its
+    # pins' axis in mm, at the largest its data sheet allows.
+    body_mm: tuple[float, float] | None = None
 
 
 def _dip(ref: str, label: str, col: int, row: int, pins: int) -> Placed:
@@ -59,9 +67,10 @@ PARTS: tuple[Placed, ...] = (
     Placed("C1", {"1": (10, 1), "2": (10, 3)}, "100n"),
     Placed("C2", {"1": (6, 1), "2": (6, 3)}, "10u"),
     Placed("C3", {"1": (22, 14), "2": (22, 15)}, "1u"),
-    # 1210 MLCC on the copper side, one end on U2's VIN strip, the other on the GND strip below.
-    Placed("C4", {"1": (28, 16), "2": (28, 17)}, "220u", copper_side=True),
-    Placed("C5", {"1": (29, 16), "2": (29, 17)}, "220u", copper_side=True),
+    # 1210 MLCC on the copper side, one end on U2's VIN strip, the other on the GND strip
+    # below; two columns apart (5.08 mm between centres, 2.7 mm wide at most).
+    Placed("C4", {"1": (27, 16), "2": (27, 17)}, "220u", copper_side=True, body_mm=MLCC_1210_MM),
+    Placed("C5", {"1": (29, 16), "2": (29, 17)}, "220u", copper_side=True, body_mm=MLCC_1210_MM),
     Placed("D1", {"1": (29, 9), "2": (29, 8)}, "BAT85"),
     Placed("R1", {"1": (9, 5), "2": (9, 8)}, "10k"),
     Placed("R2", {"1": (26, 8), "2": (26, 7)}, "220"),
@@ -89,7 +98,7 @@ LINKS: tuple[tuple[Hole, Hole], ...] = (
     ((27, 3), (27, 2)),  # J2's MCLR to row 2
     ((7, 2), (7, 8)),  # row 2 to U1 pin 4 (MCLR)
     ((25, 15), (25, 4)),  # U2 VBIAS to VDD
-    ((27, 15), (27, 16)),  # U2 VBIAS to VIN
+    ((28, 15), (28, 16)),  # U2 VBIAS to VIN
     ((27, 14), (22, 8)),  # U2 ON to EPD_PWR
     ((18, 15), (18, 5)),  # GND to the panel, U2 and C3
     ((19, 16), (19, 11)),  # EPD_SDA to the panel's DIN
@@ -139,6 +148,7 @@ def problems(netlist: dict[tuple[str, str], tuple[str, str]]) -> list[str]:
         occupy(a, f"link {a}-{b}")
         occupy(b, f"link {a}-{b}")
 
+    found += body_overlaps()
     wanted = {key for key in netlist if not key[0].startswith("#")}
     for key in sorted(wanted - set(placed)):
         found.append(f"{key[0]}.{key[1]} is not placed")
@@ -170,6 +180,35 @@ def problems(netlist: dict[tuple[str, str], tuple[str, str]]) -> list[str]:
     for net, pieces in sorted(groups.items()):
         if len(pieces) > 1:
             found.append(f"{net} is split into {len(pieces)} unconnected pieces")
+    return found
+
+
+def body_outline(part: Placed) -> tuple[float, float, float, float]:
+    """A part's body (x0, y0, x1, y1) in mm, centred between its first and last pin."""
+    assert part.body_mm is not None
+    holes = list(part.pins.values())
+    (c0, r0), (c1, r1) = holes[0], holes[-1]
+    across, along = part.body_mm
+    width, height = (along, across) if r0 == r1 else (across, along)
+    x, y = (c0 + c1) / 2 * HOLE_MM, (r0 + r1) / 2 * HOLE_MM
+    return x - width / 2, y - height / 2, x + width / 2, y + height / 2
+
+
+def body_overlaps() -> list[str]:
+    """Bodies on the same side of the board closer than BODY_CLEARANCE_MM."""
+    found = []
+    bodies = [part for part in PARTS if part.body_mm is not None]
+    for i, a in enumerate(bodies):
+        for b in bodies[i + 1 :]:
+            if a.copper_side != b.copper_side:
+                continue
+            ax0, ay0, ax1, ay1 = body_outline(a)
+            bx0, by0, bx1, by1 = body_outline(b)
+            gap = max(bx0 - ax1, ax0 - bx1, by0 - ay1, ay0 - by1)
+            if gap < BODY_CLEARANCE_MM:
+                found.append(
+                    f"{a.ref} and {b.ref} are {gap:.2f} mm apart (at least {BODY_CLEARANCE_MM} mm)"
+                )
     return found
 
 

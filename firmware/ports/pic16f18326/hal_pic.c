@@ -42,6 +42,8 @@ HAL_STATIC_ASSERT(xtal_is_the_hal_clock, _XTAL_FREQ == HAL_FOSC_HZ);
  * HAL_WATCHDOG_AWAKE_MS (64 s nominal), SWDTEN on. */
 #define WDT_PERIOD_32MS (0x05u << _WDTCON_WDTPS0_POSN)
 #define WDT_AWAKE (((uint8_t)(0x10u << _WDTCON_WDTPS0_POSN)) | _WDTCON_SWDTEN_MASK)
+/* WDTPS = 01010, 1:32768 = HAL_SLEEP_LONG_MS (1 s nominal); SWDTEN set for the SLEEP. */
+#define WDT_PERIOD_1S (0x0Au << _WDTCON_WDTPS0_POSN)
 
 /* VDD against the FVR (DS40001839, "Fixed Voltage Reference", "Analog-to-Digital
  * Converter"): FVR buffer 1 at 1x (ADFVR = 01, 1.024 V); the ADC's positive channel
@@ -366,6 +368,10 @@ void hal_sleep(void) {
     INTCONbits.GIE = 1;
 }
 
+uint8_t hal_uart_rx_level(void) {
+    return PORTAbits.RA1;
+}
+
 /*
  * One SLEEP with the watchdog as its bound (DS40001839, "Watchdog Timer":
  * with WDTE = SWDTEN the SWDTEN bit of WDTCON runs it; a time-out during SLEEP
@@ -415,6 +421,37 @@ hal_wake_t hal_sleep_period(void) {
     }
     INTCONbits.GIE = gie;
     return cause;
+}
+
+/*
+ * The lines off: the receiver off (CREN = 0: a held-low RX makes no framing errors), RC1
+ * taken from the EUSART (RC1PPS = 0: its LATC bit), WPUA1 off and RA1 an output
+ * (TRISA1 = 0). LATA1 and LATC1 stay 0 from hal_init() (nothing else writes them), so
+ * both pins are driven low. Each watchdog period ends with a look at RX: RA1 an input
+ * with its pull-up for HAL_RX_LOOK_US; high, the lines stay on as hal_init() set them.
+ * RX is not armed to wake the CPU (RA1 driven, it cannot move).
+ */
+void hal_sleep_lines_off(void) {
+    uart_drain_transmitter(); /* the last byte sent whole, as before any SLEEP */
+    RC1STAbits.CREN = 0;
+    RC1PPS = 0x00u;
+    WDTCON = WDT_PERIOD_1S;
+    do {
+        WPUAbits.WPUA1 = 0;
+        TRISAbits.TRISA1 = 0;
+        if (sleep_one_watchdog_period() != HAL_WAKE_WATCHDOG) {
+            break;
+        }
+        WPUAbits.WPUA1 = 1;
+        TRISAbits.TRISA1 = 1;
+        hal_delay_us(HAL_RX_LOOK_US);
+    } while (!PORTAbits.RA1);
+    WDTCON = WDT_AWAKE;
+    CLRWDT();
+    WPUAbits.WPUA1 = 1;
+    TRISAbits.TRISA1 = 1;
+    RC1PPS = PPS_OUTPUT_TX;
+    RC1STAbits.CREN = 1;
 }
 
 /* ADRES preset to the lowest VDD: a conversion that does not end reads as a weak cell. */

@@ -22,6 +22,7 @@
 #define UART_RING_BYTES 64u
 #define NVM_ACCESS_INSTRUCTIONS 6u /* NVMADR/NVMCON set-up and the read itself */
 #define WATCHDOG_PERIOD_NS ((uint64_t)HAL_SLEEP_PERIOD_MS * 1000000u)
+#define WATCHDOG_LONG_NS ((uint64_t)HAL_SLEEP_LONG_MS * 1000000u)
 #define SLEEP_SETUP_INSTRUCTIONS 4u /* WDTCON and IOCAP set and restored */
 /* A VDD measurement as ports/pic16f18326 makes it: FVRRDY, the FVR's settling (TFVRS,
  * 25 us) and one conversion (about 12 TAD of 1 us), a few instructions around them. */
@@ -113,7 +114,7 @@ void hal_init(void) {
             sim_bus_drive(pin_nets[pin], 0u);
         }
     }
-    sim_bus_drive(SIM_NET_UART_TX, 1u);
+    sim_uart_lines(true);
     sim_board_watchdog_awake((uint64_t)HAL_WATCHDOG_AWAKE_MS * 1000000u);
     sim_board_clock_set(HAL_FOSC_HZ); /* OSCFRQ, OSCCON1 */
     spend_instructions(40u);
@@ -253,6 +254,29 @@ hal_wake_t hal_sleep_period(void) {
                                      : HAL_WAKE_OTHER;
 }
 
+/*
+ * As ports/pic16f18326: the last byte sent, the lines off (sim_uart_lines), SLEEPs bounded by the watchdog (WDTPS for HAL_SLEEP_LONG_MS), each
+ * followed by a look at RX with its pull-up (sim_uart_rx_probe), until RX reads high or
+ * something else woke the CPU; the lines on again.
+ */
+void hal_sleep_lines_off(void) {
+    sim_board_hal_call();
+    uart_drain_transmitter();
+    sim_uart_lines(false);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS + 4u); /* CREN, RC1PPS, WPUA, TRISA */
+    while (sim_cpu_sleep_standby(WATCHDOG_LONG_NS) == SIM_WAKE_WATCHDOG) {
+        spend_instructions(SLEEP_SETUP_INSTRUCTIONS);
+        sim_uart_rx_probe(true);
+        sim_cpu_spend((uint64_t)HAL_RX_LOOK_US * 1000u);
+        if (sim_bus_level(SIM_NET_UART_RX) != 0u) {
+            break;
+        }
+        sim_uart_rx_probe(false);
+    }
+    sim_uart_lines(true);
+    spend_instructions(SLEEP_SETUP_INSTRUCTIONS + 4u);
+}
+
 /* As the ADC converts it: the FVR buffer against VDD, 10 bits, truncated (1 LSB = VDD / 1024),
  * at most full scale; the FVR at this chip's own voltage (sim_fvr_set). */
 uint16_t hal_vdd_reading(void) {
@@ -335,6 +359,12 @@ uint8_t hal_uart_errors_take(void) {
     lost = uart_lost;
     uart_lost = 0;
     return lost;
+}
+
+uint8_t hal_uart_rx_level(void) {
+    sim_board_hal_call();
+    spend_instructions(2u);
+    return sim_bus_level(SIM_NET_UART_RX);
 }
 
 uint16_t hal_flash_read(uint16_t word_addr) {

@@ -189,7 +189,6 @@ def run_selftest(args: argparse.Namespace) -> int:
     )
     table.add_row("energy per update", _format(power["energy_per_update_mJ"], "mJ"))
     table.add_row("standby current", _format(standby, "uA", 3))
-    table.add_row("CR2032 life at 1 update/h", _format(power["coin_cell_years"], "years", 2))
     table.add_row("simulated / wall time", f"{result.simulated_s:.1f} s / {wall_s:.2f} s")
     table.add_row("violations", str(len(result.violations)))
     table.add_row("output", str(out))

@@ -17,10 +17,9 @@ from epdle.sim.board import (
     board_behind,
 )
 from epdle.sim.library import LIBRARY_ENV, LIBRARY_NAME, SimError, library_path
-from epdle.sim.power import COIN_CELL_MAH, UPDATES_PER_HOUR, PowerReport
+from epdle.sim.power import PowerReport
 
 __all__ = [
-    "COIN_CELL_MAH",
     "EEPROM_BYTES",
     "FLASH_ROWS",
     "FLASH_ROW_WORDS",
@@ -28,7 +27,6 @@ __all__ = [
     "LIBRARY_ENV",
     "LIBRARY_NAME",
     "NETS",
-    "UPDATES_PER_HOUR",
     "Board",
     "EpdTransaction",
     "PowerReport",

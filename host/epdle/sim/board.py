@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, TypedDict
 from epdle.panel import PLANE_BYTES, Planes
 from epdle.sim.library import (
     LOG_DATA_BYTES,
+    CellRating,
     PowerStats,
     RefreshInfo,
     SimError,
@@ -60,6 +61,10 @@ PRESS_BOUNCE = ((0.3, 1), (0.7, 0), (1.5, 1), (2.1, 0))
 RELEASE_BOUNCE = ((0.4, 0), (0.9, 1))
 
 BOR_TRIPS = ("min", "typ", "max")
+# The cells of sim_cell_t, in its order (hardware/power.md, "The cell by numbers").
+CELLS = ("CR2032", "CR2450", "2xAAA alkaline", "2xAAA lithium")
+# What is on J1 (sim_adapter_t, in its order).
+ADAPTERS = ("powered", "unpowered", "none")
 
 _STOP_DEADLINE = 0
 _STOP_REFRESH_DONE = 1
@@ -390,10 +395,18 @@ class Board:
             lib.sim_eeprom_poke(addr, value)
 
     def power_report(self) -> PowerReport:
-        """Energy per update, standby current and CR2032 life, plus time in every state."""
+        """Energy per update and standby current, plus time in every state."""
         stats = PowerStats()
         self._live().sim_power_stats(ctypes.byref(stats))
         return power_report(stats, self.refresh_count)
+
+    @property
+    def charge_drawn_c(self) -> float:
+        """The charge the board has drawn from its supply since boot (coulombs): standby
+        and active together, by the power model."""
+        stats = PowerStats()
+        self._live().sim_power_stats(ctypes.byref(stats))
+        return float(stats.standby_charge_c + stats.active_charge_c)
 
     def set_supply(
         self,
@@ -424,6 +437,27 @@ class Board:
         supply = Supply()
         self._live().sim_supply_get(ctypes.byref(supply))
         return {field[0]: float(getattr(supply, field[0])) for field in Supply._fields_}
+
+    def set_cell(self, cell: str, used: float) -> None:
+        """One of CELLS with `used` (0..1) of its rated capacity drawn, by its makers' curves."""
+        if cell not in CELLS or self._live().sim_cell_set(CELLS.index(cell), used) != 0:
+            raise ValueError(f"no cell {cell!r} with {used!r} of its capacity used")
+
+    def cell_rating(self, cell: str) -> dict[str, float]:
+        """A cell's rated capacity (mAh), self-discharge a year, continuous and pulse mA."""
+        rating = CellRating()
+        if (
+            cell not in CELLS
+            or self._live().sim_cell_rating(CELLS.index(cell), ctypes.byref(rating)) != 0
+        ):
+            raise ValueError(f"no cell {cell!r}")
+        return {field[0]: float(getattr(rating, field[0])) for field in CellRating._fields_}
+
+    def set_adapter(self, which: str) -> None:
+        """What is on J1: one of ADAPTERS."""
+        if which not in ADAPTERS:
+            raise ValueError(f"adapter must be one of {', '.join(ADAPTERS)}, got {which!r}")
+        self._live().sim_uart_set_adapter(ADAPTERS.index(which))
 
     def select_bor_trip(self, which: str) -> None:
         """Where in the configured trip range (min, typ, max) the simulated chip trips."""

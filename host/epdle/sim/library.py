@@ -96,6 +96,15 @@ class RefreshInfo(ctypes.Structure):
     ]
 
 
+class CellRating(ctypes.Structure):
+    _fields_ = [
+        ("capacity_mah", ctypes.c_double),
+        ("self_discharge_per_year", ctypes.c_double),
+        ("continuous_ma", ctypes.c_double),
+        ("pulse_ma", ctypes.c_double),
+    ]
+
+
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_boot": (ctypes.c_int, [ctypes.c_char_p]),
     "sim_shutdown": (None, []),
@@ -135,6 +144,9 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "sim_bor_trip_select": (None, [ctypes.c_int]),
     "sim_bor_trip_v": (ctypes.c_double, []),
     "sim_bor_trip_max_v": (ctypes.c_double, []),
+    "sim_cell_set": (ctypes.c_int, [ctypes.c_int, ctypes.c_double]),
+    "sim_cell_rating": (ctypes.c_int, [ctypes.c_int, ctypes.POINTER(CellRating)]),
+    "sim_uart_set_adapter": (None, [ctypes.c_int]),
     "sim_supply_report_start": (None, []),
     "sim_supply_report": (None, [ctypes.POINTER(SupplyReport)]),
     "sim_brownout_count": (ctypes.c_uint32, []),

@@ -1,6 +1,7 @@
-"""The power report: energy per update, standby current and coin-cell life, from the
-simulated board's power counters; and what one press does to the supply path (the
-models themselves are C: firmware/sim/sim_power.c, sim_battery.c, hardware/power.md)."""
+"""The power report: energy per update and standby current, from the simulated board's
+power counters (the cell's life at a game a day: tools/hardware/gen_battery_life.py);
+and what one press does to the supply path (the models themselves are C:
+firmware/sim/sim_power.c, sim_battery.c, hardware/power.md)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,6 @@ from epdle.sim.library import PowerStats
 if TYPE_CHECKING:
     from epdle.sim.board import Board
 
-# CR2032 nominal capacity (hardware/power.md) and the usage the brief rates it at.
-COIN_CELL_MAH = 225.0
-UPDATES_PER_HOUR = 1.0
-HOURS_PER_YEAR = 24 * 365.25
 NS_PER_MS = 1_000_000
 
 
@@ -25,11 +22,8 @@ class PowerReport(TypedDict):
 
     energy_per_update_mJ: float | None
     standby_uA: float | None
-    coin_cell_years: float | None
     updates: int
     supply_V: float
-    coin_cell_mAh: float
-    updates_per_hour: float
     # Time spent in every state, from the power model's counters.
     mcu_run_ms: float
     mcu_stall_ms: float
@@ -46,13 +40,9 @@ class PowerReport(TypedDict):
 
 
 def power_report(stats: PowerStats, refreshes: int) -> PowerReport:
-    """Energy per update, standby current and CR2032 life, plus time in every state."""
+    """Energy per update and standby current, plus time in every state."""
     charge_per_update = stats.active_charge_c / refreshes if refreshes else None
     standby_a = stats.standby_charge_c / (stats.standby_ns * 1e-9) if stats.standby_ns else None
-    years = None
-    if charge_per_update is not None and standby_a is not None:
-        charge_per_hour = standby_a * 3600 + charge_per_update * UPDATES_PER_HOUR
-        years = COIN_CELL_MAH * 3.6 / charge_per_hour / HOURS_PER_YEAR
 
     def ms(counter: str) -> float:
         return float(getattr(stats, counter + "_ns")) / NS_PER_MS
@@ -62,11 +52,8 @@ def power_report(stats: PowerStats, refreshes: int) -> PowerReport:
             charge_per_update * stats.supply_v * 1e3 if charge_per_update else None
         ),
         standby_uA=standby_a * 1e6 if standby_a is not None else None,
-        coin_cell_years=years,
         updates=refreshes,
         supply_V=float(stats.supply_v),
-        coin_cell_mAh=COIN_CELL_MAH,
-        updates_per_hour=UPDATES_PER_HOUR,
         mcu_run_ms=ms("mcu_run"),
         mcu_stall_ms=ms("mcu_stall"),
         mcu_sleep_ms=ms("mcu_sleep"),

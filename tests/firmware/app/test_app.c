@@ -461,6 +461,72 @@ static void test_press_during_a_command_after_a_held_show_is_shown(void **state)
     assert_string_equal(fake_link.events, "b1b2");
 }
 
+/* The mean current drawn from the supply from from_ms to to_ms (the power model's
+ * charge: standby and active together), in microamps. */
+static double mean_current_ua(uint32_t from_ms, uint32_t to_ms) {
+    sim_power_stats_t before;
+    sim_power_stats_t after;
+
+    run_app_until(from_ms);
+    sim_power_stats(&before);
+    run_app_until(to_ms);
+    sim_power_stats(&after);
+    return (after.standby_charge_c + after.active_charge_c - before.standby_charge_c -
+            before.active_charge_c) /
+           ((double)(to_ms - from_ms) * 1e-3) * 1e6;
+}
+
+/* An unpowered adapter left on J1 pulls RX low: the firmware stops feeding it (RA1's
+ * pull-up off, RA1 and RC1 low) and the board's standby stays within 5 uA, against the
+ * 0.1-0.45 mA the pull-up and RC1's high drive into it otherwise. */
+static void test_unpowered_adapter_on_j1_is_not_fed(void **state) {
+    double idle_ua;
+    double adapter_ua;
+
+    (void)state;
+    idle_ua = mean_current_ua(1000u, 11000u);
+    sim_uart_set_adapter(SIM_ADAPTER_UNPOWERED);
+    adapter_ua = mean_current_ua(12000u, 72000u);
+    print_message("standby %.2f uA, with an unpowered adapter on J1 %.2f uA\n", idle_ua,
+                  adapter_ua);
+    assert_true(idle_ua < 1.0);
+    assert_true(adapter_ua <= 5.0);
+    assert_int_equal(sim_net_level(SIM_NET_UART_TX), 0);
+    assert_slept_unpowered();
+}
+
+/* Powered again (or unplugged), RX rises: the lines are on again within a long sleep
+ * period, and standby falls back to its figure. */
+static void test_lines_come_back_when_rx_rises(void **state) {
+    static const sim_adapter_t after[] = {SIM_ADAPTER_POWERED, SIM_ADAPTER_NONE};
+    size_t i;
+
+    (void)state;
+    for (i = 0; i < sizeof after / sizeof after[0]; i++) {
+        sim_uart_set_adapter(SIM_ADAPTER_UNPOWERED);
+        run_app_until(20000u * (uint32_t)i + 5000u);
+        assert_int_equal(sim_net_level(SIM_NET_UART_TX), 0);
+        sim_uart_set_adapter(after[i]);
+        run_app_until(20000u * (uint32_t)i + 5000u + HAL_SLEEP_LONG_MS + 100u);
+        assert_int_equal(sim_net_level(SIM_NET_UART_TX), 1);
+        assert_int_equal(sim_net_level(SIM_NET_UART_RX), 1);
+        assert_true(mean_current_ua(20000u * (uint32_t)i + 8000u, 20000u * (uint32_t)i + 18000u) <
+                    1.0);
+    }
+}
+
+/* The button still works with the lines off, and the lines go off again after the show. */
+static void test_press_with_an_unpowered_adapter_is_shown(void **state) {
+    (void)state;
+    sim_uart_set_adapter(SIM_ADAPTER_UNPOWERED);
+    button_press(3000u, 120u, 2u);
+    run_app_until(40000u);
+    assert_int_equal(fake_display.show_count, 1);
+    assert_string_equal(fake_link.events, "b1");
+    assert_int_equal(sim_net_level(SIM_NET_UART_TX), 0);
+    assert_slept_unpowered();
+}
+
 static void test_reboot_mid_show_starts_clean(void **state) {
     (void)state;
     button_press(100u, 150u, 0u);
@@ -506,6 +572,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_press_during_a_command_after_a_held_show_is_shown,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_reboot_mid_show_starts_clean, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unpowered_adapter_on_j1_is_not_fed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lines_come_back_when_rx_rises, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_press_with_an_unpowered_adapter_is_shown, setup,
+                                        teardown),
     };
 
     return cmocka_run_group_tests(tests, NULL, NULL);

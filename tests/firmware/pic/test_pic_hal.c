@@ -484,6 +484,63 @@ static void uart_always(uint32_t sleep_index) {
     wake_by_uart_start_bit();
 }
 
+/* The sleep with the UART's lines off (an unpowered adapter on J1), seen at each SLEEP:
+ * RA1 an output without its pull-up and RC1 its latch, both low, the receiver off, the
+ * watchdog at 1 s (WDTPS = 01010, 1:32768 of LFINTOSC; SWDTEN on), BORCON untouched
+ * (BOREN = SLEEP: the brown-out reset is off in SLEEP by itself). RX stays low for the first looks, then rises (the adapter powered). */
+static uint8_t lines_off_at_every_sleep;
+static uint32_t rx_high_from_sleep;
+
+static void adapter_unpowered_until(uint32_t sleep_index) {
+    lines_off_at_every_sleep &= (WPUA & 0x02) == 0x00 && (TRISA & 0x02) == 0x00 &&
+                                (LATA & 0x02) == 0x00 && RC1PPS == 0x00 && (LATC & 0x02) == 0x00 &&
+                                (RC1STA & 0x10) == 0x00 && (WDTCON & 0x3F) == 0x15 &&
+                                BORCON == 0x80 && (IOCAN & 0x02) == 0x00 && !INTCONbits.GIE;
+    wake_by_watchdog();
+    PORTAbits.RA1 = sleep_index + 1u >= rx_high_from_sleep ? 1u : 0u;
+}
+
+static void test_sleep_with_the_lines_off_feeds_nothing_until_rx_rises(void **state) {
+    (void)state;
+    TX1STA = 0x26;
+    BORCON = 0x80; /* SBOREN as it was before: left alone */
+    lines_off_at_every_sleep = 1u;
+    rx_high_from_sleep = 3u;
+    pic_host.on_sleep = adapter_unpowered_until;
+    INTCONbits.GIE = 0;
+    hal_sleep_lines_off();
+    assert_int_equal(pic_host.sleep_count, 3);
+    assert_true(lines_off_at_every_sleep);
+    assert_in_range(pic_host.delayed_us, 3u * HAL_RX_LOOK_US, 3u * HAL_RX_LOOK_US + 400u);
+    /* On again as hal_init() left them, the watchdog and brown-out reset as before. */
+    assert_int_equal(WPUA & 0x37, 0x22);
+    assert_int_equal(TRISA & 0x37, 0x22);
+    assert_int_equal(RC1PPS, 0x14);
+    assert_int_equal(RC1STA & 0xF8, 0x90);
+    assert_int_equal(WDTCON, 0x21);
+    assert_int_equal(BORCON & 0x80, 0x80);
+    assert_int_equal(INTCON & 0x80, 0x00);
+}
+
+/* The button's edge ends it at once, without a look: the lines on again. */
+static void button_always(uint32_t sleep_index) {
+    (void)sleep_index;
+    wake_by_button();
+}
+
+static void test_the_button_ends_the_sleep_with_the_lines_off(void **state) {
+    (void)state;
+    TX1STA = 0x26;
+    PORTAbits.RA1 = 0;
+    pic_host.on_sleep = button_always;
+    INTCONbits.GIE = 0;
+    hal_sleep_lines_off();
+    assert_int_equal(pic_host.sleep_count, 1);
+    assert_int_equal(TRISA & 0x37, 0x22);
+    assert_int_equal(RC1PPS, 0x14);
+    assert_int_equal(IOCAF & 0x20, 0x20); /* the button's flag left for the interrupt */
+}
+
 /* Panel powered and refreshing (BUSY low), nothing left to send, WDTCON at its reset value. */
 static int setup_refreshing(void **state) {
     setup(state);
@@ -679,6 +736,8 @@ int main(void) {
         cmocka_unit_test_setup(test_vdd_is_read_on_the_fvr_and_an_fvr_never_ready_reads_weak,
                                setup),
         cmocka_unit_test_setup(test_the_reset_cause_is_told_once, setup),
+        cmocka_unit_test_setup(test_sleep_with_the_lines_off_feeds_nothing_until_rx_rises, setup),
+        cmocka_unit_test_setup(test_the_button_ends_the_sleep_with_the_lines_off, setup),
         cmocka_unit_test_setup(test_one_sleep_period_keeps_the_interrupt_state_and_tells_the_cause,
                                setup_refreshing),
     };

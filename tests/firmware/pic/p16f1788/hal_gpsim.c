@@ -123,6 +123,14 @@ hal_wake_t hal_sleep_period(void) {
     return HAL_WAKE_OTHER;
 }
 
+/* No adapter is modelled here: RX idles high (the UART is silent), so the sleep with the
+ * lines off returns at its first look, as the chip's would. */
+void hal_sleep_lines_off(void) {}
+
+uint8_t hal_uart_rx_level(void) {
+    return 1u;
+}
+
 /* A fresh cell behind VDD (3.0 V) and the nominal FVR: no supply is modelled here. */
 uint16_t hal_vdd_reading(void) {
     return (uint16_t)(HAL_FVR_NOMINAL_MV * HAL_ADC_STEPS / 3000u);

@@ -25,7 +25,7 @@ const double RESET_MIN_S = 50e-6, READY_S = 0.010;
  * groups of 6 bytes (a level select, four frame counts, a repeat count). */
 const uint8_t PSR_REG = 0x20, PSR_BW = 0x10, PLL_DEFAULT = 0x3C;
 const unsigned LUT_GROUPS = 7, LUT_GROUP_BYTES = 6;
-const unsigned char PLL_HZ[][2] = {{0x3F, 29}, {0x3E, 33}, {0x3D, 40}, {0x3C, 50},
+const unsigned char PLL_HZ[][2] = {{0x3F, 29}, {0x3E, 33},  {0x3D, 40}, {0x3C, 50},
                                    {0x3B, 67}, {0x3A, 100}, {0x39, 200}};
 const int RESET_PULSES = 3;
 /* BUSY falls this long after a command that makes the controller busy (BUSY_DELAY_US). */
@@ -217,6 +217,12 @@ void Bench::next_step() {
             waiting = MCLR;
             schedule_s(0.001);
             return;
+        } else if (s.op == "rx") {
+            /* What holds the line between the host's bytes: 1 a powered adapter (idle
+             * high), 0 an unpowered one left on J1 (held low by its protection diodes). */
+            rx_idle_high = s.arg != "0";
+            drive(0, RX, rx_idle_high);
+            log("rx", rx_idle_high ? "1" : "0");
         } else if (s.op == "peek") {
             unsigned int address = (unsigned int)std::strtoul(s.arg.c_str(), nullptr, 16);
             char text[48];
@@ -307,6 +313,17 @@ void Bench::check_inputs_unpowered(unsigned int high) {
         if ((high >> std::atoi(input[0])) & 1u) {
             log("violation", std::string(input[1]) + " high while the panel is unpowered");
         }
+    }
+}
+
+/* RA1 turned into an input reads the line as the host side holds it (gpsim keeps a level
+ * forced on a pin while the chip drove it, but does not apply it when the pin turns). */
+void Bench::tris_changed(int port, unsigned int before, unsigned int after) {
+    unsigned int rx_bit = 1u << RX;
+    if (port == 0 && !(before & rx_bit) && (after & rx_bit) && !uart_active) {
+        IOPIN &pin = chip->pin(0, RX)->getPin();
+        pin.forceDrivenState('Z'); /* not forced, then forced again: applied now */
+        pin.forceDrivenState(rx_idle_high ? '1' : '0');
     }
 }
 

@@ -7,7 +7,8 @@
  * a command while busy, a reset other than the UC8151D's (three pulses of 50 us or more,
  * 10 ms before the first command) and a panel input high while the panel is unpowered.
  * It runs a scenario (EPDLE_BENCH_SCENARIO: one step a line: wait MS, send HEX, reply MS,
- * press MS, mclr, peek ADDR, mark NAME, end) and logs every event with its cycle to
+ * press MS, mclr, rx 0|1 (the line's idle level: 0 an unpowered adapter), peek ADDR,
+ * mark NAME, end) and logs every event with its cycle to
  * EPDLE_BENCH_LOG (firmware/toolchain/README.md).
  */
 #ifndef EPDLE_BENCH_H
@@ -32,6 +33,7 @@ class Bench : public TriggerObject {
 
     /* From the chip. */
     void latch_changed(int port);
+    void tris_changed(int port, unsigned int before, unsigned int after);
     void tx_byte(unsigned int byte);
     void sleep_changed(bool asleep);
     void chip_reset(int type);
@@ -66,7 +68,8 @@ class Bench : public TriggerObject {
     Wait waiting = NONE;
     uint64_t deadline = 0;
 
-    /* host UART */
+    /* host UART; the line's level between bytes (the `rx` step: 0 an unpowered adapter) */
+    bool rx_idle_high = true;
     std::vector<uint8_t> tx_queue;
     size_t tx_pos = 0;
     int bit_index = 0;

@@ -24,6 +24,7 @@ unless every check passed; the timings go to docs/pic-image.md with --write-doc.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import re
 import shutil
@@ -82,6 +83,30 @@ REFRESH_WAIT_MS = 18000  # the UC8151D's 16.8 s refresh, its power-up and power-
 # (at 16 MHz about 80 % more: never shorter, as the host's wake rule needs).
 AWAKE_S = (1.5, 3.0)
 IDLE_WAIT_MS = 10000  # the device's awake window after the last byte, with room to spare
+# An unpowered adapter left on J1 holds RX low this long; the firmware looks at RX once a
+# watchdog period (HAL_SLEEP_LONG_MS, 1 s nominal: WDTPS 1:32768 of the 31 kHz LFINTOSC).
+ADAPTER_OFF_MS = 5000
+ADAPTER_LOOK_MS = 1500
+# The registers of the UART's lines (p16f18326.inc), and what each holds with the lines
+# off: (mask, value). RA1 an output low without its pull-up, RC1 its latch (low), the
+# receiver off (CREN).
+LINE_REGISTERS = {
+    "TRISA": 0x08C,
+    "LATA": 0x10C,
+    "WPUA": 0x20C,
+    "LATC": 0x10E,
+    "RC1STA": 0x19D,
+    "RC1PPS": 0xEA1,
+}
+LINES_OFF = {
+    "TRISA": (0x02, 0x00),
+    "LATA": (0x02, 0x00),
+    "WPUA": (0x02, 0x00),
+    "LATC": (0x02, 0x00),
+    "RC1STA": (0x10, 0x00),
+    "RC1PPS": (0xFF, 0x00),
+}
+RC1PPS_TX = 0x14  # RC1 the EUSART's TX
 # Button edge to DISPLAY_REFRESH: the simulated board's bound (host/epdle/cli/sim.py,
 # MAX_BUTTON_TO_REFRESH_MS). On the BOM's module the UC8151D's reset (21 ms) and POWER_ON
 # (79 ms, the IL0373's 37) come before the first byte, the cell is checked 40 ms awake and
@@ -635,6 +660,19 @@ def scenario(stored: list[bytes], torn: list[bytes], fast: list[bytes]) -> Scena
     s.step("press", 100)
     s.step("wait", FAST_WAIT_MS)
     s.mark("fast-end")
+    s.mark("adapter-off")
+    s.step("rx", 0)
+    s.step("wait", ADAPTER_OFF_MS)
+    for register in LINE_REGISTERS.values():
+        s.step("peek", f"{register:x}")
+    s.mark("adapter-on")
+    s.step("rx", 1)
+    s.step("wait", ADAPTER_LOOK_MS)
+    s.step("peek", f"{LINE_REGISTERS['RC1PPS']:x}")
+    s.mark("adapter-host")
+    s.wake()
+    s.command(Command.INFO)
+    s.mark("adapter-end")
     return s
 
 
@@ -753,6 +791,7 @@ def check_log(
     )
     shown(checks, "SHOW after the reset", log.between("show-after-reset", "end"), stored, glass)
     check_fast(checks, log, fast, figures, glass)
+    check_adapter(checks, log, figures)
     resets = [e.text for e in every if e.kind == "reset"]
     checks.check(
         "no stack overflow or underflow reset",
@@ -773,6 +812,56 @@ def check_log(
         "code above 0x2000 executed", figures["highest"] >= 0x2000, f"0x{figures['highest']:04X}"
     )
     return checks, figures
+
+
+def peeks(events: list[Event]) -> dict[int, int]:
+    """The registers peeked in `events`: address -> value."""
+    pairs = (e.text.split("=") for e in events if e.kind == "peek")
+    return {int(address, 16): int(value, 16) for address, value in pairs}
+
+
+def check_adapter(checks: Checks, log: Log, figures: dict[str, float | int]) -> None:
+    """An unpowered adapter on J1: the lines off, the CPU asleep but for a look at RX each
+    watchdog period, no reset; powered again, the UART back and INFO answered."""
+    off = log.between("adapter-off", "adapter-on")
+    held = peeks(off)
+    wrong = [
+        f"{name} {held.get(LINE_REGISTERS[name], -1):02x}"
+        for name, (mask, value) in LINES_OFF.items()
+        if held.get(LINE_REGISTERS[name], -1) & mask != value
+    ]
+    checks.check(
+        "an unpowered adapter on J1 (RX held low): RA1 low without its pull-up, RC1 low, "
+        "the receiver off",
+        not wrong,
+        ", ".join(wrong),
+    )
+    entered = [e.seconds for e in off if e.kind == "sleep" and e.text.startswith("enter")]
+    woke = [e.seconds for e in off if e.kind == "sleep" and e.text == "exit"]
+    # RX's fall wakes the standby SLEEP (woke[0]); the lines go off and each SLEEP after
+    # (entered) ends with the watchdog (woke[1:]): a look at RX, and SLEEP again.
+    awake_us = [(s - w) * 1e6 for w, s in zip(woke[1:], entered[1:], strict=False)]
+    periods = [b - a for a, b in itertools.pairwise(entered)]
+    if awake_us and periods:
+        figures["adapter_awake_us"] = max(awake_us)
+        figures["adapter_period_s"] = sum(periods) / len(periods)
+    checks.check(
+        "with it, the CPU sleeps in watchdog periods of about 1 s, awake only for a look at RX",
+        len(periods) >= 2
+        and all(0.8 <= p <= 1.4 for p in periods)
+        and max(awake_us, default=1e9) < 1000
+        and not any(e.kind == "reset" for e in off),
+        f"{len(periods)} periods of {figures.get('adapter_period_s', 0):.3f} s, awake at most "
+        f"{figures.get('adapter_awake_us', 0):.0f} us each",
+    )
+    on = peeks(log.between("adapter-on", "adapter-host"))
+    host = log.between("adapter-host", "adapter-end")
+    checks.check(
+        "powered again: RC1 the EUSART's TX again and INFO answered",
+        on.get(LINE_REGISTERS["RC1PPS"]) == RC1PPS_TX
+        and sum(p.type == Reply.INFO for p in packets(host)) == 1,
+        f"RC1PPS {on.get(LINE_REGISTERS['RC1PPS'], -1):02x}",
+    )
 
 
 def doc(figures: dict[str, float | int], stored: list[bytes]) -> str:

@@ -116,6 +116,15 @@ void WatchedLatch::put(unsigned int new_value) {
     chip->latch_changed(port_index);
 }
 
+WatchedTris::WatchedTris(P16F18326 *cpu, const char *name, PicPortRegister *port, unsigned int mask)
+    : PicTrisRegister(cpu, name, "", port, false, mask), chip(cpu) {}
+
+void WatchedTris::put(unsigned int new_value) {
+    unsigned int before = value.get();
+    PicTrisRegister::put(new_value);
+    chip->tris_changed(0, before, value.get());
+}
+
 void WatchedLatch::setbit(unsigned int bit, char state) {
     PicLatchRegister::setbit(bit, state);
     chip->latch_changed(port_index);
@@ -192,7 +201,7 @@ P16F18326::P16F18326(const char *name, const char *desc)
         new PicPortIOCRegister(this, "porta", "", &ioc_relay, m_iocap, m_iocan, m_iocaf, 8, 0x3f);
     m_portc =
         new PicPortIOCRegister(this, "portc", "", &ioc_relay, m_ioccp, m_ioccn, m_ioccf, 8, 0x3f);
-    m_trisa = new PicTrisRegister(this, "trisa", "", m_porta, false, 0x37);
+    m_trisa = new WatchedTris(this, "trisa", m_porta, 0x37);
     m_trisc = new PicTrisRegister(this, "trisc", "", m_portc, false, 0x3f);
     m_lata = new WatchedLatch(this, "lata", m_porta, 0x37, 0);
     m_latc = new WatchedLatch(this, "latc", m_portc, 0x3f, 1);
@@ -866,6 +875,12 @@ void P16F18326::timer(int kind) {
 void P16F18326::latch_changed(int port_index) {
     if (bench) {
         bench->latch_changed(port_index);
+    }
+}
+
+void P16F18326::tris_changed(int port_index, unsigned int before, unsigned int after) {
+    if (bench) {
+        bench->tris_changed(port_index, before, after);
     }
 }
 

@@ -69,6 +69,17 @@ class WatchedLatch : public PicLatchRegister {
     int port_index;
 };
 
+/* TRISA, told to the bench: a pin turned into an input reads what drives it from outside
+ * (the bench's RX line), not what the chip drove last. */
+class WatchedTris : public PicTrisRegister {
+  public:
+    WatchedTris(P16F18326 *cpu, const char *name, PicPortRegister *port, unsigned int mask);
+    void put(unsigned int new_value) override;
+
+  private:
+    P16F18326 *chip;
+};
+
 /* Every change on a port pin, for the EUSART's RX through RXPPS. */
 class PinWatch : public SignalSink {
   public:
@@ -186,6 +197,7 @@ class P16F18326 : public _14bit_e_processor {
     void reg_put(unsigned int id, unsigned int value);
     unsigned int reg_get(unsigned int id);
     void latch_changed(int port_index);
+    void tris_changed(int port_index, unsigned int before, unsigned int after);
     void pin_changed(int port_index, int bit, bool level);
     void timer(int kind);
     void iocif_update();
