@@ -27,7 +27,7 @@ from .protocol import (
     Reply,
     describe_error,
 )
-from .transport import CLOCK_EPSILON_S, Transport
+from .transport import CLOCK_EPSILON_S, PORT_ERRORS, Transport
 
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
@@ -57,6 +57,10 @@ def commit_seconds(frames: Sequence[bytes]) -> float:
     return cycles / INSTRUCTIONS_PER_SECOND
 
 
+# What opening a port raises: the port's errors, and ValueError for a bad URL or setting.
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*PORT_ERRORS, ValueError)
+
+
 class _NoReply(Enum):
     """Why a command got no reply: it timed out, the device asked for a resend, or it
     was deaf for a while (a press's refresh) and may have lost the command."""
@@ -69,6 +73,11 @@ class _NoReply(Enum):
 
 class LinkError(Exception):
     """Anything that keeps a command from completing."""
+
+
+class DeviceLost(LinkError):
+    """A call on the port failed: the device, its adapter or its terminal went away
+    (the message says which call failed and why)."""
 
 
 class DeviceNotResponding(LinkError):
@@ -218,8 +227,10 @@ class Device:
 
         register_url_handler()
         try:
-            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout)
-        except (serial.SerialException, OSError, ValueError) as error:
+            # Exclusive: a second program (another epdle) on the port would take the
+            # device's replies and send its own commands into an upload under way.
+            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout, exclusive=True)
+        except _OPEN_ERRORS as error:
             raise LinkError(f"cannot open {url}: {open_error_reason(error)}") from error
         return cls(port, timeout=timeout, retries=retries)
 
@@ -428,7 +439,7 @@ class Device:
         try:
             return self.transport.receive(timeout, wait_for_any)
         except OSError as error:
-            raise LinkError(str(error)) from error
+            raise DeviceLost(str(error)) from error
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
@@ -522,7 +533,7 @@ class Device:
                     packet, self.transport.send(packet, wake=wake), extra_wait
                 )
             except OSError as error:
-                raise LinkError(str(error)) from error
+                raise DeviceLost(str(error)) from error
             if isinstance(reply, Packet):
                 break
             if reply is _NoReply.TIMED_OUT:
@@ -634,6 +645,9 @@ def open_error_reason(error: Exception) -> str:
             errno.ENOENT: "no such device (is it plugged in?)",
             errno.EACCES: "permission denied (add yourself to the dialout group)",
             errno.EBUSY: "the port is busy (another program has it open)",
+            # The lock that opens it exclusively is held: another epdle, or any
+            # program that opened it so.
+            errno.EAGAIN: "the port is in use by another program (another epdle?): one at a time",
         }
         return reasons.get(code, os.strerror(code)[:1].lower() + os.strerror(code)[1:])
     text = str(error)
