@@ -22,6 +22,7 @@ from .device import (
     DeviceRejected,
     ErrorEvent,
     FrameShown,
+    Interrupted,
     LinkError,
     PushStats,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "DeviceRejected",
     "ErrorEvent",
     "FrameShown",
+    "Interrupted",
     "LinkError",
     "PushStats",
     "committed_set_words",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import struct
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -27,7 +28,7 @@ from .protocol import (
     Reply,
     describe_error,
 )
-from .transport import CLOCK_EPSILON_S, PORT_ERRORS, Transport
+from .transport import CLOCK_EPSILON_S, PORT_ERRORS, Stopped, Transport
 
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
@@ -78,6 +79,11 @@ class LinkError(Exception):
 class DeviceLost(LinkError):
     """A call on the port failed: the device, its adapter or its terminal went away
     (the message says which call failed and why)."""
+
+
+class Interrupted(LinkError):
+    """The host was told to stop (its stop event): the command under way was given up
+    where it stood; the device keeps what it had committed (the old set or the new)."""
 
 
 class DeviceNotResponding(LinkError):
@@ -191,8 +197,16 @@ def _reply_payload_bytes(command: Command, reply_type: int) -> int | None:
 class Device:
     """A device on a serial port (any pyserial URL; sim:// for the simulator)."""
 
-    def __init__(self, port: serial.SerialBase, timeout: float = 2.0, retries: int = 3) -> None:
-        self.transport = Transport(port)
+    def __init__(
+        self,
+        port: serial.SerialBase,
+        timeout: float = 2.0,
+        retries: int = 3,
+        stop: threading.Event | None = None,
+    ) -> None:
+        # Once `stop` is set, a command under way ends within a tenth of a second with
+        # Interrupted (the transport's waits look at it).
+        self.transport = Transport(port, stop)
         self.timeout = timeout
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
@@ -222,7 +236,13 @@ class Device:
         self._session_open = False
 
     @classmethod
-    def open(cls, url: str, timeout: float = 2.0, retries: int = 3) -> Device:
+    def open(
+        cls,
+        url: str,
+        timeout: float = 2.0,
+        retries: int = 3,
+        stop: threading.Event | None = None,
+    ) -> Device:
         from . import register_url_handler
 
         register_url_handler()
@@ -232,7 +252,7 @@ class Device:
             port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout, exclusive=True)
         except _OPEN_ERRORS as error:
             raise LinkError(f"cannot open {url}: {open_error_reason(error)}") from error
-        return cls(port, timeout=timeout, retries=retries)
+        return cls(port, timeout=timeout, retries=retries, stop=stop)
 
     @property
     def serial(self) -> serial.SerialBase:
@@ -440,6 +460,8 @@ class Device:
             return self.transport.receive(timeout, wait_for_any)
         except OSError as error:
             raise DeviceLost(str(error)) from error
+        except Stopped as error:
+            raise Interrupted(str(error)) from None
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
@@ -534,6 +556,8 @@ class Device:
                 )
             except OSError as error:
                 raise DeviceLost(str(error)) from error
+            except Stopped as error:
+                raise Interrupted(str(error)) from None
             if isinstance(reply, Packet):
                 break
             if reply is _NoReply.TIMED_OUT:

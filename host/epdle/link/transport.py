@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import threading
 import time
 from collections.abc import Callable, Iterator
 
@@ -15,6 +16,8 @@ from .protocol import AWAKE_MS, DELIMITER, WAKE_MS, WAKE_PREAMBLE_BYTES, Packet,
 CLOCK_EPSILON_S = 1e-6
 # Past half the device's awake window, assume it may be asleep.
 MAYBE_ASLEEP_AFTER_S = AWAKE_MS / 2000
+# With a stop event, a wait for the device looks at it this often (seconds).
+STOP_POLL_S = 0.1
 
 
 def _port_errors() -> tuple[type[Exception], ...]:
@@ -35,6 +38,10 @@ class PortLost(OSError):
     """A call on the port failed: the device (adapter, pty) is gone, or going."""
 
 
+class Stopped(Exception):
+    """The transport's stop event was set: the exchange under way is given up."""
+
+
 class Transport:
     """One serial port carrying link packets.
 
@@ -42,8 +49,10 @@ class Transport:
     seconds, advanced by its reads); otherwise the wall clock.
     """
 
-    def __init__(self, port: serial.SerialBase) -> None:
+    def __init__(self, port: serial.SerialBase, stop: threading.Event | None = None) -> None:
         self.port = port
+        # Once set, every wait for the device ends within STOP_POLL_S with Stopped.
+        self.stop = stop
         self.reader = PacketReader()
         self.bytes_sent = 0
         self.bytes_received = 0
@@ -89,15 +98,21 @@ class Transport:
         packets: list[Packet] = []
         deadline = self.clock() + timeout
         while True:
+            if self.stop is not None and self.stop.is_set():
+                raise Stopped(f"stopped while waiting for the device on {self.name}")
+            left = max(deadline - self.clock(), 0.0)
+            wait = left if self.stop is None else min(left, STOP_POLL_S)
             with self._guard("read"):
                 # Setting the timeout reconfigures the port: it fails too once
                 # the device is gone.
-                self.port.timeout = max(deadline - self.clock(), 0.0)
+                self.port.timeout = wait
                 data = self.port.read(1)
                 if data:
                     # Every pyserial port has in_waiting; the stubs leave it off SerialBase.
                     data += self.port.read(self.port.in_waiting)  # type: ignore[attr-defined]
             if not data:
+                if wait < left:
+                    continue  # a slice of the wait: look at the stop event again
                 return packets  # the read waited out the rest of the timeout
             self.bytes_received += len(data)
             self.last_heard = self.clock()
