@@ -37,6 +37,10 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
+# Once that many resends were asked for, the line is taken for noisy (garbage before the
+# command, whose damaged packets the device reports one by one): the host waits for this
+# long a silence from the device, once, then starts its tries over.
+QUIET_S = 0.25
 # A set that does not fit beside the stored one is preceded by its first frame alone at
 # most this often (Device._make_room).
 MAX_BRIDGES = 2
@@ -548,6 +552,7 @@ class Device:
         timeouts = 0
         asked_resends = 0
         malformed = 0
+        resynced = False
         wake = self.transport.device_may_sleep()
         while True:
             try:
@@ -566,7 +571,11 @@ class Device:
             else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
                 malformed += reply is _NoReply.MALFORMED
-            if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
+            if asked_resends > MAX_ASKED_RESENDS and not resynced:
+                resynced = True
+                asked_resends = 0
+                self._wait_for_quiet()
+            elif timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
                 if malformed:
                     raise LinkError(
                         f"device on {self.transport.name} answered {command.name} "
@@ -585,6 +594,23 @@ class Device:
         if reply.type != expect:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
         return reply
+
+    def _wait_for_quiet(self) -> None:
+        """Read until the device has sent nothing for QUIET_S (at most the time every try
+        could take): it has worked through the noise it was reporting. Its reports of
+        damaged packets are dropped, its other events kept."""
+        deadline = self.transport.clock() + self.timeout * self.retries
+        while self.transport.clock() < deadline:
+            heard = self.transport.bytes_received
+            for packet in self._receive(QUIET_S, wait_for_any=False):
+                self._note(packet)
+                event = _event_from(packet)
+                if event is not None and not (
+                    isinstance(event, ErrorEvent) and event.code in RESEND_ON
+                ):
+                    self._keep(event)
+            if self.transport.bytes_received == heard:
+                return
 
     def _await_reply(
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
