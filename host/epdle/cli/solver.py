@@ -254,7 +254,9 @@ def _bench_one(spec: GameSpec, args: argparse.Namespace, started: float) -> int:
         raise UsageError("--games FILE plays several boards: give --boards N too")
     universe = spec.universe()
     if spec.answers:
-        hidden = words.read_word_file(spec.answers)
+        from epdle.words.languages import language
+
+        hidden = words.read_word_file(spec.answers, language=language(spec.language))
     elif spec.dictionary:
         hidden = universe.answers
     else:
