@@ -145,13 +145,21 @@ class GameSpec(NamedTuple):
         self,
         universe: Universe | None = None,
         progress: Callable[[int, int], None] | None = None,
+        tree_any_size: bool = False,
     ) -> Solver:
         """One board's solver for this spec (a `best` tree of a list of your own is
-        built on first use, reporting to `progress`)."""
+        built on first use, reporting to `progress`; for a long list only with
+        `tree_any_size`: trees.load_or_build_tree)."""
         from epdle.solver import Solver
 
         universe = universe or self.universe()
-        return Solver(self.strategy, self.hard, universe=universe, progress=progress)
+        return Solver(
+            self.strategy,
+            self.hard,
+            universe=universe,
+            progress=progress,
+            tree_any_size=tree_any_size,
+        )
 
     def multi_solver(self, universe: Universe | None = None) -> MultiSolver:
         """The solver of this spec's boards, all at once."""
