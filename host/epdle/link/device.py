@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import struct
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -460,12 +461,8 @@ class Device:
         return self._seq
 
     def _receive(self, timeout: float, wait_for_any: bool = True) -> list[Packet]:
-        try:
+        with _as_link_errors():
             return self.transport.receive(timeout, wait_for_any)
-        except OSError as error:
-            raise DeviceLost(str(error)) from error
-        except Stopped as error:
-            raise Interrupted(str(error)) from None
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
@@ -555,14 +552,10 @@ class Device:
         resynced = False
         wake = self.transport.device_may_sleep()
         while True:
-            try:
+            with _as_link_errors():
                 reply = self._await_reply(
                     packet, self.transport.send(packet, wake=wake), extra_wait
                 )
-            except OSError as error:
-                raise DeviceLost(str(error)) from error
-            except Stopped as error:
-                raise Interrupted(str(error)) from None
             if isinstance(reply, Packet):
                 break
             if reply is _NoReply.TIMED_OUT:
@@ -683,6 +676,18 @@ class Device:
         return None if count is None else int(count())
 
 
+@contextlib.contextmanager
+def _as_link_errors() -> Iterator[None]:
+    """The transport's errors as the link's: a port call that failed (PortLost, an
+    OSError) is DeviceLost, a stop asked for is Interrupted."""
+    try:
+        yield
+    except OSError as error:
+        raise DeviceLost(str(error)) from error
+    except Stopped as error:
+        raise Interrupted(str(error)) from None
+
+
 def open_error_reason(error: Exception) -> str:
     """Why a port did not open, in plain words (pyserial's text repeats the port and the
     errno: "could not open port X: [Errno 2] No such file or directory: 'X'")."""
@@ -697,7 +702,7 @@ def open_error_reason(error: Exception) -> str:
             errno.EBUSY: "the port is busy (another program has it open)",
             # The lock that opens it exclusively is held: another epdle, or any
             # program that opened it so.
-            errno.EAGAIN: "the port is in use by another program (another epdle?): one at a time",
+            errno.EAGAIN: "the port is in use by another program (another epdle?)",
         }
         return reasons.get(code, os.strerror(code)[:1].lower() + os.strerror(code)[1:])
     text = str(error)
