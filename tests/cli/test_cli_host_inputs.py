@@ -4,6 +4,7 @@ traceback, and pictures bounded by a stated pixel limit before they are decoded.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import struct
 import zlib
@@ -106,6 +107,27 @@ def test_a_word_list_may_start_with_a_byte_order_mark(
     words.write_bytes(b"\xef\xbb\xbfcrane\nslate\ntrace\n")
     assert main(["suggest", "--answers", str(words), *FAST, "--json"]) == 0
     assert "crane" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("word", ["fähre", "möwen", "mühle", "straß", "niñas"])
+@pytest.mark.parametrize("option", ["--answers", "--guesses"])
+def test_a_word_list_with_letters_the_game_has_not_is_refused_naming_the_word(
+    tmp_path: Path, word: str, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text(f"crane\nslate\n{word}\ntrace\n", encoding="utf-8")
+    assert main(["suggest", option, str(words), *FAST]) == FAILURE
+    line = one_error_line(capsys)
+    assert line.endswith(f"{words}:3: {word!r} is not a word of English letters (a-z)")
+
+
+def test_a_german_list_of_ones_own_is_a_german_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    words = tmp_path / "answers.txt"
+    words.write_text("fähre\nmöwen\nmühle\nblume\n", encoding="utf-8")
+    assert main(["suggest", "--language", "de", "--answers", str(words), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates_left"] == 4
 
 
 @pytest.mark.parametrize("command", ["image", "push"])

@@ -17,6 +17,7 @@ from link_sim_support import DamagingLine, frame_of_length
 from epdle.frames import decode
 from epdle.frames import store as flash_layout
 from epdle.link import Device, LinkError
+from epdle.sim import Board
 
 STORE_FIRST_WORD = flash_layout.REGION_FIRST_ROW * flash_layout.ROW_WORDS
 STORE_WORDS = flash_layout.REGION_ROWS * flash_layout.ROW_WORDS
@@ -71,7 +72,11 @@ def random_set(rng: random.Random) -> list[bytes]:
 
 
 def held_set(device: Device) -> list[bytes] | None:
-    board = device.serial.board
+    return board_set(device.serial.board)
+
+
+def board_set(board: Board) -> list[bytes] | None:
+    """The set the board's flash holds committed (None: none whole)."""
     image = {
         STORE_FIRST_WORD + i: board.flash_read(STORE_FIRST_WORD + i) for i in range(STORE_WORDS)
     }

@@ -187,3 +187,32 @@ def test_sim_serve_link_log_and_button(tmp_path: Path) -> None:
     assert server.returncode == 0, err
     assert not link.exists() and not link.is_symlink()  # removed on exit
     assert "button pressed" in err and "panel refreshed (refresh 1, full, 16.79 s)" in err
+
+
+@pytest.mark.parametrize("kind", ["symlink", "dangling symlink", "file"])
+def test_sim_serve_link_replaces_nothing_it_did_not_make(tmp_path: Path, kind: str) -> None:
+    link = tmp_path / "epdle-tty"
+    other = tmp_path / "someone-elses"
+    if kind == "file":
+        link.write_text("keep me")
+    else:
+        if kind == "symlink":
+            other.write_text("theirs")
+        link.symlink_to(other)
+    before = (link.is_symlink(), os.readlink(link) if link.is_symlink() else link.read_text())
+    # 'quit' stops a server that started all the same
+    server = subprocess.run(
+        [sys.executable, "-m", "epdle", "sim", "serve", "--pty", "--link", str(link)],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(HOST)),
+        timeout=60,
+    )
+    assert server.returncode == 1
+    assert server.stderr.splitlines() == [
+        f"epdle sim serve: error: --link {link} exists: remove it, or give another path "
+        "(nothing is replaced)"
+    ]
+    after = (link.is_symlink(), os.readlink(link) if link.is_symlink() else link.read_text())
+    assert after == before

@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from epdle.session.commands import Command, Control, InputError, Played, parse_line
 
@@ -74,3 +76,30 @@ def test_bad_lines_explain_themselves_in_one_line(line: str, message: str) -> No
     with pytest.raises(InputError, match=message) as caught:
         parse_line(line)
     assert "\n" not in str(caught.value)
+
+
+# ---- any line at all: the parser's own error, or a parse -------------------------------
+
+SEPARATORS = st.sampled_from([",", ":", "=", " ", "\t", "/", "#"])
+LINE_PIECES = st.one_of(
+    SEPARATORS,
+    st.sampled_from(["show", "hard", "blind", "undo", "crane", "on", "off", "gybbb", "2"]),
+    st.sampled_from(["²", "٣", "🟩", "⬛", "\u00a0", "\ufeff", "9" * 5000]),
+    st.text(max_size=8),
+)
+
+
+@pytest.mark.parametrize("line", [",", ":", "=", ",,", " : = , ", "show ²", "show " + "9" * 5000])
+def test_a_line_of_separators_or_odd_digits_is_the_parsers_error(line: str) -> None:
+    with pytest.raises(InputError):
+        parse_line(line)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(LINE_PIECES, max_size=6).map("".join))
+def test_no_line_raises_anything_but_the_parsers_error(line: str) -> None:
+    try:
+        parsed = parse_line(line)
+    except InputError:
+        return
+    assert parsed is None or isinstance(parsed, Played | Command)

@@ -89,3 +89,19 @@ def test_control_characters_of_a_line_are_escaped_in_the_log(tmp_path: Path, cap
     errors = [m for m in messages if "\\x1b[2J" in m or "\\r" in m or "\\x08" in m]
     assert len(errors) >= 3, messages
     assert not any(re.search("[\x00-\x1f\x7f-\x9f]", m) for m in messages), messages
+
+
+def test_a_line_of_separators_is_logged_and_the_game_goes_on(tmp_path: Path, caplog) -> None:
+    feed = tmp_path / "feed.txt"
+    feed.write_text("salet bbybb\ncrony bbbbb\n")
+    _, plain = run_daemon(feed, caplog)
+    caplog.clear()
+    feed.write_text("salet bbybb\n,\n:\n=\ncrony bbbbb\n")
+    code, messages = run_daemon(feed, caplog)
+    assert code == 0
+    refused = [m for m in messages if "expected '<guess> <colours>'" in m]
+    assert len(refused) == 3
+    # CRONY played after them: the game ends where it ends without them
+    summaries = [m for m in plain if "candidate(s) left" in m]
+    assert [m for m in messages if "candidate(s) left" in m][-1] == summaries[-1]
+    assert "feed ended" in messages

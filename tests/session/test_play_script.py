@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from epdle.cli import main
@@ -43,3 +44,27 @@ def test_scripted_play_session(tmp_path: Path, monkeypatch, capsys) -> None:
     assert str(panel_dir.resolve()) in text
     # opening, salet, undo, salet again: four pushes, each showing its first frame
     assert len(list(panel_dir.glob("panel-*.png"))) == 4
+
+
+@pytest.mark.parametrize(
+    ("boards", "salet", "crony", "shown"),
+    [
+        ([], "bybbb", "21000", "CRONY GYBBB"),
+        (["--boards", "2"], "bybbb/bbbbb", "21000/00000", "CRONY  GYBBB  BBBBB"),
+    ],
+)
+def test_a_line_of_separators_is_an_error_and_the_game_goes_on(
+    boards: list[str], salet: str, crony: str, shown: str, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    script = f"salet {salet}\n,\n:\n=\ncrony {crony}\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    output = io.StringIO()
+    monkeypatch.setattr(
+        "rich.console.Console", lambda: Console(file=output, width=120, color_system=None)
+    )
+    code = main(["play", "--top", "2", "--panel-dir", str(tmp_path), *boards])
+    errors = capsys.readouterr().err.splitlines()
+    assert code == 1  # three lines failed
+    assert len(errors) == 3
+    assert all("expected '<guess> <colours>'" in line for line in errors)
+    assert shown in output.getvalue()  # played after them

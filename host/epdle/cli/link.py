@@ -4,8 +4,10 @@ port, or to the simulated board with --port sim://) and `link-bench`."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -214,14 +216,20 @@ def load_frames(paths: list[Path]) -> list[bytes]:
     return frames
 
 
-def open_device(args: argparse.Namespace) -> Device:
+@contextlib.contextmanager
+def open_device(args: argparse.Namespace) -> Iterator[Device]:
+    """The device on --port, closed after; a device lost on the way is one line."""
     from epdle.cli.options import resolve_port
-    from epdle.link import Device
+    from epdle.link import Device, DeviceLost
 
     device = Device.open(resolve_port(args.port), timeout=args.timeout, retries=args.retries)
     # What the device is doing while the command waits for it (a refresh), one line each.
     device.notice = lambda line: print(line, file=sys.stderr, flush=True)
-    return device
+    try:
+        with device:
+            yield device
+    except DeviceLost as error:
+        raise CommandError(f"device lost ({error})") from None
 
 
 def run_push(args: argparse.Namespace) -> int:

@@ -231,7 +231,7 @@ def device_port(port: str | None) -> str:
 
 @contextmanager
 def progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None]:
-    """A rich progress bar on a terminal; nothing when output is piped."""
+    """A rich progress bar on a terminal, shown at once; nothing when output is piped."""
     if not sys.stderr.isatty():
         yield None
         return
@@ -244,19 +244,22 @@ def progress_bar(description: str) -> Iterator[Callable[[int, int], None] | None
         TimeElapsedColumn,
     )
 
-    with Progress(
+    bar = Progress(
         "[progress.description]{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=Console(stderr=True),
         transient=True,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
+    )
+    # Shown from the start, its time running, before the work reports a first step (a
+    # solver's set-up may take seconds before it does).
+    tasks: dict[str, TaskID] = {description: bar.add_task(description, total=None)}
 
-        def update(done: int, total: int, label: str = description) -> None:
-            if label not in tasks:
-                tasks[label] = bar.add_task(label, total=total)
-            bar.update(tasks[label], completed=done, total=total)
+    def update(done: int, total: int, label: str = description) -> None:
+        if label not in tasks:
+            tasks[label] = bar.add_task(label, total=total)
+        bar.update(tasks[label], completed=done, total=total)
 
+    with bar:
         yield update

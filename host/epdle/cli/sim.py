@@ -89,7 +89,8 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
     serve.add_argument(
         "--link",
         metavar="PATH",
-        help="also make PATH a symbolic link to the terminal (a stable name; removed on exit)",
+        help="also make PATH a symbolic link to the terminal (a stable name; a PATH that "
+        "exists is refused, never replaced; removed on exit)",
     )
     serve.add_argument("--png-dir", help="write panel-<n>.png here after each refresh")
     serve.add_argument("--vcd", help="write a VCD trace of the board's nets")
@@ -111,7 +112,7 @@ def _register_serve(sim_commands: argparse._SubParsersAction) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    from epdle.sim.pty_server import MemoryFileError, serve_board_on_pty
+    from epdle.sim.pty_server import LinkExistsError, MemoryFileError, serve_board_on_pty
 
     if args.png_dir is not None:
         output_dir(args.png_dir, "--png-dir")
@@ -123,10 +124,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.flash is not None:
         output_file(args.flash, "--flash")
     if args.link is not None:
-        link = Path(args.link)
-        if link.exists() and not link.is_symlink():
-            raise CommandError(f"--link {link}: a file of that name exists")
-        output_file(link, "--link")
+        output_file(Path(args.link), "--link")
     try:
         return serve_board_on_pty(
             args.png_dir,
@@ -139,6 +137,8 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     except MemoryFileError as error:
         raise CommandError(f"--flash {error}") from None
+    except LinkExistsError as error:
+        raise CommandError(f"--link {error}") from None
 
 
 def run_selftest(args: argparse.Namespace) -> int:

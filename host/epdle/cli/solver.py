@@ -227,7 +227,7 @@ def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, boo
     )
     if advice is not None:
         return advice, spec.hard, False  # the shipped tree's game: shipped lists
-    with progress_bar("building the best tree") as progress:
+    with progress_bar("preparing the solver") as progress:
         solver = spec.solver(progress=progress)
         return solver.engine_advice(history, top=spec.top), solver.hard, solver.blind
 
@@ -254,14 +254,17 @@ def _bench_one(spec: GameSpec, args: argparse.Namespace, started: float) -> int:
         raise UsageError("--games FILE plays several boards: give --boards N too")
     universe = spec.universe()
     if spec.answers:
-        hidden = words.read_word_file(spec.answers)
+        from epdle.words.languages import language
+
+        hidden = words.read_word_file(spec.answers, language=language(spec.language))
     elif spec.dictionary:
         hidden = universe.answers
     else:
         hidden = list(words.answers(spec.lists))
     hidden = words.even_sample(hidden, args.limit, args.seed)
-    with progress_bar("building the best tree") as tree_progress:
-        solver = spec.solver(universe, tree_progress)
+    with progress_bar("preparing the solver") as tree_progress:
+        # The bench waits for a tree of any size: its figures are the tree's.
+        solver = spec.solver(universe, tree_progress, tree_any_size=True)
         if solver.kind is Kind.TREE:  # build or load the tree before the clock runs
             solver.next_guess(solver.initial_state())
     if args.latency:
@@ -309,7 +312,7 @@ def run_tree(args: argparse.Namespace) -> int:
 
     spec = game_spec(args)
     _check_picture_name(args.out)
-    with progress_bar("building the best tree") as progress:
+    with progress_bar("preparing the solver") as progress:
         solver = spec.solver(progress=progress)
         root = decision_tree(solver, args.opener, args.depth, args.branches)
     mode = mode_name(solver.hard, solver.blind)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import struct
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -30,7 +32,7 @@ from .protocol import (
     ResetCause,
     describe_error,
 )
-from .transport import CLOCK_EPSILON_S, Transport
+from .transport import CLOCK_EPSILON_S, PORT_ERRORS, Stopped, Transport
 
 BAUD_RATE = 115200
 # A refresh of the tri-colour panel takes about 15 s (up to 30 s seen).
@@ -39,6 +41,10 @@ SHOW_TIMEOUT_S = 60.0
 # rather than wait for the timeout.
 RESEND_ON = (ErrorCode.BAD_PACKET, ErrorCode.UART)
 MAX_ASKED_RESENDS = 8
+# Once that many resends were asked for, the line is taken for noisy (garbage before the
+# command, whose damaged packets the device reports one by one): the host waits for this
+# long a silence from the device, once, then starts its tries over.
+QUIET_S = 0.25
 # A set that does not fit beside the stored one is preceded by its first frame alone at
 # most this often (Device._make_room).
 MAX_BRIDGES = 2
@@ -60,6 +66,10 @@ def commit_seconds(frames: Sequence[bytes]) -> float:
     return cycles / INSTRUCTIONS_PER_SECOND
 
 
+# What opening a port raises: the port's errors, and ValueError for a bad URL or setting.
+_OPEN_ERRORS: tuple[type[Exception], ...] = (*PORT_ERRORS, ValueError)
+
+
 class _NoReply(Enum):
     """Why a command got no reply: it timed out, the device asked for a resend, or it
     was deaf for a while (a press's refresh) and may have lost the command."""
@@ -72,6 +82,16 @@ class _NoReply(Enum):
 
 class LinkError(Exception):
     """Anything that keeps a command from completing."""
+
+
+class DeviceLost(LinkError):
+    """A call on the port failed: the device, its adapter or its terminal went away
+    (the message says which call failed and why)."""
+
+
+class Interrupted(LinkError):
+    """The host was told to stop (its stop event): the command under way was given up
+    where it stood; the device keeps what it had committed (the old set or the new)."""
 
 
 class DeviceNotResponding(LinkError):
@@ -188,8 +208,16 @@ def _reply_payload_bytes(command: Command, reply_type: int) -> int | None:
 class Device:
     """A device on a serial port (any pyserial URL; sim:// for the simulator)."""
 
-    def __init__(self, port: serial.SerialBase, timeout: float = 2.0, retries: int = 3) -> None:
-        self.transport = Transport(port)
+    def __init__(
+        self,
+        port: serial.SerialBase,
+        timeout: float = 2.0,
+        retries: int = 3,
+        stop: threading.Event | None = None,
+    ) -> None:
+        # Once `stop` is set, a command under way ends within a tenth of a second with
+        # Interrupted (the transport's waits look at it).
+        self.transport = Transport(port, stop)
         self.timeout = timeout
         self.retries = max(1, retries)
         self._seq = random.randrange(1, 256)
@@ -219,15 +247,23 @@ class Device:
         self._session_open = False
 
     @classmethod
-    def open(cls, url: str, timeout: float = 2.0, retries: int = 3) -> Device:
+    def open(
+        cls,
+        url: str,
+        timeout: float = 2.0,
+        retries: int = 3,
+        stop: threading.Event | None = None,
+    ) -> Device:
         from . import register_url_handler
 
         register_url_handler()
         try:
-            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout)
-        except (serial.SerialException, OSError, ValueError) as error:
+            # Exclusive: a second program (another epdle) on the port would take the
+            # device's replies and send its own commands into an upload under way.
+            port = serial.serial_for_url(url, baudrate=BAUD_RATE, timeout=timeout, exclusive=True)
+        except _OPEN_ERRORS as error:
             raise LinkError(f"cannot open {url}: {open_error_reason(error)}") from error
-        return cls(port, timeout=timeout, retries=retries)
+        return cls(port, timeout=timeout, retries=retries, stop=stop)
 
     @property
     def serial(self) -> serial.SerialBase:
@@ -447,10 +483,8 @@ class Device:
         return self._seq
 
     def _receive(self, timeout: float, wait_for_any: bool = True) -> list[Packet]:
-        try:
+        with _as_link_errors():
             return self.transport.receive(timeout, wait_for_any)
-        except OSError as error:
-            raise LinkError(str(error)) from error
 
     def _collect(self, packets: list[Packet]) -> None:
         for packet in packets:
@@ -537,14 +571,13 @@ class Device:
         timeouts = 0
         asked_resends = 0
         malformed = 0
+        resynced = False
         wake = self.transport.device_may_sleep()
         while True:
-            try:
+            with _as_link_errors():
                 reply = self._await_reply(
                     packet, self.transport.send(packet, wake=wake), extra_wait
                 )
-            except OSError as error:
-                raise LinkError(str(error)) from error
             if isinstance(reply, Packet):
                 break
             if reply is _NoReply.TIMED_OUT:
@@ -553,7 +586,11 @@ class Device:
             else:  # a quick resend, or one after the device's deaf window
                 asked_resends += 1
                 malformed += reply is _NoReply.MALFORMED
-            if timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
+            if asked_resends > MAX_ASKED_RESENDS and not resynced:
+                resynced = True
+                asked_resends = 0
+                self._wait_for_quiet()
+            elif timeouts >= self.retries or asked_resends > MAX_ASKED_RESENDS:
                 if malformed:
                     raise LinkError(
                         f"device on {self.transport.name} answered {command.name} "
@@ -572,6 +609,23 @@ class Device:
         if reply.type != expect:
             raise LinkError(f"device answered {command.name} with packet type {reply.type:#04x}")
         return reply
+
+    def _wait_for_quiet(self) -> None:
+        """Read until the device has sent nothing for QUIET_S (at most the time every try
+        could take): it has worked through the noise it was reporting. Its reports of
+        damaged packets are dropped, its other events kept."""
+        deadline = self.transport.clock() + self.timeout * self.retries
+        while self.transport.clock() < deadline:
+            heard = self.transport.bytes_received
+            for packet in self._receive(QUIET_S, wait_for_any=False):
+                self._note(packet)
+                event = _event_from(packet)
+                if event is not None and not (
+                    isinstance(event, ErrorEvent) and event.code in RESEND_ON
+                ):
+                    self._keep(event)
+            if self.transport.bytes_received == heard:
+                return
 
     def _await_reply(
         self, packet: Packet, early: list[Packet], extra_wait: float = 0.0
@@ -644,6 +698,18 @@ class Device:
         return None if count is None else int(count())
 
 
+@contextlib.contextmanager
+def _as_link_errors() -> Iterator[None]:
+    """The transport's errors as the link's: a port call that failed (PortLost, an
+    OSError) is DeviceLost, a stop asked for is Interrupted."""
+    try:
+        yield
+    except OSError as error:
+        raise DeviceLost(str(error)) from error
+    except Stopped as error:
+        raise Interrupted(str(error)) from None
+
+
 def open_error_reason(error: Exception) -> str:
     """Why a port did not open, in plain words (pyserial's text repeats the port and the
     errno: "could not open port X: [Errno 2] No such file or directory: 'X'")."""
@@ -656,6 +722,9 @@ def open_error_reason(error: Exception) -> str:
             errno.ENOENT: "no such device (is it plugged in?)",
             errno.EACCES: "permission denied (add yourself to the dialout group)",
             errno.EBUSY: "the port is busy (another program has it open)",
+            # The lock that opens it exclusively is held: another epdle, or any
+            # program that opened it so.
+            errno.EAGAIN: "the port is in use by another program (another epdle?)",
         }
         return reasons.get(code, os.strerror(code)[:1].lower() + os.strerror(code)[1:])
     text = str(error)

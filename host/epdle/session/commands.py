@@ -86,6 +86,8 @@ HELP_TEXT = """\
   quit (q)            leave"""
 
 _SPLIT = re.compile(r"[\s:=,]+")
+# More digits than any suggestion's number has (a longer one is no number).
+_MAX_NUMBER_DIGITS = 6
 
 
 def parse_line(line: str) -> Played | Command | None:
@@ -94,26 +96,40 @@ def parse_line(line: str) -> Played | Command | None:
     if not text or text.startswith("#"):
         return None
     parts = [p for p in _SPLIT.split(text) if p]
+    if not parts:  # only separators: ',', ':', '='
+        raise _unknown(text)
     head = parts[0].lower()
     if head in _CONTROL_ALIASES and (len(parts) == 1 or head in _WITH_ARGUMENT):
         control = _CONTROL_ALIASES[head]
-        number = control is Control.SHOW and parts[-1].isdigit()  # 'show 2', not colours
+        # 'show 2', not colours
+        number = control is Control.SHOW and _number(parts[-1]) is not None
         if len(parts) == 2 and not number and _is_colours(parts[1], len(head)):
             return parse_played(parts[0], parts[1])  # a guess spelt as a command: BLIND
         if control is Control.SHOW:
-            if len(parts) != 2 or not parts[1].isdigit():
+            index = _number(parts[1]) if len(parts) == 2 else None
+            if index is None:
                 raise InputError("show needs a suggestion number, e.g. 'show 2'")
-            return Command(control, int(parts[1]))
+            return Command(control, index)
         if control in (Control.HARD, Control.BLIND) and len(parts) > 1:
             if len(parts) != 2 or parts[1].lower() not in _SWITCH:
                 raise InputError(f"{head} takes on or off, e.g. '{head} on' ('{head}' switches)")
             return Command(control, _SWITCH[parts[1].lower()])
         return Command(control)
     if len(parts) != 2:
-        raise UnknownLine(
-            f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}"
-        )
+        raise _unknown(text)
     return parse_played(parts[0], parts[1])
+
+
+def _unknown(text: str) -> UnknownLine:
+    return UnknownLine(
+        f"expected '<guess> <colours>' (e.g. 'crane gybbb') or a command, got {quoted(text)}"
+    )
+
+
+def _number(text: str) -> int | None:
+    """A suggestion's number as typed (a few decimal digits), else None: int() refuses
+    some digits isdigit() takes ('²') and numbers of thousands of digits."""
+    return int(text) if text.isdecimal() and len(text) <= _MAX_NUMBER_DIGITS else None
 
 
 def _is_colours(text: str, length: int) -> bool:

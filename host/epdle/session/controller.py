@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from epdle.link import LinkError
+from epdle.link import Interrupted, LinkError
 from epdle.render.planes import Planes
 from epdle.session.commands import (
     HELP_TEXT,
@@ -205,6 +205,9 @@ class Controller:
     def _push(self, outcome: Outcome) -> None:
         try:
             result = self.presenter.publish(self.frames())
+        except Interrupted:  # the front end is stopping: no retry
+            outcome.notes.append("device not updated: stopped")
+            return
         except LinkError as error:
             outcome.notes.append(f"device not updated ({error}); will retry when it is back")
             log.warning("push failed: %s", error)

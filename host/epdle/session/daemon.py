@@ -121,9 +121,12 @@ class Daemon:
         self._changed = False  # the game changed since its last summary line
 
     def stop(self, signum: int | None = None, _frame: FrameType | None = None) -> None:
+        """Stop at once: a push under way is given up (the device keeps the set it had
+        committed), no line is played after it and nothing is pushed."""
         if signum is not None:
             log.info("signal %s: stopping", signal.Signals(signum).name)
         self._stop.set()
+        self.controller.presenter.stop()
 
     def run(self) -> int:
         """Serve the feed; 0 at its end (or a stop), 1 if it could not be read."""
@@ -144,6 +147,8 @@ class Daemon:
                     line = lines.get(timeout=self.poll_interval)
                 except queue.Empty:
                     continue
+            if self._stop.is_set():  # stopped while the device was busy: play no more
+                break
             if isinstance(line, _End):
                 self._summarise()
                 if line.error is not None:
@@ -164,7 +169,8 @@ class Daemon:
                 break
         self.controller.game.defer_advice = False
         self._summarise()
-        self._report(self.controller.catch_up(), "device")
+        if not self._stop.is_set():
+            self._report(self.controller.catch_up(), "device")
         self.controller.presenter.close()
         return code
 

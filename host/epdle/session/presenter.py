@@ -7,6 +7,7 @@ poll reconnects and re-pushes the set the device should have.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -70,6 +71,8 @@ class DevicePresenter:
         self._last_attempt = float("-inf")
         self._wait = reconnect_interval  # grows while reconnecting fails
         self.lost: str | None = None  # why the device went away, until it is back
+        # Set by stop(): a push or show under way is given up within a tenth of a second.
+        self._stopping = threading.Event()
         # Told the index of every frame the device reports showing (after a push, a
         # show, a button press): for a front end that pictures the panel.
         self.on_shown: Callable[[int], None] | None = None
@@ -90,7 +93,9 @@ class DevicePresenter:
     def connect(self) -> Device:
         if self._device is None:
             self._last_attempt = time.monotonic()
-            self._device = Device.open(self.port, timeout=self.timeout, retries=self.retries)
+            self._device = Device.open(
+                self.port, timeout=self.timeout, retries=self.retries, stop=self._stopping
+            )
             try:
                 # Nothing is sent before the device has answered: a terminal that is
                 # no longer the device's gets no frames written into it.
@@ -113,6 +118,12 @@ class DevicePresenter:
                 info.capacity,
             )
         return self._device
+
+    def stop(self) -> None:
+        """Give up the exchange under way (from a signal handler or another thread): it
+        ends with Interrupted, the device keeping what it had committed; so does every
+        exchange after it."""
+        self._stopping.set()
 
     def close(self) -> None:
         if self._device is not None:

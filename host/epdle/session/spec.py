@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from epdle.solver import Solver
     from epdle.solver.multi import MultiSolver
     from epdle.solver.universe import Universe
+    from epdle.words.languages import Language
 
 
 class GameSpec(NamedTuple):
@@ -104,12 +105,12 @@ class GameSpec(NamedTuple):
                 return Universe.dictionary(lang.code, self.length, keep_plurals=keep)
             shipped = words.language_list(lang.code, self.length, keep_plurals=keep)
             if self.answers:
-                answer_words = self._read(self.answers, None, lang.fold)
+                answer_words = self._read(self.answers, None, lang)
                 blind = self.blind
             else:
                 answer_words, blind = shipped.candidates, True
             guess_words = (
-                self._read(self.guesses, len(answer_words), lang.fold)
+                self._read(self.guesses, len(answer_words), lang)
                 if self.guesses
                 else shipped.guesses
             )
@@ -126,9 +127,7 @@ class GameSpec(NamedTuple):
             return Universe(guess_words, None, keep_plurals=keep)
         return Universe(guess_words, answer_words, keep_plurals=keep)
 
-    def _read(
-        self, path: str, answers: int | None, fold: Callable[[str], str] | None = None
-    ) -> list[str]:
+    def _read(self, path: str, answers: int | None, language: Language | None = None) -> list[str]:
         """A word list of your own, read no further than solver.patterns.most_words (the
         guesses beside `answers` answers, or None: the answers)."""
         from epdle import words
@@ -136,7 +135,9 @@ class GameSpec(NamedTuple):
 
         length = self.length if self.dictionary else None
         try:
-            return words.read_word_file(path, length, fold, most=most_words(self.length, answers))
+            return words.read_word_file(
+                path, length, language, most=most_words(self.length, answers)
+            )
         except words.TooManyWords as error:
             raise too_many_words(error) from None
 
@@ -144,13 +145,21 @@ class GameSpec(NamedTuple):
         self,
         universe: Universe | None = None,
         progress: Callable[[int, int], None] | None = None,
+        tree_any_size: bool = False,
     ) -> Solver:
         """One board's solver for this spec (a `best` tree of a list of your own is
-        built on first use, reporting to `progress`)."""
+        built on first use, reporting to `progress`; for a long list only with
+        `tree_any_size`: trees.load_or_build_tree)."""
         from epdle.solver import Solver
 
         universe = universe or self.universe()
-        return Solver(self.strategy, self.hard, universe=universe, progress=progress)
+        return Solver(
+            self.strategy,
+            self.hard,
+            universe=universe,
+            progress=progress,
+            tree_any_size=tree_any_size,
+        )
 
     def multi_solver(self, universe: Universe | None = None) -> MultiSolver:
         """The solver of this spec's boards, all at once."""

@@ -12,6 +12,7 @@ killing the server is a power cut, not a new board.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import struct
@@ -46,6 +47,10 @@ MEMORY_SAVE_EVERY_S = 0.1
 
 class MemoryFileError(ValueError):
     """A memory file that holds something else: the board does not start on it."""
+
+
+class LinkExistsError(ValueError):
+    """The link's path names something already: the server replaces nothing it did not make."""
 
 
 class BoardMemory:
@@ -237,6 +242,25 @@ def _read_presses(press: threading.Event, stop: threading.Event) -> None:
             return
 
 
+def _make_link(link: Path, server: PtyServer) -> None:
+    """`link` made a symbolic link to the server's terminal; LinkExistsError (the server
+    closed) if the path names anything already, a dangling link included."""
+    try:
+        link.symlink_to(server.path)
+    except FileExistsError:
+        server.close()
+        raise LinkExistsError(
+            f"{link} exists: remove it, or give another path (nothing is replaced)"
+        ) from None
+
+
+def _remove_link(link: Path, target: str) -> None:
+    """Remove `link` if it is still the link this server made (to `target`)."""
+    with contextlib.suppress(OSError):
+        if os.readlink(link) == target:
+            link.unlink()
+
+
 def serve_board_on_pty(
     png_dir: str | None = None,
     vcd_path: str | None = None,
@@ -249,7 +273,8 @@ def serve_board_on_pty(
 ) -> int:
     """`epdle sim serve --pty`: print the terminal's path (first line), serve until
     SIGINT, SIGTERM or 'quit' on stdin, logging what the device does on stderr; then
-    close everything (and remove `link_path`, a symbolic link to the terminal). With
+    close everything (and remove `link_path`, a symbolic link to the terminal made here:
+    LinkExistsError if that path exists, nothing is replaced). With
     `memory_path` the board's flash and EEPROM live in that file (BoardMemory):
     MemoryFileError if it holds something else."""
     import signal
@@ -269,15 +294,13 @@ def serve_board_on_pty(
         if image is not None:
             board.flash_load(image)
         server = PtyServer(board)
+        if link is not None:
+            _make_link(link, server)
         previous = {
             signum: signal.signal(signum, lambda *_: stop.set())
             for signum in (signal.SIGINT, signal.SIGTERM)
         }
         previous[signal.SIGUSR1] = signal.signal(signal.SIGUSR1, lambda *_: press.set())
-        if link is not None:
-            if link.is_symlink():
-                link.unlink()
-            link.symlink_to(server.path)
         threading.Thread(target=_read_presses, args=(press, stop), daemon=True).start()
 
         def say(line: str) -> None:
@@ -295,9 +318,9 @@ def serve_board_on_pty(
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)
+            if link is not None:
+                _remove_link(link, server.path)
             server.close()
-            if link is not None and link.is_symlink():
-                link.unlink()
         simulated_s = board.time_ms / 1000
     finally:
         board.close()

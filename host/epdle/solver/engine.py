@@ -39,13 +39,17 @@ class Solver:
         universe: Universe | None = None,
         keep_plurals: bool = False,
         progress: Callable[[int, int], None] | None = None,
+        tree_any_size: bool = False,
     ) -> None:
+        """`tree_any_size`: `best` searches its tree for a list of one's own of any size
+        (minutes for thousands of answers; trees.load_or_build_tree)."""
         self.kind = registered(strategy).kind
         self.strategy = strategy
         self.hard = hard
         self.universe = universe or Universe.shipped(blind=blind, keep_plurals=keep_plurals)
         self.blind = self.universe.blind
-        self.best = BestPolicy(self.universe, hard, strategy, progress)  # `best` only
+        # `best` only
+        self.best = BestPolicy(self.universe, hard, strategy, progress, tree_any_size)
         self._ranked: BoundedMemo[list[int]] = BoundedMemo()  # freq and the one-ply ones
         self._guard = Guard(self.universe)  # freq in hard mode
         self.limit = LimitGuard(self.universe, hard)  # every strategy, near the guess limit

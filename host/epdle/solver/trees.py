@@ -20,6 +20,10 @@ from epdle.solver.universe import Universe
 log = logging.getLogger(__name__)
 
 TREE_FORMAT = 1
+# The most answers a list of one's own has its `best` tree searched for: the search takes
+# minutes beyond (some 240-300 s for 3,000 random words on a busy 2-core machine), where
+# the estimate gives the first suggestion in seconds (tools/bench/bench_own_list.py).
+TREE_MAX_ANSWERS = 500
 
 
 def _tree_name(universe: Universe, hard: bool) -> str:
@@ -71,13 +75,24 @@ def save_book(path: Path, universe: Universe, hard: bool, book: dict[str, list[s
 
 
 def load_or_build_tree(
-    universe: Universe, hard: bool, progress: Progress | None = None
+    universe: Universe, hard: bool, progress: Progress | None = None, any_size: bool = False
 ) -> dict[str, str]:
-    """The tree for these lists: shipped with the package, cached, or built now and cached."""
+    """The tree for these lists: shipped with the package, cached, or built now and cached;
+    for lists of more than TREE_MAX_ANSWERS answers without one, an empty tree (`best`
+    then ranks by its estimate, and searches once few candidates are left), unless
+    `any_size` (the bench, which waits for it): the one place that chooses between
+    searching a tree and the estimate."""
     for path in (shipped_tree_path(universe, hard), cache_dir() / _tree_name(universe, hard)):
         tree = _read_tree(path, universe)
         if tree is not None:
             return tree
+    if len(universe.answers) > TREE_MAX_ANSWERS and not any_size:
+        log.info(
+            "%d answers: ranked by the estimate, no tree searched (up to %d are)",
+            len(universe.answers),
+            TREE_MAX_ANSWERS,
+        )
+        return {}
     total, tree = build_tree(universe, hard, progress)
     try:
         save_tree(cache_dir() / _tree_name(universe, hard), universe, hard, total, tree)

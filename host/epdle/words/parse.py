@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable
 from typing import BinaryIO
 
-from epdle.words.languages import LETTERS
+from epdle.words.languages import LANGUAGES, Language
 
-_LETTERS = set(LETTERS)
+_ENGLISH = LANGUAGES["en"]
 # The largest word-list file read (--answers, --guesses), refused from its size before it
 # is read (from what was read, for a pipe): some 2.8 million five-letter words, six times
 # the guesses whose pattern matrix fits beside the shipped answers (epdle.solver.patterns).
@@ -32,12 +31,14 @@ def parse_word_lines(
     text: str,
     source: str,
     length: int | None = None,
-    fold: Callable[[str], str] | None = None,
+    language: Language | None = None,
     most: int | None = None,
 ) -> list[str]:
     """Words from a one-word-a-line text; blank lines and '#' comments are skipped.
 
-    ``fold`` spells each word as the game's language does (languages.Language.fold).
+    Each word is spelled as the game's ``language`` does (Language.fold; None: English),
+    and refused, naming it and its line, if a letter is not of the language's alphabet
+    (the game could not take it as a guess).
     More than ``most`` distinct words: TooManyWords, raised as soon as the count passes
     it (the lines are read one at a time, so a huge text costs no more than its words)."""
     # Clean lists (the shipped ones) skip the per-line checks: a CLI call parses 17,000 words.
@@ -47,6 +48,7 @@ def parse_word_lines(
             pattern = f"[a-z]{{{len(tokens[0])}}}"
             if re.fullmatch(f"{pattern}(?:\\r?\\n{pattern})*(?:\\r?\\n)?", text):
                 return list(dict.fromkeys(tokens))
+    language = language or _ENGLISH
     words: list[str] = []
     seen: set[str] = set()
     for line in _LINE.finditer(text):
@@ -54,11 +56,13 @@ def parse_word_lines(
         word = raw.strip().lower()
         if not word or word.startswith("#"):
             continue
-        if fold is not None:
-            word = fold(word)
-        if not word.isalpha() or set(word) - _LETTERS:
+        word = language.fold(word)
+        if not language.is_word(word):
             where = f"{source}:{_line_number(text, line.start())}"
-            raise ValueError(f"{where}: {raw.strip()!r} is not a word of letters {LETTERS}")
+            raise ValueError(
+                f"{where}: {raw.strip()!r} is not a word of {language.name} letters "
+                f"({language.alphabet_text()})"
+            )
         if length is not None and len(word) != length:
             where = f"{source}:{_line_number(text, line.start())}"
             raise ValueError(f"{where}: {word!r} has {len(word)} letters, not {length}")
@@ -83,7 +87,7 @@ def _line_number(text: str, start: int) -> int:
 def read_word_file(
     path: str | os.PathLike[str],
     length: int | None = None,
-    fold: Callable[[str], str] | None = None,
+    language: Language | None = None,
     most: int | None = None,
 ) -> list[str]:
     """A plain one-word-a-line file (the --answers / --guesses format), UTF-8 with or
@@ -102,7 +106,7 @@ def read_word_file(
         raise ValueError(
             f"word list {name}: not UTF-8 text (line {line}: byte {data[error.start]:#04x})"
         ) from None
-    return parse_word_lines(text, name, length, fold, most)
+    return parse_word_lines(text, name, length, language, most)
 
 
 def read_limited(handle: BinaryIO, what: str) -> bytes:

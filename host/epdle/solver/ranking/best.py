@@ -162,12 +162,14 @@ class BestPolicy:
         hard: bool,
         strategy: str,
         progress: Callable[[int, int], None] | None = None,
+        tree_any_size: bool = False,
     ) -> None:
         self.universe = universe
         self.hard = hard
         self.blind = universe.blind
         self.strategy = strategy
         self._progress = progress
+        self._tree_any_size = tree_any_size  # trees.load_or_build_tree's any_size
         self.ranked_memo: BoundedMemo[list[int]] = BoundedMemo()
         # Per state: the leaders the look re-ranked, by their cost one guess further on,
         # and the guess the search or the blind opener placed first (figures).
@@ -196,7 +198,9 @@ class BestPolicy:
         if self.blind:
             return None
         if self._tree is None:
-            self._tree = load_or_build_tree(self.universe, self.hard, self._progress)
+            self._tree = load_or_build_tree(
+                self.universe, self.hard, self._progress, self._tree_any_size
+            )
         return self._tree.get(path_key(state.history))
 
     def ranked(self, state: GameState) -> list[int]:
