@@ -190,3 +190,21 @@ def test_a_client_that_goes_on_sending_after_the_refusal_is_cut_off(
             while time.monotonic() < deadline:
                 conn.sendall(b"h" * 65536)
         assert not server.config.http_protocol_class.lingering
+
+
+def test_responses_are_sent_without_delay(web_session: Callable[..., WebSession]) -> None:
+    """TCP_NODELAY on every connection the server accepts, whatever protocol its
+    listening socket was made with (here 0, as `epdle web` makes it): without it each
+    response on a keep-alive connection after the first waited ~43 ms for the client's
+    delayed acknowledgement."""
+    with (
+        live(web_session(), Limits()) as (port, server),
+        socket.create_connection(("127.0.0.1", port)) as conn,
+    ):
+        conn.sendall(b"GET /api/state HTTP/1.1\r\n" + host(port) + b"\r\n")
+        conn.settimeout(10)
+        assert conn.recv(4096).startswith(b"HTTP/1.1 200")
+        (protocol,) = server.server_state.connections
+        sock = protocol.transport.get_extra_info("socket")
+        assert sock.proto == 0
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1

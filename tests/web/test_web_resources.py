@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from epdle.solver import STRATEGIES
 from epdle.web.server import LOG_PERIOD_S
 
 LONG = 64 * 1024  # bytes of a long path or header
@@ -193,3 +194,41 @@ def test_a_connection_flood_logs_a_line_per_period(
         assert not any("Traceback" in text for text in errors), "\n".join(errors)
         flood_lines = [text for text in errors if line in text]
         assert 1 <= len(flood_lines) <= elapsed / LOG_PERIOD_S + 1, flood_lines
+
+
+def test_every_strategy_and_mode_stays_within_400_mb() -> None:
+    """The settings switched through every (strategy, hard, blind): the solvers share one
+    pattern matrix per answer pool (the blind one's 0.2 GiB), not one each. Before, each
+    kept its own copy: 2.6 GB after the 20."""
+    command = [sys.executable, "-m", "epdle", "web", "--no-browser", "--listen", "127.0.0.1:0"]
+    with server_process([*command, "--port", "sim://"]) as server:
+        settle(server.port)
+        switched = 0
+        for strategy in STRATEGIES:
+            for hard in (False, True):
+                for blind in (False, True):
+                    body = json.dumps({"strategy": strategy, "hard": hard, "blind": blind})
+                    answer = ask(server.port, post("/api/settings", server.port, body), 120)
+                    assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+                    switched += 1
+        answer = ask(server.port, get("/api/state", server.port))
+        state = json.loads(answer.partition(b"\r\n\r\n")[2])
+        assert state["settings"]["strategy"] == STRATEGIES[-1] and state["settings"]["blind"]
+        assert switched == 20
+        rss_kb = server.rss_kb()
+        assert rss_kb <= 400 * 1024, f"{rss_kb / 1024:.0f} MB"
+
+
+def get(path: str, port: int) -> bytes:
+    return b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % (
+        path.encode(),
+        port,
+    )
+
+
+def post(path: str, port: int, body: str) -> bytes:
+    data = body.encode()
+    return (
+        b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (path.encode(), port, len(data)) + data
+    )

@@ -199,9 +199,12 @@ class Game(Played[Solver, Advice, tuple[str, str]]):
     """One board's game: six guesses."""
 
     @staticmethod
-    def solver_of(spec: GameSpec, progress: Callable[[int, int], None] | None = None) -> Solver:
-        """The solver this game plays with under `spec` (GameSetup makes and keeps it)."""
-        return spec.solver(progress=progress)
+    def solver_of(
+        spec: GameSpec, universe: Universe, progress: Callable[[int, int], None] | None = None
+    ) -> Solver:
+        """The solver this game plays with under `spec`, over `universe` (GameSetup makes
+        and keeps both)."""
+        return spec.solver(universe, progress)
 
     @property
     def solved(self) -> bool:

@@ -19,6 +19,7 @@ from epdle.solver.scoring import is_solved, parse_feedback, quoted
 if TYPE_CHECKING:
     from epdle.session.spec import GameSpec
     from epdle.solver.multi import MultiAdvice, MultiSolver
+    from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and boards (the caller keeps them).
 MultiSolverFor = Callable[[bool, bool], "MultiSolver"]
@@ -62,10 +63,11 @@ class MultiGame(Played["MultiSolver", "MultiAdvice", "MultiTurn"]):
 
     @staticmethod
     def solver_of(
-        spec: GameSpec, progress: Callable[[int, int], None] | None = None
+        spec: GameSpec, universe: Universe, progress: Callable[[int, int], None] | None = None
     ) -> MultiSolver:
-        """The solver this game plays with under `spec` (GameSetup makes and keeps it)."""
-        return spec.multi_solver()
+        """The solver this game plays with under `spec`, over `universe` (GameSetup makes
+        and keeps both)."""
+        return spec.multi_solver(universe)
 
     @property
     def boards(self) -> int:

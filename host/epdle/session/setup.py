@@ -1,7 +1,10 @@
 """What one spec's games are made of: the solvers per mode, each made once and kept, and
-new games; `GameSetup.game_kind()` is the one place that chooses one board's game or
-several boards' (as pyserial picks a port's backend from its URL, once): the game kind
-makes its solvers and its controller.
+new games. The solvers play over one word universe per answer pool (the answer list's,
+the blind one's), shared by every strategy and mode: its pattern matrix (the blind one's
+0.2 GiB) and its prior's weights are held once, not once per solver.
+`GameSetup.game_kind()` is the one place that chooses one board's game or several
+boards' (as pyserial picks a port's backend from its URL, once): the game kind makes its
+solvers and its controller.
 
 `play`, `daemon`, `demo`, `review` and the web page take a GameSetup; the rules it
 applies are the spec's (always blind, the guess limit) and the game's (widening past the
@@ -24,6 +27,7 @@ if TYPE_CHECKING:
     from epdle.session.presenter import DevicePresenter
     from epdle.solver import Solver
     from epdle.solver.multi import MultiSolver
+    from epdle.solver.universe import Universe
 
     AnySolver = Solver | MultiSolver
 
@@ -59,6 +63,8 @@ class GameSetup:
         # Solvers made so far by (strategy, hard, blind); `made` may be shared by setups
         # of the same word lists and boards.
         self._made: dict[ModeKey, AnySolver] = {} if made is None else made
+        # The words played over, by blindness: the rest of a mode changes no word.
+        self._universes: dict[bool, Universe] = {}
 
     def game_kind(self) -> GameKind:
         """One board's game, or several boards' (Dordle, Quordle, ...): the only place
@@ -73,10 +79,16 @@ class GameSetup:
         key = (spec.strategy, spec.hard, spec.blind)
         if key not in self._made:
             with self._progress("preparing the solver") as progress:
-                made = self.game_kind().game.solver_of(spec, progress)
+                made = self.game_kind().game.solver_of(spec, self._universe(spec), progress)
                 made.advise([], top=1)  # the opening, worked out once here
             self._made[key] = made
         return self._made[key]
+
+    def _universe(self, spec: GameSpec) -> Universe:
+        """The words `spec` (this setup's in some mode) plays over, made on first use."""
+        if spec.blind not in self._universes:
+            self._universes[spec.blind] = spec.universe()
+        return self._universes[spec.blind]
 
     def modes(self, strategy: str | None = None) -> Callable[[bool, bool], AnySolver]:
         """The solvers by (hard, blind) of one strategy (the spec's by default)."""
