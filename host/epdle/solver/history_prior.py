@@ -39,7 +39,7 @@ KINDS = ("original", "added", "repeat", "other")
 _NEW_KINDS = (0, 1, 3)  # indexes in KINDS of the never-played kinds
 # The exponent of a repeat's relative age: a flat prior over this grid.
 BETA_GRID = np.linspace(0.0, 40.0, 161)
-_RATE_ROUNDS = 200
+_RATE_ROUNDS = 500  # at most: the fit stops once the rates no longer move
 PSEUDO = 0.5
 
 
@@ -188,9 +188,12 @@ def _fit_rates(pools: np.ndarray, seen: np.ndarray) -> np.ndarray:
     counts = seen + PSEUDO
     for _ in range(_RATE_ROUNDS):
         exposure = (pools / (pools @ rates)[:, None]).sum(axis=0)
+        before = rates.copy()
         for k in _NEW_KINDS:
             rates[k] = counts[k] / exposure[k]
         rates /= rates[0]
+        if np.allclose(rates, before, rtol=1e-10, atol=0.0):
+            break
     return rates
 
 
