@@ -78,15 +78,10 @@ def answer_kinds(history: Sequence[Played]) -> list[str]:
     kinds = []
     for answer in sorted(history):
         if answer.word in played:
-            kinds.append(KINDS[2] if answer.puzzle >= REPEATS_FROM else KINDS[3])
+            kind = 2 if answer.puzzle >= REPEATS_FROM else 3
         else:
-            kinds.append(
-                KINDS[0]
-                if answer.word in original
-                else KINDS[1]
-                if answer.word in added
-                else KINDS[3]
-            )
+            kind = 0 if answer.word in original else 1 if answer.word in added else 3
+        kinds.append(KINDS[kind])
         played.add(answer.word)
     return kinds
 
@@ -128,7 +123,7 @@ def history_prior(
     kind_of_new[[index[w] for w in added if w in index]] = 1
 
     unplayed = np.bincount(kind_of_new, minlength=4).astype(np.float64)
-    first = np.full(len(guesses), -1, dtype=np.int64)  # puzzle each word was last played
+    last_played = np.full(len(guesses), -1, dtype=np.int64)  # -1: never played
     # Per earlier new answer: the unplayed pool of each kind, and the answer's kind.
     pools: list[np.ndarray] = []
     seen = np.zeros(4)
@@ -139,19 +134,19 @@ def history_prior(
         if g is None:
             continue
         in_era = played.puzzle >= REPEATS_FROM
-        if first[g] >= 0:
+        if last_played[g] >= 0:
             if in_era:
                 repeats += 1
-                beta_log += _repeat_log_likelihood(first, g, played.puzzle)
+                beta_log += _repeat_log_likelihood(last_played, g, played.puzzle)
         else:
-            pools.append(_pool(unplayed, first, in_era))
+            pools.append(_pool(unplayed, last_played, in_era))
             seen[kind_of_new[g]] += 1
             unplayed[kind_of_new[g]] -= 1
-        first[g] = played.puzzle
+        last_played[g] = played.puzzle
         era += in_era
     rates = _fit_rates(np.array(pools), seen)
 
-    played_mask = first >= 0
+    played_mask = last_played >= 0
     in_era = puzzle >= REPEATS_FROM
     kinds = kind_of_new.copy()
     kinds[played_mask] = 2 if in_era else 3
@@ -161,19 +156,19 @@ def history_prior(
     weights[new] = rates[kinds[new]]
     weights[new] *= (1 - repeat_share) / weights[new].sum()
     if in_era and played_mask.any():
-        weights[played_mask] = repeat_share * _repeat_weights(first, puzzle, beta_log)
+        weights[played_mask] = repeat_share * _repeat_weights(last_played, puzzle, beta_log)
     shares = {name: float(weights[kinds == k].sum()) for k, name in enumerate(KINDS)}
     return HistoryPrior(
         puzzle, weights / weights.sum(), kinds, shares, known[-1] if known else None
     )
 
 
-def _pool(unplayed: np.ndarray, first: np.ndarray, in_era: bool) -> np.ndarray:
+def _pool(unplayed: np.ndarray, last_played: np.ndarray, in_era: bool) -> np.ndarray:
     """The never-played words of each kind that day (played words are `other` before
     repeats began)."""
     pool = unplayed.copy()
     if not in_era:
-        pool[3] += int((first >= 0).sum())
+        pool[3] += int((last_played >= 0).sum())
     return pool
 
 
@@ -197,25 +192,25 @@ def _fit_rates(pools: np.ndarray, seen: np.ndarray) -> np.ndarray:
     return rates
 
 
-def _relative_ages(first: np.ndarray, puzzle: int) -> np.ndarray:
-    played = first[first >= 0]
+def _relative_ages(last_played: np.ndarray, puzzle: int) -> np.ndarray:
+    played = last_played[last_played >= 0]
     return np.maximum(puzzle - played, 1) / puzzle
 
 
-def _repeat_log_likelihood(first: np.ndarray, word: int, puzzle: int) -> np.ndarray:
+def _repeat_log_likelihood(last_played: np.ndarray, word: int, puzzle: int) -> np.ndarray:
     """Per beta: the log chance that the repeat on `puzzle` was `word`."""
-    ages = np.log(_relative_ages(first, puzzle))
-    mine = np.log(max(puzzle - first[word], 1) / puzzle)
+    ages = np.log(_relative_ages(last_played, puzzle))
+    mine = np.log(max(puzzle - last_played[word], 1) / puzzle)
     scores = BETA_GRID[:, None] * ages[None, :]
     top = scores.max(axis=1)
     return BETA_GRID * mine - (top + np.log(np.exp(scores - top[:, None]).sum(axis=1)))
 
 
-def _repeat_weights(first: np.ndarray, puzzle: int, beta_log: np.ndarray) -> np.ndarray:
+def _repeat_weights(last_played: np.ndarray, puzzle: int, beta_log: np.ndarray) -> np.ndarray:
     """Each played word's chance of being the repeat, averaged over beta's posterior."""
     posterior = np.exp(beta_log - beta_log.max())
     posterior /= posterior.sum()
-    ages = np.log(_relative_ages(first, puzzle))
+    ages = np.log(_relative_ages(last_played, puzzle))
     scores = BETA_GRID[:, None] * ages[None, :]
     each = np.exp(scores - scores.max(axis=1, keepdims=True))
     each /= each.sum(axis=1, keepdims=True)
