@@ -126,3 +126,23 @@ def test_a_replayed_day_is_not_recorded() -> None:
     assert isinstance(game, Game)
     game.play("crane", score("crane", "crane"))
     assert record_finished(game) == [] and history.player_history() == []
+
+
+def test_the_front_ends_controller_records_a_game_and_refuses_a_second_answer() -> None:
+    from epdle.session.controller import Controller
+    from epdle.session.presenter import DevicePresenter
+
+    controller = Controller(_today_game(), DevicePresenter("sim://"))
+    try:
+        notes = controller.handle("crane GGGGG").notes
+        assert not any("history" in note for note in notes)
+        assert [p.word for p in history.player_history()] == ["crane"]
+        controller.handle("new")
+        notes = controller.handle("ocean GGGGG").notes
+        assert (
+            "not recorded in your history: puzzle 1997 (2026-12-07) is already CRANE in the "
+            "history, not OCEAN"
+        ) in notes
+        assert [p.word for p in history.player_history()] == ["crane"]
+    finally:
+        controller.presenter.close()
