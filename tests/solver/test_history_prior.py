@@ -91,3 +91,27 @@ def test_bad_history_options_are_one_line_errors(argv, message, capsys) -> None:
 def test_played_and_date_need_the_history_prior(capsys) -> None:
     assert main(["suggest", "--date", "2026-01-01"]) == 2
     assert "add --prior history" in capsys.readouterr().err
+
+
+def test_a_days_prior_is_fitted_once_and_a_damaged_cache_fitted_again(
+    guesses, private_cache, monkeypatch
+) -> None:
+    from epdle.solver import history_prior as module
+
+    fitted = history_prior(guesses, shipped_history(), _day(1800))
+    (stored,) = private_cache.glob("history-prior-*.npz")
+
+    def refused(*_args: object) -> object:
+        raise AssertionError("fitted again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(module, "_fitted", refused)
+        again = history_prior(guesses, shipped_history(), _day(1800))
+    assert np.array_equal(again.weights, fitted.weights) and again.shares == fitted.shares
+    stored.write_bytes(b"not a numpy file")
+    assert np.array_equal(
+        history_prior(guesses, shipped_history(), _day(1800)).weights, fitted.weights
+    )
+    # Another day, or other answers before it, is another entry.
+    history_prior(guesses, shipped_history()[:-1], _day(1889))
+    assert len(list(private_cache.glob("history-prior-*.npz"))) == 2

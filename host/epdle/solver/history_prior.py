@@ -24,12 +24,16 @@ The shares are fitted on the puzzles before the day alone, nothing chosen by han
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from epdle import words
+from epdle.solver.cache import cache_dir, lists_key, write_atomically
 from epdle.words.history import Played, puzzle_number
 
 # The Times announced in its Gameplay newsletter of 2026-01-28 that previously run words
@@ -65,8 +69,6 @@ class HistoryPrior:
         return f"weighted by the answers before puzzle {self.puzzle} ({age})"
 
     def signature(self) -> str:
-        import hashlib
-
         return hashlib.sha256(self.weights.round(12).tobytes()).hexdigest()[:10]
 
 
@@ -112,9 +114,39 @@ def history_prior(
     guesses: Sequence[str], history: Sequence[Played], day: datetime.date
 ) -> HistoryPrior:
     """The prior of `day`'s puzzle over `guesses`, from the answers of `history` dated
-    before it (later ones are never read)."""
+    before it (later ones are never read): from the disk cache, where a suggestion of
+    the same day and answers stored it, else fitted now and stored."""
     puzzle = puzzle_number(day)
     known = sorted(p for p in history if p.puzzle < puzzle)
+    text = "\n".join(p.line() for p in known) + f"\n{puzzle}\n{lists_key(guesses, [])}"
+    path = cache_dir() / f"history-prior-{hashlib.sha256(text.encode()).hexdigest()[:16]}.npz"
+    try:
+        with np.load(path) as stored:
+            weights, kinds = stored["weights"], stored["kinds"]
+        if weights.shape == kinds.shape == (len(guesses),):
+            return _prior(puzzle, weights, kinds, known)
+    except (OSError, ValueError, KeyError):
+        pass  # none yet, or unreadable: fitted again
+    prior = _fitted(guesses, known, puzzle)
+
+    def save(temporary: Path) -> None:
+        with temporary.open("wb") as file:
+            np.savez(file, weights=prior.weights, kinds=prior.kinds)
+
+    with suppress(OSError):
+        write_atomically(path, save)
+    return prior
+
+
+def _prior(
+    puzzle: int, weights: np.ndarray, kinds: np.ndarray, known: list[Played]
+) -> HistoryPrior:
+    shares = {name: float(weights[kinds == k].sum()) for k, name in enumerate(KINDS)}
+    return HistoryPrior(puzzle, weights, kinds, shares, known[-1] if known else None)
+
+
+def _fitted(guesses: Sequence[str], known: list[Played], puzzle: int) -> HistoryPrior:
+    """The prior of `puzzle` fitted on the answers `known` before it."""
     index = {word: i for i, word in enumerate(guesses)}
     original = set(words.answers("original"))
     added = set(words.answers("nyt2023")) - original
@@ -157,10 +189,7 @@ def history_prior(
     weights[new] *= (1 - repeat_share) / weights[new].sum()
     if in_era and played_mask.any():
         weights[played_mask] = repeat_share * _repeat_weights(last_played, puzzle, beta_log)
-    shares = {name: float(weights[kinds == k].sum()) for k, name in enumerate(KINDS)}
-    return HistoryPrior(
-        puzzle, weights / weights.sum(), kinds, shares, known[-1] if known else None
-    )
+    return _prior(puzzle, weights / weights.sum(), kinds, known)
 
 
 def _pool(unplayed: np.ndarray, last_played: np.ndarray, in_era: bool) -> np.ndarray:
