@@ -33,7 +33,7 @@ def test_the_prior_is_parsed_once_into_the_spec_and_frequency_stays_blind() -> N
     assert game.solver.blind and game.solver.hard
     assert game.switch(hard=False, blind=False) is not None
     assert game.solver.blind and not game.solver.hard
-    assert set(PRIORS) == {"uniform", "frequency"}
+    assert set(PRIORS) == {"uniform", "frequency", "history"}
 
 
 def test_a_frequency_game_made_without_the_cli_is_blind_too() -> None:

@@ -23,7 +23,7 @@ from epdle.cli.errors import (
 )
 
 # Each module adds its subcommands; every subcommand sets `func(args) -> int`.
-COMMAND_MODULES = ("solver", "render", "link", "sim", "session", "cache", "web")
+COMMAND_MODULES = ("solver", "render", "link", "sim", "session", "cache", "web", "history")
 # One-shot commands that build only their own parser (a cold `epdle suggest` stays fast):
 # the module and the function that add it.
 LIGHT_COMMANDS = {"suggest": ("solver", "register_suggest")}

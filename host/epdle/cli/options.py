@@ -98,11 +98,11 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     parser.add_argument(
         "--prior",
         choices=PRIORS,
-        default=DEFAULT_PRIOR,
         help="how likely each word is to be the answer: "
         + "; ".join(f"{name}, {text}" for name, text in PRIORS.items())
         + f" (default: {DEFAULT_PRIOR})",
     )
+    _add_history_options(parser)
     parser.add_argument("--answers", help="answer list file (one word a line)")
     parser.add_argument("--guesses", help="accepted-guess list file (one word a line)")
     parser.add_argument(
@@ -128,6 +128,22 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         metavar=f"{{{LENGTHS.start}..{LENGTHS.stop - 1}}}",
         help="word length (default 5; other than 5, or with --language: the dictionary "
         "words of that length, blind)",
+    )
+
+
+def _add_history_options(parser: argparse.ArgumentParser) -> None:
+    """--played FILE and --date: the answers and the day the history prior reads."""
+    parser.add_argument(
+        "--played",
+        metavar="FILE",
+        help="the history prior's answers from FILE (date<TAB>puzzle<TAB>word a line) instead "
+        "of the shipped history and yours",
+    )
+    parser.add_argument(
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="the day played, for the history prior (default: today): only the answers "
+        "dated before it are read",
     )
 
 
@@ -175,7 +191,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     from epdle.words.named import DEFAULT_LISTS
 
     lists = getattr(args, "lists", None)
-    prior = getattr(args, "prior", DEFAULT_PRIOR)
+    prior = getattr(args, "prior", None)
     spec = GameSpec(
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
@@ -189,7 +205,9 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
         lists=lists or DEFAULT_LISTS,
-        prior=prior,
+        prior=prior or DEFAULT_PRIOR,
+        played=getattr(args, "played", None),
+        date=getattr(args, "date", None),
     )
     if lists and not spec.shipped:
         raise UsageError(
@@ -198,7 +216,37 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         )
     if spec.strategy != DEFAULT_STRATEGY:
         spec.by_boards(lambda: None, _strategy_for_one_board)
+    _check_history_prior(spec)
     return spec.in_mode(spec.hard, spec.blind)  # blind where the lists or prior always are
+
+
+def _check_history_prior(spec: GameSpec) -> None:
+    """The history prior asked for today's game alone (one board, the shipped English
+    lists, not --blind), its --played file readable and its --date a day that was."""
+    from epdle.solver.names import HISTORY_PRIOR
+
+    if spec.prior != HISTORY_PRIOR:
+        if spec.played or spec.date:
+            raise UsageError("--played and --date are the history prior's: add --prior history")
+        return
+    todays = spec.shipped and not spec.blind and spec.by_boards(lambda: True, lambda: False)
+    if not todays:
+        raise UsageError(
+            "--prior history is the Times' game: one board on the shipped English lists "
+            "(leave out --boards, --blind, --answers, --guesses, --language and --length)"
+        )
+    from epdle.session.history import today
+    from epdle.words.history import parse_date
+
+    if spec.played:
+        from epdle.cli.paths import input_file
+
+        input_file(spec.played, "history file")
+    if spec.date:
+        try:
+            parse_date(spec.date, today())
+        except ValueError as error:
+            raise UsageError(f"--date: {error}") from None
 
 
 def _strategy_for_one_board() -> None:

@@ -21,9 +21,12 @@ from epdle.words.languages import display_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from epdle.session.spec import GameSpec
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
+    from epdle.solver.universe import Universe
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -143,22 +146,27 @@ def run_suggest(args: argparse.Namespace) -> int:
 def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     history = parse_history(args.history)
     try:
-        advice, hard, blind = _advice(spec, history)
+        advice, hard, blind, prior = _advice(spec, history)
     except ValueError as error:
         from epdle.solver.engine import HistoryError
 
         if not isinstance(error, HistoryError) or spec.blind or not spec.widens:
             raise
         # Today's answer may be outside the list: every accepted word, as `play`.
-        advice, hard, blind = _advice(spec.in_mode(spec.hard, True), history)
+        advice, hard, blind, prior = _advice(spec.in_mode(spec.hard, True), history)
         from epdle.session.game import widened_note
 
         print(f"epdle suggest: note: {widened_note(spec.lists)}", file=sys.stderr)
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
+    if prior.get("stale"):
+        print(f"epdle suggest: note: {prior['stale']}", file=sys.stderr)
     if args.json:
         report = advice_json(advice, spec.strategy, hard, blind)
+        if "history" in prior:  # the history prior: in words, and how old its answers are
+            report |= {"prior": prior["name"], "prior_text": prior["text"]}
+            report["history"] = {**prior["history"], "stale": prior["stale"]}
         print(json.dumps({**report, "warnings": warnings}))
         return 0
     from epdle.session.terminal import advice_text, candidates_text
@@ -167,6 +175,8 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
         print(f"Solved: {display_word(advice.answer)}")
         return 0
     print(advice_text(advice, spec.strategy))
+    if "history" in prior:
+        print(f"prior: {prior['text']}")
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
@@ -211,8 +221,11 @@ def repeated_guess_warnings(history: list[tuple[str, str]]) -> list[str]:
     return warnings
 
 
-def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, bool, bool]:
-    """The advice for ``history`` with (hard, blind) as played: the solver's fast path
+def _advice(
+    spec: GameSpec, history: list[tuple[str, str]]
+) -> tuple[Advice, bool, bool, dict[str, Any]]:
+    """The advice for ``history`` with (hard, blind) as played, and the prior it was
+    worked out under (prior_report): the solver's fast path
     (epdle.solver.ranking) before the Solver and numpy are loaded; where it declines, the
     Solver's own ranking (not advise(), which would try the fast path again)."""
     from epdle.solver.ranking import fast_advice
@@ -225,11 +238,31 @@ def _advice(spec: GameSpec, history: list[tuple[str, str]]) -> tuple[Advice, boo
         history,
         spec.top,
     )
-    if advice is not None:
-        return advice, spec.hard, False  # the shipped tree's game: shipped lists
+    if advice is not None:  # the shipped tree's game: shipped lists
+        return advice, spec.hard, False, {"name": spec.prior, "text": spec.prior}
     with progress_bar("preparing the solver") as progress:
         solver = spec.solver(progress=progress)
-        return solver.engine_advice(history, top=spec.top), solver.hard, solver.blind
+        advice = solver.engine_advice(history, top=spec.top)
+        return advice, solver.hard, solver.blind, prior_report(solver.universe)
+
+
+def prior_report(universe: Universe) -> dict[str, Any]:
+    """The prior a universe weighs its words by: its name, in words, and for the history
+    prior the day's puzzle, the newest answer known and a note if it is behind."""
+    report: dict[str, Any] = {"name": universe.prior_name, "text": universe.prior_text}
+    history = universe.history
+    if history is not None:
+        from epdle.solver.history_prior import stale_note
+
+        last = history.last
+        report["history"] = {
+            "puzzle": history.puzzle,
+            "last_date": last.date.isoformat() if last else None,
+            "last_puzzle": last.puzzle if last else None,
+            "shares": {kind: round(share, 4) for kind, share in history.shares.items()},
+        }
+        report["stale"] = stale_note(history.puzzle, last)
+    return report
 
 
 def run_bench(args: argparse.Namespace) -> int:

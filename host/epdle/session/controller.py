@@ -44,6 +44,24 @@ class Outcome:
     unknown: bool = False  # the line was neither a guess nor a command (a prompt offers help)
 
 
+def record_finished(game: Game) -> list[str]:
+    """Today's game under the history prior, just finished: its answer recorded in the
+    player's history (epdle.session.history), or after a loss how to give it. The notes."""
+    history = getattr(getattr(game.solver, "universe", None), "history", None)
+    if history is None or not game.over:
+        return []
+    from epdle.session.history import record_game, today
+    from epdle.words.history import puzzle_number
+
+    day = today()
+    if history.puzzle != puzzle_number(day):  # a day replayed: not the player's
+        return []
+    if game.solved:
+        note = record_game(game.history[-1][0], day)
+        return [note] if note else []
+    return [f"lost: `epdle history add {day} WORD` records the answer in your history"]
+
+
 class Controller:
     def __init__(self, game: Game, presenter: DevicePresenter) -> None:
         self.game = game
@@ -94,6 +112,7 @@ class Controller:
         except GameError as error:
             return Outcome(error=str(error))
         outcome = Outcome(changed=True)
+        outcome.notes += record_finished(self.game)
         if self.game.widened and not widened:
             outcome.notes.append(widened_note(self.game.lists))
         if repeated:

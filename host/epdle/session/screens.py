@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 
 def panel_mode(game: Game | MultiGame) -> str:
     """The game's mode as the panel's header says it (names.panel_mode)."""
-    return names.panel_mode(game.solver.hard, game.solver.blind, game.widened)
+    history = getattr(getattr(game.solver, "universe", None), "history", None)
+    behind = None if history is None else history.days_behind
+    return names.panel_mode(game.solver.hard, game.solver.blind, game.widened, behind)
 
 
 def frames_for(game: Game) -> list[Planes]:

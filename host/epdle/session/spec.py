@@ -10,17 +10,19 @@ Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
 from __future__ import annotations
 
 from epdle.named_tuple import NamedTuple
-from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR
+from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR, HISTORY_PRIOR
 from epdle.words.named import DEFAULT_LISTS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime
     from collections.abc import Callable
     from typing import TypeVar
 
     T = TypeVar("T")
 
     from epdle.solver import Solver
+    from epdle.solver.history_prior import HistoryPrior
     from epdle.solver.multi import MultiSolver
     from epdle.solver.universe import Universe
     from epdle.words.languages import Language
@@ -47,6 +49,11 @@ class GameSpec(NamedTuple):
     # The prior over the candidates (epdle.solver.names.PRIORS): "frequency" plays blind
     # from the first guess (every accepted word, weighted as a blind game weighs them).
     prior: str = DEFAULT_PRIOR
+    # The history prior's answers: a history file of one's own (None: the shipped history
+    # with the player's), and the day played (None: today, by the local date). Nothing
+    # dated that day or later is read.
+    played: str | None = None
+    date: str | None = None
 
     def by_boards(self, one: Callable[[], T], several: Callable[[], T]) -> T:
         """`one()` for one board's game, `several()` for several boards' (Dordle, Quordle,
@@ -76,8 +83,11 @@ class GameSpec(NamedTuple):
     @property
     def always_blind(self) -> bool:
         """Another language or length, without an answer list of one's own, or the
-        frequency prior: blind whatever is asked (one solver per hard mode)."""
-        return (self.dictionary and not self.answers) or self.prior == FREQUENCY_PRIOR
+        frequency or history prior: blind whatever is asked (one solver per hard mode)."""
+        return (self.dictionary and not self.answers) or self.prior in (
+            FREQUENCY_PRIOR,
+            HISTORY_PRIOR,
+        )
 
     def in_mode(self, hard: bool, blind: bool, strategy: str | None = None) -> GameSpec:
         """This game in another mode (and strategy); blind where the lists or the prior
@@ -117,6 +127,9 @@ class GameSpec(NamedTuple):
             return Universe(
                 guess_words, answer_words, language=lang.code, keep_plurals=keep, blind=blind
             )
+        if self.prior == HISTORY_PRIOR:
+            guess_list = list(words.guesses())
+            return Universe(guess_list, None, history=self.history_prior(guess_list))
         answer_words = (
             self._read(self.answers, None) if self.answers else list(words.answers(self.lists))
         )
@@ -126,6 +139,20 @@ class GameSpec(NamedTuple):
         if self.blind:
             return Universe(guess_words, None, keep_plurals=keep)
         return Universe(guess_words, answer_words, keep_plurals=keep)
+
+    def day(self) -> datetime.date:
+        """The day played: `date`, else today by the local date."""
+        from epdle.session.history import today
+        from epdle.words.history import parse_date
+
+        return parse_date(self.date) if self.date else today()
+
+    def history_prior(self, guesses: list[str]) -> HistoryPrior:
+        """The history prior of the day played, over `guesses`."""
+        from epdle.session.history import known_history
+        from epdle.solver.history_prior import history_prior
+
+        return history_prior(guesses, known_history(self.played), self.day())
 
     def _read(self, path: str, answers: int | None, language: Language | None = None) -> list[str]:
         """A word list of your own, read no further than solver.patterns.most_words (the

@@ -47,7 +47,9 @@ def plural(count: int, noun: str) -> str:
 
 def mode_text(game: Game | MultiGame) -> str:
     """The game's mode as the terminal says it (names.mode_text)."""
-    return names.mode_text(game.solver.hard, game.solver.blind, game.widened, game.lists)
+    text = names.mode_text(game.solver.hard, game.solver.blind, game.widened, game.lists)
+    history = getattr(getattr(game.solver, "universe", None), "history", None)
+    return text if history is None else f"{text}, prior: history ({history.text()})"
 
 
 # The suggestion table's columns, the same in `play` and `suggest`, and how each is

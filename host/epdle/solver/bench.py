@@ -33,6 +33,8 @@ class BenchResult:
     worst_words: list[str] = field(default_factory=list)
     # The published optimum for these lists and mode, when every answer was played.
     published: Record | None = None
+    # The prior the games were played under, by name (empty: the mode's, names.prior_name).
+    prior: str = ""
 
     @property
     def total(self) -> int:
@@ -56,7 +58,7 @@ class BenchResult:
             "strategy": self.strategy,
             "hard": self.hard,
             "blind": self.blind,
-            "prior": prior_name(self.blind),
+            "prior": self.prior or prior_name(self.blind),
             "games": self.games,
             "mean": round(self.mean, 4),
             "max": self.max,
@@ -127,6 +129,7 @@ def run_bench(
         first_guess=first_guess,
         worst_words=sorted(word for word, t in turns.items() if t == worst)[:10],
         published=published if every_answer else None,
+        prior=universe.prior_name,
     )
 
 

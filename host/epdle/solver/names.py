@@ -41,9 +41,13 @@ PRIORS = {
     "the feedback leaves it",
     "frequency": "every accepted word from the first guess, weighted by how likely it is "
     "to be an answer (common words more, plurals and past tenses less), as --blind",
+    "history": "every accepted word, weighted by the Times' answers played before the day "
+    "(never-played words of the original list most, the Times' additions and repeats at "
+    "the share the history gives them; the English five-letter game of one board)",
 }
 DEFAULT_PRIOR = "uniform"
 FREQUENCY_PRIOR = "frequency"
+HISTORY_PRIOR = "history"
 
 
 def prior_name(blind: bool) -> str:
@@ -81,11 +85,16 @@ def mode_text(
     return words + (", hard mode" if hard else "")
 
 
-def panel_mode(hard: bool, blind: bool, widened: bool = False) -> str:
+def panel_mode(
+    hard: bool, blind: bool, widened: bool = False, history_behind: int | None = None
+) -> str:
     """The mode as the panel's header says it: "hard", "all words" (every accepted word,
-    not the answer list), both, or nothing."""
+    not the answer list), both, or nothing; under the history prior "history" (with
+    `history_behind`, the days its answers miss before today's: "history -3d")."""
     parts = ["hard"] if hard else []
-    if widened or blind:
+    if history_behind is not None:
+        parts.append("history" + (f" -{history_behind}d" if history_behind else ""))
+    elif widened or blind:
         parts.append("all words")
     return ", ".join(parts)
 

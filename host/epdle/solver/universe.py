@@ -10,7 +10,8 @@ import numpy as np
 from epdle import words
 from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
-from epdle.solver.names import prior_name
+from epdle.solver.history_prior import HistoryPrior
+from epdle.solver.names import HISTORY_PRIOR, prior_name
 from epdle.solver.patterns import (
     ALPHABET_SIZE,
     check_lists_fit,
@@ -35,6 +36,8 @@ class Universe:
     Otherwise candidates are equally likely. `blind=True` with an answer list weighs
     those candidates by the prior (a language's list without its plurals, say; by
     default words.SHIPPED_PRIOR, and no unlisted factor: its words are all listed).
+    With `history` (the history prior of one day, over these guesses), every accepted
+    word is a candidate, weighted by it.
     """
 
     def __init__(
@@ -47,8 +50,14 @@ class Universe:
         prior: words.Prior | None = None,
         unlisted_factor: float | None = None,
         blind: bool | None = None,
+        history: HistoryPrior | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
+        self.history = history
+        if history is not None and (
+            answer_words is not None or len(history.weights) != len(guess_list)
+        ):
+            raise ValueError("a history prior weighs every accepted word: no answer list")
         self.blind = answer_words is None if blind is None else blind
         answer_list = list(guess_list if answer_words is None else dict.fromkeys(answer_words))
         if not guess_list or not answer_list:
@@ -92,6 +101,8 @@ class Universe:
             self.key += f"-blind-{language}-{int(keep_plurals)}-{self.prior.signature()}"
             if self.unlisted_factor != 1.0:
                 self.key += f"-unlisted{self.unlisted_factor:g}"
+            if history is not None:
+                self.key += f"-history{history.puzzle}-{history.signature()}"
 
     @classmethod
     def dictionary(cls, language: str, length: int, keep_plurals: bool = False) -> Universe:
@@ -123,6 +134,8 @@ class Universe:
         """Prior probability of each answer (sums to 1)."""
         if not self.blind:
             return np.full(len(self.answers), 1.0 / len(self.answers))
+        if self.history is not None:
+            return self.history.weights
         raw = np.array(
             [words.prior_weight(info, self.keep_plurals, self.prior) for info in self.infos]
         )
@@ -134,12 +147,14 @@ class Universe:
     @property
     def prior_name(self) -> str:
         """The prior's name, as `--prior` gives it (epdle.solver.names.PRIORS)."""
-        return prior_name(self.blind)
+        return HISTORY_PRIOR if self.history is not None else prior_name(self.blind)
 
     @property
     def prior_text(self) -> str:
         """The prior by name, then which words the answer is drawn from and how likely
         each is, in words."""
+        if self.history is not None:
+            return f"{self.prior_name} ({len(self.answers):,} words, {self.history.text()})"
         if self.blind:
             return f"{self.prior_name} ({len(self.answers):,} words, weighted by word frequency)"
         return f"{self.prior_name} ({len(self.answers):,} answers, equally likely)"

@@ -243,6 +243,7 @@ class WebSession:
             "lost": game.lost,  # every guess played without the answer: the game is over
             "widened": game.widened,  # the feedback left the answer list: every word counts
             "answer_list": list_name(game.lists),  # the shipped list the game started from
+            "prior": solver.universe.prior_text,  # the prior and, for history, how old
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,
