@@ -44,7 +44,7 @@ INSTALL_INPUTS := pyproject.toml CMakeLists.txt host/native/CMakeLists.txt
 $(VENV)/.stamp-run: $(INSTALL_INPUTS)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[web]'
+	$(PY) -m pip install -q -e '.[web,plot]'
 	touch $@
 
 $(VENV)/.stamp-test: $(INSTALL_INPUTS)

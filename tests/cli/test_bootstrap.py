@@ -155,3 +155,17 @@ def test_missing_tools_are_installed_with_apt_get_when_that_needs_no_password(
         "noninteractive yes: update -qq",
         "noninteractive yes: install -y -qq --no-install-recommends pkg-config libcmocka-dev",
     ]
+
+
+def test_make_run_installs_what_epdle_tree_needs() -> None:
+    # `epdle tree` and `bench --plot` draw with matplotlib (the plot extra): `make run`
+    # installs it, and the error and the reference name one install command.
+    import re
+
+    recipe = (ROOT / "Makefile").read_text().split("$(VENV)/.stamp-run:")[1].split("\n\n")[0]
+    extras = re.search(r"pip install -q -e '\.\[([a-z,]+)\]'", recipe)
+    assert extras is not None and "plot" in extras.group(1).split(",")
+    command = "pip install '.[plot]'"
+    assert command in (ROOT / "docs" / "reference.md").read_text()
+    source = (ROOT / "host" / "epdle" / "solver" / "pictures.py").read_text()
+    assert command in source and "epdle[plot]" not in source

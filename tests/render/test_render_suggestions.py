@@ -343,7 +343,8 @@ def test_the_first_frame_names_the_next_two_words() -> None:
     advice = HandAdvice(23, False, SEVEN[:5])
     frames = render_advice(MIDGAME, advice, top=5)
     first = SEVEN[0]
-    assert frames[0] == render_suggestion(MIDGAME, first, 1, 5, 23, ["crane", "trace"])
+    # SALET could win: mid-game, the next two that could win too (not CRANE).
+    assert frames[0] == render_suggestion(MIDGAME, first, 1, 5, 23, ["trace", "crate"])
     assert frames[0] != render_suggestion(MIDGAME, first, 1, 5, 23)
     assert header_texts(first, 23, ["crane", "trace"])[0] == "23 left  or CRANE TRACE"
     # The others say what they leave on average, and none speaks of bits.
@@ -364,3 +365,18 @@ def test_the_panel_says_the_mode() -> None:
         "23 left (hard, all words)",
         "23 left",
     ]
+
+
+def test_the_words_named_beside_could_win_could_win_too() -> None:
+    # The first frame's header reads "319 left  or COLIN" beside TARSE's "could win": it
+    # names the next words that could win (MOIST, not COLIN), or, for a word played to
+    # learn, the next best whatever they are.
+    first = HandSuggestion("tarse", 5.0, 60.0, True)
+    colin = HandSuggestion("colin", 4.9, 62.0, False)
+    moist = HandSuggestion("moist", 4.8, 64.0, True)
+    advice = HandAdvice(319, False, [first, colin, moist])
+    frame = render_advice(MIDGAME, advice, 3)[0]
+    assert frame == render_suggestion(MIDGAME, first, 1, 3, 319, ["moist"])
+    learn = HandAdvice(319, False, [HandSuggestion("tarse", 5.0, 60.0, False), colin, moist])
+    frame = render_advice(MIDGAME, learn, 3)[0]
+    assert frame == render_suggestion(MIDGAME, learn.suggestions[0], 1, 3, 319, ["colin", "moist"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -9,7 +10,15 @@ import pytest
 from epdle.cli import main
 from epdle.frames import decode
 from epdle.render.review import TurnFigures, render_review
-from epdle.session.review import Reviewer, ReviewError, grid_hard, grid_history
+from epdle.session.review import (
+    CANDIDATES_LISTED,
+    Reviewer,
+    ReviewError,
+    grid_hard,
+    grid_history,
+)
+from epdle.session.setup import GameSetup
+from epdle.session.spec import GameSpec
 from epdle.solver import Solver, score
 from epdle.solver.scoring import hard_mode_violation
 from epdle.solver.universe import Universe
@@ -83,7 +92,7 @@ def test_a_grid_starred_as_hard_is_reviewed_in_hard_mode(capsys) -> None:
     history = ",".join(f"{word}:{score(word, 'slosh')}" for word in words)
     assert main([*REVIEW, "--history", history, "--hard", "--json"]) == 0
     hard = capsys.readouterr().out
-    assert main([*REVIEW, "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--normal", "--json"]) == 0
     assert capsys.readouterr().out != hard  # the mode changes the review
     starred = f"Wordle 1,234 3/6*\n\n{rows}\n"
     assert main([*REVIEW, "--grid", starred, "--words", ",".join(words), "--json"]) == 0
@@ -109,14 +118,23 @@ def test_review_command_json_and_text(capsys) -> None:
     assert "2315 -> 24" in text
 
 
-def test_a_game_that_left_the_answer_list_is_reviewed_over_every_word(capsys) -> None:
+def test_a_game_that_left_the_answer_list_is_reviewed_over_every_word_from_there(
+    capsys,
+) -> None:
     words = ("crane", "pious", "guano")  # GUANO is not one of the original answers
     history = ",".join(f"{word}:{score(word, 'guano')}" for word in words)
-    assert main([*REVIEW, "--history", history, "--json"]) == 0
+    assert main([*REVIEW, "--history", history, "--normal", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     first, last = report["turns"][0], report["turns"][-1]
-    assert first["left_before"] > 10_000  # every accepted word, weighted by frequency
+    # The opener as the game knew it: the answer list; after the colours that left it,
+    # every accepted word, weighted by frequency.
+    assert first["left_before"] == 2315 and report["widened_at"] in (1, 2)
+    widened = report["turns"][report["widened_at"] - 1]
+    assert widened["left_after"] == report["turns"][report["widened_at"]]["left_before"]
     assert last["guess"] == "guano" and last["left_before"] == 1 and report["solved"]
+    assert main([*REVIEW, "--history", history, "--normal"]) == 0
+    text = capsys.readouterr().out
+    assert f"The colours of guess {report['widened_at']} left the answer list" in text
 
 
 def test_review_command_usage(capsys) -> None:
@@ -158,7 +176,7 @@ def test_a_hard_mode_game_is_reviewed_under_its_rule(capsys) -> None:
     text = ",".join(f"{word}:{colours}" for word, colours in history)
     best_moves = {}
     for mode in ("normal", "hard"):
-        argv = [*REVIEW, "--history", text, "--json"] + (["--hard"] if mode == "hard" else [])
+        argv = [*REVIEW, "--history", text, "--json", f"--{mode}"]
         assert main(argv) == 0
         report = json.loads(capsys.readouterr().out)
         assert report["mode"] == mode
@@ -191,3 +209,69 @@ def test_the_review_names_its_mode_and_prior(capsys) -> None:
     assert main([*REVIEW, "--prior", "frequency", "--history", history]) == 0
     text = " ".join(capsys.readouterr().out.split())  # the console may wrap the line
     assert "Reviewed in normal, blind mode; prior: frequency (14,855 words," in text
+
+
+def played_as_advised(setup: GameSetup, answer: str) -> str:
+    """A game played with the first suggestion each turn, as `suggest` gives it."""
+    game = setup.new_game()
+    while not game.over:
+        guess = game.advice.suggestions[0].word
+        game.play(guess, score(guess, answer))
+    return ",".join(f"{word}:{colours}" for word, colours in game.history)
+
+
+@pytest.mark.parametrize("hard", [False, True], ids=["normal", "hard"])
+def test_the_helpers_own_advice_is_never_faulted(capsys, hard: bool) -> None:
+    # KEFIR and LORIS are on no answer list: the game widens, and so does the review,
+    # from the guess whose colours left the list on (not from the first guess). A hard
+    # game is read as one from its moves, as `review --history` gets it.
+    setup = GameSetup(GameSpec(hard=hard))
+    widened = []
+    for answer in ("kefir", "loris", "slosh", "crimp"):
+        history = played_as_advised(setup, answer)
+        assert main(["review", "--history", history, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["mode"] == ("hard" if hard else "normal")
+        assert report["hard_from_moves"] is hard
+        skills = [(turn["guess"], turn["best"], turn["skill"]) for turn in report["turns"]]
+        assert all(skill >= 95 for _, _, skill in skills), (answer, skills)
+        assert [guess for guess, _, _ in skills] == [best for _, best, _ in skills]
+        widened.append(report["widened_at"])
+    assert widened[0] is not None and widened[1] is not None and widened[2:] == [None, None]
+
+
+def test_each_turn_lists_its_candidates(reviewer: Reviewer, capsys) -> None:
+    review = reviewer.review(own_game(reviewer.solver, "slosh"))
+    for turn in review.turns:
+        assert len(turn.candidates) == min(turn.left_before, CANDIDATES_LISTED)
+        assert "slosh" in turn.candidates or turn.left_before > CANDIDATES_LISTED
+    assert review.turns[-1].candidates[: review.turns[-1].left_before].count("slosh") == 1
+    assert main([*REVIEW, "--history", "salet:GBYBB,crony:BBGBB,slosh:GGGGG"]) == 0
+    text = capsys.readouterr().out
+    assert "Candidates before each guess, likeliest first:" in text
+    assert " 3  SLOOP SLOSH SPOIL SPOOL\n" in text
+
+
+def test_the_table_keeps_one_heading_line_and_whole_cells(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "70")
+    assert main([*REVIEW, "--history", "salet:GBYBB,crony:BBGBB,slosh:GGGGG"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["#", "guess", "colours", "left"]
+    assert lines[1].split()[:2] == ["1", "SALET"] and "2315 -> 24" in lines[1]
+    assert lines[2].split()[:2] == ["2", "CRONY"] and len(lines[0]) <= 70
+
+
+def test_a_grid_from_a_file_or_stdin(tmp_path, capsys, monkeypatch) -> None:
+    grid = "Wordle 1,234 3/6\n\n🟩⬛🟨⬛⬛\n⬛⬛🟩⬛⬛\n🟩🟩🟩🟩🟩\n"
+    path = tmp_path / "grid.txt"
+    path.write_text(grid, encoding="utf-8")
+    words = ["--words", "salet,crony,slosh", "--json"]
+    assert main([*REVIEW, "--history", "salet:GBYBB,crony:BBGBB,slosh:GGGGG", "--json"]) == 0
+    expected = capsys.readouterr().out
+    assert main([*REVIEW, "--grid", str(path), *words]) == 0
+    assert capsys.readouterr().out == expected
+    monkeypatch.setattr("sys.stdin", io.StringIO(grid))
+    assert main([*REVIEW, "--grid", "-", *words]) == 0
+    assert capsys.readouterr().out == expected
+    assert main([*REVIEW, "--grid", str(tmp_path / "none.txt"), *words]) == 1
+    assert capsys.readouterr().err.strip().endswith("none.txt does not exist")

@@ -194,9 +194,13 @@ def test_a_game_past_the_list_ends_with_its_review_on_the_device(solvers) -> Non
     frames = frames_for(game)
     review = game_review(tuple(game.history), game.solver, game.solvers)
     assert frames[-1] == review_planes(review) and len(frames) == 2
-    # Reviewed over every accepted word, as the game went on.
+    # Reviewed over the list, then over every accepted word, as the game went on.
     assert review.solved and [turn.guess for turn in review.turns] == [w for w, _ in game.history]
-    assert review.turns[0].left_before == len(solvers(False, True).universe.answers)
+    assert review.turns[0].left_before == len(game.solver.universe.answers)
+    assert review.widened_at is not None and review.widened_at < len(review.turns)
+    after = review.turns[review.widened_at]
+    assert after.left_before == review.turns[review.widened_at - 1].left_after
+    assert all(turn.skill == 99 for turn in review.turns)  # the helper's own moves
 
 
 def test_the_note_names_the_list_the_game_started_from(capsys) -> None:

@@ -396,6 +396,20 @@ def test_another_address_needs_the_token(session: WebSession) -> None:
         assert client.post("/api/new", headers={"origin": "http://evil.example"}).status_code == 403
 
 
+def test_a_browser_without_the_token_gets_a_page_saying_so(session: WebSession) -> None:
+    app = create_app(session, Guard.for_address("192.0.2.7", 8000))
+    navigate = {"accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+    with TestClient(app, base_url="http://192.0.2.7:8000") as client:
+        page = client.get("/", headers=navigate)
+        assert page.status_code == 401
+        assert page.headers["content-type"] == "text/html; charset=utf-8"
+        assert "needs the token that <code>epdle web</code> printed" in page.text
+        assert "missing or wrong token" in page.text and '"error"' not in page.text
+        assert "content-security-policy" in page.headers
+        # The page's own calls, and scripts, still get the error as JSON.
+        assert "token" in client.get("/api/state").json()["error"]
+
+
 def test_blind_mode_keeps_the_game(client: TestClient) -> None:
     guess(client, "salet", "BBYGB")
     state = client.post("/api/settings", json={"blind": True}).json()

@@ -41,7 +41,10 @@ def test_a_game_off_the_answer_list_is_reviewed(client: TestClient) -> None:
     response = client.post("/api/review", json=history_body(game))
     assert response.status_code == 200
     review = response.json()
-    assert review["solved"] and review["turns"][0]["left_before"] > 10_000
+    # Each move by what the game knew then: the 2023 list, then every accepted word.
+    assert review["solved"] and review["turns"][0]["left_before"] == 3158
+    turns = review["turns"]
+    assert review["widened_at"] == 2 and turns[2]["left_before"] == turns[1]["left_after"]
 
 
 def test_bad_games_get_one_line_errors(client: TestClient) -> None:

@@ -34,7 +34,7 @@ GAMES = [
 
 def main() -> int:
     for name, answer, game in GAMES:
-        universe = Universe.dictionary(*game) if game else Universe.shipped(lists="original")
+        universe = Universe.dictionary(*game) if game else Universe.shipped()  # as `epdle demo`
         draw(Solver(universe=universe), answer, IMAGES / name)
     return 0
 

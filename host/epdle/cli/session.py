@@ -116,14 +116,27 @@ def _register_review(commands: argparse._SubParsersAction) -> None:
         "with the candidates left, the guesses expected from there (best move / the guess "
         "played / after its colours) and a skill and a luck figure from 0 to 99. Give the "
         "game as --history, or the shared grid with --grid and the words with --words. "
-        "Played on a shipped answer list (--lists), the list is used while it fits.",
+        "Played on a shipped answer list (--lists), the list is used while it fits, as in the "
+        "game: each move is judged by what the game knew then. A game whose every guess "
+        "keeps hard mode's rule (or a grid starred 4/6*) is reviewed in hard mode; --normal "
+        "reviews it in normal mode.",
         epilog=examples(
             "epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG --frame review.frame",
             "epdle push --port sim:// review.frame",
         ),
     )
     review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
-    review.add_argument("--grid", help="the game's shared grid (- reads it from stdin)")
+    review.add_argument(
+        "--grid",
+        metavar="FILE",
+        help="a file with the game's shared grid (- reads it from stdin; the grid's own "
+        "text works too)",
+    )
+    review.add_argument(
+        "--normal",
+        action="store_true",
+        help="review in normal mode a game whose every guess keeps hard mode's rule",
+    )
     review.add_argument("--words", help="with --grid: the words played, in order, comma-separated")
     review.add_argument("--json", action="store_true", help="print JSON")
     review.add_argument(
@@ -268,13 +281,15 @@ def _review(args: argparse.Namespace) -> int:
         ReviewError,
         grid_hard,
         grid_history,
-        review_game,
+        review_as_played,
         review_planes,
     )
     from epdle.solver.scoring import parse_history
 
     if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
         raise UsageError("give the game as --history, or as --grid with --words")
+    if args.hard and args.normal:
+        raise UsageError("--hard and --normal: give one")
     if args.frame is not None:
         if args.frame.suffix.lower() not in FORMATS:
             raise UsageError(f"--frame {args.frame}: unknown output type; use {', '.join(FORMATS)}")
@@ -284,7 +299,7 @@ def _review(args: argparse.Namespace) -> int:
         if args.history is not None:
             history = parse_history(args.history)
         else:
-            grid = sys.stdin.read() if args.grid == "-" else args.grid
+            grid = _grid_text(args.grid)
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
             if grid_hard(grid):  # the star of "4/6*": played in hard mode
                 spec = spec.in_mode(True, spec.blind)
@@ -292,7 +307,7 @@ def _review(args: argparse.Namespace) -> int:
         raise CommandError(str(error)) from None
     game = cast("Game", GameSetup(spec, progress_bar).new_game())  # review plays one board
     try:
-        review = review_game(history, game.solver, game.every_word)
+        review = review_as_played(history, game.solver, game.solvers, args.normal)
     except ReviewError as error:
         raise CommandError(str(error)) from None
     if args.frame is not None:
@@ -307,14 +322,30 @@ def _review(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grid_text(grid: str) -> str:
+    """--grid's grid: stdin for -, the grid itself if it is one (its rows of squares),
+    else the file it names."""
+    if grid == "-":
+        return sys.stdin.read()
+    if "\n" in grid or any(square in grid for square in "🟩🟨⬛⬜"):
+        return grid
+    try:
+        return input_file(grid, "grid file").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"cannot read grid file {grid}: {error}") from None
+
+
 def _print_review(review: Review) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(box=None, pad_edge=False)
-    for column in ("#", "guess", "colours", "left", "best", "expected: best", "played",
+    # One heading line, no cell wrapped: the columns a space apart fit 70 columns.
+    table = Table(box=None, pad_edge=False, padding=(0, 1, 0, 0))
+    for column in ("#", "guess", "colours", "left", "best", "with best", "with guess",
                    "after", "skill", "luck"):  # fmt: skip
-        table.add_column(column, justify="left" if column in ("guess", "best") else "right")
+        table.add_column(
+            column, justify="left" if column in ("guess", "best") else "right", no_wrap=True
+        )
     for number, turn in enumerate(review.turns, start=1):
         table.add_row(
             str(number),
@@ -335,4 +366,19 @@ def _print_review(review: Review) -> None:
     if review.skill_after_opener is not None:
         skill += f" ({review.skill_after_opener} without the opener)"
     console.print(f"{skill}, luck {review.luck}/99; {ending}.", highlight=False)
-    console.print(f"Reviewed in {review.mode} mode; prior: {review.prior}.", highlight=False)
+    mode = f"{review.mode} mode"
+    if review.hard_from_moves:
+        mode += " (every guess kept its rule: --normal reviews in normal mode)"
+    console.print(f"Reviewed in {mode}; prior: {review.prior}.", highlight=False)
+    if review.widened_at is not None:
+        console.print(
+            f"The colours of guess {review.widened_at} left the answer list: the moves after "
+            "it are judged over every accepted word, as the game went on.",
+            highlight=False,
+        )
+    console.print("Candidates before each guess, likeliest first:", highlight=False)
+    for number, turn in enumerate(review.turns, start=1):
+        shown = turn.candidates[:8]  # a line of 60 columns at most
+        more = turn.left_before - len(shown)
+        words = " ".join(word.upper() for word in shown)
+        console.print(f"{number:>2}  {words}{f' (+{more})' if more else ''}", highlight=False)

@@ -283,7 +283,8 @@ def _left_caption(candidates: Sequence[str], size: tuple[int, int]) -> str:
 
 def render_advice(history: History, advice: Advice, top: int, mode: str = "") -> list[Planes]:
     """The frames for one turn: a frame per suggestion (at most ``top``), the first also
-    naming the next two; or a status."""
+    naming the next two (mid-game, the next two that could win when it could); or a
+    status."""
     if top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
     if advice.solved:
@@ -291,7 +292,12 @@ def render_advice(history: History, advice: Advice, top: int, mode: str = "") ->
     suggestions: Sequence[Suggestion] = advice.suggestions[:top]
     if advice.candidates_left == 0 or not suggestions:
         return [render_status(StatusKind.NO_MATCH, history)]
-    next_two = [suggestion.word for suggestion in suggestions[1:3]]
+    # Mid-game the header reads "319 left  or COLIN" beside the first word's "could win":
+    # the words it names then are ones that could win too.
+    others = suggestions[1:]
+    if history and suggestions[0].is_candidate:
+        others = [suggestion for suggestion in others if suggestion.is_candidate]
+    next_two = [suggestion.word for suggestion in others[:2]]
     return [
         render_suggestion(
             history,

@@ -12,6 +12,11 @@ turns' average, given with and without the opener (a player who always opens wit
 same word is judged on the rest); a hard-mode game is reviewed under hard mode's rule,
 the best move included, and the review names the mode and the prior it weighed.
 
+Each move is judged by what the game knew when it was played: the answer list it started
+from until the colours left it (the game then went on over every accepted word, and so
+does the review from that guess on, epdle.session.game), the helper's move being the first
+suggestion `suggest` gives there. The helper's own moves, played as advised, score 99.
+
 A guess's expected guesses are 1 plus, over the colours it can get (weighted by how
 likely each is), an estimate of the guesses still to come from the candidates those
 colours leave: exact for one or two; 2 less the likeliest share that a candidate telling
@@ -25,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
@@ -37,7 +42,7 @@ from epdle.render.review import TurnFigures, render_review
 from epdle.solver import HistoryError, Solver, parse_feedback
 from epdle.solver.limit import LOST
 from epdle.solver.names import mode_name
-from epdle.solver.scoring import is_solved, pattern_string, solved_code
+from epdle.solver.scoring import hard_mode_violation, is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
     from epdle.session.game import Game, SolverFor
@@ -45,6 +50,7 @@ if TYPE_CHECKING:
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
 REVIEWS_KEPT = 8  # finished games' reviews kept per solver (for as long as it lives)
+CANDIDATES_LISTED = 10  # a turn's likeliest candidates, listed with the review
 
 
 _REVIEWS: WeakKeyDictionary[Solver, dict[tuple[tuple[str, str], ...], Review]]
@@ -62,6 +68,7 @@ class TurnReview:
     best: str  # the helper's move at this point
     left_before: int  # candidates before the guess
     left_after: int
+    candidates: list[str]  # the likeliest of them (CANDIDATES_LISTED at most), likeliest first
     expected_best: float  # guesses to finish from here, the best move first
     expected_played: float  # guesses to finish from here, this guess first
     expected_after: float  # guesses still to come after this guess and its colours
@@ -79,26 +86,38 @@ class Review:
     mode: str  # as epdle.solver.names.mode_name gives it
     prior: str  # the prior's name, which words the answer is drawn from, how likely each is
     prior_name: str  # the prior's name alone, as --prior gives it
+    # The guess whose colours left the answer list (its turn, from 1): from the next turn
+    # on the moves are judged over every accepted word, as the game went on. None: never.
+    widened_at: int | None = None
+    hard_from_moves: bool = False  # hard mode read from the moves (every guess kept it)
 
     def as_json(self) -> dict[str, object]:
         return asdict(self)
 
 
 class Reviewer:
-    def __init__(self, solver: Solver) -> None:
+    """Scores a game's turns against `solver`'s moves; with `wider` (the same mode over
+    every accepted word, made when first needed), the turns after the colours left
+    `solver`'s answer list against its moves, as the game itself went on."""
+
+    def __init__(self, solver: Solver, wider: Callable[[], Solver] | None = None) -> None:
         self.solver = solver
+        self.wider = wider
 
     def review(self, history: list[tuple[str, str]]) -> Review:
-        try:
-            self.solver.state_after(history)  # every guess accepted, every colour possible
-        except HistoryError as error:
-            raise ReviewError(str(error)) from None
-        state = self.solver.initial_state()
-        turns = []
-        for guess, colours in history:
-            guess = self.solver.universe.lang.fold(guess)
-            turns.append(self._turn(state, guess, colours))
-            state = self.solver.apply(state, guess, colours)
+        self._check(history)
+        judge, state = self, self.solver.initial_state()
+        turns, widened_at = [], None
+        for number, (raw_guess, colours) in enumerate(history, start=1):
+            guess = judge.solver.universe.lang.fold(raw_guess)
+            after = judge.solver.apply(state, guess, colours)
+            next_judge = judge
+            if len(after.candidates) == 0 and judge.wider is not None:
+                next_judge = Reviewer(judge.wider())
+                after = next_judge.solver.state_after(history[:number])
+                widened_at = number
+            turns.append(judge._turn(state, guess, colours, after, next_judge))
+            judge, state = next_judge, after
         solved = bool(history) and is_solved(history[-1][1])
         return Review(
             turns,
@@ -109,10 +128,32 @@ class Reviewer:
             mode=mode_name(self.solver.hard, self.solver.blind),
             prior=self.solver.universe.prior_text,
             prior_name=self.solver.universe.prior_name,
+            widened_at=widened_at,
         )
 
-    def _turn(self, state: GameState, guess: str, colours: str) -> TurnReview:
-        best = self.solver.next_guess(state)
+    def _check(self, history: list[tuple[str, str]]) -> None:
+        """ReviewError (the solver's message) unless the game fits the answer list, or
+        every accepted word where the review may widen."""
+        try:
+            self.solver.state_after(history)  # every guess accepted, every colour possible
+        except HistoryError as error:
+            if self.wider is None:
+                raise ReviewError(str(error)) from None
+            try:
+                self.wider().state_after(history)
+            except HistoryError as wider_error:
+                raise ReviewError(str(wider_error)) from None
+
+    def best_move(self, state: GameState) -> str:
+        """The helper's move at `state`: the first suggestion `suggest` gives there."""
+        return str(self.solver.advise(list(state.history), top=1).suggestions[0].word)
+
+    def _turn(
+        self, state: GameState, guess: str, colours: str, after: GameState, judge: Reviewer
+    ) -> TurnReview:
+        """The turn judged at `state`; `after`: the state its colours led to, as `judge`
+        (this reviewer, or the wider one if they left the answer list) goes on from."""
+        best = self.best_move(state)
         played = self._outcomes(state, guess)
         expected_played, lost_played = self._expected_from(state, guess, played)
         expected_best, lost_best = (
@@ -120,22 +161,32 @@ class Reviewer:
             if best == guess
             else self._expected_from(state, best, self._outcomes(state, best))
         )
-        after = played[colours][1]
-        worse = sum(share for share, other in played.values() if other > after + 1e-9)
-        same = sum(share for share, other in played.values() if abs(other - after) <= 1e-9)
+        if colours in played:
+            to_come = played[colours][1]
+        else:  # colours no answer of the list gets: the answer is elsewhere
+            to_come = 0.0 if after.solved else judge.expected(after.candidates)
+        worse = sum(share for share, other in played.values() if other > to_come + 1e-9)
+        same = sum(share for share, other in played.values() if abs(other - to_come) <= 1e-9)
         lost = max(0.0, expected_played + lost_played - expected_best - lost_best)
         return TurnReview(
             guess=guess,
             colours=colours,
             best=best,
             left_before=len(state.candidates),
-            left_after=len(self.solver.apply(state, guess, colours).candidates),
+            left_after=len(after.candidates),
+            candidates=self.likeliest(state.candidates),
             expected_best=round(expected_best, 2),
             expected_played=round(expected_played, 2),
-            expected_after=round(after, 2),
+            expected_after=round(to_come, 2),
             skill=round(99 * max(0.0, 1.0 - lost)),
             luck=round(99 * (worse + same / 2)),
         )
+
+    def likeliest(self, candidates: np.ndarray) -> list[str]:
+        """The CANDIDATES_LISTED likeliest of `candidates`, likeliest first."""
+        universe = self.solver.universe
+        order = np.argsort(-universe.weights[candidates], kind="stable")[:CANDIDATES_LISTED]
+        return [universe.answers[i] for i in candidates[order]]
 
     def _expected_from(
         self, state: GameState, guess: str, outcomes: dict[str, tuple[float, float]]
@@ -204,16 +255,20 @@ def _average(figures: list[int]) -> int:
 def review_game(
     history: list[tuple[str, str]], solver: Solver, every_word: Callable[[], Solver]
 ) -> Review:
-    """The game's review by `solver`; a game whose colours left its answer list is
-    reviewed over every accepted word (`every_word()`), as the game itself went on."""
+    """The game's review by `solver`; the turns after its colours left the answer list
+    are reviewed over every accepted word (`every_word()`), as the game itself went on."""
     if not history:
         raise ReviewError("the game has no guesses")
-    try:
-        solver.state_after(history)
-    except HistoryError:
-        if not solver.blind:
-            solver = every_word()
-    return Reviewer(solver).review(history)
+    return Reviewer(solver, None if solver.blind else every_word).review(history)
+
+
+def keeps_hard_mode(history: list[tuple[str, str]]) -> bool:
+    """Whether every guess after the first keeps hard mode's rule (a game of two guesses
+    or more): a game played so may have been played in hard mode, and is reviewed so."""
+    return len(history) > 1 and all(
+        hard_mode_violation(history[:turn], guess) is None
+        for turn, (guess, _) in enumerate(history)
+    )
 
 
 def game_review(
@@ -231,6 +286,22 @@ def game_review(
             done.clear()
         done[history] = review_game(list(history), solver, every_word)
     return done[history]
+
+
+def review_as_played(
+    history: list[tuple[str, str]],
+    solver: Solver,
+    solvers: SolverFor | None,
+    normal: bool = False,
+) -> Review:
+    """The review of a game given from outside (a history, a shared grid), in `solver`'s
+    mode, or in hard mode if every guess kept its rule (keeps_hard_mode) and `normal` does
+    not say otherwise (`solvers`: the other modes')."""
+    from_moves = solvers is not None and not (solver.hard or normal) and keeps_hard_mode(history)
+    if from_moves and solvers is not None:
+        solver = solvers(True, solver.blind)
+    review = game_review(tuple(history), solver, solvers)
+    return replace(review, hard_from_moves=True) if from_moves else review
 
 
 def review_frame(game: Game) -> Planes | None:

@@ -1,6 +1,6 @@
 """Pictures of the play: the bench's histogram and the first levels of the decision tree.
 
-Drawn with matplotlib (the optional `plot` extra: pip install 'epdle[plot]') on its
+Drawn with matplotlib (the optional `plot` extra: pip install '.[plot]') on its
 Agg and SVG canvases, without pyplot, so nothing opens a window. SVG keeps its text as
 text, so the words can be searched (and tested).
 """
@@ -34,7 +34,8 @@ def _matplotlib() -> None:
         import matplotlib
     except ImportError as error:
         raise ValueError(
-            "pictures need the optional plot extra: pip install 'epdle[plot]'"
+            "pictures need matplotlib, the optional plot extra: `make run` installs it, "
+            "or pip install '.[plot]' in the repository"
         ) from error
     matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text in SVG
 

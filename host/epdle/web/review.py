@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from epdle.session.game import Game
-from epdle.session.review import ReviewError, game_review, grid_history
+from epdle.session.review import ReviewError, grid_history, review_as_played
 from epdle.solver.scoring import parse_history
 
 MAX_TURNS = 12  # more rows than any game has
@@ -63,7 +63,7 @@ def review_request(body: dict[str, Any], game: object) -> Callable[[], ReviewRep
         if not isinstance(game, Game):
             return ReviewReply(error=ONE_BOARD_ONLY, status=422)
         try:
-            review = game_review(history, game.solver, game.solvers)
+            review = review_as_played(list(history), game.solver, game.solvers)
         except ReviewError as problem:
             return ReviewReply(error=str(problem), status=422)
         return ReviewReply(value=review.as_json())

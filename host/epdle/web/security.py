@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import logging
 import secrets
@@ -19,6 +20,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
+from importlib import resources
 from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -133,7 +135,10 @@ class GuardMiddleware:
             self.guard.refused.append(f"{method} {shown}: {message}")
             self.guard.refusals += 1
             log.warning("refused %s %s: %s", method, shown, message)
-            await _send_json(send, status, {"error": message})
+            if method == "GET" and "text/html" in headers.get("accept", ""):
+                await _send_page(send, status, message)  # a browser opening the address
+            else:
+                await _send_json(send, status, {"error": message})
             return
         token = self.guard.token
         if token is not None and path == "/" and method in SAFE_METHODS and _query_token(scope):
@@ -219,6 +224,15 @@ async def _send_json(send: Send, status: int, body: dict[str, str], close: bool 
             ],
         }
     )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _send_page(send: Send, status: int, message: str) -> None:
+    """A refusal a person reads: what the address needs, on a page a phone shows."""
+    page = resources.files("epdle.web").joinpath("static", "refused.html").read_text("utf-8")
+    data = page.replace("{message}", html.escape(message)).encode()
+    headers = [(b"content-type", b"text/html; charset=utf-8"), *SECURITY_HEADERS]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 

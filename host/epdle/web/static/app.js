@@ -419,8 +419,17 @@ function handlePaste(event) {
   renderCurrentRow();
 }
 
+// A control that takes the keys typed into it: a text box, a list, not a checkbox.
 function typing(target) {
-  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement;
+  if (target instanceof HTMLInputElement) return !["checkbox", "radio", "button"].includes(target.type);
+  return target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement;
+}
+
+// Enter plays the row wherever the focus is: on a button clicked last (New game, Press
+// button, a key of the on-screen keyboard), on the page itself; the guess box and the
+// tiles play it themselves, a text box of another form (the review's) keeps its Enter.
+function playsOnEnter(target) {
+  return !typing(target) && !target.closest?.("form, #boards");
 }
 
 function wire() {
@@ -435,7 +444,13 @@ function wire() {
   });
   document.addEventListener("paste", handlePaste);
   document.addEventListener("keydown", (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.key === "Enter" && playsOnEnter(event.target)) {
+      event.preventDefault(); // not a click on the button that has the focus
+      submit();
+      return;
+    }
+    if (typing(event.target)) return;
     if (Array.from(event.key).length === 1 && /\p{L}/u.test(event.key)) {
       event.preventDefault(); // a letter typed anywhere on the page goes to the row
       press(event.key.toLowerCase());
