@@ -143,8 +143,8 @@ class Controller:
         return note + (" ('normal' or 'hard off' for normal mode)" if solver.hard else "")
 
     def _switch(self, control: Control, argument: int | None) -> Outcome:
-        """Hard mode or blind play on (argument 1) or off (0)."""
-        wanted = bool(argument)
+        """Hard mode or blind play on (argument 1, or none) or off (0)."""
+        wanted = argument != 0
         try:
             if control is Control.HARD:
                 self.game.switch(hard=wanted)
