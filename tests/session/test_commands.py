@@ -44,6 +44,9 @@ def test_control_words(line: str, control: Control) -> None:
         ("show bbgy", Played("show", "BBGY")),
         ("blind on", Command(Control.BLIND, 1)),
         ("hard off", Command(Control.HARD, 0)),
+        ("hard", Command(Control.HARD, 1)),
+        ("normal", Command(Control.HARD, 0)),
+        ("Normal", Command(Control.HARD, 0)),
         ("show 2112", Command(Control.SHOW, 2112)),
     ],
 )

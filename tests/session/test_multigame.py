@@ -148,7 +148,7 @@ def test_a_guess_spelt_as_a_command_is_a_guess(dordle: MultiSolver) -> None:
     assert controller.handle(f"blind {score('blind', 'jaunt')}").error is None  # one board open
     assert [word for word, _ in controller.game.history] == ["cigar", "blind"]
     assert controller.handle("blind maybe").error == (
-        "blind takes on or off, e.g. 'blind on' ('blind' switches)"
+        "blind takes on or off, e.g. 'blind off' ('blind' turns it on)"
     )
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
 from epdle.cli import main
+from epdle.solver import score
 
 
 def test_scripted_play_session(tmp_path: Path, monkeypatch, capsys) -> None:
@@ -68,3 +70,26 @@ def test_a_line_of_separators_is_an_error_and_the_game_goes_on(
     assert len(errors) == 3
     assert all("expected '<guess> <colours>'" in line for line in errors)
     assert shown in output.getvalue()  # played after them
+
+
+def test_piped_output_keeps_each_line_whole(tmp_path: Path) -> None:
+    # Through a pipe, no terminal width: a note of 90 characters stays one line (rich
+    # cut it at 80, inside a phrase).
+    import subprocess
+    import sys
+
+    from epdle.session.game import widened_note
+
+    lines = [f"{guess} {score(guess, 'guano')}" for guess in ("salet", "courd")]
+    play = ["play", "--lists", "original", "--panel-dir", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "epdle", *play],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "COLUMNS": ""},
+    )
+    assert done.returncode == 0, done.stderr
+    note = widened_note("original")
+    assert len(note) > 80 and note in done.stdout.splitlines()

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from epdle import words
 from epdle.cli import main
-from epdle.session.controller import Controller
+from epdle.session.controller import CHECK_COLOURS, Controller
 from epdle.session.game import Game, GameError, widened_note
 from epdle.session.presenter import DevicePresenter
 from epdle.session.review import game_review, review_planes
@@ -132,8 +132,27 @@ def test_hard_and_blind_switch_during_a_game(solvers) -> None:
         )
         assert not controller.game.solver.hard and len(controller.game.history) == 2
         assert controller.handle("hard maybe").error == (
-            "hard takes on or off, e.g. 'hard on' ('hard' switches)"
+            "hard takes on or off, e.g. 'hard off' ('hard' turns it on, 'normal' off)"
         )
+    finally:
+        controller.presenter.close()
+
+
+def test_hard_turns_hard_mode_on_normal_turns_it_off_and_new_says_the_mode(solvers) -> None:
+    controller = Controller(default_game(solvers), DevicePresenter("sim://"))
+    try:
+        for _ in range(2):  # `hard` twice: still on (it switched back and forth)
+            assert controller.handle("hard").notes[0] == "hard mode on"
+            assert controller.game.solver.hard
+        assert controller.handle("new").notes[0] == (
+            "new game in hard mode ('normal' or 'hard off' for normal mode)"
+        )
+        assert controller.game.solver.hard and controller.game.history == []
+        assert controller.handle("normal").notes[0] == "hard mode off"
+        assert not controller.game.solver.hard
+        assert controller.handle("n").notes[0] == "new game in normal mode"
+        assert controller.handle("blind").notes[0] == "blind mode on"
+        assert controller.handle("blind").notes[0] == "blind mode on"
     finally:
         controller.presenter.close()
 
@@ -149,6 +168,9 @@ def test_play_goes_on_past_the_list_in_one_line(tmp_path: Path, monkeypatch, cap
     assert capsys.readouterr().err == ""
     text = output.getvalue()
     assert text.count(WIDENED_NOTE) == 1
+    # Said before the advice it explains, with the hint for a colour typed wrong.
+    ahead = f"{WIDENED_NOTE}\n{CHECK_COLOURS}\nSALET BYBBB\nCOURD BYYBB\n\n3 candidates left"
+    assert f"{ahead} of every accepted word (not in the original list)\n" in text
     assert "1 candidate left of every accepted word (not in the original list)\n" in text
     assert "\nranked by best: fewest guesses to win (decision tree)\n" in text
     assert [line for line in text.splitlines() if line.endswith(" ")] == []

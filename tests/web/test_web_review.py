@@ -72,3 +72,17 @@ def test_the_panels_script_and_style_are_served(client: TestClient) -> None:
     for path, kind in (("/review.js", "javascript"), ("/review.css", "css")):
         response = client.get(path)
         assert response.status_code == 200 and kind in response.headers["content-type"]
+
+
+def test_the_pages_own_game_is_reviewed_in_its_mode_another_in_the_mode_of_its_moves(
+    client: TestClient,
+) -> None:
+    # GAME keeps hard mode's rule: pasted, it is reviewed in hard mode; the page's own
+    # game, played in normal mode, in normal mode.
+    pasted = client.post("/api/review", json=history_body(GAME)).json()
+    assert pasted["mode"] == "hard" and pasted["hard_from_moves"] is True
+    for word, colours in GAME:
+        played = client.post("/api/guess", json={"word": word, "colours": colours})
+        assert played.status_code == 200
+    own = client.post("/api/review", json=history_body(GAME)).json()
+    assert own["mode"] == "normal" and own["hard_from_moves"] is False

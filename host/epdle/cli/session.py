@@ -162,6 +162,7 @@ def _play(args: argparse.Namespace) -> int:
 
     setup = game_setup(args)
     console = Console()
+    console.soft_wrap = not console.is_terminal  # piped: each line whole, not cut at 80
     port = device_port(args.port)
     panel_dir = None
     if port == "sim://":
@@ -360,6 +361,7 @@ def _print_review(review: Review) -> None:
             str(turn.luck),
         )
     console = Console(emoji=False)
+    console.soft_wrap = not console.is_terminal  # piped: each line whole, not cut at 80
     console.print(table)
     ending = f"solved in {len(review.turns)}" if review.solved else "not solved"
     skill = f"Skill {review.skill}/99"

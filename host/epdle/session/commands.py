@@ -50,6 +50,7 @@ _CONTROL_ALIASES = {
     "candidates": Control.CANDIDATES,
     "left": Control.CANDIDATES,
     "hard": Control.HARD,
+    "normal": Control.HARD,  # hard off
     "blind": Control.BLIND,
 }
 # Controls that take a word after them: `show N`, `hard on`, `blind off`.
@@ -80,7 +81,8 @@ HELP_TEXT = """\
   press (p)           press the device's button (next suggestion)
   show N              show suggestion N on the device
   candidates (c)      list the words still possible, likeliest first
-  hard [on|off]       switch hard mode (the guesses so far must keep its rule)
+  hard [on|off]       hard mode on (the guesses so far must keep its rule), or off
+  normal              hard mode off
   blind [on|off]      every accepted word from now on, not the answer list first
   help (?)            this text
   quit (q)            leave"""
@@ -110,10 +112,15 @@ def parse_line(line: str) -> Played | Command | None:
             if index is None:
                 raise InputError("show needs a suggestion number, e.g. 'show 2'")
             return Command(control, index)
-        if control in (Control.HARD, Control.BLIND) and len(parts) > 1:
-            if len(parts) != 2 or parts[1].lower() not in _SWITCH:
-                raise InputError(f"{head} takes on or off, e.g. '{head} on' ('{head}' switches)")
-            return Command(control, _SWITCH[parts[1].lower()])
+        if head == "normal":
+            return Command(control, 0)
+        if control in (Control.HARD, Control.BLIND):  # alone: on
+            if len(parts) > 1 and (len(parts) != 2 or parts[1].lower() not in _SWITCH):
+                also = ", 'normal' off" if control is Control.HARD else ""
+                raise InputError(
+                    f"{head} takes on or off, e.g. '{head} off' ('{head}' turns it on{also})"
+                )
+            return Command(control, _SWITCH[parts[1].lower()] if len(parts) > 1 else 1)
         return Command(control)
     if len(parts) != 2:
         raise _unknown(text)

@@ -24,6 +24,7 @@ from epdle.session.commands import (
 from epdle.session.game import Game, GameError, widened_note
 from epdle.session.presenter import DevicePresenter, describe_event
 from epdle.session.screens import frames_for
+from epdle.solver.names import mode_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,6 +42,9 @@ class Outcome:
     quit: bool = False
     help: bool = False
     notes: list[str] = field(default_factory=list)
+    # How many of the notes come before the new advice (a reason to look at what was typed
+    # before reading it); the others after.
+    ahead: int = 0
     unknown: bool = False  # the line was neither a guess nor a command (a prompt offers help)
 
 
@@ -60,6 +64,10 @@ def record_finished(game: Game) -> list[str]:
         note = record_game(game.history[-1][0], day)
         return [note] if note else []
     return [f"lost: `epdle history add {day} WORD` records the answer in your history"]
+
+
+# Said with the widening: a colour typed wrong leaves the list as a new answer does.
+CHECK_COLOURS = "a colour typed wrong does the same: check them, or 'undo'"
 
 
 class Controller:
@@ -114,7 +122,8 @@ class Controller:
         outcome = Outcome(changed=True)
         outcome.notes += record_finished(self.game)
         if self.game.widened and not widened:
-            outcome.notes.append(widened_note(self.game.lists))
+            outcome.notes += [widened_note(self.game.lists), CHECK_COLOURS]
+            outcome.ahead = 2
         if repeated:
             outcome.notes.append(
                 f"warning: {guess.upper()} was already played: it tells nothing new"
@@ -134,6 +143,8 @@ class Controller:
             except GameError as error:
                 return Outcome(error=str(error))
             outcome = Outcome(changed=True)
+            if control is Control.NEW:
+                outcome.notes.append(self._new_game_note())
             self._publish(outcome)
             return outcome
         if control in (Control.HARD, Control.BLIND):
@@ -144,11 +155,15 @@ class Controller:
             return self._candidates()
         return self._press()
 
-    def _switch(self, control: Control, argument: int | None) -> Outcome:
-        """Hard mode or blind play on, off, or (no argument) the other way round."""
+    def _new_game_note(self) -> str:
+        """The mode a new game keeps, and how to leave hard mode."""
         solver = self.game.solver
-        now = solver.hard if control is Control.HARD else solver.blind
-        wanted = not now if argument is None else bool(argument)
+        note = f"new game in {mode_name(solver.hard, solver.blind)} mode"
+        return note + (" ('normal' or 'hard off' for normal mode)" if solver.hard else "")
+
+    def _switch(self, control: Control, argument: int | None) -> Outcome:
+        """Hard mode or blind play on (argument 1, or none) or off (0)."""
+        wanted = argument != 0
         try:
             if control is Control.HARD:
                 self.game.switch(hard=wanted)

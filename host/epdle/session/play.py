@@ -176,9 +176,11 @@ def show_outcome(
         console.print(f"[red]error:[/red] {error}", highlight=False)
     if outcome.help:
         show_help(console, controller.help_text())
+    for note in outcome.notes[: outcome.ahead]:  # read before the new advice
+        console.print(f"[yellow]{note}[/yellow]", highlight=False)
     if outcome.changed:
         controller.show(console)
-    for note in outcome.notes:
+    for note in outcome.notes[outcome.ahead :]:
         console.print(f"[dim]{note}[/dim]", highlight=False)
 
 

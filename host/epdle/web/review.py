@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from epdle.session.game import Game
-from epdle.session.review import ReviewError, grid_history, review_as_played
+from epdle.session.review import ReviewError, game_review, grid_history, review_as_played
 from epdle.solver.scoring import parse_history
 
 MAX_TURNS = 12  # more rows than any game has
@@ -55,7 +55,8 @@ def _with_colons(text: str) -> str:
 
 
 def review_request(body: dict[str, Any], game: object) -> Callable[[], ReviewReply]:
-    """The review of the body's game, to run where the game's solvers are used. A page of
+    """The review of the body's game, to run where the game's solvers are used: the page's
+    own game in its mode, another in the mode its moves show (review_as_played). A page of
     several boards has no one-board solver to review with: its answer is a 422."""
     history = tuple(history_of(body))
 
@@ -63,7 +64,10 @@ def review_request(body: dict[str, Any], game: object) -> Callable[[], ReviewRep
         if not isinstance(game, Game):
             return ReviewReply(error=ONE_BOARD_ONLY, status=422)
         try:
-            review = review_as_played(list(history), game.solver, game.solvers)
+            if list(history) == list(game.history):
+                review = game_review(history, game.solver, game.solvers)
+            else:
+                review = review_as_played(list(history), game.solver, game.solvers)
         except ReviewError as problem:
             return ReviewReply(error=str(problem), status=422)
         return ReviewReply(value=review.as_json())
