@@ -113,14 +113,16 @@ static epd_status_t fill_around(void) {
 }
 
 /* What send_windows() writes: a whole frame (white around its first window, black to
- * DTM1, red to DTM2), or a fast update's new black alone, to DTM2 (its epd_window_plane). */
-#define WHOLE EPD_DTM1
-#define BLACK_TO_DTM2 EPD_DTM2
+ * DTM1, red to DTM2), or for a fast update one frame's black alone, to DTM1 (the frame
+ * on the glass) or DTM2 (the new one): the plane's command (epd_window_plane). */
+#define WHOLE 0u
+#define OLD_BLACK EPD_DTM1
+#define NEW_BLACK EPD_DTM2
 
 /*
  * The open frame's windows, each as a partial window, decoded straight into
- * the panel; for BLACK_TO_DTM2 their red planes (none inside the fast window)
- * are decoded and dropped.
+ * the panel; for OLD_BLACK and NEW_BLACK their red planes (none inside the fast
+ * window) are decoded and dropped.
  */
 static epd_status_t send_windows(uint8_t what) {
     epd_status_t panel = EPD_OK;
@@ -138,8 +140,8 @@ static epd_status_t send_windows(uint8_t what) {
             first = false;
         }
         if (panel == EPD_OK) {
-            panel = epd_window_plane(what, frame_window.x, frame_window.y, frame_window.w,
-                                     frame_window.h);
+            panel = epd_window_plane(whole ? EPD_DTM1 : what, frame_window.x, frame_window.y,
+                                     frame_window.w, frame_window.h);
         }
         if (panel == EPD_OK) {
             for (left = frame_plane_bytes(); left > 0u; left--) {
@@ -247,13 +249,20 @@ display_status_t display_load(uint8_t index) {
     panel = epd_power_up();
 #if EPD_FAST_UPDATES
     /*
-     * A fast update: first the frame on the glass, read back from the store, loaded
-     * whole (the old picture in DTM1; white in DTM2 inside the fast window, where no red
-     * lies), then the new frame's black over DTM2. One that does not read back as it was
-     * stored is an error (the next update is full).
+     * A fast update drives only its window, from DTM1 to DTM2: the window white in both
+     * planes (what no frame window covers is white, and no red lies there), then the
+     * frame on the glass, read back from the store, its black over DTM1 (the old
+     * picture), then the new frame's black over DTM2. One that does not read back as it
+     * was stored is an error (the next update is full).
      */
-    if (fast_next && open_frame(shown) != FRAME_OK) {
-        return fail(DISPLAY_ERR_BAD_FRAME);
+    if (fast_next) {
+        what = OLD_BLACK;
+        if (open_frame(shown) != FRAME_OK) {
+            return fail(DISPLAY_ERR_BAD_FRAME);
+        }
+        if (panel == EPD_OK) {
+            panel = epd_white_window(shown_x, shown_y, shown_w, shown_h);
+        }
     }
 #endif
     for (;;) {
@@ -272,8 +281,8 @@ display_status_t display_load(uint8_t index) {
             return fail(DISPLAY_ERR_BAD_FRAME);
         }
 #if EPD_FAST_UPDATES
-        if (fast_next && what == WHOLE) {
-            what = BLACK_TO_DTM2;
+        if (what == OLD_BLACK) {
+            what = NEW_BLACK;
             if (open_frame(index) == FRAME_OK) {
                 continue;
             }
