@@ -22,8 +22,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         "history",
         help="the Times' answers the history prior reads, and yours",
         description="The answers `--prior history` reads: the Times' answers shipped with "
-        "epdle and yours (every game you finish in play, the page or the daemon is recorded "
-        "with its date), in $EPDLE_DATA_DIR, else $XDG_DATA_HOME/epdle, else "
+        "epdle and yours (every game of today you finish under --prior history in play, the "
+        "page or the daemon is recorded with its date), in $EPDLE_DATA_DIR, else $XDG_DATA_HOME/epdle, else "
         "~/.local/share/epdle (history.tsv).",
         epilog=examples("epdle history --last 5", "epdle history add 2026-08-22 quake"),
     )

@@ -98,6 +98,7 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
     parser.add_argument(
         "--prior",
         choices=PRIORS,
+        default=DEFAULT_PRIOR,
         help="how likely each word is to be the answer: "
         + "; ".join(f"{name}, {text}" for name, text in PRIORS.items())
         + f" (default: {DEFAULT_PRIOR})",
@@ -191,7 +192,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     from epdle.words.named import DEFAULT_LISTS
 
     lists = getattr(args, "lists", None)
-    prior = getattr(args, "prior", None)
+    prior = getattr(args, "prior", DEFAULT_PRIOR)
     spec = GameSpec(
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
@@ -205,7 +206,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
         lists=lists or DEFAULT_LISTS,
-        prior=prior or DEFAULT_PRIOR,
+        prior=prior,
         played=getattr(args, "played", None),
         date=getattr(args, "date", None),
     )
