@@ -147,7 +147,7 @@ class HeadScan:
     def __init__(self, guard: Guard, limit: int) -> None:
         self.guard = guard
         self.limit = limit
-        self.partial = b""
+        self.partial = bytearray()  # the line arriving (a byte at a time, in linear time)
         self.first = True
         self.done = False  # the head is over, or too long to look at
 
@@ -155,9 +155,13 @@ class HeadScan:
         """Whether the token came in a line completed by `data`."""
         if self.done:
             return False
-        *lines, self.partial = (self.partial + data).split(b"\n")
+        self.partial += data
         if len(self.partial) > self.limit:
             self.done = True
+        if b"\n" not in data:
+            return False
+        *lines, rest = bytes(self.partial).split(b"\n")
+        self.partial = bytearray(rest)
         for raw in lines:
             line = raw.rstrip(b"\r").decode("latin-1")
             if self.first:
@@ -178,7 +182,7 @@ class HeadScan:
 
     def _found(self) -> bool:
         self.done = True
-        self.partial = b""
+        self.partial = bytearray()
         return True
 
 

@@ -19,7 +19,8 @@ Errors are {"error": "one line"} with a 4xx status. Every connection has deadlin
 the last response on it), else 408; the whole request within HEADER_TIMEOUT_S +
 BODY_TIMEOUT_S; no request begun for KEEP_ALIVE_S: closed; a response not read for
 SEND_TIMEOUT_S: dropped. A connection closed with the client perhaps still sending is
-drained for LINGER_S first (a lingering close), so its answer is read, not reset. Log
+drained for LINGER_S first (a lingering close), so its answer is read, not reset. A client
+holds at most PER_CLIENT connections that have not shown the token (_Clients). Log
 lines quote clients' text with its control characters escaped.
 """
 
@@ -209,8 +210,10 @@ class Limits:
     response before it; its headers within `headers` (else 408). Between requests, a
     connection idle for `idle` is closed (uvicorn's keep-alive timeout; a new connection
     that sends nothing too). A response the client stops reading for `send` is dropped.
-    At most `connections` at once (beyond, a new one is closed at once); of a request line
-    and headers still arriving, at most `header_bytes` buffered (else 400, h11's bound)."""
+    At most `connections` at once, and of one client's not yet known as the page's at most
+    `per_client` (beyond either, a new one takes the place of such a connection: _Clients);
+    of a request line and headers still arriving, at most `header_bytes` buffered (else
+    400, h11's bound)."""
 
     headers: float = HEADER_TIMEOUT_S
     body: float = BODY_TIMEOUT_S
