@@ -382,9 +382,21 @@ def test_another_address_needs_the_token(session: WebSession) -> None:
         page = client.get("/", params={"token": guard.token}, follow_redirects=False)
         assert page.status_code == 303 and page.headers["location"] == "/"
         cookie = page.headers["set-cookie"]
-        assert f"{TOKEN_COOKIE}={guard.token}" in cookie
+        # Named for this port, its value derived from the token (not the token): another
+        # service on this host, which the browser sends it to, learns no token.
+        assert cookie.startswith(f"{TOKEN_COOKIE}_8000={guard.cookie_value};")
+        assert guard.token not in cookie
         assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-        client.cookies.set(TOKEN_COOKIE, guard.token)
+        for name, value in [
+            (TOKEN_COOKIE, guard.token),
+            (f"{TOKEN_COOKIE}_8000", guard.token),
+            (TOKEN_COOKIE, guard.cookie_value),
+            (f"{TOKEN_COOKIE}_8001", guard.cookie_value),
+        ]:
+            assert client.get("/", headers={"cookie": f"{name}={value}"}).status_code == 401
+        other_port = Guard(guard.hosts, guard.token, 8001)
+        assert other_port.cookie_value != guard.cookie_value
+        client.cookies.set(f"{TOKEN_COOKIE}_8000", guard.cookie_value)
         assert client.get("/").status_code == 200
         assert client.post("/api/press").status_code == 200
         # Another name for this machine: the page's own origin, not a foreign one.

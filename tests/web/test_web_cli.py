@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import re
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -15,9 +17,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
+from starlette.testclient import TestClient
 
 from epdle.cli import main
 from epdle.cli.web import parse_listen
+from epdle.web.security import Guard
+from epdle.web.server import create_app
+from epdle.web.state import WebSession
 
 
 @contextmanager
@@ -164,13 +170,47 @@ def test_without_a_desktop_no_browser_is_started(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(web.sys, "platform", "linux")
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    web._open_browser("http://127.0.0.1:8000/")
+    assert web._open_browser("http://127.0.0.1:8000/", Guard.for_address("127.0.0.1", 8000)) is None
     monkeypatch.setenv("DISPLAY", ":0")
-    web._open_browser("http://127.0.0.1:8001/")
+    web._open_browser("http://127.0.0.1:8001/", Guard.for_address("127.0.0.1", 8001))
     deadline = time.monotonic() + 5
     while not opened and time.monotonic() < deadline:
         time.sleep(0.05)
     assert opened == ["http://127.0.0.1:8001/"]
+
+
+def test_the_browser_is_started_without_the_token(
+    monkeypatch: pytest.MonkeyPatch, session: WebSession
+) -> None:
+    """A browser's command line is every local user's to read (`ps`): it gets a file only
+    this user may read, which sends it on to the address with the token; the file is gone
+    once the page has traded the token for its cookie."""
+    from epdle.cli import web
+
+    opened: list[str] = []
+    monkeypatch.setattr(web.webbrowser, "open", opened.append)
+    monkeypatch.setenv("DISPLAY", ":0")
+    guard = Guard.for_address("192.0.2.7", 8000)
+    assert guard.token is not None
+    url = f"http://192.0.2.7:8000/?token={guard.token}"
+    through = web._open_browser(url, guard)
+    assert through is not None
+    deadline = time.monotonic() + 5
+    while not opened and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert opened == [through.url] and guard.token not in through.url
+    assert through.url.startswith("file://")
+    path = pathlib.Path(through.path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert f'url={url}"' in path.read_text()
+    with TestClient(create_app(session, guard), base_url="http://192.0.2.7:8000") as client:
+        assert client.get("/api/state").status_code == 401
+        assert path.exists()
+        page = client.get("/", params={"token": guard.token}, follow_redirects=False)
+        assert page.status_code == 303
+    assert not path.parent.exists()
+    through.remove()  # again, as the server's end does: nothing left to remove
 
 
 def _web_without_serving(monkeypatch: pytest.MonkeyPatch, *args: str) -> dict:

@@ -14,8 +14,8 @@ from starlette.testclient import TestClient
 from web_support import live, read_until_closed
 
 from epdle.solver.scoring import GAME_GUESSES, score
-from epdle.web.security import REFUSALS_KEPT, Guard
-from epdle.web.server import Limits, ServerOptions, create_app
+from epdle.web.security import REFUSALS_KEPT, Guard, HeadScan
+from epdle.web.server import Limits, ServerOptions, _client_of, create_app
 from epdle.web.state import WebSession
 
 JSON = {"content-type": "application/json"}
@@ -130,13 +130,15 @@ def test_half_a_request_is_cut_off(web_session: Callable[..., WebSession]) -> No
 
 @pytest.mark.parametrize("where", ["query", "bearer", "cookie"])
 def test_a_token_beyond_ascii_is_refused_not_an_error(session: WebSession, where: str) -> None:
-    app = create_app(session, Guard(None, token="secret"), ServerOptions(poll_interval=60))
+    guard = Guard(None, token="secret")
+    app = create_app(session, guard, ServerOptions(poll_interval=60))
     wrong = "sécret"
     with TestClient(app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False) as client:
         if where == "query":
             response = client.get("/api/state", params={"token": wrong})
         else:
-            header = {"bearer": ("authorization", "Bearer "), "cookie": ("cookie", "epdle_token=")}
+            cookie = ("cookie", f"{guard.cookie_name}=")
+            header = {"bearer": ("authorization", "Bearer "), "cookie": cookie}
             name, prefix = header[where]
             response = client.get("/api/state", headers={name: (prefix + wrong).encode()})
     assert response.status_code == 401
@@ -157,3 +159,55 @@ def test_control_characters_in_a_refused_path_are_escaped_in_the_log(
     assert "/x\\r\\n2026-12-05 INFO forged line\\x1b[31m\\x85" in refused[0]
     for line in [*lines, *app.state.guard.refused]:
         assert not CONTROL.search(line), line
+
+
+@pytest.mark.parametrize(
+    ("head", "line"),
+    [
+        (b"GET /?token=secret HTTP/1.1\r\n", 0),
+        (b"GET /api/state HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer secret\r\n", 2),
+        (b"GET / HTTP/1.1\r\nCookie: a=b; epdle_token_8000=%s\r\n", 1),
+    ],
+    ids=["request-line", "bearer", "cookie"],
+)
+def test_the_token_is_found_at_the_line_that_carries_it(head: bytes, line: int) -> None:
+    """A request's head fed a byte at a time: the token is known as soon as the line that
+    carries it is complete, before the rest of the head (or its end) has come."""
+    guard = Guard(None, token="secret", port=8000)
+    head = head.replace(b"%s", guard.cookie_value.encode())
+    scan = HeadScan(guard, 16384)
+    found_at = [n for n in range(len(head)) if scan.feed(head[n : n + 1])]
+    assert found_at == [len(head) - 1]
+    assert head.count(b"\n") == line + 1
+    assert not scan.feed(b"X-More: 1\r\n\r\n")
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"GET /?token=wrong HTTP/1.1\r\nHost: x\r\n\r\nGET /?token=secret HTTP/1.1\r\n",
+        b"GET / HTTP/1.1\r\nCookie: epdle_token_8000=secret\r\nAuthorization: Basic secret\r\n",
+        b"GET / HTTP/1.1\r\nX-Token: secret\r\n"
+        + b"x" * 20000
+        + b"Authorization: Bearer secret\r\n",
+    ],
+    ids=["after-the-head", "token-as-cookie", "beyond-the-bound"],
+)
+def test_no_token_where_the_page_does_not_send_it(head: bytes) -> None:
+    scan = HeadScan(Guard(None, token="secret", port=8000), 16384)
+    assert not scan.feed(head)
+
+
+@pytest.mark.parametrize(
+    ("peer", "client"),
+    [
+        (("192.168.1.20", 50000), "192.168.1.20"),
+        (("::ffff:192.168.1.20", 50000, 0, 0), "192.168.1.20"),
+        (("2001:db8:1:2:aaaa::1", 50000, 0, 0), "2001:db8:1:2::/64"),
+        (("2001:db8:1:2:bbbb::7", 50000, 0, 0), "2001:db8:1:2::/64"),
+        (None, "?"),
+    ],
+)
+def test_a_client_is_its_address_or_its_ipv6_network(peer: object, client: str) -> None:
+    """One host may take any address of its IPv6 /64: the limits per client count it once."""
+    assert _client_of(peer) == client

@@ -5,28 +5,31 @@ writes a line per period (not a traceback per connection) and leaves it serving.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
 import pytest
 
 from epdle.solver import STRATEGIES
-from epdle.web.server import LOG_PERIOD_S
+from epdle.web.server import LOG_PERIOD_S, PER_CLIENT
 
 LONG = 64 * 1024  # bytes of a long path or header
 REQUESTS = 2000
 WARM_UP = 500  # requests before the first measure: the allocator's pools are made by then
 
-# A server as `epdle web` makes it, under a descriptor limit and with the given Limits.
+# A server as `epdle web` makes it, under a descriptor limit and with the given Limits (and
+# the given token, as on another address than loopback).
 LIMITED_SERVER = """
 import json, resource, socket, sys
 nofile, limits = int(sys.argv[1]), json.loads(sys.argv[2])
+token = sys.argv[3] if len(sys.argv) > 3 else None
 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
@@ -39,7 +42,8 @@ sock.bind(("127.0.0.1", 0))
 sock.listen(64)
 port = sock.getsockname()[1]
 session = web_session(GameSetup(GameSpec()), DevicePresenter("sim://"))
-app = create_app(session, Guard(allowed_hosts("127.0.0.1", port)))
+guard = Guard(None, token=token) if token else Guard(allowed_hosts("127.0.0.1", port))
+app = create_app(session, guard)
 print(f"http://127.0.0.1:{port}/", flush=True)
 serve(app, sock, Limits(**limits))
 """
@@ -142,7 +146,7 @@ def test_memory_stays_flat_under_long_paths_and_headers() -> None:
 
 @pytest.mark.parametrize(
     ("nofile", "connections", "line"),
-    [(128, 0, "closed a new connection"), (64, 10_000, "cannot accept connections")],
+    [(128, 0, "not known as the page's"), (64, 10_000, "cannot accept connections")],
     ids=["limited-connections", "out-of-descriptors"],
 )
 def test_a_connection_flood_logs_a_line_per_period(
@@ -232,3 +236,142 @@ def post(path: str, port: int, body: str) -> bytes:
         b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
         b"Content-Length: %d\r\nConnection: close\r\n\r\n" % (path.encode(), port, len(data)) + data
     )
+
+
+TOKEN = "lan-test-token"
+# Where a flood comes from: another host on the LAN (another loopback address), this host
+# (the page's own address), or twenty hosts (each under the limit per client, together
+# over the server's).
+FLOODERS = {
+    "another-host": ["127.0.0.2"],
+    "this-host": ["127.0.0.1"],
+    "twenty-hosts": [f"127.0.0.{n}" for n in range(2, 22)],
+}
+
+
+@pytest.mark.parametrize("flooders", FLOODERS.values(), ids=FLOODERS.keys())
+def test_half_sent_requests_without_the_token_leave_the_page_served(
+    flooders: list[str],
+) -> None:
+    """Hosts without the token open 600 connections, each with half a request, and reopen
+    those closed, against a server of 200 connections; the token's holder still gets every
+    request answered, each on a new connection. Before, the server took connections from
+    anyone up to its limit and closed the next at once: the holder's requests failed while
+    the flood held them."""
+    command = [sys.executable, "-c", LIMITED_SERVER, "4096", '{"connections": 200}', TOKEN]
+    with server_process(command) as server:
+        page = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nAuthorization: Bearer %s\r\n" % (
+            server.port,
+            TOKEN.encode(),
+        )
+        settle_with(server.port, page)
+        half = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Slow: " % server.port
+        flood = Flood(server.port, flooders, half, 600)
+        flood.fill()
+        # The server keeps PER_CLIENT of each host's and 200 in all, closing the others.
+        held = min(200, PER_CLIENT * len(flooders))
+        wait_until(lambda: flood.open() <= held, 20, "the flood cut to its bound")
+        for _ in range(20):
+            flood.fill()  # the flood's connections closed since, opened anew
+            answer = ask(server.port, page + b"Connection: close\r\n\r\n")
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:80]
+        flood.close()
+        errors = [text for text in server.errors() if not text.startswith("device:")]
+        assert not any("Traceback" in text for text in errors), "\n".join(errors)
+        assert any("not known as the page's" in text for text in errors), errors[-5:]
+
+
+class Flood:
+    """`count` connections from the `sources` addresses in turn, each with `half` a
+    request sent, reopened as the server closes them (at most `count` each fill)."""
+
+    def __init__(self, port: int, sources: list[str], half: bytes, count: int) -> None:
+        self.port = port
+        self.sources = sources
+        self.half = half
+        self.count = count
+        self.conns: list[socket.socket] = []
+        self.opened = 0
+
+    def fill(self, limit: float = 10.0) -> None:
+        """Reopened, for at most `limit` seconds."""
+        self.conns = [conn for conn in self.conns if not _closed(conn)]
+        deadline = time.monotonic() + limit
+        for _ in range(self.count - len(self.conns)):
+            if time.monotonic() > deadline:
+                break
+            conn = socket.socket()
+            conn.settimeout(2)
+            try:
+                conn.bind((self.sources[self.opened % len(self.sources)], 0))
+                conn.connect(("127.0.0.1", self.port))
+                conn.sendall(self.half)
+                self.conns.append(conn)
+            except OSError:
+                conn.close()
+            self.opened += 1
+
+    def open(self) -> int:
+        self.conns = [conn for conn in self.conns if not _closed(conn)]
+        return len(self.conns)
+
+    def close(self) -> None:
+        for conn in self.conns:
+            conn.close()
+
+
+def settle_with(port: int, request: bytes) -> None:
+    """As settle, with `request` (its head without the closing blank line)."""
+    deadline = time.monotonic() + 30
+    while b'"updating":false' not in ask(port, request + b"Connection: close\r\n\r\n").replace(
+        b" ", b""
+    ):
+        assert time.monotonic() < deadline, "the device never caught up"
+        time.sleep(0.05)
+
+
+def wait_until(condition: Callable[[], bool], limit: float, what: str) -> None:
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} within {limit} s"
+        time.sleep(0.05)
+
+
+REFUSED = 6000  # requests without the token
+
+
+def test_refused_requests_are_logged_as_a_count_per_period() -> None:
+    """Thousands of requests without the token, pipelined on keep-alive connections from
+    another host: all answered 401, and logged as a line per LOG_PERIOD_S that counts them
+    (the first at once), not a line each (before: 136,550 refusals wrote 19.7 MB)."""
+    command = [sys.executable, "-c", LIMITED_SERVER, "4096", "{}", TOKEN]
+    with server_process(command) as server:
+        request = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % server.port
+        started = time.monotonic()
+        for _ in range(REFUSED // 500):
+            with socket.socket() as conn:
+                conn.settimeout(20)
+                conn.bind(("127.0.0.2", 0))
+                conn.connect(("127.0.0.1", server.port))
+                conn.sendall(request * 500)
+                answers = b""
+                while answers.count(b"HTTP/1.1 ") < 500:
+                    chunk = conn.recv(65536)
+                    assert chunk, "closed before every request was answered"
+                    answers += chunk
+                assert answers.count(b"HTTP/1.1 401 ") == 500
+        flooded = time.monotonic() - started
+
+        def refusals() -> list[str]:
+            return [text for text in server.errors() if text.startswith("refused GET /api/state")]
+
+        def counted() -> int:
+            found = [re.search(r"\((\d+) such since the last such line\)$", t) for t in refusals()]
+            return sum(int(match[1]) if match else 1 for match in found)
+
+        # The last ones are counted a period after the line before them.
+        wait_until(lambda: counted() == REFUSED, LOG_PERIOD_S + 20, "every refusal counted")
+        lines = refusals()
+        assert len(lines) <= flooded / LOG_PERIOD_S + 2, lines
+        assert "from 127.0.0.2: missing or wrong token" in lines[0]
+        assert sum(len(line) + 1 for line in lines) < 250 * len(lines)

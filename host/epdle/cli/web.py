@@ -14,6 +14,10 @@ from epdle.cli.errors import CommandError, examples
 from epdle.cli.options import PORT_HELP, add_game_options, device_port, game_spec, progress_bar
 from epdle.session.setup import GameSetup
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from epdle.web.security import Guard
+
 DEFAULT_PORT = 8000
 DEFAULT_LISTEN = f"127.0.0.1:{DEFAULT_PORT}"
 
@@ -102,18 +106,55 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def _open_browser(url: str) -> None:
+class BrowserFile:
+    """A page that sends the browser on to `url`, in a new directory only this user may
+    read: the browser is started with this file's address, not with the URL and its token
+    (every local user reads a command line in `ps`). `remove` it once used."""
+
+    def __init__(self, url: str) -> None:
+        import html
+        import tempfile
+
+        self.directory = tempfile.mkdtemp(prefix="epdle-web-")  # mode 0700
+        self.path = os.path.join(self.directory, "open.html")
+        handle = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(handle, "w", encoding="utf-8") as page:
+            to = html.escape(url, quote=True)
+            page.write(
+                f'<!doctype html><meta charset="utf-8"><title>epdle</title>'
+                f'<meta http-equiv="refresh" content="0; url={to}"><a href="{to}">epdle</a>\n'
+            )
+
+    @property
+    def url(self) -> str:
+        from pathlib import Path
+
+        return Path(self.path).as_uri()
+
+    def remove(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _open_browser(url: str, guard: Guard) -> BrowserFile | None:
     """Open the page in the desktop's browser; without a desktop (ssh, a server), say so
-    rather than let webbrowser start a text browser in this terminal."""
+    rather than let webbrowser start a text browser in this terminal. A URL with the
+    token is opened through a BrowserFile, removed when the page trades the token for
+    its cookie (the caller removes it at the latest when the server stops)."""
     desktop = not sys.platform.startswith("linux") or any(
         os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY")
     )
     if not desktop:
         print("no desktop to open a browser on: open the address above", file=sys.stderr)
-        return
-    opener = threading.Timer(0.3, webbrowser.open, args=(url,))
+        return None
+    through = BrowserFile(url) if guard.token is not None else None
+    if through is not None:
+        guard.visited = through.remove
+    opener = threading.Timer(0.3, webbrowser.open, args=(through.url if through else url,))
     opener.daemon = True
     opener.start()
+    return through
 
 
 def for_elsewhere(host: str) -> bool:
@@ -183,7 +224,10 @@ def _web(args: argparse.Namespace) -> int:
     if for_elsewhere(shown):
         print_qr(url)
     print(f"device: {device}; Ctrl-C to stop", file=sys.stderr, flush=True)
-    if not args.no_browser:
-        _open_browser(url)
-    serve(app, sock)
+    through = None if args.no_browser else _open_browser(url, guard)
+    try:
+        serve(app, sock)
+    finally:
+        if through is not None:
+            through.remove()
     return 0

@@ -19,7 +19,8 @@ Errors are {"error": "one line"} with a 4xx status. Every connection has deadlin
 the last response on it), else 408; the whole request within HEADER_TIMEOUT_S +
 BODY_TIMEOUT_S; no request begun for KEEP_ALIVE_S: closed; a response not read for
 SEND_TIMEOUT_S: dropped. A connection closed with the client perhaps still sending is
-drained for LINGER_S first (a lingering close), so its answer is read, not reset. Log
+drained for LINGER_S first (a lingering close), so its answer is read, not reset. A client
+holds at most PER_CLIENT connections that have not shown the token (_Clients). Log
 lines quote clients' text with its control characters escaped.
 """
 
@@ -29,13 +30,13 @@ import asyncio
 import contextlib
 import errno
 import http
+import ipaddress
 import json
 import logging
 import os
 import resource
 import signal
 import socket
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
@@ -53,17 +54,27 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from epdle.logtext import escaping
 from epdle.web import api, pages
 from epdle.web.calls import ServerOptions, SessionCalls, error
+from epdle.web.floodlog import LOG_PERIOD_S, Repeated
 from epdle.web.security import (
     BODY_TIMEOUT_S,
     SECURITY_HEADERS,
     Guard,
     GuardMiddleware,
+    HeadScan,
     RequestTimedOut,
     RequestTooLarge,
 )
 from epdle.web.state import WebSession
 
-__all__ = ["Limits", "Server", "ServerOptions", "create_app", "serve", "server_config"]
+__all__ = [
+    "LOG_PERIOD_S",
+    "Limits",
+    "Server",
+    "ServerOptions",
+    "create_app",
+    "serve",
+    "server_config",
+]
 
 log = escaping(logging.getLogger("epdle.web"))
 
@@ -82,8 +93,11 @@ HEADER_BYTES = 16 * 1024
 RESERVED_FDS = 16
 MAX_CONNECTIONS = 512
 LISTEN_BACKLOG = 16
-# Repeated warnings (out of descriptors, too many connections): one line this often.
-LOG_PERIOD_S = 10.0
+# Connections the kernel holds, not yet accepted.
+LISTEN_QUEUE = 1024
+# Of the connections one client (an address; an IPv6 /64) holds, at most this many not yet
+# known as the page's: beyond, a new one takes the place of its oldest such.
+PER_CLIENT = 32
 # A connection closed with the client perhaps still sending (a request refused once its
 # bound was read) lingers: its answer sent, it is half-closed and what still comes is read
 # and dropped until the client closes, for at most LINGER_S; at most LINGERING at once
@@ -150,6 +164,11 @@ class Server(uvicorn.Server):
         loop = asyncio.get_running_loop()
         loop.set_exception_handler(_accept_errors)
         await super().startup(sockets)
+        for sock in sockets or ():
+            # asyncio listens with the backlog it accepts per wake-up: a burst of
+            # connections past it (a flood's) would drop the page's connection requests,
+            # retried by TCP only a second later.
+            sock.listen(LISTEN_QUEUE)
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         await super().shutdown(sockets)
@@ -165,31 +184,12 @@ class Server(uvicorn.Server):
             loop.call_soon_threadsafe(self.app.state.hub.publish, None)
 
 
-class _Repeated:
-    """Warnings that a flood repeats (per connection, per failed accept): each text
-    logged at most once per `period` seconds, with how often it came since."""
-
-    def __init__(self, period: float) -> None:
-        self.period = period
-        self.counts: dict[str, int] = {}
-        self.logged_at: dict[str, float] = {}
-
-    def warn(self, text: str) -> None:
-        self.counts[text] = self.counts.get(text, 0) + 1
-        now = time.monotonic()
-        last = self.logged_at.get(text)
-        if last is not None and now - last < self.period:
-            return
-        log.warning("%s (%d time(s) since the last such line)", text, self.counts.pop(text))
-        self.logged_at[text] = now
-
-
-_repeated = _Repeated(LOG_PERIOD_S)
+_repeated = Repeated(log, LOG_PERIOD_S)
 
 
 def _accept_errors(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
     """The event loop's exception handler: accept failing for want of file descriptors
-    (or memory) logged as a _Repeated line, anything else as asyncio logs it.
+    (or memory) logged at a bounded rate (floodlog), anything else as asyncio logs it.
 
     asyncio reports each failed accept, and retries many at once: a flood that uses up
     the descriptors would write a traceback per try, gigabytes of them."""
@@ -210,14 +210,17 @@ class Limits:
     response before it; its headers within `headers` (else 408). Between requests, a
     connection idle for `idle` is closed (uvicorn's keep-alive timeout; a new connection
     that sends nothing too). A response the client stops reading for `send` is dropped.
-    At most `connections` at once (beyond, a new one is closed at once); of a request line
-    and headers still arriving, at most `header_bytes` buffered (else 400, h11's bound)."""
+    At most `connections` at once, and of one client's not yet known as the page's at most
+    `per_client` (beyond either, a new one takes the place of such a connection: _Clients);
+    of a request line and headers still arriving, at most `header_bytes` buffered (else
+    400, h11's bound)."""
 
     headers: float = HEADER_TIMEOUT_S
     body: float = BODY_TIMEOUT_S
     idle: int = KEEP_ALIVE_S
     send: float = SEND_TIMEOUT_S
     connections: int = 0  # 0: from the process's file descriptor limit
+    per_client: int = PER_CLIENT
     header_bytes: int = HEADER_BYTES
 
     def max_connections(self) -> int:
@@ -237,26 +240,96 @@ def _open_descriptors() -> int:
         return RESERVED_FDS
 
 
+class _Clients:
+    """The connections a server holds, and of each client those not yet known as the
+    page's (the token shown, or where none is asked for a whole request head sent), oldest
+    first: a client holds at most `per_client` of these, the server at most `most`
+    connections. A new connection past either bound takes the place of an unknown one (its
+    client's oldest; the oldest of the client holding most), so that one client (a host
+    on the LAN holding hundreds of half-sent requests) cannot keep another out, nor its
+    half-sent requests the page's own. The server full of known ones, it is refused."""
+
+    def __init__(self, most: int, per_client: int) -> None:
+        self.most = most
+        self.per_client = per_client
+        self.open: set[_BoundedH11Protocol] = set()
+        self.unknown: dict[str, dict[_BoundedH11Protocol, None]] = {}
+
+    def admit(self, new: _BoundedH11Protocol) -> bool:
+        """Whether `new` is let in (counted, unknown), the connection it replaces closed."""
+        mine = self.unknown.get(new.client_key, {})
+        if len(mine) >= self.per_client:
+            self._replace(next(iter(mine)), f"{new.client_key} holds {len(mine)} such")
+        elif len(self.open) >= self.most:
+            crowd = max(self.unknown.values(), key=len, default={})
+            if not crowd:
+                return False
+            self._replace(next(iter(crowd)), f"{len(self.open)} connections are open")
+        self.unknown.setdefault(new.client_key, {})[new] = None
+        self.open.add(new)
+        return True
+
+    def known(self, conn: _BoundedH11Protocol) -> None:
+        mine = self.unknown.get(conn.client_key, {})
+        mine.pop(conn, None)
+        if not mine:
+            self.unknown.pop(conn.client_key, None)
+
+    def gone(self, conn: _BoundedH11Protocol) -> None:
+        self.known(conn)
+        self.open.discard(conn)
+
+    def _replace(self, old: _BoundedH11Protocol, why: str) -> None:
+        _repeated.warn(
+            f"closed a connection of {old.client_key} not known as the page's, for a new one "
+            f"({why})",
+            kind="replaced",
+        )
+        self.gone(old)
+        old._close(drop=True)
+
+
+def _client_of(peer: object) -> str:
+    """Who a connection's peer address is, as the limits per client count: the address; of
+    IPv6, its /64 network (one host may take any address of it)."""
+    try:
+        address = ipaddress.ip_address(peer[0])  # type: ignore[index]
+    except (TypeError, ValueError, IndexError):
+        return "?"
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address.exploded}/64", strict=False))
+    return str(address)
+
+
 class _BoundedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol with every connection's deadlines (Limits): uvicorn
     bounds a request's size and the idle time after a response, not how long a request
-    may take to arrive, nor a client that stops reading. `_bounded_http` gives it its
-    self.limits."""
+    may take to arrive, nor a client that stops reading; and with the connections' bounds
+    per client (_Clients). `_bounded_http` gives it its self.limits, self.guard (whose
+    token shown on the connection, at the first line of a request's head that carries it,
+    makes it known as the page's) and self.clients."""
 
     limits: ClassVar[Limits]
-    max_connections: ClassVar[int]
+    guard: ClassVar[Guard]
+    clients: ClassVar[_Clients]
     lingering: ClassVar[set[Callable[[], None]]]  # the ends of the lingering closes
+    client_key = "?"  # the peer, as _Clients counts it
     _phase: str | None = None  # "headers", "body" or None (nothing due from the client)
     _started = 0.0  # when the request began (its connection or the last response)
     _heard = False  # a byte of the request came in
+    _scan: HeadScan | None = None  # the request head arriving, looked at for the token
+    _known = False  # known as the page's: _Clients no longer counts it as unknown
     _timer: asyncio.TimerHandle | None = None
     _send_timer: asyncio.TimerHandle | None = None
     _dropped = False  # aborted: nothing owed to the client, no lingering
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.max_connections:
-            _repeated.warn(f"closed a new connection: {self.max_connections} are open")
+        self.client_key = _client_of(transport.get_extra_info("peername"))
+        if not self.clients.admit(self):
+            _repeated.warn(f"closed a new connection: {self.clients.most} are open, all the page's")
             self._dropped = True
             transport.abort()
             return
@@ -286,7 +359,9 @@ class _BoundedH11Protocol(H11Protocol):
             # Closed by this side, all written sent; the socket is still open here.
             self._linger()
         super().connection_lost(exc)
+        self.clients.gone(self)
         self._phase = None
+        self._scan = None
         for timer in (self._timer, self._send_timer):
             if timer is not None:
                 timer.cancel()
@@ -294,6 +369,8 @@ class _BoundedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         self._heard = True
+        if self._scan is not None and self._scan.feed(data):
+            self._know()
         super().data_received(data)
         self._watch()
 
@@ -329,15 +406,28 @@ class _BoundedH11Protocol(H11Protocol):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._phase == "headers" and self.guard.token is None:
+            self._know()  # a whole request head: all a page without a token shows
+        self._scan = None
         if phase == "headers":
             # A pipelined request may be in already, waiting for this one's turn.
             self._started = self.loop.time()
             self._heard = bool(self.conn.trailing_data[0])
             self._timer = self.loop.call_later(self.limits.headers, self._due)
+            if not self._known and self.guard.token is not None:
+                self._scan = HeadScan(self.guard, self.limits.header_bytes)
+                if self._scan.feed(bytes(self.conn.trailing_data[0])):
+                    self._know()
         elif phase == "body":
             due = self._started + self.limits.headers + self.limits.body
             self._timer = self.loop.call_at(due, self._due)
         self._phase = phase
+
+    def _know(self) -> None:
+        """The connection is the page's (the token shown on it): no longer replaceable."""
+        self._known = True
+        self._scan = None
+        self.clients.known(self)
 
     def _due(self) -> None:
         self._timer = None
@@ -416,11 +506,12 @@ class _BoundedH11Protocol(H11Protocol):
         self.lingering.add(end)
 
 
-def _bounded_http(limits: Limits) -> type[H11Protocol]:
-    """The bounded protocol (_BoundedH11Protocol) with these limits."""
+def _bounded_http(limits: Limits, guard: Guard) -> type[H11Protocol]:
+    """The bounded protocol (_BoundedH11Protocol) with these limits and guard."""
     attributes = {
         "limits": limits,
-        "max_connections": limits.max_connections(),
+        "guard": guard,
+        "clients": _Clients(limits.max_connections(), limits.per_client),
         "lingering": set(),
     }
     return type("BoundedH11Protocol", (_BoundedH11Protocol,), attributes)
@@ -453,7 +544,7 @@ def server_config(app: Starlette, limits: Limits | None = None) -> uvicorn.Confi
     limits = limits or Limits()
     return uvicorn.Config(
         app,
-        http=_bounded_http(limits),
+        http=_bounded_http(limits, app.state.guard),
         log_level="warning",
         access_log=False,
         lifespan="on",
