@@ -38,7 +38,7 @@ HAL_STATIC_ASSERT(awake_polls_16_bits, LINK_AWAKE_MS * 1ul * (1000u / LINK_POLL_
 HAL_STATIC_ASSERT(listen_polls_16_bits, LINK_LISTEN_MS * 1ul * (1000u / LINK_POLL_US) <= 0xFFFFul);
 HAL_STATIC_ASSERT(packet_fits_one_ram_bank, LINK_PACKET_MAX <= 80u);
 HAL_STATIC_ASSERT(encoded_reply_fits_u8, COBS_ENCODED_MAX(LINK_REPLY_MAX) <= 0xFFu);
-HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
+HAL_STATIC_ASSERT(bytes_per_service_8_bits, LINK_BYTES_PER_SERVICE <= 0xFFu);
 
 HAL_STATIC_ASSERT(reset_codes_are_the_hal_s,
                   HAL_RESET_POWER_ON == LINK_RESET_POWER_ON &&
@@ -397,7 +397,7 @@ static void settle_for_sleep(void) {
 }
 
 bool link_service(void) {
-    uint16_t handled = 0;
+    uint8_t handled = 0;
     uint8_t lost;
     uint8_t byte;
 
