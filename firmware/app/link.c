@@ -145,8 +145,10 @@ void link_event_button(void) {
 }
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
-    info_flags =
-        display_status == (uint8_t)DISPLAY_ERR_LOW_BATTERY ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
+    info_flags = 0u;
+    if (display_status == (uint8_t)DISPLAY_ERR_LOW_BATTERY) {
+        info_flags = LINK_INFO_FLAG_BATTERY_LOW;
+    }
     send_event(LINK_EVT_SHOWN, index, display_status, 2u);
 }
 
@@ -398,6 +400,7 @@ static void settle_for_sleep(void) {
 
 bool link_service(void) {
     uint8_t handled = 0;
+    uint16_t quiet_limit;
     uint8_t lost;
     uint8_t byte;
 
@@ -422,8 +425,11 @@ bool link_service(void) {
         hal_delay_us(LINK_POLL_US);
         quiet_polls++;
     }
-    if (sleep_requested ||
-        quiet_polls >= (heard_since_wake ? LINK_AWAKE_POLLS : LINK_LISTEN_POLLS)) {
+    quiet_limit = LINK_LISTEN_POLLS;
+    if (heard_since_wake) {
+        quiet_limit = LINK_AWAKE_POLLS;
+    }
+    if (sleep_requested || quiet_polls >= quiet_limit) {
         settle_for_sleep();
         return false;
     }

@@ -476,7 +476,10 @@ epd_status_t epd_refresh_wait(void) {
         bound = FAST_REFRESH_TIMEOUT_MS;
         fast_refresh = false;
     }
-    return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
+    if (!epd_sleep_until_idle(bound)) {
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+    return EPD_OK;
 }
 #else
 epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {
