@@ -166,7 +166,10 @@ static epd_status_t send_windows(uint8_t what) {
 display_status_t display_wake(void) {
     /* A cell too weak is said here (no frame is loaded for it); any other error shows
      * again in display_load()'s epd_power_up(). */
-    return epd_power_up_start() == EPD_ERR_LOW_SUPPLY ? DISPLAY_ERR_LOW_BATTERY : DISPLAY_OK;
+    if (epd_power_up_start() == EPD_ERR_LOW_SUPPLY) {
+        return DISPLAY_ERR_LOW_BATTERY;
+    }
+    return DISPLAY_OK;
 }
 
 void display_sleep(void) {

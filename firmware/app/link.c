@@ -38,7 +38,7 @@ HAL_STATIC_ASSERT(awake_polls_16_bits, LINK_AWAKE_MS * 1ul * (1000u / LINK_POLL_
 HAL_STATIC_ASSERT(listen_polls_16_bits, LINK_LISTEN_MS * 1ul * (1000u / LINK_POLL_US) <= 0xFFFFul);
 HAL_STATIC_ASSERT(packet_fits_one_ram_bank, LINK_PACKET_MAX <= 80u);
 HAL_STATIC_ASSERT(encoded_reply_fits_u8, COBS_ENCODED_MAX(LINK_REPLY_MAX) <= 0xFFu);
-HAL_STATIC_ASSERT(bytes_per_service_16_bits, LINK_BYTES_PER_SERVICE <= 0xFFFFu);
+HAL_STATIC_ASSERT(bytes_per_service_8_bits, LINK_BYTES_PER_SERVICE <= 0xFFu);
 
 HAL_STATIC_ASSERT(reset_codes_are_the_hal_s,
                   HAL_RESET_POWER_ON == LINK_RESET_POWER_ON &&
@@ -145,8 +145,10 @@ void link_event_button(void) {
 }
 
 void link_event_shown(uint8_t index, uint8_t display_status) {
-    info_flags =
-        display_status == (uint8_t)DISPLAY_ERR_LOW_BATTERY ? LINK_INFO_FLAG_BATTERY_LOW : 0u;
+    info_flags = 0u;
+    if (display_status == (uint8_t)DISPLAY_ERR_LOW_BATTERY) {
+        info_flags = LINK_INFO_FLAG_BATTERY_LOW;
+    }
     send_event(LINK_EVT_SHOWN, index, display_status, 2u);
 }
 
@@ -397,7 +399,8 @@ static void settle_for_sleep(void) {
 }
 
 bool link_service(void) {
-    uint16_t handled = 0;
+    uint8_t handled = 0;
+    uint16_t quiet_limit;
     uint8_t lost;
     uint8_t byte;
 
@@ -422,8 +425,11 @@ bool link_service(void) {
         hal_delay_us(LINK_POLL_US);
         quiet_polls++;
     }
-    if (sleep_requested ||
-        quiet_polls >= (heard_since_wake ? LINK_AWAKE_POLLS : LINK_LISTEN_POLLS)) {
+    quiet_limit = LINK_LISTEN_POLLS;
+    if (heard_since_wake) {
+        quiet_limit = LINK_AWAKE_POLLS;
+    }
+    if (sleep_requested || quiet_polls >= quiet_limit) {
         settle_for_sleep();
         return false;
     }

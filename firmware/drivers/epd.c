@@ -200,12 +200,15 @@ static void send_busy_command(uint8_t command) {
 }
 
 /* Every control pin low first, then the supply: no pin may feed an unpowered panel. */
+HAL_STATIC_ASSERT(control_pins_in_a_row, HAL_PIN_EPD_SCL == 0 && HAL_PIN_EPD_SDA == 1 &&
+                                             HAL_PIN_EPD_CS == 2 && HAL_PIN_EPD_DC == 3 &&
+                                             HAL_PIN_EPD_RST == 4);
 static void cut_power(void) {
-    hal_pin_write(HAL_PIN_EPD_SCL, 0u);
-    hal_pin_write(HAL_PIN_EPD_SDA, 0u);
-    hal_pin_write(HAL_PIN_EPD_DC, 0u);
-    hal_pin_write(HAL_PIN_EPD_CS, 0u);
-    hal_pin_write(HAL_PIN_EPD_RST, 0u);
+    uint8_t pin;
+
+    for (pin = (uint8_t)HAL_PIN_EPD_SCL; pin <= (uint8_t)HAL_PIN_EPD_RST; pin++) {
+        hal_pin_write((hal_pin_t)pin, 0u);
+    }
     hal_pin_write(HAL_PIN_EPD_PWR, 0u);
     panel_state = PANEL_OFF;
 }
@@ -473,7 +476,10 @@ epd_status_t epd_refresh_wait(void) {
         bound = FAST_REFRESH_TIMEOUT_MS;
         fast_refresh = false;
     }
-    return epd_sleep_until_idle(bound) ? EPD_OK : EPD_ERR_BUSY_TIMEOUT;
+    if (!epd_sleep_until_idle(bound)) {
+        return EPD_ERR_BUSY_TIMEOUT;
+    }
+    return EPD_OK;
 }
 #else
 epd_status_t epd_fast_refresh_start(uint8_t x, uint8_t y, uint8_t w, uint8_t h) {

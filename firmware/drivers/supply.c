@@ -88,8 +88,13 @@ static bool at_least(bool loaded) {
     if (fvr_mv == 0u) {
         supply_init(); /* for a caller that did not (the driver's own tests) */
     }
+    uint16_t max_reading = awake_max_reading;
+
+    if (loaded) {
+        max_reading = loaded_max_reading;
+    }
     last_reading = hal_vdd_reading();
-    return last_reading <= (loaded ? loaded_max_reading : awake_max_reading);
+    return last_reading <= max_reading;
 }
 
 bool supply_awake_ok(void) {

@@ -95,6 +95,7 @@ for src in "${portable[@]}" "$fw/ports/pic16f18326/hal_pic.c" "$fw/ports/pic16f1
     "$out/gen18326/pic_sfr.c"; do
     compile 16f18326 "$out/gen18326" "$d18326" "$src"
 done
+echo "pic: PCLATH restores dropped where no jump needs them: $("$py" "$root/tools/pic/pagesel.py" "$d18326"/*.asm) words (tools/pic/pagesel.py)"
 config_args=()
 config_asm="$d18326/link/config.asm"
 printf '\tlist\tp=16f1788\n\terrorlevel\t-220\n' > "$config_asm"
@@ -144,6 +145,7 @@ for src in "${portable[@]}" "$rig1788/hal_gpsim.c" "$rig1788/main.c" \
     "$out/gen1788/pic_sfr.c"; do
     compile 16f1788 "$out/gen1788" "$d1788" "$src"
 done
+"$py" "$root/tools/pic/pagesel.py" "$d1788"/*.asm > /dev/null
 for asm in "$d1788"/*.asm; do
     gpasm -c "$asm" -o "${asm%.asm}.o" > "${asm%.asm}.gpasm.log" 2>&1 || {
         cat "${asm%.asm}.gpasm.log" >&2

@@ -60,8 +60,9 @@ HAL_STATIC_ASSERT(xtal_is_the_hal_clock, _XTAL_FREQ == HAL_FOSC_HZ);
 /* The brown-out reset's circuit after a wake (BORRDY), in polls of at least 1 us: the
  * hardware holds the wake-up until it is ready (BOREN = SLEEP), this bounds the look. */
 #define BOR_READY_POLLS 100u
-/* An EEPROM erase and write, about 4 ms (T_DEW typ): polls of 10 us, 10 ms at most. */
-#define EEPROM_WRITE_POLLS 1000u
+/* An EEPROM erase and write, about 4 ms (T_DEW typ): polls of 100 us, 10 ms at most. */
+#define EEPROM_WRITE_POLLS 100u
+#define EEPROM_POLL_US 100u
 /* NVMADR of EEPROM byte 0 with NVMREGS = 1. */
 #define EEPROM_NVM_HIGH 0xF0u
 
@@ -72,8 +73,8 @@ HAL_STATIC_ASSERT(xtal_is_the_hal_clock, _XTAL_FREQ == HAL_FOSC_HZ);
 /* Polls and ring indexes are 8-bit counters. */
 HAL_STATIC_ASSERT(polls_fit_u8, TX_READY_POLLS <= 0xFFu && WAKE_CHAR_POLLS <= 0xFFu &&
                                     TX_DRAIN_POLLS <= 0xFFu && ADC_POLLS <= 0xFFu &&
-                                    FVR_READY_POLLS <= 0xFFu && BOR_READY_POLLS <= 0xFFu);
-HAL_STATIC_ASSERT(eeprom_polls_16_bits, EEPROM_WRITE_POLLS <= 0xFFFFu);
+                                    FVR_READY_POLLS <= 0xFFu && BOR_READY_POLLS <= 0xFFu &&
+                                    EEPROM_WRITE_POLLS <= 0xFFu);
 HAL_STATIC_ASSERT(ring_power_of_two,
                   (RX_RING_SIZE & (RX_RING_SIZE - 1u)) == 0u && RX_RING_SIZE <= 0x80u);
 
@@ -639,7 +640,7 @@ uint8_t hal_eeprom_read(uint8_t addr) {
 }
 
 bool hal_eeprom_write(uint8_t addr, uint8_t value) {
-    uint16_t polls;
+    uint8_t polls;
     bool ok;
 
     NVMADRH = EEPROM_NVM_HIGH;
@@ -648,7 +649,7 @@ bool hal_eeprom_write(uint8_t addr, uint8_t value) {
     NVMCON1 = _NVMCON1_NVMREGS_MASK | _NVMCON1_WREN_MASK;
     nvm_unlock_and_start();
     for (polls = 0u; NVMCON1bits.WR && polls < EEPROM_WRITE_POLLS; polls++) {
-        hal_delay_us(10u);
+        hal_delay_us(EEPROM_POLL_US);
     }
     ok = !NVMCON1bits.WR && NVMCON1bits.WRERR == 0;
     NVMCON1 = 0x00u;
