@@ -372,6 +372,7 @@ def main() -> int:
     parser.add_argument("--lib", action="append", type=Path, default=[])
     parser.add_argument("--chip", default="PIC16F18326")
     parser.add_argument("--words-limit", type=int, default=0)
+    parser.add_argument("--words-percent", type=int, default=95)
     parser.add_argument("--words-region", type=int, default=0)
     parser.add_argument("--ram-limit", type=int, default=1536)
     parser.add_argument("--stack-limit", type=int, default=14)
@@ -448,14 +449,15 @@ def main() -> int:
     )
     words = sum(program_words(list(o.sections.values())) for o in linked) + 1  # _cinit count
     print(
-        f"{args.chip}: program words {words} (limit {args.words_limit} = 90 % of the"
-        f" {args.words_region} words below the frame store), static RAM {total_ram} B"
+        f"{args.chip}: program words {words} (limit {args.words_limit} ="
+        f" {args.words_percent} % of the {args.words_region} words below the frame store),"
+        f" static RAM {total_ram} B"
         f" (limit {args.ram_limit} B)"
     )
     if words > args.words_limit:
         failures.append(
             f"program words {words} exceed the limit {args.words_limit}"
-            f" (90 % of {args.words_region} below the frame store)"
+            f" ({args.words_percent} % of {args.words_region} below the frame store)"
         )
     if total_ram > args.ram_limit:
         failures.append(f"static RAM {total_ram} B exceeds the limit {args.ram_limit} B")
