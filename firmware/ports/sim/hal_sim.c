@@ -255,9 +255,9 @@ hal_wake_t hal_sleep_period(void) {
 }
 
 /*
- * As ports/pic16f18326: the last byte sent, the lines off (sim_uart_lines), SLEEPs bounded by the watchdog (WDTPS for HAL_SLEEP_LONG_MS), each
- * followed by a look at RX with its pull-up (sim_uart_rx_probe), until RX reads high or
- * something else woke the CPU; the lines on again.
+ * As ports/pic16f18326: the last byte sent, the lines off (sim_uart_lines), SLEEPs bounded by the
+ * watchdog (WDTPS for HAL_SLEEP_LONG_MS), each followed by a look at RX with its pull-up
+ * (sim_uart_rx_probe), until RX reads high or something else woke the CPU; the lines on again.
  */
 void hal_sleep_lines_off(void) {
     sim_board_hal_call();

@@ -23,8 +23,8 @@ def register(commands: argparse._SubParsersAction) -> None:
         help="the Times' answers the history prior reads, and yours",
         description="The answers `--prior history` reads: the Times' answers shipped with "
         "epdle and yours (every game of today you finish under --prior history in play, the "
-        "page or the daemon is recorded with its date), in $EPDLE_DATA_DIR, else $XDG_DATA_HOME/epdle, else "
-        "~/.local/share/epdle (history.tsv).",
+        "page or the daemon is recorded with its date), in $EPDLE_DATA_DIR, else "
+        "$XDG_DATA_HOME/epdle, else ~/.local/share/epdle (history.tsv).",
         epilog=examples("epdle history --last 5", "epdle history add 2026-08-22 quake"),
     )
     history.add_argument("--last", type=int_in(0, 10_000), default=10, metavar="N",

@@ -487,7 +487,8 @@ static void uart_always(uint32_t sleep_index) {
 /* The sleep with the UART's lines off (an unpowered adapter on J1), seen at each SLEEP:
  * RA1 an output without its pull-up and RC1 its latch, both low, the receiver off, the
  * watchdog at 1 s (WDTPS = 01010, 1:32768 of LFINTOSC; SWDTEN on), BORCON untouched
- * (BOREN = SLEEP: the brown-out reset is off in SLEEP by itself). RX stays low for the first looks, then rises (the adapter powered). */
+ * (BOREN = SLEEP: the brown-out reset is off in SLEEP by itself). RX stays low for the first looks,
+ * then rises (the adapter powered). */
 static uint8_t lines_off_at_every_sleep;
 static uint32_t rx_high_from_sleep;
 
