@@ -108,7 +108,6 @@ typedef struct {
     bool deep_sleep;
     bool booster_set;
     bool pumps_on;
-    bool board_power_loss;
     busy_kind_t busy;
     bool busy_pin_pending;  /* busy, BUSY not yet pulled low (the latency) */
     uint64_t busy_pin_ns;   /* when BUSY goes low */
@@ -394,10 +393,6 @@ void sim_panel_shown(uint8_t *black, uint8_t *red) {
 void sim_panel_ram(uint8_t *black, uint8_t *red) {
     memcpy(black, panel.ram[0], SIM_PLANE_BYTES);
     memcpy(red, panel.ram[1], SIM_PLANE_BYTES);
-}
-
-void sim_panel_expect_board_power_loss(void) {
-    panel.board_power_loss = true;
 }
 
 bool sim_panel_pumps_on(void) {
@@ -888,19 +883,16 @@ static void supply_on(void) {
 static void supply_off(void) {
     size_t i;
 
-    if (!panel.board_power_loss) {
-        if (panel.busy != BUSY_NONE) {
-            sim_violation("EPD_VCC cut while BUSY");
-        } else if (panel.pumps_on) {
-            sim_violation("EPD_VCC cut with the charge pumps on (no POWER_OFF)");
-        }
-        for (i = 0; i < CONTROL_NET_COUNT; i++) {
-            if (sim_bus_level(control_nets[i]) != 0u) {
-                check_backfeed(control_nets[i]);
-            }
+    if (panel.busy != BUSY_NONE) {
+        sim_violation("EPD_VCC cut while BUSY");
+    } else if (panel.pumps_on) {
+        sim_violation("EPD_VCC cut with the charge pumps on (no POWER_OFF)");
+    }
+    for (i = 0; i < CONTROL_NET_COUNT; i++) {
+        if (sim_bus_level(control_nets[i]) != 0u) {
+            check_backfeed(control_nets[i]);
         }
     }
-    panel.board_power_loss = false;
     panel.powered = false;
     panel.busy = BUSY_NONE;
     panel.busy_pin_pending = false;

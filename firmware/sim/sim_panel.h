@@ -56,8 +56,6 @@ void sim_panel_set_controller(sim_panel_controller_t controller);
 void sim_panel_on_edge(sim_net_t net, uint8_t level);
 uint64_t sim_panel_next_event(void);
 void sim_panel_run_events(void);
-/* The next supply cut comes from the whole board dying, not from the firmware. */
-void sim_panel_expect_board_power_loss(void);
 sim_panel_state_t sim_panel_state(void);
 /* The charge pumps run (POWER_ON until POWER_OFF's end, or busy): its supply must not be cut. */
 bool sim_panel_pumps_on(void);
