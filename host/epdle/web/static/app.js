@@ -40,6 +40,9 @@ async function api(path, body) {
   const options = body === undefined
     ? { method: "POST" }
     : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+  // A message shown while the request was on its way (Enter on a short row) is the
+  // player's to read: the request's success clears only what stood before it.
+  const shown = $("#error").textContent;
   let response;
   try {
     response = await fetch(path, options);
@@ -52,7 +55,7 @@ async function api(path, body) {
     setError(data.error);
     return null;
   }
-  setError("");
+  if ($("#error").textContent === shown) setError("");
   render(data);
   return data;
 }
