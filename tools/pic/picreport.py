@@ -366,7 +366,7 @@ def hex_words(path: Path) -> dict[int, int]:
 # ---- report ------------------------------------------------------------------
 
 
-def main() -> int:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("objects", nargs="+", type=Path)
     parser.add_argument("--lib", action="append", type=Path, default=[])
@@ -387,35 +387,34 @@ def main() -> int:
         help="directory of twin objects whose sections must match",
     )
     parser.add_argument("--check-only", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
 
-    if args.same_sections is not None:
-        differ = 0
-        for path in args.objects:
-            twin = args.same_sections / path.name
-            if not twin.exists():
-                continue
-            # Configuration words excepted: the link objects have them in config.asm.
-            mine, theirs = (
-                [
-                    (s.name, s.size, s.address)
-                    for s in read_object(p).sections.values()
-                    if not (s.is_code and s.address >= CONFIG_SPACE)
-                ]
-                for p in (path, twin)
-            )
-            if mine != theirs:
-                differ += 1
-                print(f"picreport: {path} and {twin} differ in their sections", file=sys.stderr)
-        if args.check_only:
-            return 1 if differ else 0
 
-    objects = [read_object(p) for p in args.objects]
-    with tempfile.TemporaryDirectory() as tmp:
-        libraries = [read_library(p, Path(tmp)) for p in args.lib]
-    linked = resolve(objects, libraries)
-    failures: list[str] = []
+def sections_differ(objects: list[Path], twins: Path) -> int:
+    """How many of these objects have a twin in `twins` with other sections (each named)."""
+    differ = 0
+    for path in objects:
+        twin = twins / path.name
+        if not twin.exists():
+            continue
+        # Configuration words excepted: the link objects have them in config.asm.
+        mine, theirs = (
+            [
+                (s.name, s.size, s.address)
+                for s in read_object(p).sections.values()
+                if not (s.is_code and s.address >= CONFIG_SPACE)
+            ]
+            for p in (path, twin)
+        )
+        if mine != theirs:
+            differ += 1
+            print(f"picreport: {path} and {twin} differ in their sections", file=sys.stderr)
+    return differ
 
+
+def module_table(linked: list[CoffObject]) -> tuple[int, list[tuple[str, Section]]]:
+    """Print each module's words and RAM, then the runtime's; return the static RAM and
+    the relocatable RAM sections larger than a GPR bank (module, section)."""
     print(f"{'module':<24} {'code':>6} {'const':>6} {'words':>6} {'ram':>5}  largest RAM section")
     total_ram = 0
     too_big: list[tuple[str, Section]] = []
@@ -447,13 +446,20 @@ def main() -> int:
         f"{'runtime (' + str(len(runtime)) + ' members)':<24} {'':>6} {'':>6} {runtime_words:>6}"
         f" {'':>5}  {' '.join(sorted(runtime))}"
     )
-    words = sum(program_words(list(o.sections.values())) for o in linked) + 1  # _cinit count
+    return total_ram, too_big
+
+
+def size_failures(
+    args: argparse.Namespace, words: int, total_ram: int, too_big: list[tuple[str, Section]]
+) -> list[str]:
+    """Print the image's words and static RAM against their limits; the limits exceeded."""
     print(
         f"{args.chip}: program words {words} (limit {args.words_limit} ="
         f" {args.words_percent} % of the {args.words_region} words below the frame store),"
         f" static RAM {total_ram} B"
         f" (limit {args.ram_limit} B)"
     )
+    failures = []
     if words > args.words_limit:
         failures.append(
             f"program words {words} exceed the limit {args.words_limit}"
@@ -466,46 +472,83 @@ def main() -> int:
             f"RAM section {module}:{s.name} is {s.size} B: no GPR bank holds more"
             f" than {GPR_BANK_BYTES} B, gplink cannot place it"
         )
+    return failures
 
+
+def stack_report(linked: list[CoffObject], limit: int) -> tuple[int, list[str]]:
+    """Print the worst-case stack depth and its paths; the depth and its failure, if any."""
     main_depth, main_path, isr_depth, isr_path = stack_depth(linked)
     stack = main_depth + isr_depth
     print(f"stack: {main_depth} levels on the reset path: {' > '.join(main_path)}")
     if isr_path:
         print(f"stack: + {isr_depth} for the interrupt: {' > '.join(isr_path)}")
-    print(f"stack: worst case {stack} of 16 levels (limit {args.stack_limit})")
-    if stack > args.stack_limit:
-        failures.append(f"stack depth {stack} exceeds the limit {args.stack_limit}")
+    print(f"stack: worst case {stack} of 16 levels (limit {limit})")
+    if stack > limit:
+        return stack, [f"stack depth {stack} exceeds the limit {limit}"]
+    return stack, []
 
-    if args.link_log is not None and args.link_log.exists():
-        for line in args.link_log.read_text().splitlines():
-            if line.startswith("error"):
-                failures.append(f"gplink: {line.removeprefix('error: ')}")
-    if args.hex is not None:
-        if not args.hex.exists():
-            failures.append(f"no image: {args.hex.name} was not linked")
+
+def link_failures(link_log: Path | None) -> list[str]:
+    """gplink's errors in its log."""
+    if link_log is None or not link_log.exists():
+        return []
+    return [
+        f"gplink: {line.removeprefix('error: ')}"
+        for line in link_log.read_text().splitlines()
+        if line.startswith("error")
+    ]
+
+
+def hex_failures(hex_path: Path, store_from: int | None, config: list[str]) -> list[str]:
+    """Print the image's words and configuration words; what is wrong with them."""
+    if not hex_path.exists():
+        return [f"no image: {hex_path.name} was not linked"]
+    failures = []
+    image = hex_words(hex_path)
+    code = [a for a in image if a < CONFIG_SPACE]
+    print(f"{hex_path.name}: {len(code)} program words, highest 0x{max(code):04X}")
+    if store_from is not None:
+        inside = [a for a in code if a >= store_from]
+        if inside:
+            failures.append(
+                f"{len(inside)} words in the frame store (from"
+                f" 0x{store_from:04X}), first at 0x{min(inside):04X}"
+            )
+    if 0 not in image:
+        failures.append("no reset vector at word 0")
+    for item in config:
+        address, value = (int(x, 0) for x in item.split("="))
+        got = image.get(address)
+        if got != value:
+            failures.append(
+                f"config word 0x{address:04X} is "
+                f"{'missing' if got is None else hex(got)}, want 0x{value:04X}"
+            )
         else:
-            image = hex_words(args.hex)
-            code = [a for a in image if a < CONFIG_SPACE]
-            print(f"{args.hex.name}: {len(code)} program words, highest 0x{max(code):04X}")
-            if args.store_from is not None:
-                inside = [a for a in code if a >= args.store_from]
-                if inside:
-                    failures.append(
-                        f"{len(inside)} words in the frame store (from"
-                        f" 0x{args.store_from:04X}), first at 0x{min(inside):04X}"
-                    )
-            if 0 not in image:
-                failures.append("no reset vector at word 0")
-            for item in args.config:
-                address, value = (int(x, 0) for x in item.split("="))
-                got = image.get(address)
-                if got != value:
-                    failures.append(
-                        f"config word 0x{address:04X} is "
-                        f"{'missing' if got is None else hex(got)}, want 0x{value:04X}"
-                    )
-                else:
-                    print(f"{args.hex.name}: config 0x{address:04X} = 0x{value:04X}")
+            print(f"{hex_path.name}: config 0x{address:04X} = 0x{value:04X}")
+    return failures
+
+
+def main() -> int:
+    args = parse_args()
+    if args.same_sections is not None:
+        differ = sections_differ(args.objects, args.same_sections)
+        if args.check_only:
+            return 1 if differ else 0
+
+    objects = [read_object(p) for p in args.objects]
+    with tempfile.TemporaryDirectory() as tmp:
+        libraries = [read_library(p, Path(tmp)) for p in args.lib]
+    linked = resolve(objects, libraries)
+
+    total_ram, too_big = module_table(linked)
+    words = sum(program_words(list(o.sections.values())) for o in linked) + 1  # _cinit count
+    failures = size_failures(args, words, total_ram, too_big)
+    stack, stack_failures = stack_report(linked, args.stack_limit)
+    failures += stack_failures
+    failures += link_failures(args.link_log)
+    if args.hex is not None:
+        failures += hex_failures(args.hex, args.store_from, args.config)
     for failure in failures:
         print(f"FAIL {args.chip}: {failure}", file=sys.stderr)
     print(f"words={words} ram={total_ram} stack={stack}")

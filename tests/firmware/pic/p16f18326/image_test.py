@@ -681,8 +681,22 @@ def check_log(
     log: Log, stored: list[bytes], fast: list[bytes]
 ) -> tuple[Checks, dict[str, float | int]]:
     checks = Checks()
-    every = log.events
     figures: dict[str, float | int] = {}
+    check_start(checks, log, figures)
+    glass = panel_refreshes(log.events)
+    check_upload(checks, log, stored, glass)
+    check_idle(checks, log, figures)
+    check_presses(checks, log, stored, figures, glass)
+    check_reset(checks, log, stored, glass)
+    check_fast(checks, log, fast, figures, glass)
+    check_adapter(checks, log, figures)
+    check_end(checks, log, figures)
+    return checks, figures
+
+
+def check_start(checks: Checks, log: Log, figures: dict[str, float | int]) -> None:
+    """The bench's BUSY delay, the configuration words and the clock they set, the boot."""
+    every = log.events
     delays = [e.text for e in every if e.kind == "busy_delay_us"]
     figures["busy_delay_us"] = busy_delay_us()
     checks.check(
@@ -704,8 +718,11 @@ def check_log(
         "boots and sleeps with no button and no host",
         any(e.kind == "sleep" and e.text.startswith("enter") for e in boot),
     )
+
+
+def check_upload(checks: Checks, log: Log, stored: list[bytes], glass: list[Refresh]) -> None:
+    """The splash with no set stored, the wake on the UART, the upload of `stored`."""
     splash = log.between("splash", "uart-wake")
-    glass = panel_refreshes(every)
     shown(checks, "splash (no set stored)", splash, builtin_frames(), glass)
     checks.check(
         "the panel unpowered after the splash",
@@ -730,8 +747,15 @@ def check_log(
     checks.check(
         "the store wrote its rows through the NVM unlock, none refused",
         any(e.kind == "nvm" and e.text.startswith("write") for e in upload)
-        and not any(e.kind == "nvm" and e.text.startswith(("refused", "protected")) for e in every),
+        and not any(
+            e.kind == "nvm" and e.text.startswith(("refused", "protected")) for e in log.events
+        ),
     )
+
+
+def check_idle(checks: Checks, log: Log, figures: dict[str, float | int]) -> None:
+    """Asleep after the upload, its awake window after the last byte."""
+    upload = log.between("upload", "idle")
     idle = log.between("idle", "press-1")
     sleeps = [e for e in idle if e.kind == "sleep"]
     last_reply = max((e.seconds for e in upload if e.kind == "tx"), default=0.0)
@@ -748,7 +772,17 @@ def check_log(
         awake is not None and AWAKE_S[0] <= awake <= AWAKE_S[1],
         f"{awake:.2f} s" if awake is not None else "",
     )
-    timing = press_to_refresh(splash)
+
+
+def check_presses(
+    checks: Checks,
+    log: Log,
+    stored: list[bytes],
+    figures: dict[str, float | int],
+    glass: list[Refresh],
+) -> None:
+    """Each press shows the next stored frame; button to DISPLAY_REFRESH within its limit."""
+    timing = press_to_refresh(log.between("splash", "uart-wake"))
     if timing:
         figures["splash_cycles"], figures["splash_ms"] = timing[0], timing[1] * 1000
     seen = []
@@ -782,6 +816,10 @@ def check_log(
         sorted(i for i in seen if i is not None) == list(range(len(stored))),
         f"frames {[i + 1 if i is not None else None for i in seen]}",
     )
+
+
+def check_reset(checks: Checks, log: Log, stored: list[bytes], glass: list[Refresh]) -> None:
+    """MCLR reset in the middle of an upload: the old set whole, and shown after."""
     after = log.between("after-reset", "show-after-reset")
     info = [p for p in packets(after) if p.type == Reply.INFO]
     frames_after = info[0].payload[6] if info and len(info[0].payload) > 6 else None
@@ -791,8 +829,11 @@ def check_log(
         f"INFO says {frames_after} frames",
     )
     shown(checks, "SHOW after the reset", log.between("show-after-reset", "end"), stored, glass)
-    check_fast(checks, log, fast, figures, glass)
-    check_adapter(checks, log, figures)
+
+
+def check_end(checks: Checks, log: Log, figures: dict[str, float | int]) -> None:
+    """Over the whole run: no stack reset, no panel rule broken, code above 0x2000 run."""
+    every = log.events
     resets = [e.text for e in every if e.kind == "reset"]
     checks.check(
         "no stack overflow or underflow reset",
@@ -812,7 +853,6 @@ def check_log(
     checks.check(
         "code above 0x2000 executed", figures["highest"] >= 0x2000, f"0x{figures['highest']:04X}"
     )
-    return checks, figures
 
 
 def peeks(events: list[Event]) -> dict[int, int]:
