@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from link_sim_support import DamagingLine, frame_of_length
+from link_sim_support import frame_of_length
+from support.serial_port import PortInFront
 
 from epdle.frames import decode
 from epdle.frames import store as flash_layout
@@ -45,7 +46,7 @@ class CampaignCounts:
 
 
 class NoisyLine:
-    """Mangles for a DamagingLine: each write or read is damaged with probability `rate`
+    """Mangles for a PortInFront: each write or read is damaged with probability `rate`
     (a flipped bit, a dropped byte or a burst of garbage)."""
 
     def __init__(self, rng: random.Random, rate: float, counts: CampaignCounts) -> None:
@@ -111,7 +112,7 @@ def _round(
     new = random_set(rng)
     replace = rng.random() < 0.3
     noise = NoisyLine(rng, rng.choice([0.0, 0.02, 0.1]), counts)
-    line = DamagingLine(clean.serial, to_device=noise, to_host=noise)
+    line = PortInFront(clean.serial, to_device=noise, to_host=noise)
     damaged = Device(line, timeout=0.5, retries=6)  # type: ignore[arg-type]
     cut = rng.random() < 0.5
     if cut:

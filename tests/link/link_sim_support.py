@@ -1,12 +1,11 @@
-"""Helpers for the link tests that run the simulated board: frames, a
-damaging line between host and board, wrong-baud noise."""
+"""Helpers for the link tests that run the simulated board: frames, damage for the line
+between host and board (support.serial_port.PortInFront), wrong-baud noise."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
-import serial
+from support.serial_port import Mangle
 
 from epdle.frames import encode
 from epdle.link import Device
@@ -15,8 +14,6 @@ from epdle.render.suggestions import render_suggestion
 from epdle.solver.engine import Suggestion
 
 HISTORY = [("crane", "bgybb"), ("sloth", "bbgyb")]
-
-Mangle = Callable[[bytes], bytes]
 
 
 def suggestion_planes(words: list[str]) -> list[Planes]:
@@ -83,51 +80,6 @@ def shows(dev: Device, planes: list[Planes]) -> bool:
             return False
     assert board.violations() == []
     return True
-
-
-class DamagingLine:
-    """A pyserial port in front of another that passes every write and read
-    through a mangle function (a line that drops, flips, repeats bytes)."""
-
-    def __init__(
-        self,
-        port: serial.SerialBase,
-        to_device: Mangle | None = None,
-        to_host: Mangle | None = None,
-    ) -> None:
-        self.inner = port
-        self.to_device = to_device or (lambda data: data)
-        self.to_host = to_host or (lambda data: data)
-        self.port = port.port
-        self.board = port.board
-
-    @property
-    def timeout(self) -> float | None:
-        return self.inner.timeout
-
-    @timeout.setter
-    def timeout(self, value: float | None) -> None:
-        self.inner.timeout = value
-
-    @property
-    def in_waiting(self) -> int:
-        return self.inner.in_waiting
-
-    def now(self) -> float:
-        return self.inner.now()
-
-    def write(self, data: bytes) -> int:
-        self.inner.write(self.to_device(bytes(data)))
-        return len(data)
-
-    def flush(self) -> None:
-        self.inner.flush()
-
-    def read(self, size: int = 1) -> bytes:
-        return self.to_host(self.inner.read(size))
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 def every_nth(n: int, damage: Mangle, seed: int = 1, shortest: int = 6) -> Mangle:

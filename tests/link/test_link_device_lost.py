@@ -13,6 +13,7 @@ import pytest
 import serial
 from link_campaign import held_set
 from link_sim_support import frame_of_length
+from support.serial_port import PortInFront
 
 from epdle.link import Device, DeviceLost
 
@@ -26,56 +27,23 @@ ERRORS = {
 }
 
 
-class FailingPort:
+class FailingPort(PortInFront):
     """A pyserial port in front of another, counting each kind of call; the `at`-th call
     of kind `fail` raises `error()` (and every call after it, as a gone device does)."""
 
     def __init__(self, inner: serial.SerialBase, fail: str = "", at: int = 0, error=None) -> None:
-        self.inner = inner
-        self.port = inner.port
+        super().__init__(inner)
         self.fail = fail
         self.at = at
         self.error = error
         self.calls: Counter[str] = Counter()
         self.gone = False
 
-    def _call(self, kind: str) -> None:
+    def before(self, kind: str) -> None:
         self.calls[kind] += 1
         if self.gone or (kind == self.fail and self.calls[kind] == self.at):
             self.gone = True
             raise self.error()
-
-    @property
-    def timeout(self) -> float | None:
-        return self.inner.timeout
-
-    @timeout.setter
-    def timeout(self, value: float | None) -> None:
-        self._call("timeout")
-        self.inner.timeout = value
-
-    @property
-    def in_waiting(self) -> int:
-        self._call("in_waiting")
-        return self.inner.in_waiting
-
-    def now(self) -> float:
-        return self.inner.now()
-
-    def write(self, data: bytes) -> int:
-        self._call("write")
-        return self.inner.write(data)
-
-    def flush(self) -> None:
-        self._call("flush")
-        self.inner.flush()
-
-    def read(self, size: int = 1) -> bytes:
-        self._call("read")
-        return self.inner.read(size)
-
-    def close(self) -> None:
-        self._call("close")
 
 
 @pytest.fixture(scope="module")

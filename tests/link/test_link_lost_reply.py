@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from link_sim_support import DamagingLine, encoded, shows, small_planes
+from link_sim_support import encoded, shows, small_planes
+from support.serial_port import PortInFront
 
 from epdle.frames import store as flash_layout
 from epdle.link import Device
@@ -23,7 +24,7 @@ ONE_PACKET_AGAIN = 4 + 82 + 12
 
 
 class LosesOneReply:
-    """Mangles for a DamagingLine: the reply to the first `command` sent is lost, and
+    """Mangles for a PortInFront: the reply to the first `command` sent is lost, and
     whether the device was asleep when the host sent it again is noted."""
 
     def __init__(self, command: Command, skip: int = 0) -> None:
@@ -52,7 +53,7 @@ class LosesOneReply:
 
 
 def lossy_device(device: Device, loss: LosesOneReply) -> Device:
-    line = DamagingLine(device.serial, to_device=loss.to_device, to_host=loss.to_host)
+    line = PortInFront(device.serial, to_device=loss.to_device, to_host=loss.to_host)
     loss.board = device.serial.board
     return Device(line)  # type: ignore[arg-type]
 

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 from link_sim_support import (
-    DamagingLine,
-    Mangle,
     drop_byte,
     encoded,
     every_nth,
@@ -25,6 +23,7 @@ from link_sim_support import (
     truncate,
     wrong_baud_noise,
 )
+from support.serial_port import Mangle, PortInFront
 
 from epdle.frames import store as flash_layout
 from epdle.link import (
@@ -111,7 +110,7 @@ def test_info_push_show_round_trip(device: Device) -> None:
 def test_a_damaged_line_still_delivers_the_exact_set(
     device: Device, to_device: Mangle | None, to_host: Mangle | None
 ) -> None:
-    line = DamagingLine(device.serial, to_device=to_device, to_host=to_host)
+    line = PortInFront(device.serial, to_device=to_device, to_host=to_host)
     damaged = Device(line, timeout=0.5, retries=6)  # type: ignore[arg-type]
     stats = damaged.push(encoded(NEW))
     assert stats.retries > 0
@@ -131,7 +130,7 @@ def test_a_host_vanishing_mid_upload_leaves_the_old_set_and_the_device_sleeps(
         return data if sent <= 4 else b""
 
     gone = Device(
-        DamagingLine(device.serial, to_device=dies_after_three_chunks), timeout=0.3, retries=2
+        PortInFront(device.serial, to_device=dies_after_three_chunks), timeout=0.3, retries=2
     )  # type: ignore[arg-type]
     with pytest.raises(DeviceNotResponding, match="device not responding on sim://"):
         gone.push(encoded(NEW))

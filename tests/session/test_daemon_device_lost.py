@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from support.serial_port import PortInFront
 
 from epdle.cli import main
 
@@ -21,50 +22,19 @@ ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2"]
 STATE_TIMEOUT_S = 60.0
 
 
-class FlushFails:
-    """A sim:// port whose `at`-th flush() raises termios.error (and every call after)."""
+class FlushFails(PortInFront):
+    """A sim:// port whose `at`-th flush() raises termios.error (and every write, read,
+    flush and timeout set after)."""
 
     def __init__(self, inner: serial.SerialBase, at: int) -> None:
-        self.inner = inner
-        self.port = inner.port
-        self.board = inner.board
+        super().__init__(inner)
         self.flushes = 0
         self.at = at
 
-    def _gone(self) -> None:
-        if self.flushes >= self.at:
+    def before(self, kind: str) -> None:
+        self.flushes += kind == "flush"
+        if kind in ("timeout", "write", "flush", "read") and self.flushes >= self.at:
             raise termios.error(errno.EIO, "Input/output error")
-
-    @property
-    def timeout(self) -> float | None:
-        return self.inner.timeout
-
-    @timeout.setter
-    def timeout(self, value: float | None) -> None:
-        self._gone()
-        self.inner.timeout = value
-
-    @property
-    def in_waiting(self) -> int:
-        return self.inner.in_waiting
-
-    def now(self) -> float:
-        return self.inner.now()
-
-    def write(self, data: bytes) -> int:
-        self._gone()
-        return self.inner.write(data)
-
-    def flush(self) -> None:
-        self.flushes += 1
-        self._gone()
-
-    def read(self, size: int = 1) -> bytes:
-        self._gone()
-        return self.inner.read(size)
-
-    def close(self) -> None:
-        self.inner.close()
 
 
 @pytest.mark.parametrize("at", [1, 4, 9])
