@@ -122,14 +122,14 @@ static epd_status_t fill_around(void) {
 /*
  * The open frame's windows, each as a partial window, decoded straight into
  * the panel; for OLD_BLACK and NEW_BLACK their red planes (none inside the fast
- * window) are decoded and dropped.
+ * window) are skipped (frame_skip).
  */
 static epd_status_t send_windows(uint8_t what) {
     epd_status_t panel = EPD_OK;
     bool whole = what == WHOLE;
     bool first = whole;
     uint16_t left;
-    uint8_t byte;
+    uint8_t row;
 
     while (panel == EPD_OK && frame_windows_left() != 0u) {
         if (frame_next_window() != FRAME_OK) {
@@ -149,11 +149,12 @@ static epd_status_t send_windows(uint8_t what) {
             }
             if (whole) {
                 epd_second_plane();
-            }
-            for (left = frame_plane_bytes(); left > 0u; left--) {
-                byte = frame_next_byte();
-                if (whole) {
-                    epd_data(byte);
+                for (left = frame_plane_bytes(); left > 0u; left--) {
+                    epd_data(frame_next_byte());
+                }
+            } else {
+                for (row = frame_window.h; row > 0u; row--) {
+                    frame_skip((uint8_t)(frame_window.w >> 3));
                 }
             }
             epd_window_end();
@@ -253,16 +254,14 @@ display_status_t display_load(uint8_t index) {
 #if EPD_FAST_UPDATES
     /*
      * A fast update drives only its window, from DTM1 to DTM2: the window white in both
-     * planes (what no frame window covers is white, and no red lies there), then the
-     * frame on the glass, read back from the store, its black over DTM1 (the old
-     * picture), then the new frame's black over DTM2. One that does not read back as it
-     * was stored is an error (the next update is full).
+     * planes (what no frame window covers is white, and no red lies there), then the new
+     * frame's black over DTM2 (it is open: its CRC was checked during POWER_ON), then
+     * the frame on the glass, read back from the store, its black over DTM1 (the old
+     * picture; the controller keeps the two planes apart, so the order is free). One
+     * that does not read back as it was stored is an error (the next update is full).
      */
     if (fast_next) {
-        what = OLD_BLACK;
-        if (open_frame(shown) != FRAME_OK) {
-            return fail(DISPLAY_ERR_BAD_FRAME);
-        }
+        what = NEW_BLACK;
         if (panel == EPD_OK) {
             panel = epd_white_window(shown_x, shown_y, shown_w, shown_h);
         }
@@ -284,9 +283,9 @@ display_status_t display_load(uint8_t index) {
             return fail(DISPLAY_ERR_BAD_FRAME);
         }
 #if EPD_FAST_UPDATES
-        if (what == OLD_BLACK) {
-            what = NEW_BLACK;
-            if (open_frame(index) == FRAME_OK) {
+        if (what == NEW_BLACK) {
+            what = OLD_BLACK;
+            if (open_frame(shown) == FRAME_OK) {
                 continue;
             }
             return fail(DISPLAY_ERR_BAD_FRAME);

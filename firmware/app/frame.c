@@ -305,6 +305,31 @@ uint8_t frame_next_byte(void) {
     return pixels;
 }
 
+/*
+ * frame_next_byte() `count` times, the bytes dropped; within one run of zeros (no
+ * transition in those pixels: the common case) in one step, the row above not updated.
+ */
+void frame_skip(uint8_t count) {
+    uint8_t pixels = (uint8_t)(count << 3);
+
+    /* zeros_left <= bits_left: the plane has those bytes left. */
+    if (zeros_left < pixels) {
+        for (; count > 0u; count--) {
+            (void)frame_next_byte();
+        }
+        return;
+    }
+    HAL_WORK(HAL_WORK_SKIP);
+    zeros_left = (uint16_t)(zeros_left - pixels);
+    bits_left = (uint16_t)(bits_left - pixels);
+    bytes_left = (uint16_t)(bytes_left - count);
+    column = (uint8_t)(column + count);
+    if (column == width_bytes) {
+        column = 0u;
+        row_error = 0u;
+    }
+}
+
 frame_status_t frame_end_window(void) {
     if (status != FRAME_OK) {
         return status;
