@@ -120,16 +120,21 @@ static epd_status_t fill_around(void) {
 #define NEW_BLACK EPD_DTM2
 
 /*
- * The open frame's windows, each as a partial window, decoded straight into
- * the panel; for OLD_BLACK and NEW_BLACK their red planes (none inside the fast
- * window) are skipped (frame_skip).
+ * The open frame's windows, each as a partial window, decoded straight into the panel.
+ * For OLD_BLACK and NEW_BLACK only black from the fast window's first column on: the
+ * columns left of it and the red plane (none lies in the fast window) are skipped
+ * (frame_skip), and what lies right of it goes to RAM the fast refresh does not drive.
  */
 static epd_status_t send_windows(uint8_t what) {
     epd_status_t panel = EPD_OK;
     bool whole = what == WHOLE;
     bool first = whole;
     uint16_t left;
+    uint8_t plane;
+    uint8_t row_bytes;
+    uint8_t skip;
     uint8_t row;
+    uint8_t column;
 
     while (panel == EPD_OK && frame_windows_left() != 0u) {
         if (frame_next_window() != FRAME_OK) {
@@ -139,13 +144,33 @@ static epd_status_t send_windows(uint8_t what) {
             panel = fill_around();
             first = false;
         }
+        plane = EPD_DTM1;
+        row_bytes = (uint8_t)(frame_window.w >> 3);
+        skip = 0u;
+#if EPD_FAST_UPDATES
+        if (!whole) {
+            plane = what;
+            if (shown_x > frame_window.x) {
+                skip = (uint8_t)((uint8_t)(shown_x - frame_window.x) >> 3);
+            }
+            if (skip >= row_bytes) {
+                skip = 0u; /* the window lies left of the fast window: sent whole */
+            }
+        }
+#endif
         if (panel == EPD_OK) {
-            panel = epd_window_plane(whole ? EPD_DTM1 : what, frame_window.x, frame_window.y,
-                                     frame_window.w, frame_window.h);
+            panel = epd_window_plane(plane, (uint8_t)(frame_window.x + (uint8_t)(skip << 3)),
+                                     frame_window.y, (uint8_t)((uint8_t)(row_bytes - skip) << 3),
+                                     frame_window.h);
         }
         if (panel == EPD_OK) {
-            for (left = frame_plane_bytes(); left > 0u; left--) {
-                epd_data(frame_next_byte());
+            for (row = frame_window.h; row > 0u; row--) {
+                if (skip != 0u) {
+                    frame_skip(skip);
+                }
+                for (column = skip; column < row_bytes; column++) {
+                    epd_data(frame_next_byte());
+                }
             }
             if (whole) {
                 epd_second_plane();
@@ -154,7 +179,7 @@ static epd_status_t send_windows(uint8_t what) {
                 }
             } else {
                 for (row = frame_window.h; row > 0u; row--) {
-                    frame_skip((uint8_t)(frame_window.w >> 3));
+                    frame_skip(row_bytes);
                 }
             }
             epd_window_end();

@@ -85,8 +85,8 @@ uint8_t frame_next_byte(void);
 /*
  * The next `count` pixel bytes of the current row (at most to its end) read and dropped,
  * as frame_next_byte() would, in one step where they hold no transition: where a fast
- * update needs no pixels. The row above may then keep its old bytes in those columns:
- * only a column skipped in every row may be skipped.
+ * update needs no pixels. The row above may then keep its old bytes in those columns, so
+ * what frame_next_byte() gives there in the rows below is wrong: skip them too.
  */
 void frame_skip(uint8_t count);
 
