@@ -120,16 +120,21 @@ static epd_status_t fill_around(void) {
 #define NEW_BLACK EPD_DTM2
 
 /*
- * The open frame's windows, each as a partial window, decoded straight into
- * the panel; for OLD_BLACK and NEW_BLACK their red planes (none inside the fast
- * window) are decoded and dropped.
+ * The open frame's windows, each as a partial window, decoded straight into the panel.
+ * For OLD_BLACK and NEW_BLACK only black from the fast window's first column on: the
+ * columns left of it and the red plane (none lies in the fast window) are skipped
+ * (frame_skip), and what lies right of it goes to RAM the fast refresh does not drive.
  */
 static epd_status_t send_windows(uint8_t what) {
     epd_status_t panel = EPD_OK;
     bool whole = what == WHOLE;
     bool first = whole;
     uint16_t left;
-    uint8_t byte;
+    uint8_t plane;
+    uint8_t row_bytes;
+    uint8_t skip;
+    uint8_t row;
+    uint8_t column;
 
     while (panel == EPD_OK && frame_windows_left() != 0u) {
         if (frame_next_window() != FRAME_OK) {
@@ -139,21 +144,42 @@ static epd_status_t send_windows(uint8_t what) {
             panel = fill_around();
             first = false;
         }
+        plane = EPD_DTM1;
+        row_bytes = (uint8_t)(frame_window.w >> 3);
+        skip = 0u;
+#if EPD_FAST_UPDATES
+        if (!whole) {
+            plane = what;
+            if (shown_x > frame_window.x) {
+                skip = (uint8_t)((uint8_t)(shown_x - frame_window.x) >> 3);
+            }
+            if (skip >= row_bytes) {
+                skip = 0u; /* the window lies left of the fast window: sent whole */
+            }
+        }
+#endif
         if (panel == EPD_OK) {
-            panel = epd_window_plane(whole ? EPD_DTM1 : what, frame_window.x, frame_window.y,
-                                     frame_window.w, frame_window.h);
+            panel = epd_window_plane(plane, (uint8_t)(frame_window.x + (uint8_t)(skip << 3)),
+                                     frame_window.y, (uint8_t)((uint8_t)(row_bytes - skip) << 3),
+                                     frame_window.h);
         }
         if (panel == EPD_OK) {
-            for (left = frame_plane_bytes(); left > 0u; left--) {
-                epd_data(frame_next_byte());
+            for (row = frame_window.h; row > 0u; row--) {
+                if (skip != 0u) {
+                    frame_skip(skip);
+                }
+                for (column = skip; column < row_bytes; column++) {
+                    epd_data(frame_next_byte());
+                }
             }
             if (whole) {
                 epd_second_plane();
-            }
-            for (left = frame_plane_bytes(); left > 0u; left--) {
-                byte = frame_next_byte();
-                if (whole) {
-                    epd_data(byte);
+                for (left = frame_plane_bytes(); left > 0u; left--) {
+                    epd_data(frame_next_byte());
+                }
+            } else {
+                for (row = frame_window.h; row > 0u; row--) {
+                    frame_skip(row_bytes);
                 }
             }
             epd_window_end();
@@ -253,16 +279,14 @@ display_status_t display_load(uint8_t index) {
 #if EPD_FAST_UPDATES
     /*
      * A fast update drives only its window, from DTM1 to DTM2: the window white in both
-     * planes (what no frame window covers is white, and no red lies there), then the
-     * frame on the glass, read back from the store, its black over DTM1 (the old
-     * picture), then the new frame's black over DTM2. One that does not read back as it
-     * was stored is an error (the next update is full).
+     * planes (what no frame window covers is white, and no red lies there), then the new
+     * frame's black over DTM2 (it is open: its CRC was checked during POWER_ON), then
+     * the frame on the glass, read back from the store, its black over DTM1 (the old
+     * picture; the controller keeps the two planes apart, so the order is free). One
+     * that does not read back as it was stored is an error (the next update is full).
      */
     if (fast_next) {
-        what = OLD_BLACK;
-        if (open_frame(shown) != FRAME_OK) {
-            return fail(DISPLAY_ERR_BAD_FRAME);
-        }
+        what = NEW_BLACK;
         if (panel == EPD_OK) {
             panel = epd_white_window(shown_x, shown_y, shown_w, shown_h);
         }
@@ -284,9 +308,9 @@ display_status_t display_load(uint8_t index) {
             return fail(DISPLAY_ERR_BAD_FRAME);
         }
 #if EPD_FAST_UPDATES
-        if (what == OLD_BLACK) {
-            what = NEW_BLACK;
-            if (open_frame(index) == FRAME_OK) {
+        if (what == NEW_BLACK) {
+            what = OLD_BLACK;
+            if (open_frame(shown) == FRAME_OK) {
                 continue;
             }
             return fail(DISPLAY_ERR_BAD_FRAME);

@@ -36,8 +36,8 @@ static uint8_t width_bytes; /* of the current window */
 static uint8_t column;      /* byte column inside the current row */
 static uint8_t plane;       /* 0 = DTM1, 1 = DTM2, 2 = both done */
 static uint16_t plane_bytes;
-static uint16_t bytes_left;          /* of the current plane */
-static uint16_t bits_left;           /* pixels of the current plane not yet produced */
+/* Pixels of the current plane not yet produced (between bytes 8 a byte left). */
+static uint16_t bits_left;
 static uint16_t zeros_left;          /* 0 transitions before the next 1 (or the plane's end) */
 static bool one_pending;             /* a 1 follows those zeros */
 static uint8_t row_error;            /* prediction error of the pixel to the left */
@@ -131,7 +131,6 @@ static void start_plane(uint8_t which) {
             offset_at_1 = (uint16_t)(offset_at_1 << 1);
         }
     }
-    bytes_left = plane_bytes;
     bits_left = (uint16_t)(plane_bytes << 3);
     zeros_left = 0u;
     one_pending = false;
@@ -253,10 +252,10 @@ uint8_t frame_next_byte(void) {
     uint8_t pixels;
     uint16_t run;
 
-    if (bytes_left == 0u && plane == 0u) {
+    if (bits_left == 0u && plane == 0u) {
         start_plane(1u);
     }
-    if (status != FRAME_OK || bytes_left == 0u) {
+    if (status != FRAME_OK || bits_left == 0u) {
         return 0xFFu;
     }
     if (zeros_left >= 8u) {
@@ -296,7 +295,6 @@ uint8_t frame_next_byte(void) {
     HAL_WORK(HAL_WORK_DECODED_BYTE);
     pixels = (uint8_t)(above[column] ^ errors);
     above[column] = pixels;
-    bytes_left--;
     column++;
     if (column == width_bytes) {
         column = 0u;
@@ -305,11 +303,35 @@ uint8_t frame_next_byte(void) {
     return pixels;
 }
 
+/*
+ * frame_next_byte() `count` times, the bytes dropped; within one run of zeros (no
+ * transition in those pixels: the common case) in one step, the row above not updated.
+ */
+void frame_skip(uint8_t count) {
+    uint8_t pixels = (uint8_t)(count << 3);
+
+    /* zeros_left <= bits_left: the plane has those bytes left. */
+    if (zeros_left < pixels) {
+        for (; count > 0u; count--) {
+            (void)frame_next_byte();
+        }
+        return;
+    }
+    HAL_WORK(HAL_WORK_SKIP);
+    zeros_left = (uint16_t)(zeros_left - pixels);
+    bits_left = (uint16_t)(bits_left - pixels);
+    column = (uint8_t)(column + count);
+    if (column == width_bytes) {
+        column = 0u;
+        row_error = 0u;
+    }
+}
+
 frame_status_t frame_end_window(void) {
     if (status != FRAME_OK) {
         return status;
     }
-    if (plane != 1u || bytes_left != 0u) {
+    if (plane != 1u || bits_left != 0u) {
         /* The caller stopped pulling early: the window's codes were not all read. */
         fail(FRAME_ERR_TRUNCATED);
         return status;

@@ -82,6 +82,14 @@ uint16_t frame_plane_bytes(void);
  */
 uint8_t frame_next_byte(void);
 
+/*
+ * The next `count` pixel bytes of the current row (at most to its end) read and dropped,
+ * as frame_next_byte() would, in one step where they hold no transition: where a fast
+ * update needs no pixels. The row above may then keep its old bytes in those columns, so
+ * what frame_next_byte() gives there in the rows below is wrong: skip them too.
+ */
+void frame_skip(uint8_t count);
+
 /* After the window's last byte: the status so far, then the padding check. */
 frame_status_t frame_end_window(void);
 

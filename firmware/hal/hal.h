@@ -48,6 +48,7 @@ typedef enum {
     HAL_WORK_CODED_BYTE,   /* frame.c: one frame byte taken in and decoded */
     HAL_WORK_STORED_BYTE,  /* store.c: one byte unpacked from flash words */
     HAL_WORK_CRC_BYTE,     /* crc16.c: one byte through the CRC */
+    HAL_WORK_SKIP,         /* frame.c: one frame_skip() (its codes are CODED_BYTEs) */
     HAL_WORK_KINDS
 } hal_work_t;
 

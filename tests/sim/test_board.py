@@ -89,10 +89,9 @@ def second_turn_frames() -> list[bytes]:
 # (firmware/drivers/supply.h), and the CPU runs at 16 MHz (firmware/hal/hal.h): the largest
 # sets reach 585 ms, and the selftest's bound is what holds now (docs/sim-fidelity.md). A
 # press that goes by a fast update decodes two frames first (the one on the glass for DTM1,
-# the new one for DTM2): shown within 1.7 s (issue 32's 1.5 s is not met at 16 MHz:
-# test_fast_updates.py).
+# the new one for DTM2): shown within 1.5 s (test_fast_updates.py).
 STORED_SET_LIMIT_MS = MAX_BUTTON_TO_REFRESH_MS
-FAST_PRESS_GOAL_MS = 1_700.0
+FAST_PRESS_GOAL_MS = 1_500.0
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,11 @@
  * and 5,512: 130 a pixel byte and 1,020 a frame byte (which predicts `noise`, 6,238 in and 5,512
  * out, 2.6 % high), of which 82 are the store's unpacking (a frame's open: 191 a byte, less 109 of
  * CRC). A CRC byte is charged that 109 wherever it is computed: crc16_block over a packet in RAM
- * takes 91 a byte (docs/pic-cycles.md), 18 less, on the link's few bytes a packet.
+ * takes 91 a byte (docs/pic-cycles.md), 18 less, on the link's few bytes a packet. A
+ * frame_skip() in one step (no transition in its bytes) is charged 110: its longest path in
+ * SDCC's listing is 88 instructions, 94 cycles with its call, return and taken branches, and
+ * the caller's row loop 12 more (the skips that take bytes one at a time are charged as
+ * pixel bytes, and the codes they read as frame bytes).
  */
 #define SPI_BYTE_CYCLES 63u
 #define SPI_REPEAT_BYTE_CYCLES 58u
@@ -51,6 +55,7 @@ static const uint16_t work_cycles[HAL_WORK_KINDS] = {
     938u, /* HAL_WORK_CODED_BYTE (1,020 less the store's 82) */
     82u,  /* HAL_WORK_STORED_BYTE */
     109u, /* HAL_WORK_CRC_BYTE */
+    110u, /* HAL_WORK_SKIP */
 };
 /* A framed SPI byte's pin edges at the chip's pace: eight bits of three steps each. */
 #define SPI_STEP_CYCLES (SPI_REPEAT_BYTE_CYCLES / 24u)

@@ -529,15 +529,20 @@ static void test_a_fast_update_sends_the_old_frame_to_dtm1_and_the_new_to_dtm2(v
 /* The frame on the glass does not read back (its CRC fails now): no refresh, an error,
  * and the next update is a full one; fast again after it. */
 static void test_an_old_frame_that_does_not_read_back_makes_the_next_update_full(void **state) {
-    static const panel_call_t failed[] = {PANEL_POWER_UP, PANEL_POWER_DOWN};
+    static const panel_call_t failed[] = {PANEL_POWER_UP, PANEL_FILL, PANEL_WINDOW,
+                                          PANEL_POWER_DOWN};
 
     (void)state;
     fake_store_add(frame_old, sizeof frame_old);
     fake_store_add(frame_new, sizeof frame_new);
     assert_int_equal(show_next_logged(), DISPLAY_OK);
     fake_store.crc_bad[0] = true;
+    /* The new frame went to DTM2 first; the old one is refused as it is opened: the panel
+     * is powered down, not refreshed. */
+    fake_panel.refreshed = false;
     assert_int_equal(show_next_logged(), DISPLAY_ERR_BAD_FRAME);
-    assert_calls(failed, 2);
+    assert_calls(failed, 4);
+    assert_false(fake_panel.refreshed);
     fake_store.crc_bad[0] = false;
     memset(fake_panel.planes, 0x55, sizeof fake_panel.planes);
     assert_int_equal(show_next_logged(), DISPLAY_OK);

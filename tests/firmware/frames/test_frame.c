@@ -111,6 +111,80 @@ static void test_vectors_match_python_verdicts(void **state) {
     assert_true(valid >= 5u);
 }
 
+/*
+ * A fast update's pass: each window's black pulled in columns [from, to) of every row, the
+ * rest skipped with frame_skip(), its red plane skipped whole. The pulled bytes are the
+ * frame's, and the frame ends as it does when every byte is pulled.
+ */
+static void skip_around(const uint8_t *frame, size_t size, const uint8_t *expected, uint8_t from,
+                        uint8_t to) {
+    memory_reader_t memory = {frame, size, 0u, 0u};
+    const frame_window_t *window = &frame_window;
+    uint8_t row_bytes;
+    uint8_t row;
+    uint8_t column;
+    uint8_t first;
+    uint8_t last;
+
+    reader = &memory;
+    assert_int_equal(frame_open(read_memory, (uint16_t)size), FRAME_OK);
+    while (frame_windows_left() != 0u) {
+        assert_int_equal(frame_next_window(), FRAME_OK);
+        row_bytes = (uint8_t)(window->w / 8u);
+        first = from < row_bytes ? from : row_bytes;
+        last = to < row_bytes ? to : row_bytes;
+        if (last < first) {
+            last = first;
+        }
+        for (row = 0u; row < window->h; row++) {
+            frame_skip(first);
+            for (column = first; column < last; column++) {
+                assert_int_equal(
+                    frame_next_byte(),
+                    expected[(window->y + row) * EPD_ROW_BYTES + window->x / 8u + column]);
+            }
+            frame_skip((uint8_t)(row_bytes - last));
+        }
+        for (row = 0u; row < window->h; row++) {
+            frame_skip(row_bytes);
+        }
+        assert_int_equal(frame_end_window(), FRAME_OK);
+    }
+    assert_int_equal(frame_close(), FRAME_OK);
+    assert_int_equal(memory.position, size);
+    assert_int_equal(memory.overreads, 0);
+}
+
+static void test_skipped_bytes_leave_the_rest_as_decoded(void **state) {
+    vector_entry_t entries[VECTOR_MAX];
+    size_t count = vector_manifest(entries, VECTOR_MAX);
+    size_t i;
+    size_t valid = 0;
+
+    (void)state;
+    for (i = 0; i < count; i++) {
+        size_t size;
+        size_t planes_size;
+        uint8_t *frame;
+        uint8_t *expected;
+
+        if (entries[i].status != FRAME_OK) {
+            continue;
+        }
+        frame = vector_read(entries[i].name, "frame", &size);
+        expected = vector_read(entries[i].name, "planes", &planes_size);
+        print_message("vector %s: skipped around\n", entries[i].name);
+        skip_around(frame, size, expected, 0u, EPD_ROW_BYTES); /* every column pulled */
+        skip_around(frame, size, expected, 0u, 0u);            /* every byte skipped */
+        skip_around(frame, size, expected, 3u, 9u);
+        skip_around(frame, size, expected, 7u, EPD_ROW_BYTES);
+        valid++;
+        free(frame);
+        free(expected);
+    }
+    assert_true(valid >= 5u);
+}
+
 /* Every prefix of a valid frame is refused as truncated, never read past its end. */
 static void test_every_prefix_is_truncated(void **state) {
     size_t size;
@@ -239,6 +313,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectors_match_python_verdicts),
         cmocka_unit_test(test_every_prefix_is_truncated),
+        cmocka_unit_test(test_skipped_bytes_leave_the_rest_as_decoded),
         cmocka_unit_test(test_single_bit_flips_are_bounded),
         cmocka_unit_test(test_bytes_after_the_window_are_white),
         cmocka_unit_test(test_window_ended_early_is_an_error),
