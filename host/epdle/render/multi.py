@@ -33,10 +33,10 @@ from .suggestions import (
     HEIGHT,
     MARGIN,
     WIDTH,
-    _draw_badge,
-    _first_fitting,
-    _largest_bold,
+    draw_badge,
+    first_fitting,
     fit_word,
+    largest_bold,
     letters_apart,
 )
 
@@ -157,7 +157,7 @@ def _apart(text: str, box: Box, largest: int, readable: bool) -> InkText | None:
     """``text`` in the first cell style that fits ``box`` with no two letters touching
     (kept: the same cells come back in every frame of a turn and from turn to turn)."""
     for face, size, tracking in _cell_styles(largest, readable):
-        ink = _first_fitting(text, [(face, size, tracking)], box)
+        ink = first_fitting(text, [(face, size, tracking)], box)
         if ink is not None and letters_apart(text, ink, face, size):
             return ink
     return None
@@ -181,7 +181,7 @@ def _fitting(texts: Sequence[str], box: Box, largest: int) -> InkText | None:
     if not texts:
         return None
     smaller = _apart(texts[-1], box, largest, readable=False)
-    return smaller or _first_fitting(texts[-1], _cell_styles(largest, False), box)
+    return smaller or first_fitting(texts[-1], _cell_styles(largest, False), box)
 
 
 def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False) -> None:
@@ -224,7 +224,7 @@ def _header(texts: Sequence[str], box: Box) -> tuple[int, InkText | None]:
     """The first of ``texts`` that fits ``box`` in bold of 12 to 9 px, and its index
     (len(texts), None: none fits)."""
     for index, text in enumerate(texts):
-        ink = _first_fitting(text, [(Face.BOLD, size, 0) for size in range(12, 8, -1)], box)
+        ink = first_fitting(text, [(Face.BOLD, size, 0) for size in range(12, 8, -1)], box)
         if ink is not None:
             return index, ink
     return len(texts), None
@@ -255,9 +255,9 @@ def suggestion_image(
     box = multi_word_box()
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     top, bottom = BOARD_HEADER
-    badge = _draw_badge(canvas, f"{rank}/{of}", top, bottom, RED)
+    badge = draw_badge(canvas, f"{rank}/{of}", top, bottom, RED)
     texts = header_texts(advice, also, mode)
-    label = _first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
+    label = first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
     # "could win" (red) when the word may solve a board, unless it crowds out the next
     # words (the red frame round the board's cell says it too).
     room = (badge[2] + 4, top, WIDTH - MARGIN, bottom)
@@ -285,7 +285,7 @@ def status_image(advice: MultiAdvice) -> Image.Image:
     else:
         title, colour = "NO WORD FITS", BLACK
     title_box: Box = (MARGIN, 2, WIDTH - MARGIN, BOARD_TOP - 4)
-    canvas.stamp_centred(_largest_bold(title, title_box, 40), title_box, colour)
+    canvas.stamp_centred(largest_bold(title, title_box, 40), title_box, colour)
     draw_cells(canvas, advice.boards)
     return canvas.image
 
