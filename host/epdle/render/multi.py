@@ -50,7 +50,7 @@ CELL_GAP = 1
 CELLS: Box = (0, BOARD_TOP, WIDTH, HEIGHT - 1)
 
 
-class BoardState(Protocol):
+class BoardShown(Protocol):
     @property
     def solved_in(self) -> int | None: ...
     @property
@@ -59,18 +59,18 @@ class BoardState(Protocol):
     def candidates(self) -> list[str]: ...
 
 
-class MultiSuggestion(Protocol):
+class SuggestionShown(Protocol):
     @property
     def word(self) -> str: ...
     @property
     def solves(self) -> tuple[int, ...]: ...
 
 
-class MultiAdvice(Protocol):
+class AdviceShown(Protocol):
     @property
-    def suggestions(self) -> Sequence[MultiSuggestion]: ...
+    def suggestions(self) -> Sequence[SuggestionShown]: ...
     @property
-    def boards(self) -> Sequence[BoardState]: ...
+    def boards(self) -> Sequence[BoardShown]: ...
     @property
     def guesses_used(self) -> int: ...
     @property
@@ -119,7 +119,7 @@ def cell_box(boards: int, index: int) -> Box:
     return x, y, x + width - CELL_GAP, y + height - CELL_GAP
 
 
-def cell_text(board: BoardState) -> CellText:
+def cell_text(board: BoardShown) -> CellText:
     """A board's state in words: solved in which guess (and its word), its likeliest word
     when few are left, else how many words are left."""
     left = board.candidates_left
@@ -214,7 +214,7 @@ def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False)
         canvas.stamp_centred(under, (inner[0], middle + 1, inner[2], inner[3]), ink_colour)
 
 
-def draw_cells(canvas: Canvas, boards: Sequence[BoardState], highlight: Sequence[int] = ()) -> None:
+def draw_cells(canvas: Canvas, boards: Sequence[BoardShown], highlight: Sequence[int] = ()) -> None:
     for index, board in enumerate(boards):
         box = cell_box(len(boards), index)
         draw_cell(canvas, box, cell_text(board), index in highlight)
@@ -230,7 +230,7 @@ def _header(texts: Sequence[str], box: Box) -> tuple[int, InkText | None]:
     return len(texts), None
 
 
-def header_texts(advice: MultiAdvice, also: Sequence[str], mode: str) -> list[str]:
+def header_texts(advice: AdviceShown, also: Sequence[str], mode: str) -> list[str]:
     """The header beside the badge, fullest first: the guess to come of the limit (and
     the mode), then the next best words on the first frame."""
     limit = advice.guesses_used + advice.guesses_left
@@ -244,7 +244,7 @@ def header_texts(advice: MultiAdvice, also: Sequence[str], mode: str) -> list[st
 
 
 def suggestion_image(
-    advice: MultiAdvice, rank: int, of: int, also: Sequence[str] = (), mode: str = ""
+    advice: AdviceShown, rank: int, of: int, also: Sequence[str] = (), mode: str = ""
 ) -> Image.Image:
     """Suggestion ``rank`` of ``of`` (from 1) as the landscape picture drawn; ``also``, the
     next best words; ``mode``, the game's rules in a word or two."""
@@ -274,7 +274,7 @@ def suggestion_image(
     return canvas.image
 
 
-def status_image(advice: MultiAdvice) -> Image.Image:
+def status_image(advice: AdviceShown) -> Image.Image:
     """The end of the game: SOLVED in how many guesses, or NOT SOLVED with each board's
     state (what an open board had left)."""
     canvas = Canvas()
@@ -290,7 +290,7 @@ def status_image(advice: MultiAdvice) -> Image.Image:
     return canvas.image
 
 
-def render_multi(advice: MultiAdvice, top: int, mode: str = "") -> list[Planes]:
+def render_multi(advice: AdviceShown, top: int, mode: str = "") -> list[Planes]:
     """The frames for one turn: one per suggestion (at most ``top``), the first naming the
     next two; or the status frame once the game is over (or no word fits a board)."""
     if top < 1:

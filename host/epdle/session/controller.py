@@ -13,10 +13,10 @@ from epdle.link import Interrupted, LinkError
 from epdle.render.planes import Planes
 from epdle.session.commands import (
     HELP_TEXT,
-    Command,
     Control,
+    ControlLine,
+    GuessLine,
     InputError,
-    Played,
     UnknownLine,
     parse_line,
     parse_played,
@@ -92,7 +92,7 @@ class Controller:
             return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if item is None:
             return Outcome()
-        if isinstance(item, Played):
+        if isinstance(item, GuessLine):
             return self._played(item)
         return self._command(item)
 
@@ -106,9 +106,9 @@ class Controller:
 
     def command(self, control: Control, argument: int | None = None) -> Outcome:
         """A control word without parsing a line (undo, new, press, show N, ...)."""
-        return self._command(Command(control, argument))
+        return self._command(ControlLine(control, argument))
 
-    def _played(self, played: Played) -> Outcome:
+    def _played(self, played: GuessLine) -> Outcome:
         return self._moved(played.guess, lambda: self.game.play(played.guess, played.feedback))
 
     def _moved(self, guess: str, play: Callable[[], object]) -> Outcome:
@@ -131,7 +131,7 @@ class Controller:
         self._publish(outcome)
         return outcome
 
-    def _command(self, command: Command) -> Outcome:
+    def _command(self, command: ControlLine) -> Outcome:
         control = command.control
         if control is Control.QUIT:
             return Outcome(quit=True)

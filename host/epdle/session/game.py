@@ -56,7 +56,7 @@ TurnT = TypeVar("TurnT")
 
 
 @dataclass
-class Played(Generic[SolverT, AdviceT, TurnT]):
+class GameBase(Generic[SolverT, AdviceT, TurnT]):
     """Guesses so far under a solver, and its advice: what one board's game and several
     boards' share (widening past the answer list, playing, undo, switching modes)."""
 
@@ -195,7 +195,7 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         return advice
 
 
-class Game(Played[Solver, Advice, tuple[str, str]]):
+class Game(GameBase[Solver, Advice, tuple[str, str]]):
     """One board's game: six guesses."""
 
     @staticmethod

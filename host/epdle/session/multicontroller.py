@@ -9,7 +9,7 @@ import re
 
 from epdle.render.multi import render_multi
 from epdle.render.planes import Planes
-from epdle.session.commands import HELP_TEXT, InputError, Played, UnknownLine, parse_line
+from epdle.session.commands import HELP_TEXT, GuessLine, InputError, UnknownLine, parse_line
 from epdle.session.controller import Controller, Outcome
 from epdle.session.multigame import MultiGame
 from epdle.session.presenter import DevicePresenter
@@ -52,7 +52,7 @@ class MultiController(Controller):
             item = parse_line(line)
         except InputError as error:
             return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
-        if isinstance(item, Played):  # one group of colours: the one open board's
+        if isinstance(item, GuessLine):  # one group of colours: the one open board's
             return self.play(item.guess, item.feedback)
         return super().handle(line)
 

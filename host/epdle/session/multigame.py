@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from epdle.session.game import GameError, Played
+from epdle.session.game import GameBase, GameError
 from epdle.solver.multi.history import SOLVED_MARK
 from epdle.solver.scoring import is_solved, parse_feedback, quoted
 
@@ -58,7 +58,7 @@ def parse_colours(word: str, colours: str, open_boards: Sequence[bool]) -> list[
     return feedbacks
 
 
-class MultiGame(Played["MultiSolver", "MultiAdvice", "MultiTurn"]):
+class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
     """Several boards' game: boards + 5 guesses, each played on every open board."""
 
     @staticmethod

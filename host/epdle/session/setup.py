@@ -8,7 +8,7 @@ solvers and its controller.
 
 `play`, `daemon`, `demo`, `review` and the web page take a GameSetup; the rules it
 applies are the spec's (always blind, the guess limit) and the game's (widening past the
-answer list, switching modes, Played._advise).
+answer list, switching modes, GameBase._advise).
 """
 
 from __future__ import annotations

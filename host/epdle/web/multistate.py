@@ -10,7 +10,7 @@ from epdle.session.commands import InputError, parse_played
 from epdle.session.controller import Controller
 from epdle.session.game import GameError
 from epdle.session.multicontroller import MultiController
-from epdle.web.state import Reply, WebSession, language_of
+from epdle.web.state import WebReply, WebSession, language_of
 from epdle.words.named import list_name
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ LISTED = 30
 class MultiWebSession(WebSession):
     controller: MultiController
 
-    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> WebReply:
         """As the one board's, with one group of colours per board ('gybbb/bbbbb/-/ggyyb').
         One group alone is read as `play` reads the line 'tarse gybb': a malformed one gets
         the command line's refusal, not a count of groups."""
@@ -35,13 +35,15 @@ class MultiWebSession(WebSession):
             try:
                 parse_played(word, colours)
             except InputError as error:
-                return Reply(str(error), 422)
+                return WebReply(str(error), 422)
         return self._finish(self.controller.play(word, colours), error_status=422)
 
-    def _switch(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply | bool:
+    def _switch(
+        self, strategy: str | None, hard: bool | None, blind: bool | None
+    ) -> WebReply | bool:
         game = self.controller.game
         if strategy not in (None, MULTI_STRATEGY):
-            return Reply(f"a game of several boards plays one strategy ({MULTI_STRATEGY})", 400)
+            return WebReply(f"a game of several boards plays one strategy ({MULTI_STRATEGY})", 400)
         now = (game.solver.hard, game.solver.blind)
         wanted = (now[0] if hard is None else hard, now[1] if blind is None else blind)
         if wanted == now:
@@ -49,7 +51,7 @@ class MultiWebSession(WebSession):
         try:
             game.switch(hard=wanted[0], blind=wanted[1])
         except GameError as error:
-            return Reply(str(error), 409)
+            return WebReply(str(error), 409)
         return True
 
     def game_state(self) -> dict[str, Any]:

@@ -46,7 +46,7 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Reply:
+class WebReply:
     """What one request did: an error (one line) with its HTTP status, or none."""
 
     error: str | None = None
@@ -98,13 +98,13 @@ class WebSession:
         self.panel_frame = index
         self.panel_version += 1
 
-    def start(self) -> Reply:
+    def start(self) -> WebReply:
         return self._finish(self.controller.start())
 
     def close(self) -> None:
         self.controller.presenter.close()
 
-    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> WebReply:
         """Play a guess; `turn` is the number of guesses the page saw (None: not checked).
         The game refuses (422) what it cannot take, hard mode's breaks in its words."""
         moved_on = self._moved_on(turn)
@@ -112,25 +112,25 @@ class WebSession:
             return moved_on
         return self._finish(self.controller.play(word, colours), error_status=422)
 
-    def _moved_on(self, turn: int | None) -> Reply | None:
+    def _moved_on(self, turn: int | None) -> WebReply | None:
         """The refusal of a guess made on a page that saw ``turn`` guesses, if the game
         has moved on since."""
         played = len(self.controller.game.history)
         if turn is None or turn == played:
             return None
-        return Reply(
+        return WebReply(
             f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
             "it shows the game as it is now",
             409,
         )
 
-    def undo(self) -> Reply:
+    def undo(self) -> WebReply:
         return self._finish(self.controller.command(Control.UNDO), error_status=409)
 
-    def new(self) -> Reply:
+    def new(self) -> WebReply:
         return self._finish(self.controller.command(Control.NEW), error_status=409)
 
-    def press(self) -> Reply:
+    def press(self) -> WebReply:
         self.catch_up()  # the device first gets the set the page shows
         return self._finish(self.controller.command(Control.PRESS), error_status=409)
 
@@ -153,20 +153,22 @@ class WebSession:
         hard: bool | None,
         blind: bool | None,
         full_refresh: bool | None = None,
-    ) -> Reply:
+    ) -> WebReply:
         """The game's strategy and rules, and whether the device shows every frame by a
         full refresh (`--full-refresh`); None keeps one as it is. If anything changed, the
         device gets its set anew."""
         switched = self._switch(strategy, hard, blind)
-        if isinstance(switched, Reply):
+        if isinstance(switched, WebReply):
             return switched
         presenter = self.controller.presenter
         refresh = full_refresh is not None and full_refresh != presenter.full_refresh
         if full_refresh is not None:
             presenter.full_refresh = full_refresh
-        return self._finish(self.controller.start()) if switched or refresh else Reply()
+        return self._finish(self.controller.start()) if switched or refresh else WebReply()
 
-    def _switch(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply | bool:
+    def _switch(
+        self, strategy: str | None, hard: bool | None, blind: bool | None
+    ) -> WebReply | bool:
         """The game switched to these settings: whether it changed, or the refusal."""
         game = self.controller.game
         now = settings_of(game.solver)
@@ -176,7 +178,7 @@ class WebSession:
             now.blind if blind is None else blind,
         )
         if wanted.strategy not in STRATEGIES:
-            return Reply(
+            return WebReply(
                 f"unknown strategy {wanted.strategy!r}; one of {', '.join(STRATEGIES)}", 400
             )
         if wanted == now:
@@ -185,9 +187,9 @@ class WebSession:
             solvers = cast("SolverFor", self.setup.modes(wanted.strategy))
             game.switch(wanted.hard, wanted.blind, solvers)
         except GameError as error:
-            return Reply(str(error), 409)
+            return WebReply(str(error), 409)
         except (ValueError, OSError) as error:
-            return Reply(f"cannot switch: {error}", 409)
+            return WebReply(f"cannot switch: {error}", 409)
         return True
 
     def poll(self) -> bool:
@@ -208,11 +210,11 @@ class WebSession:
             self.revision += 1
         return changed
 
-    def _finish(self, outcome: Outcome, error_status: int = 400) -> Reply:
+    def _finish(self, outcome: Outcome, error_status: int = 400) -> WebReply:
         if outcome.error:
-            return Reply(outcome.error, error_status, tuple(outcome.notes))
+            return WebReply(outcome.error, error_status, tuple(outcome.notes))
         self.revision += 1
-        return Reply(notes=tuple(outcome.notes))
+        return WebReply(notes=tuple(outcome.notes))
 
     def snapshot(self) -> dict[str, Any]:
         """The state now, kept as `latest` (session thread)."""
