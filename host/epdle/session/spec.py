@@ -138,7 +138,8 @@ class GameSpec(NamedTuple):
         guess_words = self._read(self.guesses, beside) if self.guesses else list(words.guesses())
         if self.blind:
             return Universe(guess_words, None, keep_plurals=keep)
-        return Universe(guess_words, answer_words, keep_plurals=keep)
+        lists = None if self.answers or self.guesses else self.lists
+        return Universe(guess_words, answer_words, keep_plurals=keep, lists=lists)
 
     def day(self) -> datetime.date:
         """The day played: `date`, else today by the local date."""

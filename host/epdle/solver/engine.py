@@ -18,7 +18,6 @@ from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
 from epdle.solver.ranking import fast_advice
 from epdle.solver.ranking.best import BestPolicy, HardGuard
-from epdle.solver.ranking.book import shipped_name
 from epdle.solver.ranking.one_ply import freq_ranked, one_ply_ranked
 from epdle.solver.ranking.stats import BoundedMemo, guess_stats
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
@@ -76,7 +75,7 @@ class Solver:
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
         if not state.solved:
-            lists = shipped_name(self.universe.key)
+            lists = self.universe.lists
             advice = fast_advice(self.strategy, self.hard, self.blind, lists, state.history, top)
             if advice is not None:
                 return advice
