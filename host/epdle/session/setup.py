@@ -110,6 +110,12 @@ class GameSetup:
 
         return DevicePresenter(port, full_refresh=self.spec.full_refresh)
 
+    def set_full_refresh(self, full_refresh: bool) -> GameSpec:
+        """This setup's spec from now on, with every frame shown by a full refresh or not
+        (the page's setting): the presenters of its games read it there."""
+        self.spec = self.spec._replace(full_refresh=full_refresh)
+        return self.spec
+
     def new_controller(self, presenter: DevicePresenter) -> Controller:
         """A new game and what handles its input lines, showing it on `presenter`."""
         return self.game_kind().controller(self.new_game(), presenter)  # type: ignore[arg-type]

@@ -160,10 +160,11 @@ class WebSession:
         switched = self._switch(strategy, hard, blind)
         if isinstance(switched, WebReply):
             return switched
-        presenter = self.controller.presenter
-        refresh = full_refresh is not None and full_refresh != presenter.full_refresh
-        if full_refresh is not None:
-            presenter.full_refresh = full_refresh
+        presenter, refresh = self.controller.presenter, False
+        if full_refresh is not None:  # the spec's setting, which the presenter follows
+            spec = self.setup.set_full_refresh(full_refresh)
+            refresh = spec.full_refresh != presenter.full_refresh
+            presenter.full_refresh = spec.full_refresh
         return self._finish(self.controller.start()) if switched or refresh else WebReply()
 
     def _switch(
