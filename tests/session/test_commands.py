@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from epdle.session.commands import ControlLine, Control, InputError, GuessLine, parse_line
+from epdle.session.commands import Control, ControlLine, GuessLine, InputError, parse_line
 
 
 @pytest.mark.parametrize(
@@ -50,7 +50,9 @@ def test_control_words(line: str, control: Control) -> None:
         ("show 2112", ControlLine(Control.SHOW, 2112)),
     ],
 )
-def test_a_guess_spelt_as_a_command_is_a_guess(line: str, expected: GuessLine | ControlLine) -> None:
+def test_a_guess_spelt_as_a_command_is_a_guess(
+    line: str, expected: GuessLine | ControlLine
+) -> None:
     assert parse_line(line) == expected
 
 

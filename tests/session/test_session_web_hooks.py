@@ -10,7 +10,7 @@ import pytest
 from epdle.frames import decode
 from epdle.session.commands import Control, InputError, Played, parse_line, parse_played
 from epdle.session.controller import Controller
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.solver import Solver
 
