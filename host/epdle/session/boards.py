@@ -154,7 +154,7 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
         show_game(console, self)
 
     def summary(self) -> str:
-        return boards_summary(self)
+        return game_summary(self)
 
     @property
     def strategy_name(self) -> str:
@@ -317,7 +317,7 @@ def show_game(console: Console, game: MultiGame) -> None:
         console.print(advice_text(game), highlight=False, markup=False)
 
 
-def boards_summary(game: MultiGame) -> str:
+def game_summary(game: MultiGame) -> str:
     """The game in one line, as the daemon logs it."""
     if game.over:
         return end_text(game)
