@@ -63,7 +63,7 @@ def test_play_says_a_lost_device_once() -> None:
     from rich.console import Console
 
     from epdle.session.controller import Controller
-    from epdle.session.game import Game
+    from epdle.session.one_board import Game
     from epdle.session.play import show_device_events
     from epdle.solver import Solver
 

@@ -12,7 +12,7 @@ import pytest
 from parsers import parsers
 
 from epdle.cli import main
-from epdle.session.commands import Played, parse_line
+from epdle.session.commands import GuessLine, parse_line
 from epdle.solver import Solver, parse_history
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -51,7 +51,7 @@ def test_every_play_line_in_the_readme_parses() -> None:
     assert len(lines) >= 2
     for line in lines:
         played = parse_line(line)
-        assert isinstance(played, Played) and played.guess == "crane"
+        assert isinstance(played, GuessLine) and played.guess == "crane"
 
 
 def test_every_option_says_what_it_does_without_internal_references() -> None:

@@ -12,8 +12,8 @@ from parsers import parsers
 from rich.cells import cell_len
 from rich.console import Console
 
+from epdle.session.boards import multi_help
 from epdle.session.commands import HELP_TEXT
-from epdle.session.multicontroller import multi_help
 from epdle.session.play import show_help
 
 WIDTHS = (40, 60, 100, 250)

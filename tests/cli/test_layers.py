@@ -149,6 +149,26 @@ def _imports(path: Path, modules: set[str]) -> list[tuple[str, str | None]]:
     return found
 
 
+def _private_names(path: Path, module: str) -> list[tuple[str, str]]:
+    """(module, name) of every private name the file of `module` imports: in absolute and
+    relative imports, those inside functions and those for type checkers."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    taken = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = node.module or ""
+        if node.level:  # relative: from the package `level - 1` steps up
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            source = ".".join([*base, *([source] if source else [])])
+        taken += [
+            (source, alias.name)
+            for alias in node.names
+            if alias.name.startswith("_") and not alias.name.startswith("__")
+        ]
+    return taken
+
+
 def _import_graph() -> tuple[dict[str, set[str]], list[str]]:
     """Which epdle modules each imports, and every private name one takes from another."""
     paths = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
@@ -159,8 +179,8 @@ def _import_graph() -> tuple[dict[str, set[str]], list[str]]:
         graph[module] = {target for target, _ in imports if target in paths and target != module}
         private += [
             f"{module} takes {target}.{name}"
-            for target, name in imports
-            if name is not None and name.startswith("_") and not name.startswith("__")
+            for target, name in _private_names(path, module)
+            if target.startswith("epdle")
         ]
     return graph, private
 
@@ -215,6 +235,21 @@ def test_the_circle_finder_finds_a_circle() -> None:
 def test_no_module_takes_another_ones_private_names() -> None:
     _, private = _import_graph()
     assert private == []
+
+
+def test_the_private_name_finder_reads_relative_and_typing_imports(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from .suggestions import _hidden, shown\n"
+        "from ..solver import _deep\n"
+        "if TYPE_CHECKING:\n    from epdle.words import _typed\n",
+        encoding="utf-8",
+    )
+    assert _private_names(probe, "epdle.render.probe") == [
+        ("epdle.render.suggestions", "_hidden"),
+        ("epdle.solver", "_deep"),
+        ("epdle.words", "_typed"),
+    ]
 
 
 def _board_count_choices(source: str) -> int:

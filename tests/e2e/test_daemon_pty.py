@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from epdle.frames import decode, encode
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.screens import frames_for
 from epdle.sim import Board
 from epdle.sim.pty_server import PtyServer

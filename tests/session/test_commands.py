@@ -2,20 +2,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from epdle.session.commands import Command, Control, InputError, Played, parse_line
+from epdle.session.commands import Control, ControlLine, GuessLine, InputError, parse_line
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("crane gybbb", Played("crane", "GYBBB")),
-        ("CRANE 21000", Played("crane", "GYBBB")),
-        ("crane: GYBBB", Played("crane", "GYBBB")),
-        ("crane 🟩🟨⬛⬜⬛", Played("crane", "GYBBB")),
-        ("  slosh   bbbbg \n", Played("slosh", "BBBBG")),
+        ("crane gybbb", GuessLine("crane", "GYBBB")),
+        ("CRANE 21000", GuessLine("crane", "GYBBB")),
+        ("crane: GYBBB", GuessLine("crane", "GYBBB")),
+        ("crane 🟩🟨⬛⬜⬛", GuessLine("crane", "GYBBB")),
+        ("  slosh   bbbbg \n", GuessLine("slosh", "BBBBG")),
     ],
 )
-def test_played_lines_in_every_notation(line: str, expected: Played) -> None:
+def test_played_lines_in_every_notation(line: str, expected: GuessLine) -> None:
     assert parse_line(line) == expected
 
 
@@ -32,30 +32,32 @@ def test_played_lines_in_every_notation(line: str, expected: Played) -> None:
     ],
 )
 def test_control_words(line: str, control: Control) -> None:
-    assert parse_line(line) == Command(control)
+    assert parse_line(line) == ControlLine(control)
 
 
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("blind gybbb", Played("blind", "GYBBB")),
-        ("BLIND 21000", Played("blind", "GYBBB")),
-        ("hard ggyb", Played("hard", "GGYB")),  # a four-letter game
-        ("show bbgy", Played("show", "BBGY")),
-        ("blind on", Command(Control.BLIND, 1)),
-        ("hard off", Command(Control.HARD, 0)),
-        ("hard", Command(Control.HARD, 1)),
-        ("normal", Command(Control.HARD, 0)),
-        ("Normal", Command(Control.HARD, 0)),
-        ("show 2112", Command(Control.SHOW, 2112)),
+        ("blind gybbb", GuessLine("blind", "GYBBB")),
+        ("BLIND 21000", GuessLine("blind", "GYBBB")),
+        ("hard ggyb", GuessLine("hard", "GGYB")),  # a four-letter game
+        ("show bbgy", GuessLine("show", "BBGY")),
+        ("blind on", ControlLine(Control.BLIND, 1)),
+        ("hard off", ControlLine(Control.HARD, 0)),
+        ("hard", ControlLine(Control.HARD, 1)),
+        ("normal", ControlLine(Control.HARD, 0)),
+        ("Normal", ControlLine(Control.HARD, 0)),
+        ("show 2112", ControlLine(Control.SHOW, 2112)),
     ],
 )
-def test_a_guess_spelt_as_a_command_is_a_guess(line: str, expected: Played | Command) -> None:
+def test_a_guess_spelt_as_a_command_is_a_guess(
+    line: str, expected: GuessLine | ControlLine
+) -> None:
     assert parse_line(line) == expected
 
 
 def test_show_takes_a_number() -> None:
-    assert parse_line("show 3") == Command(Control.SHOW, 3)
+    assert parse_line("show 3") == ControlLine(Control.SHOW, 3)
     with pytest.raises(InputError, match="number"):
         parse_line("show x")
 
@@ -105,4 +107,4 @@ def test_no_line_raises_anything_but_the_parsers_error(line: str) -> None:
         parsed = parse_line(line)
     except InputError:
         return
-    assert parsed is None or isinstance(parsed, Played | Command)
+    assert parsed is None or isinstance(parsed, GuessLine | ControlLine)

@@ -12,7 +12,7 @@ from rich.console import Console
 from epdle.frames import decode, encode
 from epdle.render.review import TurnFigures, render_review
 from epdle.session.controller import Controller
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.play import read_while_watching
 from epdle.session.presenter import DevicePresenter
 from epdle.session.review import Reviewer

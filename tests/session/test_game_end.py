@@ -12,7 +12,8 @@ from rich.console import Console
 from epdle.cli import main
 from epdle.render.suggestions import StatusKind, render_status
 from epdle.session.daemon import Daemon
-from epdle.session.game import Game, GameError
+from epdle.session.game import GameError
+from epdle.session.one_board import Game
 from epdle.session.review import Reviewer, review_frame
 from epdle.session.screens import frames_for
 from epdle.solver import Solver, score

@@ -11,7 +11,7 @@ from rich.console import Console
 
 from epdle.cli import main
 from epdle.render.suggestions import render_advice
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.screens import frames_for
 from epdle.solver import Advice, Solver
 from epdle.solver.ranking.book import suggestion

@@ -16,10 +16,10 @@ from rich.console import Console
 from epdle.cli import main
 from epdle.render.multi import render_multi
 from epdle.render.planes import planes_to_image
+from epdle.session.boards import MultiGame, parse_colours
+from epdle.session.controller import Controller
 from epdle.session.daemon import Daemon
 from epdle.session.game import GameError
-from epdle.session.multicontroller import MultiController
-from epdle.session.multigame import MultiGame, parse_colours
 from epdle.session.presenter import DevicePresenter
 from epdle.solver import score
 from epdle.solver.multi import MultiSolver
@@ -97,7 +97,7 @@ def test_a_bad_guess_leaves_the_game_as_it_was(dordle: MultiSolver) -> None:
 
 def test_frames_cycle_the_suggestions_then_end_with_the_words_left(dordle: MultiSolver) -> None:
     game = MultiGame(dordle, top=3)
-    controller = MultiController(game, DevicePresenter("sim://"))
+    controller = Controller(game, DevicePresenter("sim://"))
     assert len(controller.frames()) == 3
     for word in LOSING:
         game.play_colours(word, colours(word))
@@ -118,7 +118,7 @@ def test_the_played_line_takes_one_group_a_board_and_commands_still_work(
         return dordle if (hard, blind) == (False, False) else MultiSolver(2, hard=hard, blind=blind)
 
     game = MultiGame(dordle, solvers=solvers)
-    controller = MultiController(game, DevicePresenter("sim://"))
+    controller = Controller(game, DevicePresenter("sim://"))
     controller.defer_pushes = True  # the device is tested elsewhere
     outcome = controller.handle(f"salet {colours('salet')}")
     assert outcome.error is None and outcome.changed
@@ -140,7 +140,7 @@ def test_the_played_line_takes_one_group_a_board_and_commands_still_work(
 
 
 def test_a_guess_spelt_as_a_command_is_a_guess(dordle: MultiSolver) -> None:
-    controller = MultiController(MultiGame(dordle), DevicePresenter("sim://"))
+    controller = Controller(MultiGame(dordle), DevicePresenter("sim://"))
     controller.defer_pushes = True
     assert controller.handle(f"blind {colours('blind')}").error is None
     assert controller.handle("undo").changed and controller.game.history == []
@@ -153,7 +153,7 @@ def test_a_guess_spelt_as_a_command_is_a_guess(dordle: MultiSolver) -> None:
 
 
 def test_the_one_open_boards_colours_alone_do(dordle: MultiSolver) -> None:
-    controller = MultiController(MultiGame(dordle), DevicePresenter("sim://"))
+    controller = Controller(MultiGame(dordle), DevicePresenter("sim://"))
     controller.defer_pushes = True
     assert controller.handle(f"cigar {colours('cigar')}").error is None
     assert controller.handle(f"jaunt {score('jaunt', 'jaunt')}").error is None
@@ -189,7 +189,7 @@ def test_the_daemon_plays_a_quordle_feed(tmp_path: Path, caplog) -> None:
     feed = tmp_path / "feed"
     feed.write_text(f"salet {colours('salet', answers)}\nbad line here\n")
     solver = MultiSolver(4)
-    controller = MultiController(MultiGame(solver), DevicePresenter("sim://"))
+    controller = Controller(MultiGame(solver), DevicePresenter("sim://"))
     with caplog.at_level(logging.INFO, logger="epdle.daemon"):
         assert Daemon(controller, str(feed), poll_interval=0.01).run() == 0
     messages = [record.getMessage() for record in caplog.records]
@@ -248,7 +248,7 @@ def test_the_reference_examples_play() -> None:
     reference = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
     lines = re.findall(r"^guess colours> (.+)$", reference.read_text(), re.MULTILINE)
     assert len(lines) == 3
-    controller = MultiController(MultiGame(MultiSolver(4)), DevicePresenter("sim://"))
+    controller = Controller(MultiGame(MultiSolver(4)), DevicePresenter("sim://"))
     controller.defer_pushes = True
     for line in lines:
         assert controller.handle(line).error is None, line

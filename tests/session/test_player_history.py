@@ -12,7 +12,7 @@ import pytest
 from epdle.cli import main
 from epdle.session import history
 from epdle.session.controller import record_finished
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 from epdle.solver.scoring import score

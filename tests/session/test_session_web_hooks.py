@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from epdle.frames import decode
-from epdle.session.commands import Control, InputError, Played, parse_line, parse_played
+from epdle.session.commands import Control, GuessLine, InputError, parse_line, parse_played
 from epdle.session.controller import Controller
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.solver import Solver
 
@@ -23,10 +23,10 @@ def controller() -> Iterator[Controller]:
 
 
 def test_parse_played_takes_word_and_colours_apart() -> None:
-    assert parse_played("CRANE", "🟩🟨⬛⬜⬛") == Played("crane", "GYBBB")
+    assert parse_played("CRANE", "🟩🟨⬛⬜⬛") == GuessLine("crane", "GYBBB")
     assert parse_line("crane 21000") == parse_played("crane", "21000")
     # A control word is just a word here ('show' is a 4-letter word, not a command).
-    assert parse_played("show", "bbbb") == Played("show", "BBBB")
+    assert parse_played("show", "bbbb") == GuessLine("show", "BBBB")
     with pytest.raises(InputError, match="letters only"):
         parse_played("cr4ne", "bbbbb")
 

@@ -10,10 +10,11 @@ import pytest
 from epdle.cli import main
 from epdle.cli.errors import UsageError
 from epdle.cli.options import add_boards_option, add_solver_options, add_top_option, game_spec
+from epdle.session.boards import MultiGame
 from epdle.session.controller import Controller
-from epdle.session.game import Game, GameError
-from epdle.session.multicontroller import MultiController
-from epdle.session.multigame import MultiGame
+from epdle.session.game import GameError
+from epdle.session.one_board import Game
+from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 
@@ -61,10 +62,12 @@ def test_each_modes_solver_is_made_once_and_switching_uses_it() -> None:
 
 def test_the_boards_choose_the_game_and_its_controller() -> None:
     one, several = GameSetup(GameSpec()).game_kind(), GameSetup(GameSpec(boards=2)).game_kind()
-    assert (one.game, one.controller) == (Game, Controller)
-    assert (several.game, several.controller) == (MultiGame, MultiController)
-    game = GameSetup(GameSpec(boards=2, top=1)).new_game()
+    assert (one.game, several.game) == (Game, MultiGame)
+    setup = GameSetup(GameSpec(boards=2, top=1))
+    game = setup.new_game()
     assert isinstance(game, MultiGame) and game.boards == 2 and game.max_guesses == 7
+    controller = setup.new_controller(DevicePresenter("sim://"))
+    assert type(controller) is Controller and isinstance(controller.game, MultiGame)
 
 
 def test_a_list_of_ones_own_is_not_widened_past_in_play_as_in_suggest(tmp_path, capsys) -> None:

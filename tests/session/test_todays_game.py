@@ -13,7 +13,8 @@ from rich.console import Console
 from epdle import words
 from epdle.cli import main
 from epdle.session.controller import CHECK_COLOURS, Controller
-from epdle.session.game import Game, GameError, widened_note
+from epdle.session.game import GameError, widened_note
+from epdle.session.one_board import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.session.review import game_review, review_planes
 from epdle.session.screens import frames_for

@@ -11,7 +11,7 @@ from pathlib import Path
 from epdle.link import DeviceEvent, FrameShown
 from epdle.render.planes import Planes
 from epdle.session.demo import play_demo
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.presenter import DevicePresenter, ProgressCallback, PublishResult
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec

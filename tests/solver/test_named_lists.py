@@ -13,11 +13,12 @@ from solver_hints import obeys_hints
 from epdle import words
 from epdle.cli import main
 from epdle.session.spec import GameSpec
-from epdle.solver import Solver, limit, records, score, trees
+from epdle.solver import Advice, Solver, engine, limit, records, score, trees
 from epdle.solver.bench import LATENCY_OPENERS
 from epdle.solver.cache import lists_key
 from epdle.solver.ranking import book, fast_advice, pure
 from epdle.solver.scoring import GAME_GUESSES
+from epdle.solver.universe import Universe
 from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, answers_file
 
 
@@ -55,12 +56,30 @@ def test_each_named_lists_key_is_its_universes_and_has_its_own_memo(name, monkey
     book.shipped_key.cache_clear()
     monkeypatch.setattr(book, "lists_key", lambda *_: pytest.fail("worked out again"))
     assert book.shipped_key(name) == key
-    assert book.shipped_name(key) == name
     book.shipped_key.cache_clear()
 
 
-def test_lists_of_ones_own_have_no_name():
-    assert book.shipped_name(lists_key(["crane", "slate"], ["crane"])) is None
+def test_a_universe_carries_its_lists_name(tmp_path, monkeypatch):
+    assert Universe.shipped(lists="original").lists == "original"
+    assert Universe.shipped(blind=True, lists="original").lists is None
+    assert Universe(["crane", "slate"], ["crane"]).lists is None
+    assert GameSpec(lists="original").universe().lists == "original"
+    answers = tmp_path / "answers.txt"
+    answers.write_text("".join(f"{word}\n" for word in words.answers("original")))
+    # The shipped words as a file of one's own: the file's, not the shipped list's.
+    assert GameSpec(answers=str(answers)).universe().lists is None
+    # The Solver asks the fast path with the name the universe carries.
+    asked = []
+    answer = Advice(1, True, [], ["shunt"])
+
+    def fast(strategy, hard, blind, lists, history, top):
+        asked.append(lists)
+        return answer
+
+    monkeypatch.setattr(engine, "fast_advice", fast)
+    solver = Solver("best", universe=Universe.shipped(lists="original"))
+    assert solver.advise([("crane", "BBBBB")]) is answer
+    assert asked == ["original"]
 
 
 def test_lists_goes_with_no_list_file(capsys, tmp_path):

@@ -18,10 +18,10 @@ from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 from epdle.solver import Solver
-from epdle.web.multistate import web_session as web_session_of
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
 from epdle.web.state import Settings, WebSession
+from epdle.web.state import web_session as web_session_of
 
 BASE = "http://127.0.0.1:8000"
 

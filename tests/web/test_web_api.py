@@ -203,6 +203,22 @@ def test_the_page_turns_fast_updates_off_and_on(client: TestClient, session: Web
     assert refused.status_code == 400 and "full_refresh must be true or false" in refused.text
 
 
+def test_the_pages_full_refresh_goes_through_the_spec(
+    client: TestClient, session: WebSession
+) -> None:
+    """The setting changed on the page is the game's spec's, and the panel gets frames as
+    the spec says."""
+    presenter = session.controller.presenter
+    assert session.setup.spec.full_refresh is False
+    for full_refresh in (True, False):
+        client.post("/api/settings", json={"full_refresh": full_refresh})
+        settle(client)
+        assert session.setup.spec.full_refresh is full_refresh
+        assert session.setup.presenter("sim://").full_refresh is full_refresh
+        frames = [presenter.frame(i) for i in range(presenter.frame_count)]
+        assert all((fast_window(frame) is None) is full_refresh for frame in frames)
+
+
 def test_a_solved_game(client: TestClient) -> None:
     state = guess(client, "slosh", "GGGGG").json()
     assert state["solved"] and state["suggestions"] == []

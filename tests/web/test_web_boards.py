@@ -30,9 +30,9 @@ from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 from epdle.solver import score
-from epdle.web.multistate import MultiWebSession, web_session
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import ServerOptions, create_app
+from epdle.web.state import WebSession, web_session
 
 BASE = "http://127.0.0.1:8000"
 QUORDLE = ["cigar", "rebut", "sissy", "humph"]
@@ -43,11 +43,11 @@ LOSING = ["salet", "daunt", "gaunt", "haunt", "taunt", "vaunt", "cigar"]
 _MADE: dict[int, dict] = {}
 
 
-def multi_session(boards: int) -> MultiWebSession:
+def multi_session(boards: int) -> WebSession:
     """`epdle web --boards N --top 3`'s session on the simulated board, not started."""
     setup = GameSetup(GameSpec(boards=boards, top=3), made=_MADE.setdefault(boards, {}))
     session = web_session(setup, DevicePresenter("sim://"))
-    assert isinstance(session, MultiWebSession)
+    assert isinstance(session, WebSession)
     return session
 
 

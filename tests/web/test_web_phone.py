@@ -26,7 +26,7 @@ from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 from epdle.solver import score
-from epdle.web.multistate import web_session
+from epdle.web.state import web_session
 
 PHONE = 390
 # The most between the row of tiles being set and the keyboard: a tile's height (48 px at

@@ -34,7 +34,7 @@ resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
-from epdle.web.multistate import web_session
+from epdle.web.state import web_session
 from epdle.web.security import Guard, allowed_hosts
 from epdle.web.server import Limits, create_app, serve
 sock = socket.socket()

@@ -35,7 +35,7 @@ from pathlib import Path
 import docs_tables
 
 from epdle import words
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 from epdle.solver.prior import unlisted_flags

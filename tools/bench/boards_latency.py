@@ -32,8 +32,8 @@ def measure(
 ) -> tuple[list[float], list[float], list[float], int]:
     """(answer ms, answer CPU ms, frames ms) of every line, and the games lost."""
     from epdle import words
-    from epdle.session.multicontroller import MultiController
-    from epdle.session.multigame import MultiGame
+    from epdle.session.boards import MultiGame
+    from epdle.session.controller import Controller
     from epdle.session.presenter import DevicePresenter
     from epdle.solver import score
     from epdle.solver.multi import MultiSolver
@@ -47,7 +47,7 @@ def measure(
     frames_ms: list[float] = []
     lost = 0
     for hidden in sample_games(list(words.answers("original")), boards, games, seed):
-        controller = MultiController(MultiGame(solver, top=5), DevicePresenter("sim://"))
+        controller = Controller(MultiGame(solver, top=5), DevicePresenter("sim://"))
         controller.defer_pushes = True  # the answer alone; no device is opened
         game = controller.game
         while not game.over:

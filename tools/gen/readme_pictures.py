@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from epdle.session.demo import play_demo
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.solver import Solver
 from epdle.solver.universe import Universe
 

@@ -26,20 +26,23 @@ LISTED_IN_TEXT = 6
 
 
 def run_multi_suggest(spec: GameSpec, history_text: str, as_json: bool) -> int:
+    from epdle.session.spec import widen_past_list
     from epdle.session.terminal import BOARDS_SUM, MULTI_RANKED_BY, boards_sum, columns_text
 
     history = parse_multi_history(history_text, spec.boards)
-    solver = spec.multi_solver()
-    try:
-        advice = solver.advise(history, top=spec.top)
-    except MultiHistoryError:
-        if solver.blind or not spec.widens:
-            raise
-        # A board's answer may be outside the list: every accepted word, as `play`.
+    first = spec.multi_solver()
+
+    def advise(wide: bool) -> tuple[MultiAdvice, MultiSolver]:
+        solver = spec.in_mode(spec.hard, True).multi_solver() if wide else first
+        return solver.advise(history, top=spec.top), solver
+
+    # A board's answer may be outside the list: every accepted word, as `play`.
+    (advice, solver), widened = widen_past_list(
+        advise, not first.blind and spec.widens, lambda: MultiHistoryError
+    )
+    if widened:
         from epdle.session.game import widened_note
 
-        solver = spec.in_mode(spec.hard, True).multi_solver()
-        advice = solver.advise(history, top=spec.top)
         print(f"epdle suggest: note: {widened_note(spec.lists)}", file=sys.stderr)
     if as_json:
         print(json.dumps(multi_advice_json(advice, solver)))

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from epdle.cli.errors import CommandError, UsageError, int_in, shorten
+from epdle.session.setup import GameSetup
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,7 +217,7 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
             "--language and --length, or --lists"
         )
     if spec.strategy != DEFAULT_STRATEGY:
-        spec.by_boards(lambda: None, _strategy_for_one_board)
+        GameSetup(spec).by_kind(lambda: None, _strategy_for_one_board)
     _check_history_prior(spec)
     return spec.in_mode(spec.hard, spec.blind)  # blind where the lists or prior always are
 
@@ -230,7 +231,8 @@ def _check_history_prior(spec: GameSpec) -> None:
         if spec.played or spec.date:
             raise UsageError("--played and --date are the history prior's: add --prior history")
         return
-    todays = spec.shipped and not spec.blind and spec.by_boards(lambda: True, lambda: False)
+    one_board = GameSetup(spec).by_kind(lambda: True, lambda: False)
+    todays = spec.shipped and not spec.blind and one_board
     if not todays:
         raise UsageError(
             "--prior history is the Times' game: one board on the shipped English lists "

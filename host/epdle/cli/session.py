@@ -24,9 +24,9 @@ from epdle.cli.paths import input_file, output_dir, output_file
 from epdle.session.setup import GameSetup
 
 if TYPE_CHECKING:
+    from epdle.session.boards import MultiGame
     from epdle.session.demo import DemoResult
-    from epdle.session.game import Game
-    from epdle.session.multigame import MultiGame
+    from epdle.session.one_board import Game
     from epdle.session.review import Review
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
@@ -197,7 +197,7 @@ def _demo(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     output_dir(args.out)
     game = setup.new_game()
-    return setup.spec.by_boards(
+    return setup.by_kind(
         lambda: _one_board_demo(args, setup, cast("Game", game)),
         lambda: _multi_demo(args, setup, cast("MultiGame", game)),  # one answer per board
     )

@@ -15,6 +15,7 @@ from epdle.cli.options import (
     game_spec,
     progress_bar,
 )
+from epdle.session.setup import GameSetup
 from epdle.solver.names import Kind, mode_name, prior_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
@@ -140,20 +141,20 @@ def run_suggest(args: argparse.Namespace) -> int:
 
         return run_multi_suggest(spec, args.history, args.json)
 
-    return spec.by_boards(lambda: _suggest_one(spec, args), several)
+    return GameSetup(spec).by_kind(lambda: _suggest_one(spec, args), several)
 
 
 def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
-    history = parse_history(args.history)
-    try:
-        advice, hard, blind, prior = _advice(spec, history)
-    except ValueError as error:
-        from epdle.solver.engine import HistoryError
+    from epdle.session.spec import widen_past_list
 
-        if not isinstance(error, HistoryError) or spec.blind or not spec.widens:
-            raise
-        # Today's answer may be outside the list: every accepted word, as `play`.
-        advice, hard, blind, prior = _advice(spec.in_mode(spec.hard, True), history)
+    history = parse_history(args.history)
+    # Today's answer may be outside the list: every accepted word, as `play`.
+    (advice, hard, blind, prior), widened = widen_past_list(
+        lambda wide: _advice(spec.in_mode(spec.hard, True) if wide else spec, history),
+        not spec.blind and spec.widens,
+        _history_error,
+    )
+    if widened:
         from epdle.session.game import widened_note
 
         print(f"epdle suggest: note: {widened_note(spec.lists)}", file=sys.stderr)
@@ -180,6 +181,13 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
+
+
+def _history_error() -> type[Exception]:
+    """What the Solver raises for a history it cannot take (its engine imported only then)."""
+    from epdle.solver.engine import HistoryError
+
+    return HistoryError
 
 
 # The text lists the candidates when at most this many are left (--json always does).
@@ -276,7 +284,7 @@ def run_bench(args: argparse.Namespace) -> int:
 
         return run_multi_bench(spec, args)
 
-    return spec.by_boards(lambda: _bench_one(spec, args, started), several)
+    return GameSetup(spec).by_kind(lambda: _bench_one(spec, args, started), several)
 
 
 def _bench_one(spec: GameSpec, args: argparse.Namespace, started: float) -> int:

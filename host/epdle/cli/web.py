@@ -192,9 +192,9 @@ def _web(args: argparse.Namespace) -> int:
     try:
         import segno  # noqa: F401 - print_qr's: if missing, named with the rest
 
-        from epdle.web.multistate import web_session
         from epdle.web.security import WILDCARD_HOSTS, Guard, host_with_port
         from epdle.web.server import create_app, serve
+        from epdle.web.state import web_session
     except ImportError as error:
         raise CommandError(
             f"the page needs {error.name or error}: {sys.executable} -m pip install "

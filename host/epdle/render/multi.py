@@ -33,10 +33,10 @@ from .suggestions import (
     HEIGHT,
     MARGIN,
     WIDTH,
-    _draw_badge,
-    _first_fitting,
-    _largest_bold,
+    draw_badge,
+    first_fitting,
     fit_word,
+    largest_bold,
     letters_apart,
 )
 
@@ -50,7 +50,7 @@ CELL_GAP = 1
 CELLS: Box = (0, BOARD_TOP, WIDTH, HEIGHT - 1)
 
 
-class BoardState(Protocol):
+class BoardShown(Protocol):
     @property
     def solved_in(self) -> int | None: ...
     @property
@@ -59,18 +59,18 @@ class BoardState(Protocol):
     def candidates(self) -> list[str]: ...
 
 
-class MultiSuggestion(Protocol):
+class SuggestionShown(Protocol):
     @property
     def word(self) -> str: ...
     @property
     def solves(self) -> tuple[int, ...]: ...
 
 
-class MultiAdvice(Protocol):
+class AdviceShown(Protocol):
     @property
-    def suggestions(self) -> Sequence[MultiSuggestion]: ...
+    def suggestions(self) -> Sequence[SuggestionShown]: ...
     @property
-    def boards(self) -> Sequence[BoardState]: ...
+    def boards(self) -> Sequence[BoardShown]: ...
     @property
     def guesses_used(self) -> int: ...
     @property
@@ -119,7 +119,7 @@ def cell_box(boards: int, index: int) -> Box:
     return x, y, x + width - CELL_GAP, y + height - CELL_GAP
 
 
-def cell_text(board: BoardState) -> CellText:
+def cell_text(board: BoardShown) -> CellText:
     """A board's state in words: solved in which guess (and its word), its likeliest word
     when few are left, else how many words are left."""
     left = board.candidates_left
@@ -157,7 +157,7 @@ def _apart(text: str, box: Box, largest: int, readable: bool) -> InkText | None:
     """``text`` in the first cell style that fits ``box`` with no two letters touching
     (kept: the same cells come back in every frame of a turn and from turn to turn)."""
     for face, size, tracking in _cell_styles(largest, readable):
-        ink = _first_fitting(text, [(face, size, tracking)], box)
+        ink = first_fitting(text, [(face, size, tracking)], box)
         if ink is not None and letters_apart(text, ink, face, size):
             return ink
     return None
@@ -181,7 +181,7 @@ def _fitting(texts: Sequence[str], box: Box, largest: int) -> InkText | None:
     if not texts:
         return None
     smaller = _apart(texts[-1], box, largest, readable=False)
-    return smaller or _first_fitting(texts[-1], _cell_styles(largest, False), box)
+    return smaller or first_fitting(texts[-1], _cell_styles(largest, False), box)
 
 
 def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False) -> None:
@@ -214,7 +214,7 @@ def draw_cell(canvas: Canvas, box: Box, text: CellText, highlight: bool = False)
         canvas.stamp_centred(under, (inner[0], middle + 1, inner[2], inner[3]), ink_colour)
 
 
-def draw_cells(canvas: Canvas, boards: Sequence[BoardState], highlight: Sequence[int] = ()) -> None:
+def draw_cells(canvas: Canvas, boards: Sequence[BoardShown], highlight: Sequence[int] = ()) -> None:
     for index, board in enumerate(boards):
         box = cell_box(len(boards), index)
         draw_cell(canvas, box, cell_text(board), index in highlight)
@@ -224,13 +224,13 @@ def _header(texts: Sequence[str], box: Box) -> tuple[int, InkText | None]:
     """The first of ``texts`` that fits ``box`` in bold of 12 to 9 px, and its index
     (len(texts), None: none fits)."""
     for index, text in enumerate(texts):
-        ink = _first_fitting(text, [(Face.BOLD, size, 0) for size in range(12, 8, -1)], box)
+        ink = first_fitting(text, [(Face.BOLD, size, 0) for size in range(12, 8, -1)], box)
         if ink is not None:
             return index, ink
     return len(texts), None
 
 
-def header_texts(advice: MultiAdvice, also: Sequence[str], mode: str) -> list[str]:
+def header_texts(advice: AdviceShown, also: Sequence[str], mode: str) -> list[str]:
     """The header beside the badge, fullest first: the guess to come of the limit (and
     the mode), then the next best words on the first frame."""
     limit = advice.guesses_used + advice.guesses_left
@@ -244,7 +244,7 @@ def header_texts(advice: MultiAdvice, also: Sequence[str], mode: str) -> list[st
 
 
 def suggestion_image(
-    advice: MultiAdvice, rank: int, of: int, also: Sequence[str] = (), mode: str = ""
+    advice: AdviceShown, rank: int, of: int, also: Sequence[str] = (), mode: str = ""
 ) -> Image.Image:
     """Suggestion ``rank`` of ``of`` (from 1) as the landscape picture drawn; ``also``, the
     next best words; ``mode``, the game's rules in a word or two."""
@@ -255,9 +255,9 @@ def suggestion_image(
     box = multi_word_box()
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     top, bottom = BOARD_HEADER
-    badge = _draw_badge(canvas, f"{rank}/{of}", top, bottom, RED)
+    badge = draw_badge(canvas, f"{rank}/{of}", top, bottom, RED)
     texts = header_texts(advice, also, mode)
-    label = _first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
+    label = first_fitting("could win", [(Face.BOLD, 12, 0)], (0, 0, WIDTH, HEIGHT))
     # "could win" (red) when the word may solve a board, unless it crowds out the next
     # words (the red frame round the board's cell says it too).
     room = (badge[2] + 4, top, WIDTH - MARGIN, bottom)
@@ -274,7 +274,7 @@ def suggestion_image(
     return canvas.image
 
 
-def status_image(advice: MultiAdvice) -> Image.Image:
+def status_image(advice: AdviceShown) -> Image.Image:
     """The end of the game: SOLVED in how many guesses, or NOT SOLVED with each board's
     state (what an open board had left)."""
     canvas = Canvas()
@@ -285,12 +285,12 @@ def status_image(advice: MultiAdvice) -> Image.Image:
     else:
         title, colour = "NO WORD FITS", BLACK
     title_box: Box = (MARGIN, 2, WIDTH - MARGIN, BOARD_TOP - 4)
-    canvas.stamp_centred(_largest_bold(title, title_box, 40), title_box, colour)
+    canvas.stamp_centred(largest_bold(title, title_box, 40), title_box, colour)
     draw_cells(canvas, advice.boards)
     return canvas.image
 
 
-def render_multi(advice: MultiAdvice, top: int, mode: str = "") -> list[Planes]:
+def render_multi(advice: AdviceShown, top: int, mode: str = "") -> list[Planes]:
     """The frames for one turn: one per suggestion (at most ``top``), the first naming the
     next two; or the status frame once the game is over (or no word fits a board)."""
     if top < 1:

@@ -132,15 +132,15 @@ def _letter_parts(letter: str, face: Face, size: int) -> int:
     return ink_parts(ink_text(letter, font(face, size)))
 
 
-def _largest_bold(text: str, box: Box, largest: int) -> InkText:
+def largest_bold(text: str, box: Box, largest: int) -> InkText:
     """``text`` in the largest bold size up to ``largest`` that fits ``box``."""
-    ink = _first_fitting(text, [(Face.BOLD, size, 0) for size in range(largest, 8, -1)], box)
+    ink = first_fitting(text, [(Face.BOLD, size, 0) for size in range(largest, 8, -1)], box)
     if ink is None:
         raise ValueError(f"{text!r} does not fit {box[2] - box[0]} x {box[3] - box[1]} px")
     return ink
 
 
-def _first_fitting(text: str, styles: Sequence[tuple[Face, int, int]], box: Box) -> InkText | None:
+def first_fitting(text: str, styles: Sequence[tuple[Face, int, int]], box: Box) -> InkText | None:
     """The first (face, size, tracking) rendering of ``text`` that fits ``box``."""
     width, height = box[2] - box[0], box[3] - box[1]
     for face, size, tracking in styles:
@@ -257,12 +257,12 @@ def status_image(
         title, colour, caption = "NO WORD", BLACK, "fits the colours"
     if not rows:
         box = word_box(False)
-        canvas.stamp_centred(_largest_bold(title, box, 44), box, colour)
+        canvas.stamp_centred(largest_bold(title, box, 44), box, colour)
         _draw_caption(canvas, (MARGIN, STATS_TOP, WIDTH - MARGIN, STATS_BOTTOM), caption)
         return canvas.image
     _draw_board(canvas, rows)
     title_box: Box = (MARGIN, 2, WIDTH - MARGIN, 32)
-    canvas.stamp_centred(_largest_bold(title, title_box, 40), title_box, colour)
+    canvas.stamp_centred(largest_bold(title, title_box, 40), title_box, colour)
     _draw_caption(canvas, (MARGIN, 35, WIDTH - MARGIN, BOARD_TOP - 3), caption)
     return canvas.image
 
@@ -276,7 +276,7 @@ def _left_caption(candidates: Sequence[str], size: tuple[int, int]) -> str:
         more = len(words) - shown
         caption = ("was " if len(words) == 1 else "left: ") + " ".join(words[:shown])
         caption += f" +{more}" if more else ""
-        if _first_fitting(caption, styles, box) is not None:
+        if first_fitting(caption, styles, box) is not None:
             return caption
     return f"{len(words)} words left"
 
@@ -329,7 +329,7 @@ def _draw_board_header(
     canvas: Canvas, badge: str, texts: Sequence[str], label: str, colour: Colour
 ) -> None:
     top, bottom = SUGGESTION_HEADER
-    badge_box = _draw_badge(canvas, badge, top, bottom)
+    badge_box = draw_badge(canvas, badge, top, bottom)
     label_ink = ink_text(label, font(Face.BOLD, 12))
     label_left = WIDTH - MARGIN - label_ink.width
     canvas.stamp_centred(label_ink, (label_left, top, WIDTH - MARGIN, bottom), colour)
@@ -341,14 +341,14 @@ def _draw_first_fitting(canvas: Canvas, texts: Sequence[str], box: Box, largest:
     whatever size fits)."""
     readable = [(Face.BOLD, size, 0) for size in range(largest, 8, -1)]
     for text in texts[:-1]:
-        ink = _first_fitting(text, readable, box)
+        ink = first_fitting(text, readable, box)
         if ink is not None:
             canvas.stamp_centred(ink, box, BLACK)
             return
-    canvas.stamp_centred(_largest_bold(texts[-1], box, largest), box, BLACK)
+    canvas.stamp_centred(largest_bold(texts[-1], box, largest), box, BLACK)
 
 
-def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int, colour: Colour = BLACK) -> Box:
+def draw_badge(canvas: Canvas, badge: str, top: int, bottom: int, colour: Colour = BLACK) -> Box:
     """The counter badge, ``badge`` in white on ``colour``: black on suggestion frames,
     where the counter changes from frame to frame and a fast update cannot draw red."""
     badge_ink = ink_text(badge, font(Face.BOLD, 12))
@@ -359,7 +359,7 @@ def _draw_badge(canvas: Canvas, badge: str, top: int, bottom: int, colour: Colou
 
 
 def _draw_header(canvas: Canvas, badge: str, label: str, colour: Colour) -> None:
-    _draw_badge(canvas, badge, HEADER_TOP, HEADER_BOTTOM)
+    draw_badge(canvas, badge, HEADER_TOP, HEADER_BOTTOM)
     label_ink = ink_text(label, font(Face.BOLD, 12))
     label_box: Box = (WIDTH - MARGIN - label_ink.width, HEADER_TOP, WIDTH - MARGIN, HEADER_BOTTOM)
     canvas.stamp_centred(label_ink, label_box, colour)
@@ -377,7 +377,7 @@ def _draw_stats(canvas: Canvas, stats: list[tuple[list[str], list[str]]]) -> Non
 
 
 def _draw_caption(canvas: Canvas, box: Box, caption: str) -> None:
-    canvas.stamp_centred(_largest_bold(caption, box, 15), box, BLACK)
+    canvas.stamp_centred(largest_bold(caption, box, 15), box, BLACK)
 
 
 def _draw_logo(canvas: Canvas) -> None:

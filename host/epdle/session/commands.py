@@ -59,13 +59,13 @@ _SWITCH = {"on": 1, "off": 0}
 
 
 @dataclass(frozen=True)
-class Played:
+class GuessLine:
     guess: str
     feedback: str  # normalised G/Y/B
 
 
 @dataclass(frozen=True)
-class Command:
+class ControlLine:
     control: Control
     argument: int | None = None
 
@@ -92,7 +92,7 @@ _SPLIT = re.compile(r"[\s:=,]+")
 _MAX_NUMBER_DIGITS = 6
 
 
-def parse_line(line: str) -> Played | Command | None:
+def parse_line(line: str) -> GuessLine | ControlLine | None:
     """Parse one line; None for a blank line or a comment (`# ...`)."""
     text = line.strip()
     if not text or text.startswith("#"):
@@ -111,17 +111,17 @@ def parse_line(line: str) -> Played | Command | None:
             index = _number(parts[1]) if len(parts) == 2 else None
             if index is None:
                 raise InputError("show needs a suggestion number, e.g. 'show 2'")
-            return Command(control, index)
+            return ControlLine(control, index)
         if head == "normal":
-            return Command(control, 0)
+            return ControlLine(control, 0)
         if control in (Control.HARD, Control.BLIND):  # alone: on
             if len(parts) > 1 and (len(parts) != 2 or parts[1].lower() not in _SWITCH):
                 also = ", 'normal' off" if control is Control.HARD else ""
                 raise InputError(
                     f"{head} takes on or off, e.g. '{head} off' ('{head}' turns it on{also})"
                 )
-            return Command(control, _SWITCH[parts[1].lower()] if len(parts) > 1 else 1)
-        return Command(control)
+            return ControlLine(control, _SWITCH[parts[1].lower()] if len(parts) > 1 else 1)
+        return ControlLine(control)
     if len(parts) != 2:
         raise _unknown(text)
     return parse_played(parts[0], parts[1])
@@ -147,7 +147,7 @@ def _is_colours(text: str, length: int) -> bool:
         return False
 
 
-def parse_played(word: str, colours: str) -> Played:
+def parse_played(word: str, colours: str) -> GuessLine:
     """A played guess given as its word and its colours apart (any notation above)."""
     guess = word.strip().lower()
     if not guess.isalpha():
@@ -160,4 +160,4 @@ def parse_played(word: str, colours: str) -> Played:
         raise InputError(
             f"{quoted(guess)} has {len(guess)} letters but {len(feedback)} colours were given"
         )
-    return Played(guess, feedback)
+    return GuessLine(guess, feedback)

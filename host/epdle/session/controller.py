@@ -1,4 +1,6 @@
-"""What one input line does, shared by `play` (terminal) and `daemon` (feed).
+"""What one input line does, shared by `play` (terminal), `daemon` (feed) and the page,
+in a game of any kind: what differs between one board and several, the game answers
+(epdle.session.one_board, epdle.session.boards); this module imports neither.
 
 Flow: line -> game (solver advice) -> frames (renderer) -> presenter (link).
 """
@@ -12,23 +14,26 @@ from dataclasses import dataclass, field
 from epdle.link import Interrupted, LinkError
 from epdle.render.planes import Planes
 from epdle.session.commands import (
-    HELP_TEXT,
-    Command,
     Control,
+    ControlLine,
+    GuessLine,
     InputError,
-    Played,
     UnknownLine,
     parse_line,
-    parse_played,
 )
-from epdle.session.game import Game, GameError, widened_note
+from epdle.session.game import GameError, widened_note
 from epdle.session.presenter import DevicePresenter, describe_event
-from epdle.session.screens import frames_for
 from epdle.solver.names import mode_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from rich.console import Console
+
+    from epdle.session.game import GameBase
+
+    AnyGame = GameBase[Any, Any, Any]
 
 log = logging.getLogger("epdle.session")
 
@@ -48,7 +53,7 @@ class Outcome:
     unknown: bool = False  # the line was neither a guess nor a command (a prompt offers help)
 
 
-def record_finished(game: Game) -> list[str]:
+def record_finished(game: AnyGame) -> list[str]:
     """Today's game under the history prior, just finished: its answer recorded in the
     player's history (epdle.session.history), or after a loss how to give it. The notes."""
     history = getattr(getattr(game.solver, "universe", None), "history", None)
@@ -71,7 +76,7 @@ CHECK_COLOURS = "a colour typed wrong does the same: check them, or 'undo'"
 
 
 class Controller:
-    def __init__(self, game: Game, presenter: DevicePresenter) -> None:
+    def __init__(self, game: AnyGame, presenter: DevicePresenter) -> None:
         self.game = game
         self.presenter = presenter
         # A front end that shows the new advice before the device has it (the web page)
@@ -86,30 +91,30 @@ class Controller:
         return outcome
 
     def handle(self, line: str) -> Outcome:
+        played = self.game.played_line(line)  # the kind's own notation first
+        if played is not None:
+            return self.play(*played)
         try:
             item = parse_line(line)
         except InputError as error:
             return Outcome(error=str(error), unknown=isinstance(error, UnknownLine))
         if item is None:
             return Outcome()
-        if isinstance(item, Played):
-            return self._played(item)
+        if isinstance(item, GuessLine):
+            return self.play(item.guess, item.feedback)
         return self._command(item)
 
     def play(self, word: str, colours: str) -> Outcome:
         """A played guess given as its word and colours apart (the web page sends them so)."""
         try:
-            played = parse_played(word, colours)
+            guess, move = self.game.move(word, colours)
         except InputError as error:
             return Outcome(error=str(error))
-        return self._played(played)
+        return self._moved(guess, move)
 
     def command(self, control: Control, argument: int | None = None) -> Outcome:
         """A control word without parsing a line (undo, new, press, show N, ...)."""
-        return self._command(Command(control, argument))
-
-    def _played(self, played: Played) -> Outcome:
-        return self._moved(played.guess, lambda: self.game.play(played.guess, played.feedback))
+        return self._command(ControlLine(control, argument))
 
     def _moved(self, guess: str, play: Callable[[], object]) -> Outcome:
         """Play ``guess`` by calling ``play``; the outcome, and the device told."""
@@ -131,7 +136,7 @@ class Controller:
         self._publish(outcome)
         return outcome
 
-    def _command(self, command: Command) -> Outcome:
+    def _command(self, command: ControlLine) -> Outcome:
         control = command.control
         if control is Control.QUIT:
             return Outcome(quit=True)
@@ -176,11 +181,7 @@ class Controller:
         return outcome
 
     def _candidates(self) -> Outcome:
-        from epdle.session.terminal import candidates_text
-
-        if self.game.solved:
-            return Outcome(notes=[f"solved: {self.game.history[-1][0].upper()}"])
-        return Outcome(notes=[candidates_text(self.game.advice)])
+        return Outcome(notes=self.game.candidates_notes())
 
     def _show(self, number: int) -> Outcome:
         """Show suggestion `number` as numbered in the table (from 1)."""
@@ -210,25 +211,21 @@ class Controller:
 
     def frames(self) -> list[Planes]:
         """The frames the device should hold for the game now."""
-        return frames_for(self.game)
+        return self.game.frames()
 
     # -- the game as text: what `play` prints and the daemon logs --------------------------
 
     def help_text(self) -> str:
         """The commands' help, with this game's played line."""
-        return HELP_TEXT
+        return self.game.help_text()
 
     def show(self, console: Console) -> None:
         """Print the game: the board so far, then the advice or the game's end."""
-        from epdle.session.gameterminal import show_game
-
-        show_game(console, self.game)
+        self.game.show(console)
 
     def summary(self) -> str:
         """The game in one line, as the daemon logs it."""
-        from epdle.session.gameterminal import game_summary
-
-        return game_summary(self.game)
+        return self.game.summary()
 
     def _publish(self, outcome: Outcome) -> None:
         if self.defer_pushes:

@@ -16,8 +16,8 @@ from urllib.parse import urlencode
 from epdle.link import LinkError
 from epdle.render.multi import render_multi
 from epdle.render.planes import Planes
-from epdle.session.game import Game
-from epdle.session.multigame import MultiGame
+from epdle.session.boards import MultiGame
+from epdle.session.one_board import Game
 from epdle.session.presenter import DevicePresenter
 from epdle.session.screens import frames_for, panel_mode
 from epdle.solver import score

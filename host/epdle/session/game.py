@@ -1,10 +1,11 @@
-"""The game being helped: guesses so far, and the solver's advice for the next one.
+"""What every game shares, one board's or several boards' (epdle.session.one_board,
+epdle.session.boards): guesses so far, and the solver's advice for the next one.
 
 The default serves today's game: the solver's answer list (a named shipped list, the
 2023 one by default) is used while the feedback fits it; when it leaves the list, the game
 goes on with every accepted word weighted by how common it is (the blind solver), without
-a restart. Hard mode and blind play can be switched during a game: the history is
-replayed under the new rules.
+a restart (spec.widen_past_list, the one place that rule is written). Hard mode and blind play
+can be switched during a game: the history is replayed under the new rules.
 """
 
 from __future__ import annotations
@@ -13,16 +14,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from epdle.solver import Advice, HistoryError, Solver
-from epdle.solver.scoring import GAME_GUESSES, is_solved
+from epdle.session.spec import widen_past_list
 from epdle.words.named import DEFAULT_LISTS, list_name
 
 if TYPE_CHECKING:
-    from epdle.session.spec import GameSpec
+    from rich.console import Console
+
+    from epdle.render.planes import Planes
+    from epdle.solver import Solver
     from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and strategy (the caller keeps them).
-SolverFor = Callable[[bool, bool], Solver]
+SolverFor = Callable[[bool, bool], "Solver"]
 
 
 def widened_note(lists: str | None) -> str:
@@ -56,7 +59,7 @@ TurnT = TypeVar("TurnT")
 
 
 @dataclass
-class Played(Generic[SolverT, AdviceT, TurnT]):
+class GameBase(Generic[SolverT, AdviceT, TurnT]):
     """Guesses so far under a solver, and its advice: what one board's game and several
     boards' share (widening past the answer list, playing, undo, switching modes)."""
 
@@ -120,13 +123,14 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         """``work(solver)`` with the game's solver, else with the wider one, and whether it
         had to widen; GameError if neither takes the history."""
         history_error = self._history_error()
-        try:
-            return work(self.solver), False
-        except history_error as error:
-            if self.solvers is None or not self.widens or self.solver.blind:
-                raise GameError(str(error)) from None
+        solvers, solver = self.solvers, self.solver
+        may_widen = solvers is not None and self.widens and not solver.blind
         try:  # the feedback left the answer list, or the history is wrong for any list
-            return work(self.solvers(self.solver.hard, True)), True
+            return widen_past_list(
+                lambda wide: work(solvers(solver.hard, True) if wide and solvers else solver),
+                may_widen,
+                self._history_error,
+            )
         except history_error as error:
             raise GameError(str(error)) from None
 
@@ -194,29 +198,67 @@ class Played(Generic[SolverT, AdviceT, TurnT]):
         self.widened, self._advice = replay.widened, advice
         return advice
 
+    # -- what the controller and the page ask: each kind's answer, in its module ----------
 
-class Game(Played[Solver, Advice, tuple[str, str]]):
-    """One board's game: six guesses."""
+    def played_line(self, line: str) -> tuple[str, str] | None:
+        """A line that is a played guess in this kind's own notation, as (word, colours);
+        None: read as every kind reads a line (commands.parse_line)."""
+        raise NotImplementedError
 
-    @staticmethod
-    def solver_of(
-        spec: GameSpec, universe: Universe, progress: Callable[[int, int], None] | None = None
-    ) -> Solver:
-        """The solver this game plays with under `spec`, over `universe` (GameSetup makes
-        and keeps both)."""
-        return spec.solver(universe, progress)
+    def move(self, word: str, colours: str) -> tuple[str, Callable[[], object]]:
+        """A played guess as typed: the guess, and what plays it (InputError if the line
+        cannot be one)."""
+        raise NotImplementedError
+
+    def candidates_notes(self) -> list[str]:
+        """The words still possible, as `candidates` prints them."""
+        raise NotImplementedError
+
+    def frames(self) -> list[Planes]:
+        """The frames the device should hold for the game now."""
+        raise NotImplementedError
+
+    def help_text(self) -> str:
+        """The commands' help, with this game's played line."""
+        raise NotImplementedError
+
+    def show(self, console: Console) -> None:
+        """Print the game: the board so far, then the advice or the game's end."""
+        raise NotImplementedError
+
+    def summary(self) -> str:
+        """The game in one line, as the daemon logs it."""
+        raise NotImplementedError
 
     @property
-    def solved(self) -> bool:
-        return bool(self.history) and is_solved(self.history[-1][1])
+    def strategy_name(self) -> str:
+        """The strategy as the page names it."""
+        raise NotImplementedError
 
-    @property
-    def max_guesses(self) -> int:
-        return GAME_GUESSES
+    def strategy_refusal(self, strategy: str | None) -> str | None:
+        """Why the page cannot switch this game to `strategy` (None: it can)."""
+        raise NotImplementedError
 
-    def _history_error(self) -> type[ValueError]:
-        return HistoryError
+    def switch_settings(
+        self, strategy: str, hard: bool, blind: bool, modes: Callable[[str], Any]
+    ) -> None:
+        """The page's settings: switch (GameError) with `modes(strategy)`'s solvers where
+        the kind has strategies."""
+        raise NotImplementedError
 
-    def play(self, guess: str, feedback: str) -> Advice | None:
-        """Add a played guess; raises GameError (game unchanged) if it cannot be."""
-        return self._play(lambda word: (word, feedback), guess)
+    def page_state(self) -> dict[str, Any]:
+        """The game and its advice, as the page shows them."""
+        raise NotImplementedError
+
+
+def language_state(universe: Universe) -> dict[str, Any]:
+    """What the page needs to take the game's letters: the alphabet, and the letters the
+    language's Wordle folds onto others (French é -> e, œ -> oe)."""
+    lang = universe.lang
+    return {
+        "code": lang.code,
+        "name": lang.name,
+        "alphabet": lang.alphabet,
+        "alphabet_text": lang.alphabet_text(),
+        "folds": lang.folds,
+    }

@@ -45,7 +45,8 @@ from epdle.solver.names import mode_name
 from epdle.solver.scoring import hard_mode_violation, is_solved, pattern_string, solved_code
 
 if TYPE_CHECKING:
-    from epdle.session.game import Game, SolverFor
+    from epdle.session.game import SolverFor
+    from epdle.session.one_board import Game
     from epdle.solver.state import GameState
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart

@@ -11,8 +11,8 @@ from epdle.session.review import review_frame
 from epdle.solver import names
 
 if TYPE_CHECKING:
-    from epdle.session.game import Game
-    from epdle.session.multigame import MultiGame
+    from epdle.session.boards import MultiGame
+    from epdle.session.one_board import Game
 
 
 def panel_mode(game: Game | MultiGame) -> str:

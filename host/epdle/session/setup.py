@@ -3,12 +3,14 @@ new games. The solvers play over one word universe per answer pool (the answer l
 the blind one's), shared by every strategy and mode: its pattern matrix (the blind one's
 0.2 GiB) and its prior's weights are held once, not once per solver.
 `GameSetup.game_kind()` is the one place that chooses one board's game or several
-boards' (as pyserial picks a port's backend from its URL, once): the game kind makes its
-solvers and its controller.
+boards' (as pyserial picks a port's backend from its URL, once): the kind's module
+(epdle.session.one_board, epdle.session.boards, with the same names) makes its solvers,
+and its game answers what the one controller and the page ask. `GameSetup.by_kind` is
+that choice for the commands with no game yet.
 
 `play`, `daemon`, `demo`, `review` and the web page take a GameSetup; the rules it
 applies are the spec's (always blind, the guess limit) and the game's (widening past the
-answer list, switching modes, Played._advise).
+answer list, switching modes: epdle.session.game).
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ from epdle.session.spec import GameSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from epdle.session.boards import MultiGame
     from epdle.session.controller import Controller
-    from epdle.session.game import Game
-    from epdle.session.multigame import MultiGame
+    from epdle.session.one_board import Game
     from epdle.session.presenter import DevicePresenter
     from epdle.solver import Solver
     from epdle.solver.multi import MultiSolver
     from epdle.solver.universe import Universe
 
     AnySolver = Solver | MultiSolver
+    T = TypeVar("T")
 
 # (what is being done) -> a context giving a progress callback (None: nothing shown).
 ProgressBar = Callable[[str], AbstractContextManager[Callable[[int, int], None] | None]]
@@ -43,10 +48,9 @@ def no_progress(_description: str) -> Iterator[None]:
 
 
 class GameKind(NamedTuple):
-    """One board's game or several boards': the game, and what handles its lines."""
+    """One board's game or several boards': the game of the kind's module."""
 
     game: type[Game] | type[MultiGame]
-    controller: type[Controller]
 
 
 class GameSetup:
@@ -67,9 +71,14 @@ class GameSetup:
         self._universes: dict[bool, Universe] = {}
 
     def game_kind(self) -> GameKind:
-        """One board's game, or several boards' (Dordle, Quordle, ...): the only place
-        that chooses."""
-        return self.spec.by_boards(_one_board, _several_boards)
+        """One board's game, or several boards' (Dordle, Quordle, ...)."""
+        return self.by_kind(_one_board, _several_boards)
+
+    def by_kind(self, one: Callable[[], T], several: Callable[[], T]) -> T:
+        """`one()` for one board's game, `several()` for several boards': the only place
+        that chooses (the game kind, and the commands with no game yet: suggest, bench,
+        demo, the options' checks)."""
+        return self.spec.by_boards(one, several)
 
     def solver(self, hard: bool, blind: bool, strategy: str | None = None) -> AnySolver:
         """The solver of this game in a mode (and strategy), made on first use with its
@@ -110,20 +119,26 @@ class GameSetup:
 
         return DevicePresenter(port, full_refresh=self.spec.full_refresh)
 
+    def set_full_refresh(self, full_refresh: bool) -> GameSpec:
+        """This setup's spec from now on, with every frame shown by a full refresh or not
+        (the page's setting): the presenters of its games read it there."""
+        self.spec = self.spec._replace(full_refresh=full_refresh)
+        return self.spec
+
     def new_controller(self, presenter: DevicePresenter) -> Controller:
         """A new game and what handles its input lines, showing it on `presenter`."""
-        return self.game_kind().controller(self.new_game(), presenter)  # type: ignore[arg-type]
+        from epdle.session.controller import Controller
+
+        return Controller(self.new_game(), presenter)
 
 
 def _one_board() -> GameKind:
-    from epdle.session.controller import Controller
-    from epdle.session.game import Game
+    from epdle.session.one_board import Game
 
-    return GameKind(Game, Controller)
+    return GameKind(Game)
 
 
 def _several_boards() -> GameKind:
-    from epdle.session.multicontroller import MultiController
-    from epdle.session.multigame import MultiGame
+    from epdle.session.boards import MultiGame
 
-    return GameKind(MultiGame, MultiController)
+    return GameKind(MultiGame)

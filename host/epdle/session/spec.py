@@ -57,8 +57,7 @@ class GameSpec(NamedTuple):
 
     def by_boards(self, one: Callable[[], T], several: Callable[[], T]) -> T:
         """`one()` for one board's game, `several()` for several boards' (Dordle, Quordle,
-        ...): the one place that tells them apart (GameSetup.game_kind and the commands
-        with no game yet ask it)."""
+        ...): the one place that tells them apart, asked by GameSetup.by_kind alone."""
         return several() if self.boards > 1 else one()
 
     @property
@@ -138,7 +137,8 @@ class GameSpec(NamedTuple):
         guess_words = self._read(self.guesses, beside) if self.guesses else list(words.guesses())
         if self.blind:
             return Universe(guess_words, None, keep_plurals=keep)
-        return Universe(guess_words, answer_words, keep_plurals=keep)
+        lists = None if self.answers or self.guesses else self.lists
+        return Universe(guess_words, answer_words, keep_plurals=keep, lists=lists)
 
     def day(self) -> datetime.date:
         """The day played: `date`, else today by the local date."""
@@ -193,3 +193,18 @@ class GameSpec(NamedTuple):
         from epdle.solver.multi import MultiSolver
 
         return MultiSolver(self.boards, hard=self.hard, universe=universe or self.universe())
+
+
+def widen_past_list(
+    work: Callable[[bool], T], may_widen: bool, history_error: Callable[[], type[Exception]]
+) -> tuple[T, bool]:
+    """`work(False)` on the answer list, else, where the feedback may leave it
+    (`may_widen`: the shipped lists, not blind) and the solver's `history_error()` says
+    it did, `work(True)` over every accepted word: the result, and whether it widened. The
+    one place a game goes past its answer list (the games of every kind, `suggest`)."""
+    try:
+        return work(False), False
+    except Exception as error:
+        if not may_widen or not isinstance(error, history_error()):
+            raise
+    return work(True), True

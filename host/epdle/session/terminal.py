@@ -11,9 +11,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rich.text import Text
 
+    from epdle.session.boards import MultiGame
+
     # Only a type here: at run time it would load the numpy engine on the cold path.
-    from epdle.session.game import Game
-    from epdle.session.multigame import MultiGame
+    from epdle.session.one_board import Game
     from epdle.solver.advice import Advice
     from epdle.solver.multi.advice import MultiSuggestion
 

@@ -17,8 +17,7 @@ from epdle.solver.names import DEFAULT_STRATEGY, Kind
 from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
 from epdle.solver.ranking import fast_advice
-from epdle.solver.ranking.best import BestPolicy, Guard
-from epdle.solver.ranking.book import shipped_name
+from epdle.solver.ranking.best import BestPolicy, HardGuard
 from epdle.solver.ranking.one_ply import freq_ranked, one_ply_ranked
 from epdle.solver.ranking.stats import BoundedMemo, guess_stats
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
@@ -51,7 +50,7 @@ class Solver:
         # `best` only
         self.best = BestPolicy(self.universe, hard, strategy, progress, tree_any_size)
         self._ranked: BoundedMemo[list[int]] = BoundedMemo()  # freq and the one-ply ones
-        self._guard = Guard(self.universe)  # freq in hard mode
+        self._guard = HardGuard(self.universe)  # freq in hard mode
         self.limit = LimitGuard(self.universe, hard)  # every strategy, near the guess limit
 
     # -- history -> state -------------------------------------------------------------
@@ -76,7 +75,7 @@ class Solver:
         advice, without ranking here); everything else as engine_advice."""
         state = self.state_after(history)
         if not state.solved:
-            lists = shipped_name(self.universe.key)
+            lists = self.universe.lists
             advice = fast_advice(self.strategy, self.hard, self.blind, lists, state.history, top)
             if advice is not None:
                 return advice

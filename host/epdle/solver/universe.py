@@ -51,9 +51,13 @@ class Universe:
         unlisted_factor: float | None = None,
         blind: bool | None = None,
         history: HistoryPrior | None = None,
+        lists: str | None = None,
     ) -> None:
         guess_list = list(dict.fromkeys(guess_words))
         self.history = history
+        # The named shipped lists these words are (epdle.words.named), as their maker
+        # says; None for lists of one's own and for blind play.
+        self.lists = None if answer_words is None else lists
         if history is not None and (
             answer_words is not None or len(history.weights) != len(guess_list)
         ):
@@ -123,7 +127,7 @@ class Universe:
     ) -> Universe:
         """The shipped guesses with the named answer list (epdle.words.named)."""
         answers = None if blind else words.answers(lists)
-        return cls(words.guesses(), answers, keep_plurals=keep_plurals)
+        return cls(words.guesses(), answers, keep_plurals=keep_plurals, lists=lists)
 
     @cached_property
     def infos(self) -> list[words.WordInfo]:

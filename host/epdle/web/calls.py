@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse
 
 from epdle.web.events import Hub
 from epdle.web.security import BODY_TIMEOUT_S, read_body
-from epdle.web.state import Reply, WebSession
+from epdle.web.state import WebReply, WebSession
 
 log = logging.getLogger("epdle.web")
 
@@ -82,11 +82,11 @@ class SessionCalls:
         if state is not None:
             self.hub.publish(state)
 
-    async def act(self, function: Callable[..., Reply], *args: Any) -> JSONResponse:
+    async def act(self, function: Callable[..., WebReply], *args: Any) -> JSONResponse:
         """A change to the game: its reply, the new state to every page, then the push."""
         session = self.session
 
-        def run() -> tuple[Reply, dict[str, Any]]:
+        def run() -> tuple[WebReply, dict[str, Any]]:
             reply = function(*args)
             return reply, session.snapshot()
 

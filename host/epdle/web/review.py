@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from epdle.session.game import Game
+from epdle.session.one_board import Game
 from epdle.session.review import ReviewError, game_review, grid_history, review_as_played
 from epdle.solver.scoring import parse_history
 

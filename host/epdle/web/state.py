@@ -1,4 +1,5 @@
-"""The one game the page shows, around the controller `epdle play` uses.
+"""The one game the page shows, around the controller `epdle play` uses, of either kind
+(one board, several boards): what differs, the controller's game answers.
 
 Every call that touches the game or the device runs on one worker thread (the
 `executor`), so the device hears one conversation at a time; the server awaits
@@ -11,27 +12,22 @@ import io
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
 from epdle.frames import decode
 from epdle.link import LinkError
 from epdle.render.planes import Planes, planes_to_image
-from epdle.session.commands import Control
+from epdle.session.commands import Control, InputError, parse_played
 from epdle.session.controller import Controller, Outcome
 from epdle.session.game import GameError
 from epdle.sim import board_behind
-from epdle.solver import STRATEGIES
-from epdle.solver.scoring import GAME_GUESSES
-from epdle.words.named import list_name
 
 if TYPE_CHECKING:
-    from epdle.session.game import SolverFor
+    from epdle.session.presenter import DevicePresenter
     from epdle.session.setup import GameSetup
-    from epdle.solver import Solver
-    from epdle.solver.multi import MultiSolver
 
 log = logging.getLogger("epdle.web")
 
@@ -46,29 +42,12 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class Reply:
+class WebReply:
     """What one request did: an error (one line) with its HTTP status, or none."""
 
     error: str | None = None
     status: int = 200
     notes: tuple[str, ...] = ()
-
-
-def settings_of(solver: Solver) -> Settings:
-    return Settings(solver.strategy, solver.hard, solver.blind)
-
-
-def language_of(solver: Solver | MultiSolver) -> dict[str, Any]:
-    """What the page needs to take the game's letters: the alphabet, and the letters the
-    language's Wordle folds onto others (French é -> e, œ -> oe)."""
-    lang = solver.universe.lang
-    return {
-        "code": lang.code,
-        "name": lang.name,
-        "alphabet": lang.alphabet,
-        "alphabet_text": lang.alphabet_text(),
-        "folds": lang.folds,
-    }
 
 
 class WebSession:
@@ -98,39 +77,46 @@ class WebSession:
         self.panel_frame = index
         self.panel_version += 1
 
-    def start(self) -> Reply:
+    def start(self) -> WebReply:
         return self._finish(self.controller.start())
 
     def close(self) -> None:
         self.controller.presenter.close()
 
-    def guess(self, word: str, colours: str, turn: int | None = None) -> Reply:
+    def guess(self, word: str, colours: str, turn: int | None = None) -> WebReply:
         """Play a guess; `turn` is the number of guesses the page saw (None: not checked).
-        The game refuses (422) what it cannot take, hard mode's breaks in its words."""
+        The game refuses (422) what it cannot take, hard mode's breaks in its words. Several
+        boards take one group of colours per board ('gybbb/bbbbb/-/ggyyb'); one group alone
+        gets the command line's refusal if malformed, not a count of groups."""
         moved_on = self._moved_on(turn)
         if moved_on is not None:
             return moved_on
+        if "/" not in colours:  # one group: read as `play` reads 'tarse gybb'
+            try:
+                parse_played(word, colours)
+            except InputError as error:
+                return WebReply(str(error), 422)
         return self._finish(self.controller.play(word, colours), error_status=422)
 
-    def _moved_on(self, turn: int | None) -> Reply | None:
+    def _moved_on(self, turn: int | None) -> WebReply | None:
         """The refusal of a guess made on a page that saw ``turn`` guesses, if the game
         has moved on since."""
         played = len(self.controller.game.history)
         if turn is None or turn == played:
             return None
-        return Reply(
+        return WebReply(
             f"the game has moved on: {played} guess(es) played, the page saw {turn}; "
             "it shows the game as it is now",
             409,
         )
 
-    def undo(self) -> Reply:
+    def undo(self) -> WebReply:
         return self._finish(self.controller.command(Control.UNDO), error_status=409)
 
-    def new(self) -> Reply:
+    def new(self) -> WebReply:
         return self._finish(self.controller.command(Control.NEW), error_status=409)
 
-    def press(self) -> Reply:
+    def press(self) -> WebReply:
         self.catch_up()  # the device first gets the set the page shows
         return self._finish(self.controller.command(Control.PRESS), error_status=409)
 
@@ -153,41 +139,42 @@ class WebSession:
         hard: bool | None,
         blind: bool | None,
         full_refresh: bool | None = None,
-    ) -> Reply:
+    ) -> WebReply:
         """The game's strategy and rules, and whether the device shows every frame by a
         full refresh (`--full-refresh`); None keeps one as it is. If anything changed, the
         device gets its set anew."""
         switched = self._switch(strategy, hard, blind)
-        if isinstance(switched, Reply):
+        if isinstance(switched, WebReply):
             return switched
-        presenter = self.controller.presenter
-        refresh = full_refresh is not None and full_refresh != presenter.full_refresh
-        if full_refresh is not None:
-            presenter.full_refresh = full_refresh
-        return self._finish(self.controller.start()) if switched or refresh else Reply()
+        presenter, refresh = self.controller.presenter, False
+        if full_refresh is not None:  # the spec's setting, which the presenter follows
+            spec = self.setup.set_full_refresh(full_refresh)
+            refresh = spec.full_refresh != presenter.full_refresh
+            presenter.full_refresh = spec.full_refresh
+        return self._finish(self.controller.start()) if switched or refresh else WebReply()
 
-    def _switch(self, strategy: str | None, hard: bool | None, blind: bool | None) -> Reply | bool:
+    def _switch(
+        self, strategy: str | None, hard: bool | None, blind: bool | None
+    ) -> WebReply | bool:
         """The game switched to these settings: whether it changed, or the refusal."""
         game = self.controller.game
-        now = settings_of(game.solver)
+        refusal = game.strategy_refusal(strategy)
+        if refusal is not None:
+            return WebReply(refusal, 400)
+        now = Settings(game.strategy_name, game.solver.hard, game.solver.blind)
         wanted = Settings(
             now.strategy if strategy is None else strategy,
             now.hard if hard is None else hard,
             now.blind if blind is None else blind,
         )
-        if wanted.strategy not in STRATEGIES:
-            return Reply(
-                f"unknown strategy {wanted.strategy!r}; one of {', '.join(STRATEGIES)}", 400
-            )
         if wanted == now:
             return False
         try:
-            solvers = cast("SolverFor", self.setup.modes(wanted.strategy))
-            game.switch(wanted.hard, wanted.blind, solvers)
+            game.switch_settings(wanted.strategy, wanted.hard, wanted.blind, self.setup.modes)
         except GameError as error:
-            return Reply(str(error), 409)
+            return WebReply(str(error), 409)
         except (ValueError, OSError) as error:
-            return Reply(f"cannot switch: {error}", 409)
+            return WebReply(f"cannot switch: {error}", 409)
         return True
 
     def poll(self) -> bool:
@@ -208,11 +195,11 @@ class WebSession:
             self.revision += 1
         return changed
 
-    def _finish(self, outcome: Outcome, error_status: int = 400) -> Reply:
+    def _finish(self, outcome: Outcome, error_status: int = 400) -> WebReply:
         if outcome.error:
-            return Reply(outcome.error, error_status, tuple(outcome.notes))
+            return WebReply(outcome.error, error_status, tuple(outcome.notes))
         self.revision += 1
-        return Reply(notes=tuple(outcome.notes))
+        return WebReply(notes=tuple(outcome.notes))
 
     def snapshot(self) -> dict[str, Any]:
         """The state now, kept as `latest` (session thread)."""
@@ -233,37 +220,8 @@ class WebSession:
         }
 
     def game_state(self) -> dict[str, Any]:
-        """The game and its advice, as the page shows them."""
-        game = self.controller.game
-        advice = game.advice
-        solver = game.solver
-        return {
-            "history": [{"word": w, "colours": f} for w, f in game.history],
-            "solved": game.solved,
-            "lost": game.lost,  # every guess played without the answer: the game is over
-            "widened": game.widened,  # the feedback left the answer list: every word counts
-            "answer_list": list_name(game.lists),  # the shipped list the game started from
-            "prior": solver.universe.prior_text,  # the prior and, for history, how old
-            "length": solver.universe.length,
-            "language": language_of(solver),
-            "max_guesses": GAME_GUESSES,
-            "candidates_left": advice.candidates_left,
-            "candidates": advice.candidates,
-            "suggestions": [
-                {
-                    "word": s.word,
-                    "bits": round(s.bits, 3),
-                    "expected_left": round(s.expected_left, 2),
-                    "could_win": s.is_candidate,
-                    # `best`'s estimated guesses to finish, that it ranks by (None: the
-                    # guess the tree or the search placed first)
-                    "guesses": None if s.guesses is None else round(s.guesses, 2),
-                }
-                for s in advice.suggestions
-            ],
-            "settings": {**asdict(settings_of(solver)), "top": game.top},
-            "strategies": list(STRATEGIES),
-        }
+        """The game and its advice, as the page shows them (the game's kind says)."""
+        return self.controller.game.page_state()
 
     def device_state(self) -> dict[str, Any]:
         """The device and the panel, as the page shows them."""
@@ -303,3 +261,8 @@ class WebSession:
             black, red = decode(presenter.frame(self.panel_frame))
             return planes_to_image(Planes(black=black, red=red))
         return Image.new("RGB", PANEL_SIZE, "white")
+
+
+def web_session(setup: GameSetup, presenter: DevicePresenter) -> WebSession:
+    """The page's session of a new game of `setup`, on `presenter`'s device."""
+    return WebSession(setup.new_controller(presenter), setup)

@@ -2,7 +2,7 @@
 it, else the estimate's ranking with a look one guess ahead, a bounded search once few
 candidates are left, and the blind and hard-mode rules (the plausible candidates, the
 rare-word guard, the hedge, the narrowing, the safe leader). The hard-mode guard that
-freq uses too is here (Guard).
+freq uses too is here (HardGuard).
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ FINISH_MEMO_LIMIT = 20_000
 SEARCH_MEMO_LIMIT = 200_000
 
 
-class Guard:
+class HardGuard:
     """Hard mode: FinishCheck over one universe, for the guard (freq), the safe leader and
     the hedge (best)."""
 
@@ -177,7 +177,7 @@ class BestPolicy:
         self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
-        self.guard = Guard(universe)
+        self.guard = HardGuard(universe)
 
     def forget(self) -> None:
         """Drop the per-state memos."""

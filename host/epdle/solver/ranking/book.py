@@ -24,7 +24,7 @@ from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
 from epdle.solver.scoring import feedback
 from epdle.solver.settings import estimated_cost
-from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, answers_file
+from epdle.words.named import DEFAULT_LISTS, answers_file
 
 BOOK_FORMAT = 1
 # Ranked guesses the book keeps per node (the tree's own guess first): `--top` up to this.
@@ -82,11 +82,6 @@ def shipped_key(lists: str = DEFAULT_LISTS) -> str:
     guesses, answers = _shipped_files(lists)
     text = f"{len(guesses)}:{guesses}{answers}"  # the two files, told apart
     return remembered_key(text, lambda: lists_key(*shipped_lists(lists)), lists)
-
-
-def shipped_name(key: str) -> str | None:
-    """Which named shipped lists have this lists key (None: lists of one's own)."""
-    return next((name for name in ANSWER_FILES if shipped_key(name) == key), None)
 
 
 @cache

@@ -1,0 +1,171 @@
+"""One board's game, the kind GameSetup chooses for one board: the game, its played
+line, its frames, and how it looks in `play`'s terminal, the daemon's log and the page.
+Several boards' game is epdle.session.boards, with the same names."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, cast
+
+from epdle.session.commands import HELP_TEXT, parse_played
+from epdle.session.game import GameBase, SolverFor, language_state
+from epdle.session.terminal import advice_text, board_text, candidates_text, lost_text, mode_text
+from epdle.solver import Advice, HistoryError, Solver
+from epdle.solver.scoring import GAME_GUESSES, is_solved
+from epdle.words.named import list_name
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from epdle.render.planes import Planes
+    from epdle.session.spec import GameSpec
+    from epdle.solver.universe import Universe
+
+
+class Game(GameBase[Solver, Advice, tuple[str, str]]):
+    """One board's game: six guesses."""
+
+    @staticmethod
+    def solver_of(
+        spec: GameSpec, universe: Universe, progress: Callable[[int, int], None] | None = None
+    ) -> Solver:
+        """The solver this game plays with under `spec`, over `universe` (GameSetup makes
+        and keeps both)."""
+        return spec.solver(universe, progress)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and is_solved(self.history[-1][1])
+
+    @property
+    def max_guesses(self) -> int:
+        return GAME_GUESSES
+
+    def _history_error(self) -> type[ValueError]:
+        return HistoryError
+
+    def play(self, guess: str, feedback: str) -> Advice | None:
+        """Add a played guess; raises GameError (game unchanged) if it cannot be."""
+        return self._play(lambda word: (word, feedback), guess)
+
+    def played_line(self, line: str) -> tuple[str, str] | None:
+        return None  # a played line is 'crane gybbb', as commands.parse_line reads it
+
+    def move(self, word: str, colours: str) -> tuple[str, Callable[[], object]]:
+        played = parse_played(word, colours)
+        return played.guess, lambda: self.play(played.guess, played.feedback)
+
+    def candidates_notes(self) -> list[str]:
+        if self.solved:
+            return [f"solved: {self.history[-1][0].upper()}"]
+        return [candidates_text(self.advice)]
+
+    def frames(self) -> list[Planes]:
+        from epdle.session.screens import frames_for
+
+        return frames_for(self)
+
+    def help_text(self) -> str:
+        return HELP_TEXT
+
+    def show(self, console: Console) -> None:
+        show_game(console, self)
+
+    def summary(self) -> str:
+        return game_summary(self)
+
+    @property
+    def strategy_name(self) -> str:
+        return self.solver.strategy
+
+    def strategy_refusal(self, strategy: str | None) -> str | None:
+        from epdle.solver import STRATEGIES
+
+        if strategy is None or strategy in STRATEGIES:
+            return None
+        return f"unknown strategy {strategy!r}; one of {', '.join(STRATEGIES)}"
+
+    def switch_settings(
+        self, strategy: str, hard: bool, blind: bool, modes: Callable[[str], Any]
+    ) -> None:
+        self.switch(hard, blind, cast("SolverFor", modes(strategy)))
+
+    def page_state(self) -> dict[str, Any]:
+        from epdle.solver import STRATEGIES
+
+        advice, solver = self.advice, self.solver
+        return {
+            "history": [{"word": w, "colours": f} for w, f in self.history],
+            "solved": self.solved,
+            "lost": self.lost,  # every guess played without the answer: the game is over
+            "widened": self.widened,  # the feedback left the answer list: every word counts
+            "answer_list": list_name(self.lists),  # the shipped list the game started from
+            "prior": solver.universe.prior_text,  # the prior and, for history, how old
+            "length": solver.universe.length,
+            "language": language_state(solver.universe),
+            "max_guesses": GAME_GUESSES,
+            "candidates_left": advice.candidates_left,
+            "candidates": advice.candidates,
+            "suggestions": [
+                {
+                    "word": s.word,
+                    "bits": round(s.bits, 3),
+                    "expected_left": round(s.expected_left, 2),
+                    "could_win": s.is_candidate,
+                    # `best`'s estimated guesses to finish, that it ranks by (None: the
+                    # guess the tree or the search placed first)
+                    "guesses": None if s.guesses is None else round(s.guesses, 2),
+                }
+                for s in advice.suggestions
+            ],
+            "settings": {
+                "strategy": solver.strategy,
+                "hard": solver.hard,
+                "blind": solver.blind,
+                "top": self.top,
+            },
+            "strategies": list(STRATEGIES),
+        }
+
+
+def show_game(console: Console, game: Game) -> None:
+    """The board so far, then the advice or the game's end (and its review)."""
+    if game.history:
+        console.print(board_text(game.history, console.color_system is not None))
+    if game.solved:
+        console.print(f"[green]Solved in {len(game.history)}![/green] 'new' for another game.")
+    elif game.lost:
+        console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
+    else:
+        console.print(
+            advice_text(game.advice, game.solver.strategy, mode_text(game)),
+            highlight=False,
+            markup=False,
+        )
+    if game.over:
+        console.print(review_text(game), highlight=False)
+
+
+def review_text(game: Game) -> str:
+    """The finished game's review in a line (its frame follows the end card on the device)."""
+    from epdle.session.review import ReviewError, game_review
+
+    try:
+        review = game_review(tuple(game.history), game.solver, game.solvers)
+    except ReviewError as error:
+        return f"No review: {error}"
+    return (
+        f"Review: skill {review.skill}/99, luck {review.luck}/99 (press the button for each "
+        "guess's; `epdle review` for the details)."
+    )
+
+
+def game_summary(game: Game) -> str:
+    """The game in one line, as the daemon logs it."""
+    if game.solved:
+        return f"solved in {len(game.history)}"
+    if game.lost:
+        return lost_text(game)
+    advice = game.advice
+    words = ", ".join(s.word for s in advice.suggestions)
+    return f"{advice.candidates_left} candidate(s) left; next: {words}"
