@@ -30,13 +30,17 @@ from epdle.solver.ranking.stats import (
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.search import INFINITE, FinishCheck, TreeSearch
 from epdle.solver.settings import (
+    BLIND_WIDTHS,
     COST_DECIMALS,
     FALLBACK_WIDTHS,
     LOOKAHEAD_MAX_CANDIDATES,
     LOOKAHEAD_POOL,
     LOOKAHEAD_TURNS,
     LOOKAHEAD_WIDTH,
+    PLAUSIBLE_MASS_LEFT,
     RANKED_KEPT,
+    RARE_GUARD_LEFT,
+    RARE_GUARD_MAX,
     SEARCH_MAX_CANDIDATES,
     TRAP_PENALTY,
     TRAP_PENALTY_NEXT,
@@ -49,8 +53,6 @@ from epdle.solver.universe import Universe
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
 # narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
-# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
-BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
 # blind hard bench, with BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
 # 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
@@ -58,17 +60,9 @@ WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
 # meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
 BLIND_HARD_RESCUE_WIDTH = 10
-# Blind, the search plays for the likeliest candidates holding all but this share of the
-# prior mass: the long tail of rare words would only slow it.
-PLAUSIBLE_MASS_LEFT = 0.015
 # Blind openers ahead of the ranking: hard mode opens with the hard tree's SALET, whose
 # hints bind every later guess less badly than the estimate's TARSE.
 BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
-# Blind, with at most RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates
-# left (rare ones included), the search first looks for a way to find every one of them
-# in time, and plays for the plausible ones only if there is none (0: off).
-RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
-RARE_GUARD_MAX = 30
 # Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
 BLIND_HARD_LOOKAHEAD_WIDTH = 24
 # freq in hard mode keeps the letter rule's first guess only if every candidate can still

@@ -10,6 +10,8 @@ ranking they start from, and the Solver still answers the turn.
 
 from __future__ import annotations
 
+import datetime
+import json
 import math
 import os
 import re
@@ -17,18 +19,42 @@ import zipfile
 from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
+from contextlib import suppress
 from functools import cache
 from heapq import nsmallest
 from itertools import accumulate
 
+from epdle.named_tuple import NamedTuple
+from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import cache_dir_name, remembered_key
-from epdle.solver.ranking.book import common_key
-from epdle.solver.ranking.pure.kernel import Node, Weighted, search_node, weighted_buckets
-from epdle.solver.ranking.pure.matrix import Matrix, Undecided
-from epdle.solver.settings import COST_DECIMALS, RESCUE_WIDTH, cost_curve, estimated_cost
+from epdle.solver.history_prior import KINDS, known_before, prior_path, weighting_text
+from epdle.solver.ranking.book import common_key, guesses_text, shipped_lists
+from epdle.solver.ranking.pure.kernel import (
+    KernelMissing,
+    Node,
+    Weighted,
+    search_node,
+    weighted_buckets,
+)
+from epdle.solver.ranking.pure.matrix import Matrix, Undecided, guess_index, write_cache
+from epdle.solver.scoring import GAME_GUESSES, feedback, pattern_code
+from epdle.solver.settings import (
+    BLIND_WIDTHS,
+    COST_DECIMALS,
+    LOOKAHEAD_MAX_CANDIDATES,
+    LOOKAHEAD_TURNS,
+    PLAUSIBLE_MASS_LEFT,
+    RANKED_KEPT,
+    RARE_GUARD_LEFT,
+    RARE_GUARD_MAX,
+    RESCUE_WIDTH,
+    SEARCH_MAX_CANDIDATES,
+    cost_curve,
+    estimated_cost,
+)
+from epdle.words.history import Played, puzzle_number
+from epdle.words.named import DEFAULT_LISTS
 
-# BestPolicy.plausible: the likeliest candidates holding all but this share of their mass.
-PLAUSIBLE_MASS_LEFT = 0.015
 # Costs this close (relative) are ordered by the last digits of numpy's sums: undecided.
 _CLOSE = 1e-12
 _SCALE = 10.0**COST_DECIMALS
@@ -143,19 +169,18 @@ def estimate_costs(rows: WeightedRows, guesses: Sequence[int] | None = None) -> 
         1.0 + 1.0 * (1.0 + 0.45 * (max(0.0, uncertainty + mlm) / 1.0) ** 0.7)
         for mlm in counted.mass_log_mass
     ]
-    columns = list(range(rows.matrix.width) if guesses is None else guesses)
-    at = {g: i for i, g in enumerate(columns)}
+    at = None if guesses is None else {g: i for i, g in enumerate(guesses)}
     for member, weight in zip(rows.members, rows.weights, strict=True):
-        i = at.get(member)
+        i = member if at is None else at.get(member)
         if i is not None:
             costs[i] = estimated_cost(-counted.mass_log_mass[i], weight, uncertainty)
     return costs
 
 
-def estimate_order(rows: WeightedRows, words: Sequence[str], count: int) -> list[int]:
+def estimate_order(rows: WeightedRows, common: Sequence[int], count: int) -> list[int]:
     """The first `count` guesses of rank_expected_guesses over the rows: the cost rounded
     to COST_DECIMALS, then a possible answer (the likelier first), then the more common
-    word (book.common_key)."""
+    word (`common`: common_ranks)."""
     costs = estimate_costs(rows)
     keys = [round(cost * _SCALE) for cost in costs]
     last = nsmallest(count + 1, keys)[-1]
@@ -167,8 +192,8 @@ def estimate_order(rows: WeightedRows, words: Sequence[str], count: int) -> list
         while end < len(kept) and kept[end][:2] == kept[at][:2]:
             end += 1
         tied = [entry[2] for entry in kept[at:end]]
-        if len(tied) > 1:  # the frequencies are read only for a tie
-            tied.sort(key=lambda g: common_key(words[g]))
+        if len(tied) > 1:
+            tied.sort(key=common.__getitem__)
         ranked.extend(tied)
         at = end
     _check_edges(costs, ranked[: count + 1])
@@ -338,3 +363,222 @@ class WeightedSearch:
                 return math.inf
             lower += cost - floor
         return lower
+
+
+class DayPrior(NamedTuple):
+    """The history prior of one day as read back from the cache: its puzzle, the newest
+    answer it knew, each kind's share (history_prior.HistoryPrior's), the weights."""
+
+    puzzle: int
+    last: Played | None
+    shares: dict[str, float]
+    weights: array
+
+    def text(self) -> str:
+        return weighting_text(self.puzzle, self.last)
+
+
+def day_prior(known: Sequence[Played], day: datetime.date, guesses: str) -> DayPrior:
+    """The prior of `day` from the answers `known` over the shipped `guesses` (their
+    text), as the Solver stored it; Undecided when it has not (the Solver fits it)."""
+    puzzle = puzzle_number(day)
+    before = known_before(known, puzzle)
+    path = prior_path(_keys(guesses)[1], before, puzzle)
+    count = guesses.count("\n") + (not guesses.endswith("\n"))
+    try:
+        with zipfile.ZipFile(path) as stored:
+            weights = _float_array(stored.read("weights.npy"), "<f8", "d", count)
+            kinds = _float_array(stored.read("kinds.npy"), "<i8", "q", count)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise Undecided(str(error)) from None
+    by_kind: list[list[float]] = [[] for _ in KINDS]
+    for weight, kind in zip(weights, kinds, strict=True):
+        by_kind[kind].append(weight)
+    # HistoryPrior's: numpy's sum over each kind's weights.
+    shares = {name: pairwise_sum(by_kind[k]) for k, name in enumerate(KINDS)}
+    return DayPrior(puzzle, before[-1] if before else None, shares, weights)
+
+
+def _float_array(data: bytes, descr: str, code: str, count: int) -> array:
+    found, shape, body = read_npy(data)
+    if found != descr or shape != (count,) or len(body) != 8 * count:
+        raise ValueError("not this list's prior")
+    values = array(code)
+    values.frombytes(body)
+    return values
+
+
+@cache
+def _keys(guesses: str) -> tuple[str, str]:
+    """The keys of the shipped guesses' square pattern matrix (patterns.matrix_path) and of
+    their history universe (cache.lists_key(guesses, [])), remembered with their text."""
+
+    def keys() -> str:
+        from epdle.solver.cache import lists_key
+
+        spelled = guesses.split()
+        return f"{lists_key(spelled, spelled)} {lists_key(spelled, [])}"
+
+    matrix_key, universe_key = remembered_key(f"keys:{guesses}", keys, "every-guess").split()
+    return matrix_key, universe_key
+
+
+def consistent(text: str, words: Sequence[str], guess: str, marks: str) -> list[int]:
+    """The indexes of the words (`text`: one a line, as the guesses file holds them) that
+    give `guess` the feedback `marks`: its greens, the letters it finds and those it
+    rules out narrow them down (one scan of the text), then each is scored."""
+    found = {letter for letter, mark in zip(guess, marks, strict=True) if mark != "B"}
+    absent = "".join(sorted({letter for letter in guess if letter not in found}))
+    places = [
+        letter if mark == "G" else f"[^{letter}{absent}\\n]"
+        for letter, mark in zip(guess, marks, strict=True)
+    ]
+    ahead = "".join(f"(?=[^\\n]*{letter})" for letter in sorted(found))
+    line = len(guess) + 1
+    kept = []
+    for match in re.finditer(f"^{ahead}{''.join(places)}$", text, re.MULTILINE):
+        index, word = match.start() // line, match[0]
+        if index >= len(words) or words[index] != word:
+            raise Undecided("the guesses file is not one word a line")
+        if feedback(guess, word) == marks:
+            kept.append(index)
+    return kept
+
+
+def common_ranks(words: Sequence[str]) -> list[int]:
+    """Each word's place in book.common_key's order (the more common word first)."""
+    ranks = [0] * len(words)
+    for rank, index in enumerate(sorted(range(len(words)), key=lambda g: common_key(words[g]))):
+        ranks[index] = rank
+    return ranks
+
+
+def _shipped_common_ranks(words: Sequence[str], key: str) -> list[int]:
+    """common_ranks of the shipped guesses, cached beside their matrix: the frequencies
+    cost a cold process more than the rest of its answer."""
+    path = os.path.join(cache_dir_name(), f"cold-shapes-{key}-common.json")
+    with suppress(OSError, ValueError, KeyError, TypeError):
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        if document["lists"] == key and len(document["ranks"]) == len(words):
+            return list(document["ranks"])
+    ranks = common_ranks(words)
+    write_cache(path, json.dumps({"lists": key, "ranks": ranks}, separators=(",", ":")))
+    return ranks
+
+
+def history_advice(
+    history: Sequence[tuple[str, str]],
+    hard: bool,
+    top: int,
+    known: Sequence[Played],
+    day: datetime.date,
+) -> tuple[Advice, DayPrior] | None:
+    """`best` advice under the history prior of `day` (the answers `known`), as the
+    Solver gives it, and the prior; None where the Solver must answer (hard mode, the
+    last guess, the look one guess ahead, a history it would refuse, nothing cached yet,
+    or an order numpy's rounding decides). `history` is normalised."""
+    if hard or not history or len(history) >= GAME_GUESSES - 1 or top > RANKED_KEPT:
+        return None
+    try:
+        return _history_advice(history, top, known, day)
+    except (Undecided, KernelMissing):
+        return None
+
+
+def _history_advice(
+    history: Sequence[tuple[str, str]], top: int, known: Sequence[Played], day: datetime.date
+) -> tuple[Advice, DayPrior] | None:
+    text = guesses_text()
+    words = shipped_lists(DEFAULT_LISTS)[0]
+    prior = day_prior(known, day, text)
+    matrix_key = _keys(text)[0]
+    matrix = every_guess_matrix(matrix_key, len(words))
+
+    def common() -> list[int]:
+        return _shipped_common_ranks(words, matrix_key)
+
+    weights = prior.weights
+    length = len(words[0])
+    solved = "G" * length
+    left: list[int] | None = None
+    for turn, (word, marks) in enumerate(history, start=1):
+        at = guess_index(words, word)
+        if at is None or len(marks) != length or (marks == solved and turn < len(history)):
+            return None
+        code = pattern_code(marks)
+        if left is None:  # a column of the square matrix touches every page: by letters
+            left = consistent(text, words, word, marks)
+        else:
+            left = [a for a, c in zip(left, matrix.column(at, left), strict=True) if c == code]
+    if not left:
+        return None  # the Solver says which guess no word fits
+    likely = sorted(left, key=lambda a: -weights[a])[:_LISTED]
+    listed = [words[a] for a in likely]
+    if history[-1][1] == solved:
+        return Advice(1, True, [], listed[:1]), prior
+    n = len(left)
+    turns = len(history)
+    placed: int | None = None
+    if n <= 2:  # likelier_first: the likelier, then the more common word
+        ranked = sorted(left, key=lambda a: (-weights[a], common()[a]))
+        kept = left
+    else:
+        kept = plausible(left, [weights[a] for a in left])
+        searched_here = len(kept) <= SEARCH_MAX_CANDIDATES[True]
+        looks = turns in LOOKAHEAD_TURNS and len(kept) <= LOOKAHEAD_MAX_CANDIDATES[True]
+        if looks and not searched_here:
+            return None  # the look one guess ahead: the Solver's
+        rows = WeightedRows(matrix, kept, [weights[a] for a in kept])
+        estimated = estimate_order(rows, common(), top + 1)
+        searched = None
+        if searched_here:
+            searched = _searched_guess(matrix, weights, length, left, kept, turns)
+        ranked = estimated
+        if searched is not None and searched != estimated[0]:
+            ranked = [searched, *(g for g in estimated if g != searched)]
+            placed = searched
+    shown = ranked[: max(1, top)]
+    figures = estimate_costs(WeightedRows(matrix, kept, [weights[a] for a in kept]), shown)
+    every = WeightedRows(matrix, left, [weights[a] for a in left])
+    counted = every.buckets(shown)
+    suggestions = []
+    for i, guess in enumerate(shown):
+        probability = every.probability(guess)
+        suggestions.append(
+            Suggestion(
+                words[guess],
+                -counted.mass_log_mass[i],
+                counted.expected[i] - probability,
+                probability > 0,
+                None if guess == placed else figures[i],
+            )
+        )
+    return Advice(n, False, worth_showing(suggestions, n), listed), prior
+
+
+def _searched_guess(
+    matrix: Matrix,
+    weights: Sequence[float],
+    length: int,
+    every: list[int],
+    kept: list[int],
+    turns: int,
+) -> int | None:
+    """BestPolicy._searched_guess, not blind hard: the rare-word guard, the search, then
+    the guess limit relaxed by two and by three."""
+    search = WeightedSearch(matrix, weights, length, BLIND_WIDTHS)
+    guesses_left = max(1, GAME_GUESSES - turns)
+    if guesses_left <= RARE_GUARD_LEFT[False] and len(kept) < len(every) <= RARE_GUARD_MAX:
+        cost, guess = search.solve(tuple(every), guesses_left, 1)
+        if cost < math.inf:
+            return guess
+    for limit in (guesses_left, guesses_left + 2, guesses_left + 3):
+        cost, guess = search.solve(tuple(kept), limit, 1)
+        if cost < math.inf:
+            return guess
+    return None
+
+
+# The candidates an Advice lists.
+_LISTED = 100
