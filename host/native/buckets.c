@@ -320,3 +320,75 @@ int buckets_search_node(const uint8_t *matrix, uint32_t width, const uint16_t *a
     free(is_own);
     return 0;
 }
+
+int buckets_finish(const uint8_t *matrix, uint32_t width, const uint16_t *answers,
+                   const double *weights, const uint16_t *own, const uint32_t *ends,
+                   uint32_t groups, const uint16_t *guesses, uint32_t count, double *finish) {
+    for (uint32_t g = 0; g < groups; g++) {
+        const uint32_t start = g == 0 ? 0 : ends[g - 1];
+        if (ends[g] <= start || ends[g] - start > BUCKETS_MAX_ANSWERS) {
+            return -1;
+        }
+    }
+    struct masses *counts = calloc(1, sizeof *counts);
+    double *own_weight = calloc(count, sizeof *own_weight);
+    if (counts == NULL || own_weight == NULL) {
+        free(counts);
+        free(own_weight);
+        return -1;
+    }
+    for (uint32_t g = 0; g < groups; g++) {
+        const uint32_t start = g == 0 ? 0 : ends[g - 1];
+        double mass = 0.0;
+        for (uint32_t r = start; r < ends[g]; r++) {
+            mass += weights[r];
+        }
+        double whole = 0.0;
+        for (uint32_t r = start; r < ends[g]; r++) {
+            const double within = weights[r] / mass;
+            whole -= within * log2(within);
+            if (own[r] < count) {
+                own_weight[own[r]] = weights[r];
+            }
+        }
+        double least = INFINITY;
+        for (uint32_t first = 0; first < count; first += BLOCK) {
+            const uint32_t block = count - first < BLOCK ? count - first : BLOCK;
+            const uint16_t *columns = guesses + first;
+            for (uint32_t r = start; r < ends[g]; r++) {
+                const uint8_t *row = matrix + (size_t)answers[r] * width;
+                for (uint32_t k = 0; k < block; k++) {
+                    const uint8_t code = row[columns[k]];
+                    counts->seen[k][counts->distinct[k]] = code;
+                    counts->distinct[k] += counts->sizes[k][code]++ == 0;
+                    counts->mass[k][code] += weights[r];
+                }
+            }
+            for (uint32_t k = 0; k < block; k++) {
+                double bits = 0.0;
+                for (uint32_t i = 0; i < counts->distinct[k]; i++) {
+                    const uint8_t code = counts->seen[k][i];
+                    const double share = counts->mass[k][code] / mass;
+                    bits -= share * log2(share);
+                    counts->sizes[k][code] = 0;
+                    counts->mass[k][code] = 0.0;
+                }
+                counts->distinct[k] = 0;
+                const double chance = own_weight[first + k] / mass;
+                const double missed = 1.0 - chance > 1e-12 ? 1.0 - chance : 1e-12;
+                const double left = whole - bits > 0.0 ? (whole - bits) / missed : 0.0;
+                const double each = 1.0 + missed * (1.0 + 0.45 * pow(left, 0.7));
+                least = each < least ? each : least;
+            }
+        }
+        for (uint32_t r = start; r < ends[g]; r++) {
+            if (own[r] < count) {
+                own_weight[own[r]] = 0.0;
+            }
+        }
+        finish[g] = least;
+    }
+    free(counts);
+    free(own_weight);
+    return 0;
+}

@@ -64,4 +64,16 @@ int buckets_search_node(const uint8_t *matrix, uint32_t width, const uint16_t *a
                         double *beam_estimate, uint16_t *beam_largest, uint8_t *beam_own,
                         uint32_t *found, int32_t *apart, uint16_t *most_parts);
 
+/* The look one guess ahead under unequal weights: for each group of rows (a first guess's
+ * feedback bucket), answers[ends[g - 1]..ends[g]) weighing weights[..] (own[r]: the
+ * position in guesses of row r's own word, count or more if none), the least over the
+ * guesses[0..count) of the estimate's cost to finish the group after that guess: with
+ * m the group's weight, U the entropy of its rows' weights, b that of the guess's
+ * feedback over them, p the chance the guess is the answer (its row's weight over m),
+ * 1 + max(1 - p, 1e-12) * (1 + 0.45 * (max(0, U - b) / max(1 - p, 1e-12)) ** 0.7), into
+ * finish[g]. Returns 0, or -1 for an empty or too large group, or no memory. */
+int buckets_finish(const uint8_t *matrix, uint32_t width, const uint16_t *answers,
+                   const double *weights, const uint16_t *own, const uint32_t *ends,
+                   uint32_t groups, const uint16_t *guesses, uint32_t count, double *finish);
+
 #endif

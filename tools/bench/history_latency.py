@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,6 +29,9 @@ from pathlib import Path
 HISTORY = Path(__file__).resolve().parents[2] / "host" / "epdle" / "words" / "nyt-history.tsv"
 # Files named so depend on the day played (its prior, and what is ranked under it).
 DAY_FILES = ("history-prior-", "openers-", "best-tree-")
+# Wall-clock time from start to exit, and the CPU time the process used (user and
+# system: on shared cores the wall clock also counts the others' work).
+FIGURES = ("first suggestion", "first suggestion, CPU", "later suggest", "later suggest, CPU")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -47,8 +51,8 @@ def day_cold_cache(user_cache: Path, into: Path) -> None:
 
 def suggest(
     history: str | None, day: str, hard: bool, cache: Path
-) -> tuple[float, dict[str, object]]:
-    """(seconds, the JSON answer) of one `epdle suggest` process."""
+) -> tuple[float, float, dict[str, object]]:
+    """(seconds, CPU seconds, the JSON answer) of one `epdle suggest` process."""
     command = [sys.executable, "-m", "epdle", "suggest", "--prior", "history"]
     command += ["--played", str(HISTORY), "--date", day, "--json"]
     if history:
@@ -56,12 +60,15 @@ def suggest(
     if hard:
         command.append("--hard")
     env = {**os.environ, "EPDLE_CACHE_DIR": str(cache)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)}: {done.stderr.strip()}")
-    return elapsed, json.loads(done.stdout)
+    return elapsed, cpu, json.loads(done.stdout)
 
 
 def main() -> int:
@@ -75,31 +82,34 @@ def main() -> int:
     from epdle.words.history import parse_history
 
     days = parse_history(HISTORY.read_text(encoding="utf-8"), str(HISTORY))[-args.days :]
-    firsts: list[float] = []
-    laters: list[float] = []
+    figures: dict[str, list[float]] = {name: [] for name in FIGURES}
     with tempfile.TemporaryDirectory(prefix="epdle-latency-") as temporary:
         for played in days:
             cache = Path(temporary) / played.date.isoformat()
             day_cold_cache(cache_dir(), cache)
             day = played.date.isoformat()
-            first, advice = suggest(None, day, args.hard, cache)
+            first, first_cpu, advice = suggest(None, day, args.hard, cache)
             opener = advice["suggestions"][0]["word"]  # type: ignore[index]
             marks = feedback(opener, played.word)
             history = f"{opener}:{marks}"
-            times = [suggest(history, day, args.hard, cache)[0] for _ in range(args.repeat)]
-            firsts.append(first)
-            laters.extend(times)
+            later = [suggest(history, day, args.hard, cache)[:2] for _ in range(args.repeat)]
+            figures["first suggestion"].append(first)
+            figures["first suggestion, CPU"].append(first_cpu)
+            figures["later suggest"].extend(wall for wall, _ in later)
+            figures["later suggest, CPU"].extend(cpu for _, cpu in later)
             print(
-                f"{day} {played.word} {history} first {first * 1000:.0f} ms, "
-                f"later {min(times) * 1000:.0f} ms",
+                f"{day} {played.word} {history} first {first * 1000:.0f} ms "
+                f"({first_cpu * 1000:.0f} ms CPU), later {later[0][0] * 1000:.0f} ms "
+                f"({later[0][1] * 1000:.0f} ms CPU)",
                 flush=True,
             )
     print(
         f"{len(days)} days, {'hard' if args.hard else 'normal'} mode, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), {platform.processor() or platform.machine()}"
+        f"{os.cpu_count()} cores (load average {os.getloadavg()[0]:.1f}), "
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.processor() or platform.machine()}"
     )
-    for name, values in (("first suggestion", firsts), ("later suggest", laters)):
+    for name, values in figures.items():
         print(
             f"{name}: p50 {statistics.median(values) * 1000:.0f} ms, "
             f"p90 {percentile(values, 0.9) * 1000:.0f} ms, "

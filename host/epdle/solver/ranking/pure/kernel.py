@@ -46,6 +46,7 @@ def _library() -> ctypes.CDLL:
         library = ctypes.CDLL(path)
         stats, gather = library.buckets_stats, library.buckets_gather
         library.buckets_search_node  # noqa: B018 (looked up here: missing, it raises)
+        library.buckets_finish  # noqa: B018
         weighted = library.buckets_weighted
     except (OSError, AttributeError) as error:
         raise KernelMissing(f"{path}: {error}") from None
@@ -65,6 +66,10 @@ def _library() -> ctypes.CDLL:
     node.argtypes = (pointer, count, pointer, pointer, pointer, count, pointer, count, pointer)
     node.argtypes += (count, count) + (pointer,) * 7
     node.restype = ctypes.c_int
+    finish = library.buckets_finish
+    finish.argtypes = (pointer, count, pointer, pointer, pointer, pointer, count, pointer, count)
+    finish.argtypes += (pointer,)
+    finish.restype = ctypes.c_int
     return library
 
 
@@ -226,3 +231,29 @@ def search_node(
         apart[1],
         most.value,
     )
+
+
+def finish_costs(
+    matrix: int, width: int, answers: array, weights: array, own: array, ends: array, guesses: array
+) -> array:
+    """buckets_finish: per group of the rows `answers` ('H', the groups ending at `ends`,
+    'I') weighing `weights` ('d'), each row's own position in `guesses` ('H', len(guesses)
+    or more: none), the least estimated cost to finish it after one of `guesses` ('H')."""
+    if len(weights) != len(answers) or len(own) != len(answers) or not ends:
+        raise ValueError("weights or own positions not fitting the rows, or no groups")
+    out = array("d", bytes(8 * len(ends)))
+    status = _library().buckets_finish(
+        matrix,
+        width,
+        answers.buffer_info()[0],
+        weights.buffer_info()[0],
+        own.buffer_info()[0],
+        ends.buffer_info()[0],
+        len(ends),
+        guesses.buffer_info()[0],
+        len(guesses),
+        out.buffer_info()[0],
+    )
+    if status != 0:
+        raise ValueError("an empty or too large group, or no memory left")
+    return out

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from contextlib import suppress
 from functools import cache
 from heapq import nsmallest
-from itertools import accumulate
+from itertools import accumulate, pairwise
 
 from epdle.named_tuple import NamedTuple
 from epdle.solver.advice import Advice, Suggestion, worth_showing
@@ -33,6 +33,7 @@ from epdle.solver.ranking.pure.kernel import (
     KernelMissing,
     Node,
     Weighted,
+    finish_costs,
     search_node,
     weighted_buckets,
 )
@@ -42,7 +43,9 @@ from epdle.solver.settings import (
     BLIND_WIDTHS,
     COST_DECIMALS,
     LOOKAHEAD_MAX_CANDIDATES,
+    LOOKAHEAD_POOL,
     LOOKAHEAD_TURNS,
+    LOOKAHEAD_WIDTH,
     PLAUSIBLE_MASS_LEFT,
     RANKED_KEPT,
     RARE_GUARD_LEFT,
@@ -423,6 +426,53 @@ def _keys(guesses: str) -> tuple[str, str]:
     return matrix_key, universe_key
 
 
+def look_ahead(
+    matrix: Matrix,
+    rows: WeightedRows,
+    order: list[int],
+    solved: int,
+) -> tuple[list[int], dict[int, float]]:
+    """BestPolicy.look_ahead in normal mode under unequal chances: the first LOOKAHEAD_WIDTH
+    guesses of `order` (rank_expected_guesses' first LOOKAHEAD_POOL) re-ranked by their
+    cost one guess further on (two_ply_costs: each feedback's bucket finished by its
+    best next guess of a pool, the leading guesses and the likeliest candidates' own
+    words), and each leader's cost. Leaders whose costs numpy's sums could order either
+    way are undecided."""
+    members, weights = rows.members, rows.weights
+    likeliest = sorted(range(rows.n), key=lambda i: -weights[i])[:LOOKAHEAD_POOL]
+    pool = sorted(set(order[:LOOKAHEAD_POOL]).union(members[i] for i in likeliest))
+    at = {guess: position for position, guess in enumerate(pool)}
+    pool_columns = array("H", pool)
+    leaders = order[: LOOKAHEAD_WIDTH[True]]
+    costs = []
+    for leader in leaders:
+        parts: dict[int, list[int]] = {}
+        for i, code in enumerate(matrix.column(leader, members)):
+            parts.setdefault(code, []).append(i)
+        groups = [parts[code] for code in sorted(parts) if code != solved]
+        if not groups:
+            costs.append(1.0)
+            continue
+        answers, group_weights, own, ends = array("H"), array("d"), array("H"), array("I")
+        for group in groups:
+            for i in group:
+                answers.append(members[i])
+                group_weights.append(weights[i])
+                own.append(at.get(members[i], len(pool)))
+            ends.append(len(answers))
+        finish = finish_costs(
+            matrix.address, matrix.width, answers, group_weights, own, ends, pool_columns
+        )
+        masses = [pairwise_sum([weights[i] for i in group]) for group in groups]
+        costs.append(1.0 + math.fsum(m * f for m, f in zip(masses, finish, strict=True)))
+    ranked = sorted(range(len(leaders)), key=costs.__getitem__)
+    for before, after in pairwise(ranked):
+        if costs[after] - costs[before] <= 1e-9 * costs[after]:
+            raise Undecided("leaders' costs too close to order")
+    looked = {leaders[i]: costs[i] for i in ranked}
+    return [leaders[i] for i in ranked] + order[len(leaders) :], looked
+
+
 def consistent(text: str, words: Sequence[str], guess: str, marks: str) -> list[int]:
     """The indexes of the words (`text`: one a line, as the guesses file holds them) that
     give `guess` the feedback `marks`: its greens, the letters it finds and those it
@@ -520,6 +570,7 @@ def _history_advice(
     n = len(left)
     turns = len(history)
     placed: int | None = None
+    looked: dict[int, float] = {}
     if n <= 2:  # likelier_first: the likelier, then the more common word
         ranked = sorted(left, key=lambda a: (-weights[a], common()[a]))
         kept = left
@@ -527,10 +578,11 @@ def _history_advice(
         kept = plausible(left, [weights[a] for a in left])
         searched_here = len(kept) <= SEARCH_MAX_CANDIDATES[True]
         looks = turns in LOOKAHEAD_TURNS and len(kept) <= LOOKAHEAD_MAX_CANDIDATES[True]
-        if looks and not searched_here:
-            return None  # the look one guess ahead: the Solver's
+        looks = looks and not searched_here
         rows = WeightedRows(matrix, kept, [weights[a] for a in kept])
-        estimated = estimate_order(rows, common(), top + 1)
+        estimated = estimate_order(rows, common(), LOOKAHEAD_POOL if looks else top + 1)
+        if looks:
+            estimated, looked = look_ahead(matrix, rows, estimated, 3**length - 1)
         searched = None
         if searched_here:
             searched = _searched_guess(matrix, weights, length, left, kept, turns)
@@ -540,6 +592,7 @@ def _history_advice(
             placed = searched
     shown = ranked[: max(1, top)]
     figures = estimate_costs(WeightedRows(matrix, kept, [weights[a] for a in kept]), shown)
+    figures = [looked.get(g, figure) for g, figure in zip(shown, figures, strict=True)]
     every = WeightedRows(matrix, left, [weights[a] for a in left])
     counted = every.buckets(shown)
     suggestions = []
