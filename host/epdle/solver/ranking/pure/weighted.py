@@ -20,11 +20,10 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from contextlib import suppress
-from functools import cache
+from functools import cache, cached_property
 from heapq import nsmallest
 from itertools import accumulate, pairwise
 
-from epdle.named_tuple import NamedTuple
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import cache_dir_name, remembered_key
 from epdle.solver.history_prior import KINDS, known_before, prior_path, weighting_text
@@ -185,9 +184,13 @@ def estimate_order(rows: WeightedRows, common: Sequence[int], count: int) -> lis
     to COST_DECIMALS, then a possible answer (the likelier first), then the more common
     word (`common`: common_ranks)."""
     costs = estimate_costs(rows)
-    keys = [round(cost * _SCALE) for cost in costs]
-    last = nsmallest(count + 1, keys)[-1]
-    kept = sorted((key, -rows.probability(g), g) for g, key in enumerate(keys) if key <= last)
+    last = round(nsmallest(count + 1, costs)[-1] * _SCALE)  # rounding keeps the order
+    below = (last + 1) / _SCALE  # every cost rounding to `last` or less is below it
+    kept = sorted(
+        (key, -rows.probability(g), g)
+        for g, cost in enumerate(costs)
+        if cost < below and (key := round(cost * _SCALE)) <= last
+    )
     ranked: list[int] = []
     at = 0
     while at < len(kept) and len(ranked) < count + 1:
@@ -368,14 +371,24 @@ class WeightedSearch:
         return lower
 
 
-class DayPrior(NamedTuple):
+class DayPrior:
     """The history prior of one day as read back from the cache: its puzzle, the newest
-    answer it knew, each kind's share (history_prior.HistoryPrior's), the weights."""
+    answer it knew, the weights, each kind's share (as history_prior.HistoryPrior)."""
 
-    puzzle: int
-    last: Played | None
-    shares: dict[str, float]
-    weights: array
+    def __init__(self, puzzle: int, last: Played | None, weights: array, kinds: array) -> None:
+        self.puzzle = puzzle
+        self.last = last
+        self.weights = weights
+        self._kinds = kinds
+
+    @cached_property
+    def shares(self) -> dict[str, float]:
+        """Each kind's weight (HistoryPrior's, to the last digit or so: the report
+        rounds them)."""
+        by_kind: list[list[float]] = [[] for _ in KINDS]
+        for weight, kind in zip(self.weights, self._kinds, strict=True):
+            by_kind[kind].append(weight)
+        return {name: math.fsum(by_kind[k]) for k, name in enumerate(KINDS)}
 
     def text(self) -> str:
         return weighting_text(self.puzzle, self.last)
@@ -394,12 +407,7 @@ def day_prior(known: Sequence[Played], day: datetime.date, guesses: str) -> DayP
             kinds = _float_array(stored.read("kinds.npy"), "<i8", "q", count)
     except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
         raise Undecided(str(error)) from None
-    by_kind: list[list[float]] = [[] for _ in KINDS]
-    for weight, kind in zip(weights, kinds, strict=True):
-        by_kind[kind].append(weight)
-    # HistoryPrior's: numpy's sum over each kind's weights.
-    shares = {name: pairwise_sum(by_kind[k]) for k, name in enumerate(KINDS)}
-    return DayPrior(puzzle, before[-1] if before else None, shares, weights)
+    return DayPrior(puzzle, before[-1] if before else None, weights, kinds)
 
 
 def _float_array(data: bytes, descr: str, code: str, count: int) -> array:
