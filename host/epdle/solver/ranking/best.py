@@ -7,11 +7,14 @@ freq uses too is here (Guard).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
+from contextlib import suppress
 
 import numpy as np
 
 from epdle.solver import openers
+from epdle.solver.patterns import matrix_path
 from epdle.solver.ranking.book import path_key
 from epdle.solver.ranking.estimate import (
     candidate_bits,
@@ -20,6 +23,9 @@ from epdle.solver.ranking.estimate import (
     rank_expected_guesses,
     two_ply_costs,
 )
+from epdle.solver.ranking.pure.kernel import KernelMissing
+from epdle.solver.ranking.pure.matrix import Matrix
+from epdle.solver.ranking.pure.weighted import WeightedSearch, searched_guess
 from epdle.solver.ranking.stats import (
     BoundedMemo,
     GuessStats,
@@ -171,6 +177,7 @@ class BestPolicy:
         self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
+        self._weighted: WeightedSearch | None = None  # blind normal mode (_weighted_search)
         self.guard = Guard(universe)
 
     def forget(self) -> None:
@@ -179,6 +186,7 @@ class BestPolicy:
         self.looked.clear()
         self.placed.clear()
         self._searches.clear()
+        self._weighted = None
         self.guard.forget()
 
     def opening(self, rank: Callable[[GameState], list[int]]) -> list[int]:
@@ -414,6 +422,27 @@ class BestPolicy:
             return max(WIDE_SEARCH_MAX, SEARCH_MAX_CANDIDATES[True])
         return SEARCH_MAX_CANDIDATES[self.blind]
 
+    def _weighted_search(self) -> WeightedSearch | None:
+        """Blind normal mode where every candidate is a guess of the same index: the
+        search of epdle.solver.ranking.pure.weighted (the fast path's, TreeSearch's costs
+        and guesses without numpy), its memo kept as TreeSearch's; None where the matrix
+        is not cached or the lists differ."""
+        universe = self.universe
+        if universe.answers != universe.guesses:
+            return None
+        if self._weighted is None:
+            universe.patterns  # noqa: B018 (cached on disk here, if it can be)
+            path = str(matrix_path(universe.guesses, universe.answers))
+            try:
+                matrix = Matrix(path, len(universe.answers), len(universe.guesses))
+            except (OSError, ValueError):
+                return None
+            weights = array("d", np.ascontiguousarray(universe.weights, dtype=np.float64).tobytes())
+            self._weighted = WeightedSearch(matrix, weights, universe.length, BLIND_WIDTHS)
+        elif len(self._weighted.memo) > SEARCH_MEMO_LIMIT:
+            self._weighted.memo.clear()
+        return self._weighted
+
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
         if len(state.candidates) <= 2:
@@ -421,6 +450,12 @@ class BestPolicy:
         candidates = self.plausible(state.candidates)
         if len(candidates) > self._search_max():
             return None
+        if self.blind and not self.hard:
+            weighted = self._weighted_search()
+            if weighted is not None:
+                every, turns = state.candidates.tolist(), len(state.history)
+                with suppress(KernelMissing):
+                    return searched_guess(weighted, every, candidates.tolist(), turns)
         wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
         search = self._searches.get(wide)
         if search is None:

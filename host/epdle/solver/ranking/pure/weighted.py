@@ -4,8 +4,9 @@ every accepted word against every other, the plausible candidates and the guesse
 by their estimated cost (BestPolicy.plausible and estimate_ranked's first order, with
 rank_expected_guesses' ties), each guess's buckets weighed by the native kernel.
 
-The look one guess ahead and the bounded search are not here yet: this answers the
-ranking they start from, and the Solver still answers the turn.
+With the look one guess ahead (look_ahead) and the bounded search (WeightedSearch, which
+the Solver plays too in normal mode) it answers `suggest --prior history` after the
+first guess in normal mode (history_advice), the Solver's advice without numpy.
 """
 
 from __future__ import annotations
@@ -593,7 +594,8 @@ def _history_advice(
             estimated, looked = look_ahead(matrix, rows, estimated, 3**length - 1)
         searched = None
         if searched_here:
-            searched = _searched_guess(matrix, weights, length, left, kept, turns)
+            search = WeightedSearch(matrix, weights, length, BLIND_WIDTHS)
+            searched = searched_guess(search, left, kept, turns)
         ranked = estimated
         if searched is not None and searched != estimated[0]:
             ranked = [searched, *(g for g in estimated if g != searched)]
@@ -618,17 +620,12 @@ def _history_advice(
     return Advice(n, False, worth_showing(suggestions, n), listed), prior
 
 
-def _searched_guess(
-    matrix: Matrix,
-    weights: Sequence[float],
-    length: int,
-    every: list[int],
-    kept: list[int],
-    turns: int,
+def searched_guess(
+    search: WeightedSearch, every: list[int], kept: list[int], turns: int
 ) -> int | None:
-    """BestPolicy._searched_guess, not blind hard: the rare-word guard, the search, then
-    the guess limit relaxed by two and by three."""
-    search = WeightedSearch(matrix, weights, length, BLIND_WIDTHS)
+    """BestPolicy._searched_guess under unequal chances in normal mode, for the plausible
+    candidates `kept` of `every` candidate after `turns` guesses: the rare-word guard,
+    the search, then the guess limit relaxed by two and by three (None: no guess found)."""
     guesses_left = max(1, GAME_GUESSES - turns)
     if guesses_left <= RARE_GUARD_LEFT[False] and len(kept) < len(every) <= RARE_GUARD_MAX:
         cost, guess = search.solve(tuple(every), guesses_left, 1)
