@@ -96,8 +96,7 @@ struct masses {
 
 int buckets_weighted(const uint8_t *matrix, uint32_t width, const uint16_t *answers,
                      const double *weights, uint32_t n, const uint16_t *guesses, uint32_t count,
-                     const double *curve, double *mass_log_mass, double *expected, double *estimate,
-                     uint16_t *parts, uint16_t *largest) {
+                     double *mass_log_mass, double *expected) {
     if (n == 0 || n > BUCKETS_MAX_ANSWERS) {
         return -1;
     }
@@ -122,26 +121,19 @@ int buckets_weighted(const uint8_t *matrix, uint32_t width, const uint16_t *answ
             }
         }
         for (uint32_t k = 0; k < block; k++) {
-            double entropy = 0.0, left = 0.0, cost = 0.0;
-            uint16_t most = 0;
+            double entropy = 0.0, left = 0.0;
             for (uint32_t i = 0; i < counts->distinct[k]; i++) {
                 const uint8_t code = counts->seen[k][i];
                 const double mass = counts->mass[k][code];
-                const uint16_t size = counts->sizes[k][code];
                 if (mass > 0.0) {
                     entropy += mass * log2(mass);
                 }
-                left += mass * size;
-                cost += mass * (curve[size] / size);
-                most = size > most ? size : most;
+                left += mass * counts->sizes[k][code];
                 counts->sizes[k][code] = 0;
                 counts->mass[k][code] = 0.0;
             }
             mass_log_mass[first + k] = entropy;
             expected[first + k] = left;
-            estimate[first + k] = cost;
-            parts[first + k] = (uint16_t)(counts->distinct[k] - 1u);
-            largest[first + k] = most;
             counts->distinct[k] = 0;
         }
     }

@@ -37,15 +37,12 @@ void buckets_gather(const uint8_t *matrix, uint32_t width, const uint16_t *answe
  * rows answers[0..n) weighing weights[0..n) each (summing to 1 for a distribution), with
  * m a bucket's weight and c its size, summed over its buckets in the order they first
  * occur: mass_log_mass[i] = sum of m * log2(m) (the feedback's entropy is its negative),
- * expected[i] = sum of m * c (the words expected left, the guess itself included),
- * estimate[i] = sum of m * curve[c] / c (the search's estimate: curve holds n + 1
- * values); parts[i] = its number of buckets less one, largest[i] its largest bucket.
+ * expected[i] = sum of m * c (the words expected left, the guess itself included).
  * Returns 0, or -1 (nothing written) for no rows, more than BUCKETS_MAX_ANSWERS, or no
  * memory left for the counts. */
 int buckets_weighted(const uint8_t *matrix, uint32_t width, const uint16_t *answers,
                      const double *weights, uint32_t n, const uint16_t *guesses, uint32_t count,
-                     const double *curve, double *mass_log_mass, double *expected, double *estimate,
-                     uint16_t *parts, uint16_t *largest);
+                     double *mass_log_mass, double *expected);
 
 /* One node of the weighted search (epdle.solver.search.TreeSearch with weights): over the
  * rows answers[0..n) weighing weights[0..n) (own[r]: row r's own guess column), for each

@@ -58,9 +58,8 @@ def _library() -> ctypes.CDLL:
     stats.restype = ctypes.c_int
     gather.argtypes = (pointer, count, pointer, count, pointer, count, pointer)
     gather.restype = None
-    # The matrix, the rows and their weights, the columns, the curve; then the results.
-    weighted.argtypes = (pointer, count, pointer, pointer, count, pointer, count, pointer)
-    weighted.argtypes += (pointer,) * 5
+    # The matrix, the rows and their weights, the columns; then the results.
+    weighted.argtypes = (pointer, count, pointer, pointer, count, pointer, count, pointer, pointer)
     weighted.restype = ctypes.c_int
     node = library.buckets_search_node
     node.argtypes = (pointer, count, pointer, pointer, pointer, count, pointer, count, pointer)
@@ -124,26 +123,21 @@ def gather(matrix: int, width: int, answers: array, guesses: array) -> array:
 
 class Weighted(NamedTuple):
     """Per guess, over candidates of unequal weight (m a bucket's weight, c its size): the
-    sum of m * log2(m), of m * c, of m * curve[c] / c; its buckets less one; its largest."""
+    sum of m * log2(m), and of m * c."""
 
     mass_log_mass: array
     expected: array
-    estimate: array
-    parts: array
-    largest: array
 
 
 def weighted_buckets(
-    matrix: int, width: int, answers: array, weights: array, guesses: array, curve: array
+    matrix: int, width: int, answers: array, weights: array, guesses: array
 ) -> Weighted:
     """The buckets of `guesses` (array 'H' of columns) over the rows `answers` (array
-    'H') weighing `weights` (array 'd'), with the search's `curve` (array 'd', one more
-    value than the rows) as buckets_weighted gives them."""
+    'H') weighing `weights` (array 'd'), as buckets_weighted gives them."""
     n, size = len(answers), len(guesses)
-    if not 0 < n <= MOST_ANSWERS or len(weights) != n or len(curve) <= n:
-        raise ValueError("no rows, too many, or weights or curve not fitting them")
-    out = [array("d", bytes(8 * size)) for _ in range(3)]
-    counted = [array("H", bytes(2 * size)) for _ in range(2)]
+    if not 0 < n <= MOST_ANSWERS or len(weights) != n:
+        raise ValueError("no rows, too many, or weights not fitting them")
+    out = [array("d", bytes(8 * size)) for _ in range(2)]
     status = _library().buckets_weighted(
         matrix,
         width,
@@ -152,12 +146,11 @@ def weighted_buckets(
         n,
         guesses.buffer_info()[0],
         size,
-        curve.buffer_info()[0],
-        *(values.buffer_info()[0] for values in out + counted),
+        *(values.buffer_info()[0] for values in out),
     )
     if status != 0:
         raise MemoryError("no memory left to count buckets")
-    return Weighted(*out, *counted)
+    return Weighted(*out)
 
 
 class Node(NamedTuple):

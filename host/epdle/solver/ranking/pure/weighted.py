@@ -80,32 +80,6 @@ def read_npy(data: bytes) -> tuple[str, tuple[int, ...], bytes]:
     return descr[1], dims, data[10 + size :]
 
 
-def stored_weights(path: str, guesses: int) -> array:
-    """The weights of a day's history prior as history_prior stored them (an .npz of
-    `weights` and `kinds`), array 'd' over the guesses; ValueError or OSError when the
-    file is not that."""
-    with zipfile.ZipFile(path) as stored:
-        descr, shape, data = read_npy(stored.read("weights.npy"))
-    if descr != "<f8" or shape != (guesses,) or len(data) != 8 * guesses:
-        raise ValueError("not this list's weights")
-    weights = array("d")
-    weights.frombytes(data)
-    return weights
-
-
-def every_guess_key(guesses: str) -> str:
-    """The key of the pattern matrix of every shipped guess against every one (as
-    patterns.matrix_path names it), remembered with the guesses' text."""
-
-    def key() -> str:
-        from epdle.solver.cache import lists_key
-
-        spelled = guesses.split()
-        return lists_key(spelled, spelled)
-
-    return remembered_key(f"every:{guesses}", key, "every-guess")
-
-
 def every_guess_matrix(key: str, guesses: int) -> Matrix:
     """The cached matrix of every guess against every guess (as the Solver built it)."""
     path = os.path.join(cache_dir_name(), f"patterns-{key}.npy")
@@ -136,7 +110,6 @@ class WeightedRows:
             array("H", self.members),
             self.weights,
             columns,
-            _curve(self.n),
         )
 
     def probability(self, guess: int) -> float:
