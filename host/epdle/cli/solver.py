@@ -249,14 +249,12 @@ def _advice(
         known = known_history(spec.played)
         found = fast_history_advice(spec.strategy, spec.hard, history, spec.top, known, spec.day())
         if found is not None:
+            from epdle.solver.history_prior import prior_text
+
             advice, day = found
-            text = f"{HISTORY_PRIOR} ({len(day.weights):,} words, {day.text()})"
-            return (
-                advice,
-                spec.hard,
-                True,
-                {"name": HISTORY_PRIOR, "text": text} | history_report(day),
-            )
+            text = prior_text(len(day.weights), day.puzzle, day.last)
+            report = {"name": HISTORY_PRIOR, "text": text} | history_report(day)
+            return advice, spec.hard, True, report
     with progress_bar("preparing the solver") as progress:
         solver = spec.solver(progress=progress)
         advice = solver.engine_advice(history, top=spec.top)

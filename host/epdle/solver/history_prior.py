@@ -32,6 +32,7 @@ from functools import cache
 from pathlib import Path
 
 from epdle.solver.cache import cache_dir, lists_key, write_atomically
+from epdle.solver.names import HISTORY_PRIOR
 from epdle.words.history import Played, puzzle_number
 
 TYPE_CHECKING = False
@@ -83,6 +84,11 @@ def beta_grid() -> np.ndarray:
 def weighting_text(puzzle: int, last: Played | None) -> str:
     """How a day's prior weighs the words, and how old its history is, in words."""
     return f"weighted by the answers before puzzle {puzzle} ({history_age(puzzle, last)})"
+
+
+def prior_text(words: int, puzzle: int, last: Played | None) -> str:
+    """The history prior by name, over `words` accepted words, in words."""
+    return f"{HISTORY_PRIOR} ({words:,} words, {weighting_text(puzzle, last)})"
 
 
 def answer_kinds(history: Sequence[Played]) -> list[str]:

@@ -27,7 +27,7 @@ from itertools import accumulate, pairwise
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import cache_dir_name, remembered_key
-from epdle.solver.history_prior import KINDS, known_before, prior_path, weighting_text
+from epdle.solver.history_prior import KINDS, known_before, prior_path
 from epdle.solver.ranking.book import common_key, guesses_text, shipped_lists
 from epdle.solver.ranking.pure.kernel import (
     KernelMissing,
@@ -363,9 +363,6 @@ class DayPrior:
         for weight, kind in zip(self.weights, self._kinds, strict=True):
             by_kind[kind].append(weight)
         return {name: math.fsum(by_kind[k]) for k, name in enumerate(KINDS)}
-
-    def text(self) -> str:
-        return weighting_text(self.puzzle, self.last)
 
 
 def day_prior(known: Sequence[Played], day: datetime.date, guesses: str) -> DayPrior:
