@@ -16,7 +16,7 @@ from epdle.cli.options import (
     progress_bar,
 )
 from epdle.session.setup import GameSetup
-from epdle.solver.names import Kind, mode_name, prior_name
+from epdle.solver.names import HISTORY_PRIOR, Kind, mode_name, prior_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from epdle.session.spec import GameSpec
     from epdle.solver import Solver
     from epdle.solver.advice import Advice
+    from epdle.solver.history_prior import HistoryPrior
+    from epdle.solver.ranking.pure.weighted import DayPrior
     from epdle.solver.universe import Universe
 
 
@@ -248,6 +250,19 @@ def _advice(
     )
     if advice is not None:  # the shipped tree's game: shipped lists
         return advice, spec.hard, False, {"name": spec.prior, "text": spec.prior}
+    if spec.prior == HISTORY_PRIOR and not spec.dictionary:
+        from epdle.session.history import known_history
+        from epdle.solver.ranking import fast_history_advice
+
+        known = known_history(spec.played)
+        found = fast_history_advice(spec.strategy, spec.hard, history, spec.top, known, spec.day())
+        if found is not None:
+            from epdle.solver.history_prior import prior_text
+
+            advice, day = found
+            text = prior_text(len(day.weights), day.puzzle, day.last)
+            report = {"name": HISTORY_PRIOR, "text": text} | history_report(day)
+            return advice, spec.hard, True, report
     with progress_bar("preparing the solver") as progress:
         solver = spec.solver(progress=progress)
         advice = solver.engine_advice(history, top=spec.top)
@@ -258,19 +273,26 @@ def prior_report(universe: Universe) -> dict[str, Any]:
     """The prior a universe weighs its words by: its name, in words, and for the history
     prior the day's puzzle, the newest answer known and a note if it is behind."""
     report: dict[str, Any] = {"name": universe.prior_name, "text": universe.prior_text}
-    history = universe.history
-    if history is not None:
-        from epdle.solver.history_prior import stale_note
+    if universe.history is not None:
+        report |= history_report(universe.history)
+    return report
 
-        last = history.last
-        report["history"] = {
+
+def history_report(history: HistoryPrior | DayPrior) -> dict[str, Any]:
+    """The history prior's day, the newest answer it knew, its shares, and a note if it
+    is behind."""
+    from epdle.solver.history_prior import stale_note
+
+    last = history.last
+    return {
+        "history": {
             "puzzle": history.puzzle,
             "last_date": last.date.isoformat() if last else None,
             "last_puzzle": last.puzzle if last else None,
             "shares": {kind: round(share, 4) for kind, share in history.shares.items()},
-        }
-        report["stale"] = stale_note(history.puzzle, last)
-    return report
+        },
+        "stale": stale_note(history.puzzle, last),
+    }
 
 
 def run_bench(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ The shares are fitted on the puzzles before the day alone, nothing chosen by han
   words of each kind still unplayed that day: the kinds' shares follow their pools as
   the original list runs out;
 - a repeat is drawn with weight (age / puzzle) ** beta, age the days since the word was
-  last played: beta is averaged over its posterior (flat on BETA_GRID) given the earlier
+  last played: beta is averaged over its posterior (flat on beta_grid()) given the earlier
   repeats, so if age tells nothing (beta near 0) the repeats are equally likely.
 """
 
@@ -28,21 +28,24 @@ import hashlib
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-import numpy as np
-
-from epdle import words
 from epdle.solver.cache import cache_dir, lists_key, write_atomically
+from epdle.solver.names import HISTORY_PRIOR
 from epdle.words.history import Played, puzzle_number
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import numpy as np
 
 # The Times announced in its Gameplay newsletter of 2026-01-28 that previously run words
 # come back, and from 2026-02-02 (puzzle 1689, CIGAR) they do; it ran none before.
 REPEATS_FROM = puzzle_number(datetime.date(2026, 2, 2))
 KINDS = ("original", "added", "repeat", "other")
 _NEW_KINDS = (0, 1, 3)  # indexes in KINDS of the never-played kinds
-# The exponent of a repeat's relative age: a flat prior over this grid.
-BETA_GRID = np.linspace(0.0, 40.0, 161)
+# The exponent of a repeat's relative age: a flat prior over this grid (beta_grid()).
+BETA_POINTS = (0.0, 40.0, 161)
 _RATE_ROUNDS = 500  # at most: the fit stops once the rates no longer move
 PSEUDO = 0.5
 
@@ -65,15 +68,33 @@ class HistoryPrior:
 
     def text(self) -> str:
         """How the words are weighted, and how old the history is, in words."""
-        age = history_age(self.puzzle, self.last)
-        return f"weighted by the answers before puzzle {self.puzzle} ({age})"
+        return weighting_text(self.puzzle, self.last)
 
     def signature(self) -> str:
         return hashlib.sha256(self.weights.round(12).tobytes()).hexdigest()[:10]
 
 
+@cache
+def beta_grid() -> np.ndarray:
+    import numpy as np
+
+    return np.linspace(*BETA_POINTS)
+
+
+def weighting_text(puzzle: int, last: Played | None) -> str:
+    """How a day's prior weighs the words, and how old its history is, in words."""
+    return f"weighted by the answers before puzzle {puzzle} ({history_age(puzzle, last)})"
+
+
+def prior_text(words: int, puzzle: int, last: Played | None) -> str:
+    """The history prior by name, over `words` accepted words, in words."""
+    return f"{HISTORY_PRIOR} ({words:,} words, {weighting_text(puzzle, last)})"
+
+
 def answer_kinds(history: Sequence[Played]) -> list[str]:
     """Each answer's kind on its own day (KINDS), in puzzle order."""
+    from epdle import words
+
     original = set(words.answers("original"))
     added = set(words.answers("nyt2023")) - original
     played: set[str] = set()
@@ -116,10 +137,11 @@ def history_prior(
     """The prior of `day`'s puzzle over `guesses`, from the answers of `history` dated
     before it (later ones are never read): from the disk cache, where a suggestion of
     the same day and answers stored it, else fitted now and stored."""
+    import numpy as np
+
     puzzle = puzzle_number(day)
-    known = sorted(p for p in history if p.puzzle < puzzle)
-    text = "\n".join(p.line() for p in known) + f"\n{puzzle}\n{lists_key(guesses, [])}"
-    path = cache_dir() / f"history-prior-{hashlib.sha256(text.encode()).hexdigest()[:16]}.npz"
+    known = known_before(history, puzzle)
+    path = prior_path(lists_key(guesses, []), known, puzzle)
     try:
         with np.load(path) as stored:
             weights, kinds = stored["weights"], stored["kinds"]
@@ -138,6 +160,18 @@ def history_prior(
     return prior
 
 
+def known_before(history: Sequence[Played], puzzle: int) -> list[Played]:
+    """The answers of `history` a puzzle's prior reads: those before it, in order."""
+    return sorted(p for p in history if p.puzzle < puzzle)
+
+
+def prior_path(guesses_key: str, known: Sequence[Played], puzzle: int) -> Path:
+    """Where the prior of `puzzle` from the answers `known` (known_before) over the
+    guesses of lists key `guesses_key` (cache.lists_key(guesses, [])) is cached."""
+    text = "\n".join(p.line() for p in known) + f"\n{puzzle}\n{guesses_key}"
+    return cache_dir() / f"history-prior-{hashlib.sha256(text.encode()).hexdigest()[:16]}.npz"
+
+
 def _prior(
     puzzle: int, weights: np.ndarray, kinds: np.ndarray, known: list[Played]
 ) -> HistoryPrior:
@@ -147,6 +181,10 @@ def _prior(
 
 def _fitted(guesses: Sequence[str], known: list[Played], puzzle: int) -> HistoryPrior:
     """The prior of `puzzle` fitted on the answers `known` before it."""
+    import numpy as np
+
+    from epdle import words
+
     index = {word: i for i, word in enumerate(guesses)}
     original = set(words.answers("original"))
     added = set(words.answers("nyt2023")) - original
@@ -160,7 +198,7 @@ def _fitted(guesses: Sequence[str], known: list[Played], puzzle: int) -> History
     pools: list[np.ndarray] = []
     seen = np.zeros(4)
     repeats = era = 0
-    beta_log = np.zeros(len(BETA_GRID))  # log likelihood of each beta, over the repeats
+    beta_log = np.zeros(len(beta_grid()))  # log likelihood of each beta, over the repeats
     for played in known:
         g = index.get(played.word)
         if g is None:
@@ -195,6 +233,7 @@ def _fitted(guesses: Sequence[str], known: list[Played], puzzle: int) -> History
 def _pool(unplayed: np.ndarray, last_played: np.ndarray, in_era: bool) -> np.ndarray:
     """The never-played words of each kind that day (played words are `other` before
     repeats began)."""
+
     pool = unplayed.copy()
     if not in_era:
         pool[3] += int((last_played >= 0).sum())
@@ -205,6 +244,8 @@ def _fit_rates(pools: np.ndarray, seen: np.ndarray) -> np.ndarray:
     """Per-word rate of each kind (original's 1), by maximum likelihood with PSEUDO
     answers more of each new kind: answer kind k on day s has chance
     rate_k / sum_j pool_j(s) rate_j."""
+    import numpy as np
+
     rates = np.ones(4)
     rates[2] = 0.0
     if len(pools) == 0:
@@ -222,25 +263,31 @@ def _fit_rates(pools: np.ndarray, seen: np.ndarray) -> np.ndarray:
 
 
 def _relative_ages(last_played: np.ndarray, puzzle: int) -> np.ndarray:
+    import numpy as np
+
     played = last_played[last_played >= 0]
     return np.maximum(puzzle - played, 1) / puzzle
 
 
 def _repeat_log_likelihood(last_played: np.ndarray, word: int, puzzle: int) -> np.ndarray:
     """Per beta: the log chance that the repeat on `puzzle` was `word`."""
+    import numpy as np
+
     ages = np.log(_relative_ages(last_played, puzzle))
     mine = np.log(max(puzzle - last_played[word], 1) / puzzle)
-    scores = BETA_GRID[:, None] * ages[None, :]
+    scores = beta_grid()[:, None] * ages[None, :]
     top = scores.max(axis=1)
-    return BETA_GRID * mine - (top + np.log(np.exp(scores - top[:, None]).sum(axis=1)))
+    return beta_grid() * mine - (top + np.log(np.exp(scores - top[:, None]).sum(axis=1)))
 
 
 def _repeat_weights(last_played: np.ndarray, puzzle: int, beta_log: np.ndarray) -> np.ndarray:
     """Each played word's chance of being the repeat, averaged over beta's posterior."""
+    import numpy as np
+
     posterior = np.exp(beta_log - beta_log.max())
     posterior /= posterior.sum()
     ages = np.log(_relative_ages(last_played, puzzle))
-    scores = BETA_GRID[:, None] * ages[None, :]
+    scores = beta_grid()[:, None] * ages[None, :]
     each = np.exp(scores - scores.max(axis=1, keepdims=True))
     each /= each.sum(axis=1, keepdims=True)
     return posterior @ each

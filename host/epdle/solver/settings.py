@@ -48,6 +48,17 @@ RESCUE_WIDTH = 200
 TRAP_PENALTY = 3.0
 # The same charge one guess further on, inside the look-ahead.
 TRAP_PENALTY_NEXT = 3.0
+# `best` under a prior of unequal chances (blind, or the history prior):
+# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
+BLIND_WIDTHS = (1, 40, 10, 4)
+# Blind, the search plays for the likeliest candidates holding all but this share of the
+# prior mass: the long tail of rare words would only slow it.
+PLAUSIBLE_MASS_LEFT = 0.015
+# Blind, with at most RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates
+# left (rare ones included), the search first looks for a way to find every one of them
+# in time, and plays for the plausible ones only if there is none (0: off).
+RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
+RARE_GUARD_MAX = 30
 # Up to this bucket size the cost curve is exact (2 n - 1: each word but the first found
 # costs two guesses), and whole.
 EXACT_CURVE = 4

@@ -10,7 +10,7 @@ import numpy as np
 from epdle import words
 from epdle.solver import prior as blind_prior
 from epdle.solver.cache import lists_key
-from epdle.solver.history_prior import HistoryPrior
+from epdle.solver.history_prior import HistoryPrior, prior_text
 from epdle.solver.names import HISTORY_PRIOR, prior_name
 from epdle.solver.patterns import (
     ALPHABET_SIZE,
@@ -158,7 +158,8 @@ class Universe:
         """The prior by name, then which words the answer is drawn from and how likely
         each is, in words."""
         if self.history is not None:
-            return f"{self.prior_name} ({len(self.answers):,} words, {self.history.text()})"
+            history = self.history
+            return prior_text(len(self.answers), history.puzzle, history.last)
         if self.blind:
             return f"{self.prior_name} ({len(self.answers):,} words, weighted by word frequency)"
         return f"{self.prior_name} ({len(self.answers):,} answers, equally likely)"

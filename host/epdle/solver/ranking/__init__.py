@@ -14,7 +14,8 @@ With numpy, the Solver's (epdle.solver.engine):
                  the blind and hard-mode rules
 
 fast_advice answers from the tree's book, else from pure/; None when neither can, and
-the Solver ranks with numpy. The two variants give the same advice (tests hold them
+the Solver ranks with numpy. Under the history prior, fast_history_advice answers from
+pure/weighted.py the same way. The two variants give the same advice (tests hold them
 equal); epdle.solver.settings holds what both read.
 """
 
@@ -26,6 +27,13 @@ from epdle.solver.advice import Advice, worth_showing
 from epdle.solver.limit import CHECKED, guesses_left, out_of_reach, shown_unchanged
 from epdle.solver.names import Kind, strategy
 from epdle.solver.ranking.book import tree_advice
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime
+
+    from epdle.solver.ranking.pure.weighted import DayPrior
+    from epdle.words.history import Played
 
 
 def fast_advice(
@@ -60,6 +68,25 @@ def fast_advice(
         return advice
     # The book's guesses passed the guard when it was written: there the Solver says why.
     return None if on_tree else _guarded(history, hard, top, lists, advice)
+
+
+def fast_history_advice(
+    strategy_name: str,
+    hard: bool,
+    history: Sequence[tuple[str, str]],
+    top: int,
+    known: Sequence[Played],
+    day: datetime.date,
+) -> tuple[Advice, DayPrior] | None:
+    """The fast path's advice under the history prior of `day` (the answers `known`),
+    with that prior, or None when the Solver must answer: only `best`, in normal mode,
+    before the last guess (where the guard at the limit keeps the guesses to candidates).
+    `history` is normalised, as parse_history gives."""
+    if strategy(strategy_name).kind is not Kind.TREE:
+        return None
+    from epdle.solver.ranking.pure.weighted import history_advice
+
+    return history_advice(history, hard, top, known, day)
 
 
 def _guarded(

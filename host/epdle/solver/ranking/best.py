@@ -7,11 +7,14 @@ freq uses too is here (HardGuard).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
+from contextlib import suppress
 
 import numpy as np
 
 from epdle.solver import openers
+from epdle.solver.patterns import matrix_path
 from epdle.solver.ranking.book import path_key
 from epdle.solver.ranking.estimate import (
     candidate_bits,
@@ -20,6 +23,9 @@ from epdle.solver.ranking.estimate import (
     rank_expected_guesses,
     two_ply_costs,
 )
+from epdle.solver.ranking.pure.kernel import KernelMissing
+from epdle.solver.ranking.pure.matrix import Matrix
+from epdle.solver.ranking.pure.weighted import WeightedSearch, searched_guess
 from epdle.solver.ranking.stats import (
     BoundedMemo,
     GuessStats,
@@ -30,13 +36,17 @@ from epdle.solver.ranking.stats import (
 from epdle.solver.scoring import GAME_GUESSES
 from epdle.solver.search import INFINITE, FinishCheck, TreeSearch
 from epdle.solver.settings import (
+    BLIND_WIDTHS,
     COST_DECIMALS,
     FALLBACK_WIDTHS,
     LOOKAHEAD_MAX_CANDIDATES,
     LOOKAHEAD_POOL,
     LOOKAHEAD_TURNS,
     LOOKAHEAD_WIDTH,
+    PLAUSIBLE_MASS_LEFT,
     RANKED_KEPT,
+    RARE_GUARD_LEFT,
+    RARE_GUARD_MAX,
     SEARCH_MAX_CANDIDATES,
     TRAP_PENALTY,
     TRAP_PENALTY_NEXT,
@@ -49,8 +59,6 @@ from epdle.solver.universe import Universe
 # Blind hard mode searches larger sets too, up to this many plausible words, with the
 # narrower WIDE_WIDTHS and BLIND_HARD_RESCUE_WIDTH rescue guesses.
 WIDE_SEARCH_MAX = 100
-# Blind, the search sees only the plausible candidates (a few dozen): it can afford more.
-BLIND_WIDTHS = (1, 40, 10, 4)
 # Blind hard mode also searches larger sets (up to 100 plausible words), narrower (full
 # blind hard bench, with BLIND_HARD_LOOKAHEAD_WIDTH: 20 / 6 / 3 3.6173, 30 / 8 / 3
 # 3.6164, both 6 / 0; 40 / 10 / 3 with the hedge the same play as 30 / 8 / 3).
@@ -58,17 +66,9 @@ WIDE_WIDTHS = (1, 30, 8, 3)
 # Blind hard mode's searches try only this many rescue guesses: where the beam cannot
 # meet the guess limit, 200 more took seconds (4-9 s after SALET, DINER) to find none.
 BLIND_HARD_RESCUE_WIDTH = 10
-# Blind, the search plays for the likeliest candidates holding all but this share of the
-# prior mass: the long tail of rare words would only slow it.
-PLAUSIBLE_MASS_LEFT = 0.015
 # Blind openers ahead of the ranking: hard mode opens with the hard tree's SALET, whose
 # hints bind every later guess less badly than the estimate's TARSE.
 BLIND_OPENERS = {False: (), True: ("salet",)}  # by hard
-# Blind, with at most RARE_GUARD_LEFT guesses to go and at most RARE_GUARD_MAX candidates
-# left (rare ones included), the search first looks for a way to find every one of them
-# in time, and plays for the plausible ones only if there is none (0: off).
-RARE_GUARD_LEFT = {False: 4, True: 0}  # by hard
-RARE_GUARD_MAX = 30
 # Blind hard mode looks at more leaders (the safe leader below is chosen among them too).
 BLIND_HARD_LOOKAHEAD_WIDTH = 24
 # freq in hard mode keeps the letter rule's first guess only if every candidate can still
@@ -177,6 +177,7 @@ class BestPolicy:
         self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
+        self._weighted: WeightedSearch | None = None  # blind normal mode (_weighted_search)
         self.guard = HardGuard(universe)
 
     def forget(self) -> None:
@@ -185,6 +186,7 @@ class BestPolicy:
         self.looked.clear()
         self.placed.clear()
         self._searches.clear()
+        self._weighted = None
         self.guard.forget()
 
     def opening(self, rank: Callable[[GameState], list[int]]) -> list[int]:
@@ -420,6 +422,27 @@ class BestPolicy:
             return max(WIDE_SEARCH_MAX, SEARCH_MAX_CANDIDATES[True])
         return SEARCH_MAX_CANDIDATES[self.blind]
 
+    def _weighted_search(self) -> WeightedSearch | None:
+        """Blind normal mode where every candidate is a guess of the same index: the
+        search of epdle.solver.ranking.pure.weighted (the fast path's, TreeSearch's costs
+        and guesses without numpy), its memo kept as TreeSearch's; None where the matrix
+        is not cached or the lists differ."""
+        universe = self.universe
+        if universe.answers != universe.guesses:
+            return None
+        if self._weighted is None:
+            universe.patterns  # noqa: B018 (cached on disk here, if it can be)
+            path = str(matrix_path(universe.guesses, universe.answers))
+            try:
+                matrix = Matrix(path, len(universe.answers), len(universe.guesses))
+            except (OSError, ValueError):
+                return None
+            weights = array("d", np.ascontiguousarray(universe.weights, dtype=np.float64).tobytes())
+            self._weighted = WeightedSearch(matrix, weights, universe.length, BLIND_WIDTHS)
+        elif len(self._weighted.memo) > SEARCH_MEMO_LIMIT:
+            self._weighted.memo.clear()
+        return self._weighted
+
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
         if len(state.candidates) <= 2:
@@ -427,6 +450,12 @@ class BestPolicy:
         candidates = self.plausible(state.candidates)
         if len(candidates) > self._search_max():
             return None
+        if self.blind and not self.hard:
+            weighted = self._weighted_search()
+            if weighted is not None:
+                every, turns = state.candidates.tolist(), len(state.history)
+                with suppress(KernelMissing):
+                    return searched_guess(weighted, every, candidates.tolist(), turns)
         wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
         search = self._searches.get(wide)
         if search is None:

@@ -74,6 +74,11 @@ def _shipped_files(lists: str) -> tuple[str, str]:
     return _read(os.path.join(folder, "guesses.txt")), _read(answers)
 
 
+def guesses_text() -> str:
+    """The shipped guesses file's text (every named list's guesses), one word a line."""
+    return _shipped_files(DEFAULT_LISTS)[0]
+
+
 @cache
 def shipped_key(lists: str = DEFAULT_LISTS) -> str:
     """The lists key of the named shipped lists (their Universe's key, found

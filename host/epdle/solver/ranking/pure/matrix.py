@@ -120,7 +120,7 @@ def _answer_guesses(guesses: list[str], answers: list[str]) -> list[int]:
         raise Undecided("an answer missing from the guesses")  # the Universe would add it
     found = [index[word] for word in answers]
     document = {"lists": _key(), "answers": found}
-    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    write_cache(path, json.dumps(document, separators=(",", ":")))
     return found
 
 
@@ -182,14 +182,14 @@ def shapes() -> list[tuple[Shape, list[int], list[str]]]:
         "lists": _key(),
         "shapes": [[list(shape), indexes, letters] for shape, indexes, letters in groups],
     }
-    _write_cache(path, json.dumps(document, separators=(",", ":")))
+    write_cache(path, json.dumps(document, separators=(",", ":")))
     return groups
 
 
 _SHAPES_FORMAT = 2
 
 
-def _write_cache(path: str, text: str) -> None:
+def write_cache(path: str, text: str) -> None:
     from pathlib import Path
 
     from epdle.solver.cache import write_atomically
