@@ -25,6 +25,10 @@
  *     is not asked for the load at all (a spent one, 2.8 V / 50 ohm, reads about 2.72 V;
  *     a half-used one, 2.9 V / 30 ohm, about 2.86 V; a half-used one at 0 C, whose
  *     resistance the cold raises, reads lower and would trip under the load).
+ * The awake reading tells the cell's voltage, hardly its resistance: a cell with a good
+ * voltage and a high one (3.0 V, 43-113 ohm at 20 C) passes it, and its VDD crosses the trip
+ * point under POWER_ON's load before the loaded reading: hardware/power.md, "The gap the
+ * guard leaves" (which cells; the L92 pack never reaches them).
  */
 #define SUPPLY_AWAKE_MIN_MV 2830u
 #define SUPPLY_LOADED_MIN_MV 2600u
