@@ -108,7 +108,7 @@ def _register_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument(
         "--plot", metavar="FILE", help="also draw the histogram, failures marked (.png/.svg)"
     )
-    add_solver_options(bench)
+    add_solver_options(bench, todays_prior=False)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
 
@@ -160,7 +160,7 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
-    if prior.get("stale"):
+    if prior.get("stale"):  # prior_report's history_note
         print(f"epdle suggest: note: {prior['stale']}", file=sys.stderr)
     if args.json:
         report = advice_json(advice, spec.strategy, hard, blind)
@@ -174,9 +174,7 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     if advice.answer is not None:
         print(f"Solved: {display_word(advice.answer)}")
         return 0
-    print(advice_text(advice, spec.strategy))
-    if "history" in prior:
-        print(f"prior: {prior['text']}")
+    print(advice_text(advice, spec.strategy, prior=prior.get("line")))
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
@@ -252,16 +250,18 @@ def prior_report(universe: Universe) -> dict[str, Any]:
     report: dict[str, Any] = {"name": universe.prior_name, "text": universe.prior_text}
     history = universe.history
     if history is not None:
-        from epdle.solver.history_prior import stale_note
+        from epdle.session.terminal import history_note, prior_line
 
         last = history.last
         report["history"] = {
             "puzzle": history.puzzle,
             "last_date": last.date.isoformat() if last else None,
             "last_puzzle": last.puzzle if last else None,
+            "days_behind": history.days_behind,
             "shares": {kind: round(share, 4) for kind, share in history.shares.items()},
         }
-        report["stale"] = stale_note(history.puzzle, last)
+        report["line"] = prior_line(universe)
+        report["stale"] = history_note(universe)
     return report
 
 

@@ -7,7 +7,7 @@ from rich.console import Console
 
 from epdle.session.game import Game
 from epdle.session.review import ReviewError, game_review
-from epdle.session.terminal import advice_text, board_text, lost_text, mode_text
+from epdle.session.terminal import advice_text, board_text, lost_text, mode_text, prior_line
 
 
 def show_game(console: Console, game: Game) -> None:
@@ -20,7 +20,12 @@ def show_game(console: Console, game: Game) -> None:
         console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
     else:
         console.print(
-            advice_text(game.advice, game.solver.strategy, mode_text(game)),
+            advice_text(
+                game.advice,
+                game.solver.strategy,
+                mode_text(game),
+                prior_line(game.solver.universe),
+            ),
             highlight=False,
             markup=False,
         )

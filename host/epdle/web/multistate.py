@@ -10,7 +10,7 @@ from epdle.session.commands import InputError, parse_played
 from epdle.session.controller import Controller
 from epdle.session.game import GameError
 from epdle.session.multicontroller import MultiController
-from epdle.web.state import Reply, WebSession, language_of
+from epdle.web.state import Reply, WebSession, language_of, prior_of
 from epdle.words.named import list_name
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class MultiWebSession(WebSession):
             "lost": game.lost,  # the guesses ran out with a board open: the game is over
             "widened": game.widened,
             "answer_list": list_name(game.lists),
+            **prior_of(solver),
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": game.max_guesses,

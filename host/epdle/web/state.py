@@ -22,6 +22,7 @@ from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
 from epdle.session.game import GameError
+from epdle.session.terminal import history_note, prior_line
 from epdle.sim import board_behind
 from epdle.solver import STRATEGIES
 from epdle.solver.scoring import GAME_GUESSES
@@ -68,6 +69,19 @@ def language_of(solver: Solver | MultiSolver) -> dict[str, Any]:
         "alphabet": lang.alphabet,
         "alphabet_text": lang.alphabet_text(),
         "folds": lang.folds,
+    }
+
+
+def prior_of(solver: Solver | MultiSolver) -> dict[str, Any]:
+    """The prior the game weighs the candidates by, as the page says it: its name, in a
+    line (under the history prior, how old its answers are: prior_line), in words, and the
+    note when its history is behind (None when not)."""
+    universe = solver.universe
+    return {
+        "prior_name": universe.prior_name,
+        "prior_line": prior_line(universe) or universe.prior_text,
+        "prior": universe.prior_text,
+        "history_note": history_note(universe),
     }
 
 
@@ -243,7 +257,7 @@ class WebSession:
             "lost": game.lost,  # every guess played without the answer: the game is over
             "widened": game.widened,  # the feedback left the answer list: every word counts
             "answer_list": list_name(game.lists),  # the shipped list the game started from
-            "prior": solver.universe.prior_text,  # the prior and, for history, how old
+            **prior_of(solver),
             "length": solver.universe.length,
             "language": language_of(solver),
             "max_guesses": GAME_GUESSES,
