@@ -160,7 +160,7 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     warnings = repeated_guess_warnings(history)
     for warning in warnings:
         print(f"epdle suggest: warning: {warning}", file=sys.stderr)
-    if prior.get("stale"):  # prior_report's history_note
+    if prior.get("stale"):
         print(f"epdle suggest: note: {prior['stale']}", file=sys.stderr)
     if args.json:
         report = advice_json(advice, spec.strategy, hard, blind)
