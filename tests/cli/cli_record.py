@@ -3,9 +3,11 @@ one-board and several-board games (suggest, bench, play, demo, review) and their
 errors. The recording (cli_record.json) was made when equal guesses came to be listed the
 more common word first and the suggestion tables to show the figure they are ranked by
 (it held through the command line's upper floors and the solver redrawn before that), and
-made again when the default game came to start from the 2023 list: the commands here
-play the default game, whichever list it starts from. test_cli_record.py holds every
-command to it.
+made again when the default game came to start from the 2023 list, and when today's
+game came to be played under the history prior by default: the commands here play the
+default game, whichever it is. Every command runs on one fixed day (EPDLE_TODAY,
+RECORD_TODAY) with an empty history of the player's, so that the recording does not
+depend on the day it runs. test_cli_record.py holds every command to it.
 
 Regenerate (only when an output is meant to change):
     .venv/bin/python tests/cli/cli_record.py > tests/cli/cli_record.json
@@ -30,8 +32,9 @@ COMMANDS: list[tuple[list[str], str]] = [
     (["suggest", "--history", "crane:ybbbb,doubt:bgbbb", "--top", "3"], ""),
     (["suggest", "--history", "tarse:bybbb", "--strategy", "entropy"], ""),
     (["suggest", "--history", "tarse:bybbb", "--strategy", "freq", "--hard", "--json"], ""),
-    (["suggest", "--history", "salet:bbbbb,crony:bbbbb,dumpy:gbbbb"], ""),  # widens
+    (["suggest", "--history", "salet:bbbbb,crony:bbbbb,dumpy:gbbbb"], ""),  # no word fits
     (["suggest", "--history", "salet:bbbbb,crony:bbbbb,dumpy:gbbbb", "--json"], ""),
+    (["suggest", "--prior", "uniform", "--top", "3"], ""),  # the 2023 list's game
     (["suggest", "--history", "salet:ggggg"], ""),
     (["suggest", "--history", "salet:bbbbb,salet:bbbbb"], ""),
     (["suggest", "--history", "zzzzz:bbbbb"], ""),
@@ -99,10 +102,19 @@ def _program() -> list[str]:
     return [sys.executable, "-c", start]
 
 
+# The day every command runs on: the day after the shipped history's newest answer.
+RECORD_TODAY = "2026-08-22"
+
+
 def run(arguments: list[str], stdin: str) -> dict[str, object]:
-    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+    with (
+        tempfile.TemporaryDirectory() as cache,
+        tempfile.TemporaryDirectory() as data,
+        tempfile.TemporaryDirectory() as out,
+    ):
         command = [a.replace("{out}", out) for a in arguments]
         env = {**os.environ, "COLUMNS": "100", "EPDLE_CACHE_DIR": cache, "NO_COLOR": "1"}
+        env |= {"EPDLE_DATA_DIR": data, "EPDLE_TODAY": RECORD_TODAY}
         done = subprocess.run(
             [*_program(), *command],
             input=stdin,

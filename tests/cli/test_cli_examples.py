@@ -43,7 +43,13 @@ def test_every_history_example_gets_advice(history: str) -> None:
 
 def test_the_readme_suggest_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["suggest", "--history", "salet:BBYBB,courd:01000", "--json"]) == 0
-    assert '"candidates_left": 11' in capsys.readouterr().out  # on the 2023 list
+    # Every accepted word that fits, under today's history prior (11 on the 2023 list).
+    assert '"candidates_left": 31' in capsys.readouterr().out
+    assert (
+        main(["suggest", "--history", "salet:BBYBB,courd:01000", "--json", "--prior", "uniform"])
+        == 0
+    )
+    assert '"candidates_left": 11' in capsys.readouterr().out
 
 
 def test_every_play_line_in_the_readme_parses() -> None:

@@ -90,8 +90,9 @@ def feed(tmp_path: Path) -> Iterator[Path]:
 
 
 def start_daemon(port: Path, feed: Path, log: Path) -> subprocess.Popen[bytes]:
+    # The game of Solver(STRATEGY): the answer list's.
     command = [sys.executable, "-m", "epdle", "daemon", "--port", str(port), "--feed", str(feed),
-               "--strategy", STRATEGY, "--top", str(TOP)]  # fmt: skip
+               "--strategy", STRATEGY, "--top", str(TOP), "--prior", "uniform"]  # fmt: skip
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log.open("wb"))
 
 

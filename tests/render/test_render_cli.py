@@ -76,8 +76,9 @@ def test_image_errors_are_one_clear_line(tmp_path: Path, capsys, make_input, out
 def test_render_writes_the_frames_the_daemon_would_show(tmp_path: Path, capsys) -> None:
     history_text = "salet:BBYBB,courd:BGBBB"
     out = tmp_path / "frames"
+    # The game of Solver(STRATEGY): the answer list's.
     assert main(["render", "--history", history_text, "--top", "3", "--strategy", STRATEGY,
-                 "--out", str(out)]) == 0  # fmt: skip
+                 "--prior", "uniform", "--out", str(out)]) == 0  # fmt: skip
     history = parse_history(history_text)
     advice = Solver(STRATEGY).advise(history, top=3)
     expected = render_advice(history, advice, 3)

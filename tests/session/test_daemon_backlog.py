@@ -17,7 +17,8 @@ from epdle.session import daemon
 from epdle.session.controller import Outcome
 from epdle.session.daemon import FEED_BACKLOG, Daemon
 
-ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2"]
+# The 2023 list's game (its candidate counts below).
+ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2", "--prior", "uniform"]
 
 
 def test_a_burst_of_lines_is_pushed_once_played(tmp_path: Path, caplog) -> None:
@@ -116,7 +117,12 @@ def test_a_feed_of_new_games_scores_the_opening_once(
     feed = tmp_path / "feed.txt"
     games = 50
     feed.write_text("new\n" * games)
-    assert main(["daemon", "--feed", str(feed), "--port", "sim://", "--top", "5"]) == 0
+    assert (
+        main(
+            ["daemon", "--feed", str(feed), "--port", "sim://", "--top", "5", "--prior", "uniform"]
+        )
+        == 0
+    )
     one_opening = 5 * len(book.shipped_lists()[1])  # five suggestions over every answer
     assert 0 < calls[0] <= 2 * one_opening
 

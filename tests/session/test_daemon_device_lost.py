@@ -18,7 +18,8 @@ from support.serial_port import PortInFront
 
 from epdle.cli import main
 
-ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2"]
+# The 2023 list's game (its candidate counts below).
+ARGS = ["--port", "sim://", "--strategy", "entropy", "--top", "2", "--prior", "uniform"]
 STATE_TIMEOUT_S = 60.0
 
 

@@ -17,12 +17,8 @@ def test_demo_solves_and_leaves_a_trace(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     out.mkdir()
     (out / "panel-99.png").write_bytes(b"an earlier demo's panel")  # removed, not mixed in
-    assert (
-        main(
-            ["demo", "--answer", "slosh", "--out", str(out), "--strategy", "entropy", "--top", "2"]
-        )
-        == 0
-    )
+    argv = ["demo", "--answer", "slosh", "--out", str(out), "--strategy", "entropy", "--top", "2"]
+    assert main([*argv, "--prior", "uniform"]) == 0  # the game of Solver("entropy") below
     summary = json.loads((out / "summary.json").read_text())
     assert summary["solved"] is True
     assert summary["guesses"][-1] == "slosh"

@@ -41,7 +41,8 @@ def test_a_dictionary_game_is_blind_whatever_is_asked() -> None:
     assert _spec("--language", "fr").always_blind
     own = _spec("--length", "6", "--answers", "mine.txt")
     assert not own.always_blind and not own.in_mode(False, False).blind
-    assert not _spec().in_mode(False, False).blind
+    assert not _spec("--prior", "uniform").in_mode(False, False).blind
+    assert _spec().in_mode(False, False).blind  # today's game: the history prior's words
 
 
 def test_only_the_original_lists_widen() -> None:
@@ -89,7 +90,8 @@ def test_the_heading_names_the_list_the_game_starts_from(tmp_path) -> None:
     answers = tmp_path / "answers.txt"
     answers.write_text("crane\nslate\ntrace\n")
     for options, named in (
-        ([], "the 2023 list"),
+        ([], "every accepted word"),  # today's game, under the history prior
+        (["--prior", "uniform"], "the 2023 list"),
         (["--lists", "original"], "the original list"),
         (["--answers", str(answers)], "the answer list"),  # one's own: no shipped list named
     ):

@@ -122,7 +122,9 @@ def test_a_cold_suggest_on_the_tree_loads_no_numpy(tmp_path, hard):
     history = f"{opener}:{score(opener, 'cloud')}"
     code = (
         "import sys; from epdle.cli import main; "
-        f"main(['suggest', '--history', {history!r}, '--json'] + {['--hard'] * hard!r}); "
+        # The answer list's game, whose shipped tree this is.
+        f"main(['suggest', '--prior', 'uniform', '--history', {history!r}, '--json']"
+        f" + {['--hard'] * hard!r}); "
         "print(sorted({'numpy', 'PIL', 'rich', 'serial'} & set(sys.modules)))"
     )
     env = {"EPDLE_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}

@@ -89,8 +89,8 @@ def test_bad_history_options_are_one_line_errors(argv, message, capsys) -> None:
 
 
 def test_played_and_date_need_the_history_prior(capsys) -> None:
-    assert main(["suggest", "--date", "2026-01-01"]) == 2
-    assert "add --prior history" in capsys.readouterr().err
+    assert main(["suggest", "--prior", "uniform", "--date", "2026-01-01"]) == 2
+    assert "--played and --date are the history prior's" in capsys.readouterr().err
 
 
 def test_a_days_prior_is_fitted_once_and_a_damaged_cache_fitted_again(

@@ -23,7 +23,8 @@ def _spec(*argv: str) -> GameSpec:
 
 
 def test_the_prior_is_parsed_once_into_the_spec_and_frequency_stays_blind() -> None:
-    assert _spec().prior == "uniform" and not _spec().blind
+    assert _spec("--lists", "nyt2023").prior == "uniform" and not _spec("--lists", "nyt2023").blind
+    assert _spec().prior == "history" and _spec().blind  # today's game (test_default_prior)
     spec = _spec("--prior", "frequency", "--hard")
     assert spec.prior == "frequency" and spec.blind and spec.hard
     # Switching modes keeps the prior: a frequency game never narrows to the answer list.
@@ -61,7 +62,7 @@ def test_the_frequency_prior_ranks_a_common_word_above_a_rare_one_that_uniform_t
 ) -> None:
     # GAUNT all green but G: DAUNT, HAUNT, JAUNT, TAUNT, VAUNT on the answer list, each
     # guess of one splitting the rest alike, so uniformly they tie.
-    uniform = _suggest(capsys, "--history", "gaunt:BGGGG")
+    uniform = _suggest(capsys, "--prior", "uniform", "--history", "gaunt:BGGGG")
     assert uniform["prior"] == "uniform" and not uniform["blind"]
     assert uniform["candidates"] == ["daunt", "haunt", "jaunt", "taunt", "vaunt"]
     figures = {s["word"]: s["guesses"] for s in uniform["suggestions"]}

@@ -324,7 +324,7 @@ def test_a_cold_suggest_off_the_tree_loads_no_numpy(shipped, shipped_hard, mode)
     flags = ["--hard"] if mode == "hard" else []
     code = (
         "import sys; from epdle.cli import main; "
-        f"main(['suggest', *{flags!r}, '--history', {text!r}, '--json']); "
+        f"main(['suggest', '--prior', 'uniform', *{flags!r}, '--history', {text!r}, '--json']); "
         f"print(sorted(({NOT_LOADED} | {{'rich'}}) & set(sys.modules)))"
     )
     env = {"EPDLE_CACHE_DIR": str(shipped[1]), "PATH": "/usr/bin:/bin"}
@@ -345,7 +345,7 @@ def test_a_cold_suggest_as_text_loads_no_numpy(solver, shipped, opener):
     text = ",".join(f"{guess}:{feedback}" for guess, feedback in history)
     code = (
         "import sys; from epdle.cli import main; "
-        f"main(['suggest', '--history', {text!r}]); "
+        f"main(['suggest', '--prior', 'uniform', '--history', {text!r}]); "
         f"print(sorted(({NOT_LOADED} | {{'rich'}}) & set(sys.modules)), file=sys.stderr)"
     )
     env = {"EPDLE_CACHE_DIR": str(shipped[1]), "PATH": "/usr/bin:/bin", "COLUMNS": "80"}

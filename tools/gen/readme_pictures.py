@@ -2,7 +2,9 @@
 
 Usage: PYTHONPATH=host python tools/gen/readme_pictures.py  (needs the sim library:
 `make native`, then EPDLE_SIM_LIB=build/host/firmware/libepdle_sim.so).
-Plays `epdle demo --answer slosh` (docs/img/demo.png), a six-letter German game
+Plays `epdle demo --answer slosh` (docs/img/demo.png: today's game, under the history
+prior, on PICTURE_DAY, the day after the shipped history's newest answer, so that the
+picture does not depend on the day it is drawn), a six-letter German game
 (`--language de --length 6 --answer straße`, docs/img/demo-de-6.png) and a
 nine-letter English one (`--length 9 --answer labyrinth`, docs/img/demo-en-9.png),
 and lays the panel after each step side by side, scaled up.
@@ -18,23 +20,24 @@ from PIL import Image
 
 from epdle.session.demo import play_demo
 from epdle.session.one_board import Game
+from epdle.session.spec import GameSpec
 from epdle.solver import Solver
-from epdle.solver.universe import Universe
 
 SCALE = 2
 GAP = 8
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
-# (picture, answer, language and length or None for the original lists)
+PICTURE_DAY = "2026-08-22"
+# (picture, answer, the game as `epdle demo` plays it)
 GAMES = [
-    ("demo.png", "slosh", None),
-    ("demo-de-6.png", "straße", ("de", 6)),
-    ("demo-en-9.png", "labyrinth", ("en", 9)),
+    ("demo.png", "slosh", GameSpec(prior="history", date=PICTURE_DAY)),
+    ("demo-de-6.png", "straße", GameSpec(language="de", length=6)),
+    ("demo-en-9.png", "labyrinth", GameSpec(length=9)),
 ]
 
 
 def main() -> int:
-    for name, answer, game in GAMES:
-        universe = Universe.dictionary(*game) if game else Universe.shipped()  # as `epdle demo`
+    for name, answer, spec in GAMES:
+        universe = spec.in_mode(False, False).universe()
         draw(Solver(universe=universe), answer, IMAGES / name)
     return 0
 

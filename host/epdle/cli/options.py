@@ -62,12 +62,16 @@ def add_top_option(parser: argparse.ArgumentParser, *, for_device: bool = False)
     )
 
 
-def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool = True) -> None:
+def add_solver_options(
+    parser: argparse.ArgumentParser, *, other_lengths: bool = True, todays_prior: bool = True
+) -> None:
     """--strategy, --hard, --blind, the word lists, --language and --length (every
     command has them; ``other_lengths=False`` leaves the last two out for a command
-    that plays the original lists only)."""
+    that plays the original lists only). Without --prior, today's game is played under
+    the history prior (game_spec); ``todays_prior=False``: every game under the uniform
+    one (`bench`, whose games are the answer list's)."""
     from epdle.solver import DEFAULT_STRATEGY, STRATEGIES
-    from epdle.solver.names import DEFAULT_PRIOR, PRIORS
+    from epdle.solver.names import PRIORS, UNIFORM_PRIOR
     from epdle.words.languages import LANGUAGES, LENGTHS
     from epdle.words.named import ANSWER_FILES, DEFAULT_LISTS, LIST_TEXT
 
@@ -96,13 +100,19 @@ def add_solver_options(parser: argparse.ArgumentParser, *, other_lengths: bool =
         + f" (default: {DEFAULT_LISTS}); the game goes on with every accepted word when the "
         "feedback leaves it",
     )
+    default = (
+        "history in today's game, one board on the shipped English lists without --lists "
+        "or --blind; uniform in any other"
+        if todays_prior
+        else UNIFORM_PRIOR
+    )
     parser.add_argument(
         "--prior",
         choices=PRIORS,
-        default=DEFAULT_PRIOR,
+        default=None if todays_prior else UNIFORM_PRIOR,
         help="how likely each word is to be the answer: "
         + "; ".join(f"{name}, {text}" for name, text in PRIORS.items())
-        + f" (default: {DEFAULT_PRIOR})",
+        + f" (default: {default})",
     )
     _add_history_options(parser)
     parser.add_argument("--answers", help="answer list file (one word a line)")
@@ -144,8 +154,8 @@ def _add_history_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--date",
         metavar="YYYY-MM-DD",
-        help="the day played, for the history prior (default: today): only the answers "
-        "dated before it are read",
+        help="the day played, for the history prior (default: today, by the local date or "
+        "$EPDLE_TODAY): only the answers dated before it are read",
     )
 
 
@@ -189,11 +199,11 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     """The game the parsed arguments describe, fixed: the one place a command's options
     become its settings. A combination that means nothing is a usage error here."""
     from epdle.session.spec import GameSpec
-    from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY
+    from epdle.solver.names import DEFAULT_STRATEGY, UNIFORM_PRIOR
     from epdle.words.named import DEFAULT_LISTS
 
     lists = getattr(args, "lists", None)
-    prior = getattr(args, "prior", DEFAULT_PRIOR)
+    prior = getattr(args, "prior", None)
     spec = GameSpec(
         boards=getattr(args, "boards", 1),
         strategy=args.strategy,
@@ -207,10 +217,12 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
         top=getattr(args, "top", 5),
         full_refresh=getattr(args, "full_refresh", False),
         lists=lists or DEFAULT_LISTS,
-        prior=prior,
+        prior=prior or UNIFORM_PRIOR,
         played=getattr(args, "played", None),
         date=getattr(args, "date", None),
     )
+    if prior is None:
+        spec = spec._replace(prior=_default_prior(spec, lists))
     if lists and not spec.shipped:
         raise UsageError(
             "--lists names a shipped answer list: leave out --answers, --guesses, "
@@ -222,6 +234,15 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
     return spec.in_mode(spec.hard, spec.blind)  # blind where the lists or prior always are
 
 
+def _default_prior(spec: GameSpec, lists: str | None) -> str:
+    """The prior of a game whose command gave no --prior: the history prior for today's
+    game (GameSpec.todays) unless --lists names the answer list to start from or --blind
+    asks for every word by frequency, else the uniform prior."""
+    from epdle.solver.names import HISTORY_PRIOR, UNIFORM_PRIOR
+
+    return HISTORY_PRIOR if spec.todays and not (lists or spec.blind) else UNIFORM_PRIOR
+
+
 def _check_history_prior(spec: GameSpec) -> None:
     """The history prior asked for today's game alone (one board, the shipped English
     lists, not --blind), its --played file readable and its --date a day that was."""
@@ -229,11 +250,12 @@ def _check_history_prior(spec: GameSpec) -> None:
 
     if spec.prior != HISTORY_PRIOR:
         if spec.played or spec.date:
-            raise UsageError("--played and --date are the history prior's: add --prior history")
+            raise UsageError(
+                "--played and --date are the history prior's, today's game's: one board on "
+                "the shipped English lists, with --prior history or no --prior"
+            )
         return
-    one_board = GameSetup(spec).by_kind(lambda: True, lambda: False)
-    todays = spec.shipped and not spec.blind and one_board
-    if not todays:
+    if not spec.todays or spec.blind:
         raise UsageError(
             "--prior history is the Times' game: one board on the shipped English lists "
             "(leave out --boards, --blind, --answers, --guesses, --language and --length)"

@@ -21,6 +21,7 @@ from epdle.cli.options import (
     resolve_port,
 )
 from epdle.cli.paths import input_file, output_dir, output_file
+from epdle.cli.prior import say_history_note
 from epdle.session.setup import GameSetup
 
 if TYPE_CHECKING:
@@ -169,6 +170,7 @@ def _play(args: argparse.Namespace) -> int:
         panel_dir = output_dir(args.panel_dir.resolve(), "--panel-dir")
         port = "sim://?" + urlencode({"png_dir": str(panel_dir)})
     controller = setup.new_controller(setup.presenter(port))
+    say_history_note("epdle play", controller.game.solver.universe)
     if panel_dir is not None:
         # A new board counts its refreshes from 1 again: an earlier session's panels go.
         for stale in panel_dir.glob("panel-*.png"):
@@ -190,13 +192,16 @@ def _daemon(args: argparse.Namespace) -> int:
     )
     if args.feed != "-":
         input_file(args.feed, "feed")
-    return daemon.run(setup.new_controller(setup.presenter(resolve_port(args.port))), args.feed)
+    controller = setup.new_controller(setup.presenter(resolve_port(args.port)))
+    say_history_note("epdle daemon", controller.game.solver.universe)
+    return daemon.run(controller, args.feed)
 
 
 def _demo(args: argparse.Namespace) -> int:
     setup = game_setup(args)
     output_dir(args.out)
     game = setup.new_game()
+    say_history_note("epdle demo", game.solver.universe)
     return setup.by_kind(
         lambda: _one_board_demo(args, setup, cast("Game", game)),
         lambda: _multi_demo(args, setup, cast("MultiGame", game)),  # one answer per board
@@ -307,6 +312,7 @@ def _review(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CommandError(str(error)) from None
     game = cast("Game", GameSetup(spec, progress_bar).new_game())  # review plays one board
+    say_history_note("epdle review", game.solver.universe)
     try:
         review = review_as_played(history, game.solver, game.solvers, args.normal)
     except ReviewError as error:

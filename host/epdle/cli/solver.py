@@ -16,7 +16,7 @@ from epdle.cli.options import (
     progress_bar,
 )
 from epdle.session.setup import GameSetup
-from epdle.solver.names import HISTORY_PRIOR, Kind, mode_name, prior_name
+from epdle.solver.names import HISTORY_PRIOR, Kind, history_text, mode_name, prior_name
 from epdle.solver.scoring import parse_history
 from epdle.words.languages import display_word
 
@@ -111,7 +111,7 @@ def _register_bench(commands: argparse._SubParsersAction) -> None:
     bench.add_argument(
         "--plot", metavar="FILE", help="also draw the histogram, failures marked (.png/.svg)"
     )
-    add_solver_options(bench)
+    add_solver_options(bench, todays_prior=False)
     _add_json_option(bench)
     bench.set_defaults(func=run_bench)
 
@@ -177,9 +177,7 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     if advice.answer is not None:
         print(f"Solved: {display_word(advice.answer)}")
         return 0
-    print(advice_text(advice, spec.strategy))
-    if "history" in prior:
-        print(f"prior: {prior['text']}")
+    print(advice_text(advice, spec.strategy, prior=prior.get("line")))
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
@@ -289,8 +287,10 @@ def history_report(history: HistoryPrior | DayPrior) -> dict[str, Any]:
             "puzzle": history.puzzle,
             "last_date": last.date.isoformat() if last else None,
             "last_puzzle": last.puzzle if last else None,
+            "days_behind": history.days_behind,
             "shares": {kind: round(share, 4) for kind, share in history.shares.items()},
         },
+        "line": history_text(last.date.isoformat() if last else None, history.days_behind),
         "stale": stale_note(history.puzzle, last),
     }
 

@@ -12,6 +12,7 @@ import webbrowser
 
 from epdle.cli.errors import CommandError, examples
 from epdle.cli.options import PORT_HELP, add_game_options, device_port, game_spec, progress_bar
+from epdle.cli.prior import say_history_note
 from epdle.session.setup import GameSetup
 
 TYPE_CHECKING = False
@@ -215,6 +216,7 @@ def _web(args: argparse.Namespace) -> int:
         sock.close()
         print(f"epdle web: {error}", file=sys.stderr)
         return 1
+    say_history_note("epdle web", session.controller.game.solver.universe)
     app = create_app(session, guard)
     shown = lan_address() if host in WILDCARD_HOSTS else host  # an address to open
     url = f"http://{host_with_port(shown, port)}/"

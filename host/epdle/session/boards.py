@@ -27,6 +27,7 @@ from epdle.session.terminal import (
     columns_text,
     mode_text,
     plural,
+    prior_state,
 )
 from epdle.solver.multi.history import SOLVED_MARK
 from epdle.solver.scoring import is_solved, parse_feedback, quoted
@@ -179,6 +180,7 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
             "lost": self.lost,  # the guesses ran out with a board open: the game is over
             "widened": self.widened,
             "answer_list": list_name(self.lists),
+            **prior_state(solver.universe),
             "length": solver.universe.length,
             "language": language_state(solver.universe),
             "max_guesses": self.max_guesses,

@@ -19,12 +19,16 @@ from epdle.words.history import (
     HistoryFileError,
     Played,
     merged,
+    parse_date,
     parse_history,
     puzzle_number,
     shipped_history,
 )
 
 HISTORY_FILE = "history.tsv"
+# The day taken as today instead of the local date (YYYY-MM-DD): for recorded outputs and
+# scripts that must not depend on the day they run.
+TODAY_VARIABLE = "EPDLE_TODAY"
 
 
 class DuplicateEntry(ValueError):
@@ -47,8 +51,14 @@ def player_history_path() -> Path:
 
 
 def today() -> datetime.date:
-    """The local date: the day whose puzzle the player is on."""
-    return datetime.date.today()
+    """The day whose puzzle the player is on: $EPDLE_TODAY, else the local date."""
+    fixed = os.environ.get(TODAY_VARIABLE)
+    if not fixed:
+        return datetime.date.today()
+    try:
+        return parse_date(fixed)
+    except ValueError as error:
+        raise ValueError(f"${TODAY_VARIABLE}: {error}") from None
 
 
 def accepted_words() -> frozenset[str]:

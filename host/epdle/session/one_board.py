@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 from epdle.session.commands import HELP_TEXT, parse_played
 from epdle.session.game import GameBase, SolverFor, language_state
-from epdle.session.terminal import advice_text, board_text, candidates_text, lost_text, mode_text
+from epdle.session.terminal import (
+    advice_text,
+    board_text,
+    candidates_text,
+    lost_text,
+    mode_text,
+    prior_line,
+    prior_state,
+)
 from epdle.solver import Advice, HistoryError, Solver
 from epdle.solver.scoring import GAME_GUESSES, is_solved
 from epdle.words.named import list_name
@@ -100,7 +108,7 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
             "lost": self.lost,  # every guess played without the answer: the game is over
             "widened": self.widened,  # the feedback left the answer list: every word counts
             "answer_list": list_name(self.lists),  # the shipped list the game started from
-            "prior": solver.universe.prior_text,  # the prior and, for history, how old
+            **prior_state(solver.universe),  # the prior and, for history, how old
             "length": solver.universe.length,
             "language": language_state(solver.universe),
             "max_guesses": GAME_GUESSES,
@@ -138,7 +146,12 @@ def show_game(console: Console, game: Game) -> None:
         console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
     else:
         console.print(
-            advice_text(game.advice, game.solver.strategy, mode_text(game)),
+            advice_text(
+                game.advice,
+                game.solver.strategy,
+                mode_text(game),
+                prior_line(game.solver.universe),
+            ),
             highlight=False,
             markup=False,
         )

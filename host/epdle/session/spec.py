@@ -10,7 +10,7 @@ Numpy-free and typing-free: a one-shot `epdle suggest` reads its spec too.
 from __future__ import annotations
 
 from epdle.named_tuple import NamedTuple
-from epdle.solver.names import DEFAULT_PRIOR, DEFAULT_STRATEGY, FREQUENCY_PRIOR, HISTORY_PRIOR
+from epdle.solver.names import DEFAULT_STRATEGY, FREQUENCY_PRIOR, HISTORY_PRIOR, UNIFORM_PRIOR
 from epdle.words.named import DEFAULT_LISTS
 
 TYPE_CHECKING = False
@@ -48,7 +48,7 @@ class GameSpec(NamedTuple):
     lists: str = DEFAULT_LISTS
     # The prior over the candidates (epdle.solver.names.PRIORS): "frequency" plays blind
     # from the first guess (every accepted word, weighted as a blind game weighs them).
-    prior: str = DEFAULT_PRIOR
+    prior: str = UNIFORM_PRIOR
     # The history prior's answers: a history file of one's own (None: the shipped history
     # with the player's), and the day played (None: today, by the local date). Nothing
     # dated that day or later is read.
@@ -71,6 +71,12 @@ class GameSpec(NamedTuple):
         shipped guesses: no answers or guesses file, no other language or length): the
         games whose answer may still leave its answer list."""
         return not (self.answers or self.guesses or self.dictionary)
+
+    @property
+    def todays(self) -> bool:
+        """Today's game as the Times plays it, the game the history prior is for: one board
+        on the shipped English lists."""
+        return self.shipped and self.boards == 1
 
     @property
     def widens(self) -> bool:

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from epdle.session.one_board import Game
     from epdle.solver.advice import Advice
     from epdle.solver.multi.advice import MultiSuggestion
+    from epdle.solver.universe import Universe
 
 TILE_STYLES = {
     "G": "bold white on green4",
@@ -48,9 +49,41 @@ def plural(count: int, noun: str) -> str:
 
 def mode_text(game: Game | MultiGame) -> str:
     """The game's mode as the terminal says it (names.mode_text)."""
-    text = names.mode_text(game.solver.hard, game.solver.blind, game.widened, game.lists)
-    history = getattr(getattr(game.solver, "universe", None), "history", None)
-    return text if history is None else f"{text}, prior: history ({history.text()})"
+    return names.mode_text(game.solver.hard, game.solver.blind, game.widened, game.lists)
+
+
+def prior_line(universe: object) -> str | None:
+    """Under the history prior, the prior and how old its answers are, as a turn's heading
+    and the page say it (names.history_text); None under another (the words the heading
+    names say which)."""
+    history = getattr(universe, "history", None)
+    if history is None:
+        return None
+    last = history.last.date.isoformat() if history.last else None
+    return names.history_text(last, history.days_behind)
+
+
+def history_note(universe: object) -> str | None:
+    """Under the history prior, when its answers lack the day before the day played, one
+    line saying so and how to bring them up to date (history_prior.stale_note); else None."""
+    history = getattr(universe, "history", None)
+    if history is None:
+        return None
+    from epdle.solver.history_prior import stale_note
+
+    return stale_note(history.puzzle, history.last)
+
+
+def prior_state(universe: Universe) -> dict[str, object]:
+    """The prior the game weighs the candidates by, as the page says it: its name, in a
+    line (under the history prior, how old its answers are: prior_line), in words, and the
+    note when its history is behind (None when not)."""
+    return {
+        "prior_name": universe.prior_name,
+        "prior_line": prior_line(universe) or universe.prior_text,
+        "prior": universe.prior_text,
+        "history_note": history_note(universe),
+    }
 
 
 # The suggestion table's columns, the same in `play` and `suggest`, and how each is
@@ -89,10 +122,12 @@ def columns_text(rows: Sequence[Sequence[str]], align: Sequence[Align]) -> str:
     )
 
 
-def advice_text(advice: Advice, strategy: str | None = None, mode: str | None = None) -> str:
+def advice_text(
+    advice: Advice, strategy: str | None = None, mode: str | None = None, prior: str | None = None
+) -> str:
     """The ranked suggestions under a line that says how many candidates are left (and of
-    which words: ``mode``) and what the ranking is by (the strategy's own measure, not
-    always the columns shown)."""
+    which words: ``mode``), what the ranking is by (the strategy's own measure, not
+    always the columns shown) and under which prior (``prior``: prior_line's)."""
     from epdle.solver.names import REGISTRY
 
     heading = f"{plural(advice.candidates_left, 'candidate')} left"
@@ -100,6 +135,8 @@ def advice_text(advice: Advice, strategy: str | None = None, mode: str | None = 
         heading += f" of {mode}"
     if strategy is not None:  # on a line of its own: neither wraps on a terminal
         heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
+    if prior is not None:
+        heading += f"\nprior: {prior}"
     # `best` ranks by estimated guesses: the figure is shown (the searched guess says so).
     figured = strategy == "best" or any(s.guesses is not None for s in advice.suggestions)
     rows: list[tuple[str, ...]] = [(*COLUMNS, GUESSES_COLUMN) if figured else COLUMNS]

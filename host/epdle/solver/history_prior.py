@@ -64,7 +64,7 @@ class HistoryPrior:
     @property
     def days_behind(self) -> int:
         """The days before this one whose answers the history misses."""
-        return max(0, self.puzzle - 1 - (self.last.puzzle if self.last else -1))
+        return days_behind(self.puzzle, self.last)
 
     def text(self) -> str:
         """How the words are weighted, and how old the history is, in words."""
@@ -107,6 +107,11 @@ def answer_kinds(history: Sequence[Played]) -> list[str]:
         kinds.append(KINDS[kind])
         played.add(answer.word)
     return kinds
+
+
+def days_behind(puzzle: int, last: Played | None) -> int:
+    """The days before `puzzle` whose answers a history ending at `last` misses."""
+    return max(0, puzzle - 1 - (last.puzzle if last else -1))
 
 
 def stale_note(puzzle: int, last: Played | None) -> str | None:

@@ -36,6 +36,8 @@ ONE_PLY_STRATEGIES = tuple(name for name, s in REGISTRY.items() if s.kind is Kin
 DEFAULT_STRATEGY = "best"
 # The prior a game weighs its candidates by (`--prior`), chosen once in its GameSpec:
 # name -> what it is (for --help). A blind game is weighted by frequency whatever is asked.
+# Without --prior, today's game (GameSpec.todays) is played under the history prior, any
+# other under the uniform one (epdle.cli.options.game_spec).
 PRIORS = {
     "uniform": "the answer list's words, equally likely, every accepted word only once "
     "the feedback leaves it",
@@ -45,7 +47,7 @@ PRIORS = {
     "(never-played words of the original list most, the Times' additions and repeats at "
     "the share the history gives them; the English five-letter game of one board)",
 }
-DEFAULT_PRIOR = "uniform"
+UNIFORM_PRIOR = "uniform"
 FREQUENCY_PRIOR = "frequency"
 HISTORY_PRIOR = "history"
 
@@ -53,7 +55,7 @@ HISTORY_PRIOR = "history"
 def prior_name(blind: bool) -> str:
     """The prior a game in this mode weighs its candidates by: a blind game's is the
     frequency prior."""
-    return FREQUENCY_PRIOR if blind else DEFAULT_PRIOR
+    return FREQUENCY_PRIOR if blind else UNIFORM_PRIOR
 
 
 # How many ranked guesses a turn keeps (and so the most --top can ask for).
@@ -83,6 +85,17 @@ def mode_text(
     else:
         words = list_name(lists)
     return words + (", hard mode" if hard else "")
+
+
+def history_text(last: str | None, behind: int) -> str:
+    """The history prior and how old its answers are, in a few words, as the terminal's
+    heading and the page say it: 'history (answers to 2026-08-21, 107 days behind)'
+    (`last`, the newest answer's date; `behind`, the days it misses before the day
+    played)."""
+    if last is None:
+        return "history (no answers known)"
+    age = f"{behind} day{'s' * (behind != 1)} behind" if behind else "up to date"
+    return f"history (answers to {last}, {age})"
 
 
 def panel_mode(

@@ -285,8 +285,18 @@ function modeText() {
   const { settings } = state;
   let words = `${state.answer_list} (every accepted word if today's answer is not on it)`;
   if (state.widened) words = `every accepted word, the common ones first: the answer is not in ${state.answer_list}`;
+  else if (state.prior_name === "history") words = "every accepted word, by the answers played before";
   else if (settings.blind) words = "every accepted word, the common ones first";
   return `Words: ${words}${settings.hard ? " · hard mode" : ""}`;
+}
+
+// The prior the candidates are weighed by, and how old its answer history is; the note
+// that says how to bring the history up to date while it is behind.
+function renderPrior() {
+  $("#prior").textContent = `Prior: ${state.prior_line}`;
+  const note = $("#prior-note");
+  note.textContent = state.history_note ? `Note: ${state.history_note}` : "";
+  note.hidden = !state.history_note;
 }
 
 function renderDevice() {
@@ -347,6 +357,7 @@ function render(next) {
   renderDevice();
   renderSettings();
   $("#mode").textContent = modeText();
+  renderPrior();
   $("#undo").disabled = state.history.length === 0;
   noteAdvice();
   document.dispatchEvent(new CustomEvent("epdle-state", { detail: state })); // review.js

@@ -27,7 +27,7 @@ from itertools import accumulate, pairwise
 
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import cache_dir_name, remembered_key
-from epdle.solver.history_prior import KINDS, known_before, prior_path
+from epdle.solver.history_prior import KINDS, days_behind, known_before, prior_path
 from epdle.solver.ranking.book import common_key, guesses_text, shipped_lists
 from epdle.solver.ranking.pure.kernel import (
     KernelMissing,
@@ -354,6 +354,11 @@ class DayPrior:
         self.last = last
         self.weights = weights
         self._kinds = kinds
+
+    @property
+    def days_behind(self) -> int:
+        """The days before this one whose answers the history misses."""
+        return days_behind(self.puzzle, self.last)
 
     @cached_property
     def shares(self) -> dict[str, float]:
