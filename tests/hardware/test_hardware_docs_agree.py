@@ -75,3 +75,34 @@ def test_the_brown_out_range_named_is_the_configured_one(doc: str) -> None:
         assert (low, high) == TRIP_RANGES[configured_borv()], f"{doc}: {low}-{high} V"
         if found[2]:
             assert found[2] == configured_borv()
+
+
+def awake_floor_v() -> str:
+    """The guard's awake floor (firmware/drivers/supply.h), in volts as the docs write it."""
+    text = (ROOT / "firmware" / "drivers" / "supply.h").read_text(encoding="utf-8")
+    match = re.search(r"#define SUPPLY_AWAKE_MIN_MV (\d+)u", text)
+    assert match is not None
+    return f"{int(match[1]) / 1000:.2f}"
+
+
+def awake_floors_named(text: str) -> list[tuple[str, str, str]]:
+    """'refuses updates under 2.83 V', 'under 2.83 V awake', 'the device's 2.83 V check'."""
+    return re.findall(
+        r"refuses updates under\s+(\d\.\d\d) V|under\s+(?:about\s+)?(\d\.\d\d) V awake|"
+        r"device's\s+(\d\.\d\d) V check",
+        text,
+    )
+
+
+@pytest.mark.parametrize(
+    "doc", ["hardware/README.md", "hardware/bringup.md", "hardware/power.md", "README.md"]
+)
+def test_the_awake_floor_named_is_the_guard_s(doc: str) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    for found in awake_floors_named(text):
+        assert "".join(found) == awake_floor_v(), f"{doc}: {''.join(found)} V"
+
+
+def test_a_stale_awake_floor_is_found() -> None:
+    assert awake_floors_named("the device refuses updates under\n2.75 V, and") == [("2.75", "", "")]
+    assert awake_floor_v() != "2.75"
