@@ -20,7 +20,7 @@ def show_game(console: Console, game: Game) -> None:
         console.print(f"[red]{lost_text(game)}[/red] 'new' for another game.", highlight=False)
     else:
         console.print(
-            advice_text(game.advice, game.solver.strategy, mode_text(game)),
+            advice_text(game.advice, game.solver.strategy, mode_text(game), len(game.history)),
             highlight=False,
             markup=False,
         )

@@ -18,6 +18,7 @@ from PIL import Image
 
 from epdle.frames import decode
 from epdle.link import LinkError
+from epdle.odds import chance_shown, chance_text
 from epdle.render.planes import Planes, planes_to_image
 from epdle.session.commands import Control
 from epdle.session.controller import Controller, Outcome
@@ -237,6 +238,7 @@ class WebSession:
         game = self.controller.game
         advice = game.advice
         solver = game.solver
+        chances = chance_shown(advice.candidates_left, len(game.history))
         return {
             "history": [{"word": w, "colours": f} for w, f in game.history],
             "solved": game.solved,
@@ -255,9 +257,12 @@ class WebSession:
                     "bits": round(s.bits, 3),
                     "expected_left": round(s.expected_left, 2),
                     "could_win": s.is_candidate,
-                    # `best`'s estimated guesses to finish, that it ranks by (None: the
-                    # guess the tree or the search placed first)
+                    # `best`'s expected guesses to finish, that it ranks by
+                    # (epdle.solver.ranking.figure), and what gave it
                     "guesses": None if s.guesses is None else round(s.guesses, 2),
+                    "guesses_from": s.source,
+                    # on the last guesses, its chance to win ("1 in 4"; None: not shown)
+                    "chance": (chance_text(s.chance) or None) if chances else None,
                 }
                 for s in advice.suggestions
             ],
