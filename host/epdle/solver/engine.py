@@ -108,7 +108,9 @@ class Solver:
         ]
         candidates_left = len(state.candidates)
         shown = worth_showing(suggestions, candidates_left)
-        return Advice(candidates_left, False, in_figure_order(shown) if best else shown, likely)
+        return Advice(
+            candidates_left, False, in_figure_order(shown, len(history)) if best else shown, likely
+        )
 
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""

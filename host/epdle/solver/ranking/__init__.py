@@ -77,7 +77,7 @@ def settle(
     searched = with_searched_figures(advice, history, hard)
     if searched is None:
         return None
-    rows = figured(searched.suggestions, None, ESTIMATE)
+    rows = figured(searched.suggestions, None, ESTIMATE, len(history))
     return Advice(searched.candidates_left, False, rows, searched.candidates)
 
 

@@ -219,7 +219,7 @@ def tree_advice(
     return Advice(
         candidates_left=len(candidates),
         solved=False,
-        suggestions=figured(worth_showing(rows, len(candidates)), lead, TREE),
+        suggestions=figured(worth_showing(rows, len(candidates)), lead, TREE, len(history)),
         candidates=candidates[:_LISTED_CANDIDATES],
     )
 

@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from epdle.solver.advice import Suggestion
-from epdle.solver.scoring import feedback
+from epdle.solver.scoring import GAME_GUESSES, feedback
 from epdle.solver.settings import COST_DECIMALS
 
 # What gave a row its figure (Suggestion.source).
@@ -57,7 +57,7 @@ def tree_figure(tree: Mapping[str, str], key: str, candidates: Sequence[str]) ->
 
 
 def figured(
-    suggestions: Sequence[Suggestion], lead: float | None, lead_source: str
+    suggestions: Sequence[Suggestion], lead: float | None, lead_source: str, played: int
 ) -> list[Suggestion]:
     """`suggestions` with their figures settled: the first row's `lead` (from
     `lead_source`) where it has none of its own, every other figure's source as given
@@ -68,14 +68,15 @@ def figured(
     ]
     if rows and rows[0].guesses is None and lead is not None:
         rows[0] = rows[0].figured(lead, lead_source)
-    return in_figure_order(rows)
+    return in_figure_order(rows, played)
 
 
-def in_figure_order(suggestions: Sequence[Suggestion]) -> list[Suggestion]:
+def in_figure_order(suggestions: Sequence[Suggestion], played: int) -> list[Suggestion]:
     """The first row where it was placed, the runners-up by figure (equal ones, and rows
-    with none, as they came)."""
+    with none, as they came); at the last guess (`played` so far) as they came: there the
+    ranking is by the chance to win, which the rows show (epdle.odds)."""
     rows = list(suggestions)
-    if len(rows) < 3:
+    if len(rows) < 3 or played >= GAME_GUESSES - 1:
         return rows
 
     def key(row: Suggestion) -> float:

@@ -71,7 +71,9 @@ def with_searched_figures(
     suggestions = [
         _searched(s, f, len(members)) for s, f in zip(advice.suggestions, figures, strict=True)
     ]
-    return Advice(advice.candidates_left, False, in_figure_order(suggestions), advice.candidates)
+    return Advice(
+        advice.candidates_left, False, in_figure_order(suggestions, len(history)), advice.candidates
+    )
 
 
 def searched_values(
