@@ -11,9 +11,7 @@ FREQUENT_ZIPF = 4.2
 COMMON_ZIPF = 2.5
 TIER_NAMES = ("frequent", "common", "all")
 
-# A stem must be at least this frequent for "stem + s" to count as its plural, or at least
-# as frequent as the word itself (LOINS, 2.71, of LOIN, 2.75: a rare word's plural is
-# rarer still; no answer of the shipped lists is such a word).
+# A stem must be at least this frequent for "stem + s" to count as its plural.
 STEM_MIN_ZIPF = 2.8
 
 
@@ -33,8 +31,7 @@ def inflection_flags(word: str, zipf: Callable[[str], float]) -> tuple[bool, boo
             stems.append(word[:-2])
         if word.endswith("ies"):
             stems.append(word[:-3] + "y")
-        floor = min(STEM_MIN_ZIPF, max(zipf(word), 1e-9))
-        plural = any(len(stem) > 1 and zipf(stem) >= floor for stem in stems)
+        plural = any(len(stem) > 1 and zipf(stem) >= STEM_MIN_ZIPF for stem in stems)
     past_tense = False
     if word.endswith("ed"):
         stems = [word[:-1], word[:-2]]
