@@ -143,3 +143,11 @@ def test_chance_wording():
     assert odds.chance_shown(4, 2) and not odds.chance_shown(50, 2)
     assert odds.chance_shown(50, GAME_GUESSES - 1)  # the last guess
     assert not odds.chance_shown(1, GAME_GUESSES - 1)  # one left: "the answer"
+
+
+def test_blind_hard_modes_opener_shows_its_figure_and_why_it_leads(capsys):
+    assert main(["suggest", "--blind", "--hard", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    first = report["suggestions"][0]
+    assert first["word"] == "salet" and first["guesses"] is not None
+    assert report["lead"] == "hard mode's opener, whose hints bind the later guesses less"

@@ -20,7 +20,7 @@ from epdle.solver.ranking.estimate import (
     rank_expected_guesses,
     two_ply_costs,
 )
-from epdle.solver.ranking.figure import ESTIMATE, SEARCH, TREE, tree_figure
+from epdle.solver.ranking.figure import ESTIMATE, OPENER, SEARCH, TREE, tree_figure
 from epdle.solver.ranking.searched import searched_values
 from epdle.solver.ranking.stats import (
     BoundedMemo,
@@ -173,10 +173,9 @@ class BestPolicy:
         self._progress = progress
         self._tree_any_size = tree_any_size  # trees.load_or_build_tree's any_size
         self.ranked_memo: BoundedMemo[list[int]] = BoundedMemo()
-        # Per state: the leaders the look re-ranked, by their cost one guess further on,
-        # and the guess the search or the blind opener placed first (figures).
+        # Per state: the leaders the look re-ranked, by their cost one guess further on
+        # (figures).
         self.looked: BoundedMemo[dict[int, float]] = BoundedMemo()
-        self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
         self.guard = Guard(universe)
@@ -185,7 +184,6 @@ class BestPolicy:
         """Drop the per-state memos."""
         self.ranked_memo.clear()
         self.looked.clear()
-        self.placed.clear()
         self._searches.clear()
         self.guard.forget()
 
@@ -234,8 +232,6 @@ class BestPolicy:
                 ranked = estimated
                 if searched is not None:
                     ranked = [searched, *(g for g in estimated if g != searched)]
-            if ranked[0] != estimated[0]:
-                self.placed[key] = ranked[0]
             self.ranked_memo[key] = ranked
         return ranked
 
@@ -246,25 +242,22 @@ class BestPolicy:
         `best` chose by, and what gave it (epdle.solver.ranking.figure): the tree's own
         play for the tree's guess; where the search ran, each guess's searched value;
         else its cost one guess further on where the look re-ranked it, else the
-        estimate's (expected_guess_costs)."""
-        key = state.key()
-        placed = self.placed.get(key)
-        tree_guess = self.tree_guess(state)
-        if tree_guess is not None:
-            placed = self.universe.guess_index[tree_guess]
-        looked = self.looked.get(key, {})
+        estimate's (expected_guess_costs), the blind opener's included."""
+        looked = self.looked.get(state.key(), {})
         candidates = state.candidates
         if len(candidates) > 2:
             candidates = self.plausible(candidates)
         stats = guess_stats(self.universe, candidates, np.array(guesses, dtype=np.int64))
         estimates = expected_guess_costs(stats, candidate_bits(self.universe, candidates))
         rows: list[tuple[float | None, str | None]] = [
-            (None if guess == placed else looked.get(guess, float(estimate)), ESTIMATE)
+            (looked.get(guess, float(estimate)), ESTIMATE)
             for guess, estimate in zip(guesses, estimates, strict=True)
         ]
-        if tree_guess is not None and self._tree is not None:
+        if self.tree_guess(state) is not None and self._tree is not None:
             words = [self.universe.answers[i] for i in state.candidates]
             rows[0] = (tree_figure(self._tree, path_key(state.history), words), TREE)
+        elif not state.history and guesses[:1] == self._preferred_first([]):
+            rows[0] = (rows[0][0], OPENER)  # blind hard mode's opener, ahead of the ranking
         elif self._searches_here(state):
             searched = self.searched_figures(state, guesses)
             rows = [

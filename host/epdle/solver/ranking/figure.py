@@ -23,11 +23,13 @@ from epdle.solver.settings import COST_DECIMALS
 TREE = "tree"
 SEARCH = "search"
 ESTIMATE = "estimate"
+OPENER = "opener"  # the estimate's figure of blind hard mode's opener, played first
 # Why a first row leads a runner-up that shows fewer guesses, by what gave its figure.
 LEAD_REASONS = {
     TREE: "the decision tree plays it (its figure exact, the others estimated)",
     SEARCH: "the search plays it for the guesses left",
     ESTIMATE: "ranked a guess further on, or to keep every word within the guess limit",
+    OPENER: "hard mode's opener, whose hints bind the later guesses less",
 }
 _LONGEST = 12  # more guesses than any tree plays
 
