@@ -37,6 +37,7 @@ class HandSuggestion:
     bits: float
     expected_left: float
     is_candidate: bool
+    chance: float = 0.0  # that it is the answer (0: the golden frames say "could win")
 
 
 @dataclass(frozen=True)

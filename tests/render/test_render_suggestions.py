@@ -380,3 +380,16 @@ def test_the_words_named_beside_could_win_could_win_too() -> None:
     learn = HandAdvice(319, False, [HandSuggestion("tarse", 5.0, 60.0, False), colin, moist])
     frame = render_advice(MIDGAME, learn, 3)[0]
     assert frame == render_suggestion(MIDGAME, learn.suggestions[0], 1, 3, 319, ["colin", "moist"])
+
+
+def test_on_the_last_guesses_the_header_gives_the_chance_to_win() -> None:
+    """The verdict names the chance where it matters (few left, or the last guess), and
+    still says "could win" earlier and "the answer" with one left."""
+    from epdle.render.suggestions import verdict
+
+    likely = HandSuggestion("gumbo", 2.58, 0.8, True, chance=1 / 6)
+    assert verdict(likely, 6, 2)[0] == "1 in 6 to win"  # type: ignore[arg-type]
+    assert verdict(likely, 300, 1)[0] == "could win"  # type: ignore[arg-type]
+    assert verdict(HandSuggestion("gumbo", 0, 0, True, 0.3), 40, 5)[0] == "30 % to win"  # type: ignore[arg-type]
+    assert verdict(HandSuggestion("rerun", 0, 0, True, 1.0), 1, 2)[0] == "the answer"  # type: ignore[arg-type]
+    assert verdict(HandSuggestion("fight", 2.6, 1.0, False), 6, 2)[0] == ""  # type: ignore[arg-type]

@@ -276,3 +276,18 @@ def test_a_grid_from_a_file_or_stdin(tmp_path, capsys, monkeypatch) -> None:
     assert capsys.readouterr().out == expected
     assert main([*REVIEW, "--grid", str(tmp_path / "none.txt"), *words]) == 1
     assert capsys.readouterr().err.strip().endswith("none.txt does not exist")
+
+
+def test_the_review_shows_the_figures_suggest_shows(capsys) -> None:
+    """The best move's expected guesses are the ones `suggest` gives it (the opener's is
+    the tree's own 3.55, not an estimate of its own), in hard mode hard mode's; skill
+    reads only the difference to the guess played."""
+    for hard, mode in (([], ["--normal"]), (["--hard"], ["--hard"])):
+        assert main(["suggest", "--json", *hard]) == 0
+        opener = json.loads(capsys.readouterr().out)["suggestions"][0]
+        history = f"{opener['word']}:BBBBB,colin:BYBBB,gumbo:GGGGG"
+        assert main(["review", "--history", history, "--json", *mode]) == 0
+        first = json.loads(capsys.readouterr().out)["turns"][0]
+        assert first["best"] == opener["word"]
+        assert first["expected_best"] == round(opener["guesses"], 2)
+        assert first["expected_played"] == first["expected_best"]

@@ -42,3 +42,17 @@ def guesses_to_find(
             state = solver.apply(state, guess, score(guess, answer))
         taken[answer] = turns
     return taken
+
+
+def cold_advice(history, hard: bool, top: int = 5, lists: str | None = None):
+    """The fast path's advice off the tree (pure.cold_advice) with its figures settled,
+    as fast_advice returns it (epdle.solver.ranking.settle)."""
+    from epdle.solver import ranking
+    from epdle.solver.ranking import pure
+
+    raw = (
+        pure.cold_advice(history, hard, top)
+        if lists is None
+        else pure.cold_advice(history, hard, top, lists)
+    )
+    return ranking.settle(raw, history, hard)

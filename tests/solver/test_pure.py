@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from advice_checks import assert_same_advice
+from advice_checks import assert_same_advice, cold_advice
 
 from epdle import words
 from epdle.solver import (
@@ -90,7 +90,7 @@ def _compared(solver: Solver, histories: list[list[tuple[str, str]]], top: int) 
     suggestions, the Solver answers, epdle.solver.limit.)"""
     answered, guarded, kinds, turns = 0, 0, set(), set()
     for history in histories:
-        fast = pure.cold_advice(history, solver.hard, top)
+        fast = cold_advice(history, solver.hard, top)
         if fast is not None and not fast.solved:
             shown = [suggestion.word for suggestion in fast.suggestions]
             if not limit.shown_unchanged(shown, fast.candidates, len(history), solver.hard):
@@ -121,7 +121,7 @@ def test_few_candidates_that_thousands_of_guesses_split_apart_rank_as_the_solver
     # Three to nine left: thousands of guesses tie at the cost of splitting them apart,
     # and only the first few of those in list order are read.
     assert len(solver.state_after(history).candidates) <= 9
-    fast = pure.cold_advice(history, False, 12)
+    fast = cold_advice(history, False, 12)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history, 12))
@@ -202,7 +202,7 @@ def test_a_hard_mode_family_the_beam_cannot_finish_is_rescued_as_by_the_solver(
         return rescued[-1]
 
     monkeypatch.setattr(pure_search.Search, "_rescue", spy)
-    fast = pure.cold_advice(history, True)
+    fast = cold_advice(history, True)
     assert fast is not None and rescued
     hard.forget_rankings()
     assert_same_advice(fast, hard.engine_advice(history))
@@ -219,7 +219,7 @@ def test_hard_mode_leaves_to_the_solver_what_it_cannot_answer(hard):
     with pytest.raises(HistoryError, match="hard mode"):
         hard.advise(broken)
     solved = [("crane", score("crane", "globe")), ("globe", "GGGGG")]
-    assert pure.cold_advice(solved, True) == hard.engine_advice(solved)
+    assert cold_advice(solved, True) == hard.engine_advice(solved)
 
 
 @pytest.mark.parametrize(
@@ -231,7 +231,7 @@ def test_the_search_past_a_perfect_split_equals_the_solvers(solver, history):
     assert 2 < len(state.candidates) <= settings.SEARCH_MAX_CANDIDATES[False]
     stats = guess_stats(solver.universe, state.candidates)
     assert not (stats.buckets == len(state.candidates)).any()  # no guess splits them apart
-    fast = pure.cold_advice(history, False)
+    fast = cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history))
@@ -244,7 +244,7 @@ def test_the_look_ahead_past_its_pool_equals_the_solvers(solver, history):
     # More candidates than the pool takes words from: some buckets' words are not in it.
     left = len(solver.state_after(history).candidates)
     assert settings.LOOKAHEAD_POOL < left <= settings.LOOKAHEAD_MAX_CANDIDATES[False]
-    fast = pure.cold_advice(history, False)
+    fast = cold_advice(history, False)
     assert fast is not None
     solver.forget_rankings()
     assert_same_advice(fast, solver.engine_advice(history))
@@ -294,7 +294,7 @@ def test_a_stale_shapes_cache_is_rebuilt(solver, shipped):
     path = shipped[1] / f"cold-shapes-{matrix.shipped_key()}.json"
     path.write_text(json.dumps({"lists": "other", "shapes": []}))
     solver.forget_rankings()
-    assert_same_advice(pure.cold_advice(xylyl, False), solver.engine_advice(xylyl))
+    assert_same_advice(cold_advice(xylyl, False), solver.engine_advice(xylyl))
     assert json.loads(path.read_text())["lists"] == matrix.shipped_key()
 
 

@@ -519,3 +519,18 @@ def test_hard_mode_says_what_is_wrong_with_a_word_first(
     assert response.status_code == 422
     assert message in response.json()["error"]
     assert "hard mode" not in response.json()["error"]
+
+
+def test_every_row_has_its_figure_and_the_last_guesses_their_chance(client: TestClient) -> None:
+    """The opener's row shows the tree's expected guesses, as `suggest` does; with six
+    candidates left a word that could win says its chance, one that cannot says none."""
+    first = client.get("/api/state").json()["suggestions"][0]
+    assert first["guesses"] == 3.55 and first["guesses_from"] == "tree"
+    assert first["chance"] is None  # 3,158 left: not yet
+    guess(client, "tarse", "BBBBB")
+    state = guess(client, "colin", "BYBBB").json()
+    assert state["candidates_left"] == 6
+    rows = {row["word"]: row for row in state["suggestions"]}
+    assert rows["gumbo"]["chance"] == "1 in 6"
+    assert all(row["chance"] is None for row in rows.values() if not row["could_win"])
+    assert None not in [row["guesses"] for row in state["suggestions"]]

@@ -15,7 +15,7 @@ from pathlib import Path
 import axe_playwright_python
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright
-from web_support import MALFORMED_CASES, ranked_figures
+from web_support import MALFORMED_CASES, column_texts, ranked_figures
 
 from epdle.solver import score
 from epdle.words.languages import display_word
@@ -134,9 +134,18 @@ def test_a_whole_game_with_the_mouse_alone(context: BrowserContext, live_server)
     for turn in range(1, 7):
         table = page.get_by_role("table", name="Suggestions")
         expect(table).to_be_visible()
-        # `best` ranks by its estimated guesses, and the table shows them in that order.
+        # `best` ranks by its expected guesses: every row shows its figure (the first one
+        # too), and the runners-up follow in that order.
         figures = ranked_figures(page, "Guesses (est.)")
-        assert figures == sorted(figures), (turn, figures)
+        assert len(figures) == table.locator("tbody tr").count(), (turn, figures)
+        assert figures[1:] == sorted(figures[1:]), (turn, figures)
+        # On the last guesses a word that could win says its chance ("1 in 4").
+        left = int((page.locator("#left").text_content() or "").split()[0])
+        wins = [c for c in column_texts(page, "Could win") if c]
+        if 1 < left <= 10:
+            assert wins and all(c == f"1 in {left}" for c in wins), (turn, left, wins)
+        else:
+            assert all(c == "yes" for c in wins), (turn, left, wins)
         first = table.get_by_role("button").first
         word = (first.text_content() or "").lower()
         if turn == 1:

@@ -26,6 +26,12 @@ def review_rows(page: Page) -> list[list[str]]:
     return [[(c.text_content() or "") for c in row.locator("th, td").all()] for row in rows.all()]
 
 
+def candidates_cell(candidates: list[str], left: int) -> str:
+    """The page's cell of a turn's candidates: the listed ones, then how many more."""
+    words = " ".join(word.upper() for word in candidates)
+    return f"{words} (+{left - len(candidates)})" if left > len(candidates) else words
+
+
 def test_a_finished_game_is_reviewed_on_the_page(tab: BrowserContext, live_server) -> None:
     page = open_page(tab, live_server.url)
     expect(page.locator("#review-status")).to_contain_text("When a game ends")
@@ -50,9 +56,13 @@ def test_a_finished_game_is_reviewed_on_the_page(tab: BrowserContext, live_serve
             f"{t.expected_after:.2f}",
             str(t.skill),
             str(t.luck),
+            candidates_cell(t.candidates, t.left_before),
         ]
         for number, t in enumerate(review.turns, start=1)
     ]
+    # Each step lists its candidates, likeliest first, as `epdle review` does.
+    assert "cigar" in review.turns[-1].candidates
+    expect(table.get_by_role("columnheader", name="Candidates before")).to_be_visible()
     first = table.get_by_role("cell", name="C green, R yellow, A yellow, N grey, E grey")
     expect(first).to_be_visible()
     expect(page.locator("#review-total")).to_have_text(

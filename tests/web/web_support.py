@@ -85,9 +85,8 @@ def read_until_closed(conn: socket.socket, limit: float) -> tuple[bytes, float]:
         data += chunk
 
 
-def ranked_figures(page, column: str) -> list[float]:
-    """The suggestions table's figures in `column`, top to bottom, once the table shows
-    it; a row the search placed first ("searched", "exact") is left out."""
+def column_texts(page, column: str) -> list[str]:
+    """The suggestions table's cells in `column`, top to bottom, once the table shows it."""
     from playwright.sync_api import expect
 
     table = page.get_by_role("table", name="Suggestions")
@@ -95,5 +94,10 @@ def ranked_figures(page, column: str) -> list[float]:
     heads = [(h or "").strip() for h in table.locator("thead th").all_text_contents()]
     assert column in heads, heads
     cells = table.locator(f"tbody tr td:nth-child({heads.index(column) + 1})")
-    texts = [text.strip() for text in cells.all_text_contents()]
-    return [float(text) for text in texts if text not in ("searched", "exact")]
+    return [text.strip() for text in cells.all_text_contents()]
+
+
+def ranked_figures(page, column: str) -> list[float]:
+    """The suggestions table's figures in `column`, top to bottom; a row the several
+    boards' exact search placed first ("exact") is left out."""
+    return [float(text) for text in column_texts(page, column) if text != "exact"]

@@ -177,7 +177,7 @@ def _suggest_one(spec: GameSpec, args: argparse.Namespace) -> int:
     if advice.answer is not None:
         print(f"Solved: {display_word(advice.answer)}")
         return 0
-    print(advice_text(advice, spec.strategy, prior=prior.get("line")))
+    print(advice_text(advice, spec.strategy, prior=prior.get("line"), played=len(history)))
     if advice.candidates_left <= CANDIDATES_SHOWN:
         print(candidates_text(advice))
     return 0
@@ -196,6 +196,8 @@ CANDIDATES_SHOWN = 12
 
 def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[str, object]:
     """Everything the text shows, and the mode it was worked out in."""
+    from epdle.solver.ranking.figure import lead_reason
+
     return {
         "strategy": strategy,
         "hard": hard,
@@ -212,10 +214,14 @@ def advice_json(advice: Advice, strategy: str, hard: bool, blind: bool) -> dict[
                 "expected_left": round(s.expected_left, 4),
                 "is_candidate": s.is_candidate,
                 "guesses": None if s.guesses is None else round(s.guesses, 4),
+                "guesses_from": s.source,  # the tree, the search or the estimate
+                "chance": round(s.chance, 4),  # that it is the answer, under the prior
             }
             for rank, s in enumerate(advice.suggestions, start=1)
         ],
         "candidates": advice.candidates,
+        # why the first suggestion leads one that shows fewer guesses (None: it does not)
+        "lead": lead_reason(advice.suggestions),
     }
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from epdle.odds import chance_shown, chance_text
 from epdle.words.languages import display_word
 
 from .board import (
@@ -182,15 +183,15 @@ def suggestion_image(
     rows = checked_history(history, len(suggestion.word))
     canvas = Canvas()
     box = word_box(bool(rows))
-    verdict = _verdict(suggestion, candidates_left)
+    label = verdict(suggestion, candidates_left, len(history))
     canvas.stamp_centred(fit_word(suggestion.word, box), box, BLACK)
     if rows:
         _draw_board(canvas, rows)
         _draw_board_header(
-            canvas, f"{rank}/{of}", header_texts(suggestion, candidates_left, also, mode), *verdict
+            canvas, f"{rank}/{of}", header_texts(suggestion, candidates_left, also, mode), *label
         )
         return canvas.image
-    _draw_header(canvas, f"{rank}/{of}", *verdict)
+    _draw_header(canvas, f"{rank}/{of}", *label)
     left_labels = [f"left ({mode})", "words left"] if mode else ["words left"]
     if also:
         words = [display_word(word) for word in also]
@@ -312,12 +313,15 @@ def render_advice(history: History, advice: Advice, top: int, mode: str = "") ->
     ]
 
 
-def _verdict(suggestion: Suggestion, candidates_left: int) -> tuple[str, Colour]:
+def verdict(suggestion: Suggestion, candidates_left: int, played: int) -> tuple[str, Colour]:
     """Whether playing the word can end the game, as the header's label (none for a word
-    that cannot be the answer)."""
+    that cannot be the answer); on the last guesses, its chance ("1 in 4 to win")."""
     if not suggestion.is_candidate:
         return "", BLACK  # a word played to learn: no verdict, the room goes to the figures
-    return ("the answer" if candidates_left == 1 else "could win"), BLACK
+    if candidates_left == 1:
+        return "the answer", BLACK
+    chance = chance_text(suggestion.chance) if chance_shown(candidates_left, played) else ""
+    return (f"{chance} to win" if chance else "could win"), BLACK
 
 
 def _draw_board(canvas: Canvas, rows: list[tuple[str, str]]) -> None:

@@ -99,9 +99,11 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
         self.switch(hard, blind, cast("SolverFor", modes(strategy)))
 
     def page_state(self) -> dict[str, Any]:
+        from epdle.odds import chance_shown, chance_text
         from epdle.solver import STRATEGIES
 
         advice, solver = self.advice, self.solver
+        chances = chance_shown(advice.candidates_left, len(self.history))
         return {
             "history": [{"word": w, "colours": f} for w, f in self.history],
             "solved": self.solved,
@@ -120,9 +122,12 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
                     "bits": round(s.bits, 3),
                     "expected_left": round(s.expected_left, 2),
                     "could_win": s.is_candidate,
-                    # `best`'s estimated guesses to finish, that it ranks by (None: the
-                    # guess the tree or the search placed first)
+                    # `best`'s expected guesses to finish, that it ranks by
+                    # (epdle.solver.ranking.figure), and what gave it
                     "guesses": None if s.guesses is None else round(s.guesses, 2),
+                    "guesses_from": s.source,
+                    # on the last guesses, its chance to win ("1 in 4"; None: not shown)
+                    "chance": (chance_text(s.chance) or None) if chances else None,
                 }
                 for s in advice.suggestions
             ],
@@ -151,6 +156,7 @@ def show_game(console: Console, game: Game) -> None:
                 game.solver.strategy,
                 mode_text(game),
                 prior_line(game.solver.universe),
+                len(game.history),
             ),
             highlight=False,
             markup=False,

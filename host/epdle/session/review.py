@@ -22,8 +22,10 @@ likely each is), an estimate of the guesses still to come from the candidates th
 colours leave: exact for one or two; 2 less the likeliest share that a candidate telling
 all the others apart has; else the search's rough cost of a set that size (its effective
 size, where the candidates are weighted), at least 2 for a small set unless its likeliest
-word is that likely. The helper is asked only for each turn's best move, so a review
-takes a few of its moves however far the game strayed from its lists.
+word is that likely. The figures shown are on the helper's own scale: the best move's is
+the one `suggest` shows for it (epdle.solver.ranking.figure), the guess played's that
+plus the difference the estimate finds. The helper is asked only for each turn's best
+move, so a review takes a few of its moves however far the game strayed from its lists.
 """
 
 from __future__ import annotations
@@ -145,16 +147,18 @@ class Reviewer:
             except HistoryError as wider_error:
                 raise ReviewError(str(wider_error)) from None
 
-    def best_move(self, state: GameState) -> str:
-        """The helper's move at `state`: the first suggestion `suggest` gives there."""
-        return str(self.solver.advise(list(state.history), top=1).suggestions[0].word)
+    def best_move(self, state: GameState) -> tuple[str, float | None]:
+        """The helper's move at `state`, the first suggestion `suggest` gives there, and
+        its expected guesses as `suggest` shows them (epdle.solver.ranking.figure)."""
+        first = self.solver.advise(list(state.history), top=1).suggestions[0]
+        return str(first.word), first.guesses
 
     def _turn(
         self, state: GameState, guess: str, colours: str, after: GameState, judge: Reviewer
     ) -> TurnReview:
         """The turn judged at `state`; `after`: the state its colours led to, as `judge`
         (this reviewer, or the wider one if they left the answer list) goes on from."""
-        best = self.best_move(state)
+        best, shown = self.best_move(state)
         played = self._outcomes(state, guess)
         expected_played, lost_played = self._expected_from(state, guess, played)
         expected_best, lost_best = (
@@ -169,6 +173,10 @@ class Reviewer:
         worse = sum(share for share, other in played.values() if other > to_come + 1e-9)
         same = sum(share for share, other in played.values() if abs(other - to_come) <= 1e-9)
         lost = max(0.0, expected_played + lost_played - expected_best - lost_best)
+        # The best move's figure is the one `suggest` showed for it; the guess played is
+        # given as many guesses more or fewer as the review's estimate finds (skill reads
+        # only that difference).
+        shift = 0.0 if shown is None else shown - expected_best
         return TurnReview(
             guess=guess,
             colours=colours,
@@ -176,8 +184,8 @@ class Reviewer:
             left_before=len(state.candidates),
             left_after=len(after.candidates),
             candidates=self.likeliest(state.candidates),
-            expected_best=round(expected_best, 2),
-            expected_played=round(expected_played, 2),
+            expected_best=round(expected_best + shift, 2),
+            expected_played=round(expected_played + shift, 2),
             expected_after=round(to_come, 2),
             skill=round(99 * max(0.0, 1.0 - lost)),
             luck=round(99 * (worse + same / 2)),

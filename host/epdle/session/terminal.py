@@ -92,10 +92,9 @@ def prior_state(universe: Universe) -> dict[str, object]:
 COLUMNS = ("#", "guess", "could win", "info (bits)", "left after (avg)")
 Align = Callable[[str, int], str]
 _ALIGN: tuple[Align, ...] = (str.rjust, str.ljust, str.center, str.rjust, str.rjust)
-# `best` ranks by estimated guesses to finish: that figure is its column (Suggestion.guesses;
-# the guess its search placed first says so instead).
+# `best` ranks by expected guesses to finish: that figure is its column (Suggestion.guesses,
+# epdle.solver.ranking.figure).
 GUESSES_COLUMN = "guesses (est.)"
-SEARCHED = "searched"
 # Several boards rank by the guesses their open boards would still need (MultiSuggestion.
 # board_guesses): shown beside the game's expected guesses; near the end, an exact search
 # ranks by the expected guesses themselves.
@@ -123,12 +122,20 @@ def columns_text(rows: Sequence[Sequence[str]], align: Sequence[Align]) -> str:
 
 
 def advice_text(
-    advice: Advice, strategy: str | None = None, mode: str | None = None, prior: str | None = None
+    advice: Advice,
+    strategy: str | None = None,
+    mode: str | None = None,
+    prior: str | None = None,
+    played: int = 0,
 ) -> str:
     """The ranked suggestions under a line that says how many candidates are left (and of
     which words: ``mode``), what the ranking is by (the strategy's own measure, not
-    always the columns shown) and under which prior (``prior``: prior_line's)."""
+    always the columns shown) and under which prior (``prior``: prior_line's). On the last
+    guesses (``played`` so far) a word that could win says its chance; where the first row
+    shows more guesses than a runner-up, a line under the table says why it leads."""
+    from epdle.odds import chance_shown, chance_text
     from epdle.solver.names import REGISTRY
+    from epdle.solver.ranking.figure import lead_reason
 
     heading = f"{plural(advice.candidates_left, 'candidate')} left"
     if mode is not None:
@@ -137,22 +144,30 @@ def advice_text(
         heading += f"\nranked by {strategy}: {REGISTRY[strategy].ranked_by}"
     if prior is not None:
         heading += f"\nprior: {prior}"
-    # `best` ranks by estimated guesses: the figure is shown (the searched guess says so).
+    # `best` ranks by expected guesses: the figure is shown.
     figured = strategy == "best" or any(s.guesses is not None for s in advice.suggestions)
+    chances = chance_shown(advice.candidates_left, played)
     rows: list[tuple[str, ...]] = [(*COLUMNS, GUESSES_COLUMN) if figured else COLUMNS]
     for rank, suggestion in enumerate(advice.suggestions, start=1):
+        could_win = "yes" if suggestion.is_candidate else ""
+        if chances and suggestion.is_candidate:
+            could_win = chance_text(suggestion.chance) or could_win
         row: tuple[str, ...] = (
             str(rank),
             display_word(suggestion.word),
-            "yes" if suggestion.is_candidate else "",
+            could_win,
             f"{suggestion.bits if suggestion.bits > 0 else 0.0:.2f}",  # never -0.00
             f"{suggestion.expected_left:.1f}",
         )
         if figured:
             guesses = suggestion.guesses
-            row += (SEARCHED if guesses is None else f"{guesses:.2f}",)
+            row += ("" if guesses is None else f"{guesses:.2f}",)
         rows.append(row)
-    return heading + "\n" + columns_text(rows, (*_ALIGN, str.rjust) if figured else _ALIGN)
+    text = heading + "\n" + columns_text(rows, (*_ALIGN, str.rjust) if figured else _ALIGN)
+    reason = lead_reason(advice.suggestions) if figured else None
+    if reason is not None:
+        text += f"\n{display_word(advice.suggestions[0].word)} leads: {reason}"
+    return text
 
 
 def candidates_text(advice: Advice, limit: int | None = None) -> str:

@@ -32,7 +32,7 @@ class Value:
 
 
 class Suggestion(Value):
-    __slots__ = ("bits", "expected_left", "guesses", "is_candidate", "word")
+    __slots__ = ("bits", "chance", "expected_left", "guesses", "is_candidate", "source", "word")
 
     def __init__(
         self,
@@ -41,15 +41,31 @@ class Suggestion(Value):
         expected_left: float,
         is_candidate: bool,
         guesses: float | None = None,
+        source: str | None = None,
+        chance: float = 0.0,
     ) -> None:
         self.word = word
         self.bits = bits  # expected information of its feedback
         self.expected_left = expected_left  # expected candidates left (0 when it is the answer)
         self.is_candidate = is_candidate  # could itself be the answer
-        # `best`: the estimated guesses to finish from here, this one included, that it is
-        # ranked by (None: placed first by the decision tree or the search, or another
-        # strategy, which ranks by bits or words left).
+        self.chance = chance  # that it is the answer, under the prior (0: it cannot be)
+        # `best`: the expected guesses to finish from here, this one included, that it is
+        # ranked by (epdle.solver.ranking.figure; None: another strategy, which ranks by
+        # bits or words left), and what gave it (figure.TREE, SEARCH or ESTIMATE).
         self.guesses = guesses
+        self.source = source
+
+    def figured(self, guesses: float | None, source: str | None) -> Suggestion:
+        """This suggestion with another expected-guesses figure."""
+        return Suggestion(
+            self.word,
+            self.bits,
+            self.expected_left,
+            self.is_candidate,
+            guesses,
+            source,
+            self.chance,
+        )
 
 
 class Advice(Value):

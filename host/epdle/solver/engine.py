@@ -18,6 +18,7 @@ from epdle.solver.names import strategy as registered
 from epdle.solver.openers import ranked_openers
 from epdle.solver.ranking import fast_advice
 from epdle.solver.ranking.best import BestPolicy, HardGuard
+from epdle.solver.ranking.figure import in_figure_order
 from epdle.solver.ranking.one_ply import freq_ranked, one_ply_ranked
 from epdle.solver.ranking.stats import BoundedMemo, guess_stats
 from epdle.solver.state import GameState, History, HistoryError, apply, initial_state, replay
@@ -91,19 +92,24 @@ class Solver:
         ranked = self.ranked_guesses(state)[: max(1, top)]
         stats = guess_stats(self.universe, state.candidates, np.array(ranked))
         best = self.kind is Kind.TREE
-        figures = self.best.figures(state, ranked) if best else [None] * len(ranked)
+        figures = self.best.figures(state, ranked) if best else [(None, None)] * len(ranked)
         suggestions = [
             Suggestion(
                 word=self.universe.guesses[guess],
                 bits=float(stats.bits[i]),
                 expected_left=float(stats.expected_left[i]),
                 is_candidate=bool(stats.answer_probability[i] > 0),
-                guesses=figures[i],
+                guesses=figures[i][0],
+                source=figures[i][1],
+                chance=float(stats.answer_probability[i]),
             )
             for i, guess in enumerate(ranked)
         ]
         candidates_left = len(state.candidates)
-        return Advice(candidates_left, False, worth_showing(suggestions, candidates_left), likely)
+        shown = worth_showing(suggestions, candidates_left)
+        return Advice(
+            candidates_left, False, in_figure_order(shown, len(history)) if best else shown, likely
+        )
 
     def forget_rankings(self) -> None:
         """Drop the per-state memos (the latency bench times each turn from scratch)."""

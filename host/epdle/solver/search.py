@@ -322,6 +322,13 @@ class TreeSearch:
         apart = np.flatnonzero((np.diff(codes.astype(np.int16), axis=0) != 0).all(axis=0))
         return int(own[apart[0]]) if len(apart) else -1
 
+    def cost_of(
+        self, candidates: np.ndarray, allowed: np.ndarray | None, guess: int, guesses_left: int
+    ) -> float:
+        """The total guesses to find every candidate (weighted) with `guess` first, as the
+        search values it at its first level (inf: some word cannot be found in time)."""
+        return self._cost_of(candidates, allowed, guess, guesses_left, 1, INFINITE)
+
     def _cost_of(
         self,
         candidates: np.ndarray,

@@ -27,6 +27,7 @@ from epdle.solver.advice import Advice, worth_showing
 from epdle.solver.limit import CHECKED, guesses_left, out_of_reach, shown_unchanged
 from epdle.solver.names import Kind, strategy
 from epdle.solver.ranking.book import tree_advice
+from epdle.solver.ranking.figure import ESTIMATE, figured
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,11 +64,29 @@ def fast_advice(
     # The guard at the guess limit is the Solver's: where it would change these, it answers.
     shown = [suggestion.word for suggestion in advice.suggestions]
     if advice.candidates_left > len(advice.candidates):
-        return advice  # more than LOOKED_AT: the guard does not look
+        return settle(advice, history, hard, on_tree)  # more than LOOKED_AT: no guard
     if shown_unchanged(shown, advice.candidates, len(history), hard):
-        return advice
+        return settle(advice, history, hard, on_tree)
     # The book's guesses passed the guard when it was written: there the Solver says why.
-    return None if on_tree else _guarded(history, hard, top, lists, advice)
+    guarded = None if on_tree else _guarded(history, hard, top, lists, advice)
+    return None if guarded is None else settle(guarded, history, hard, on_tree)
+
+
+def settle(
+    advice: Advice | None, history: Sequence[tuple[str, str]], hard: bool, on_tree: bool = False
+) -> Advice | None:
+    """The advice with one figure per row (epdle.solver.ranking.figure): the tree's rows
+    have theirs; off it (pure.cold_advice's), the searched values where the search ran,
+    else the estimate's."""
+    if advice is None or advice.solved or on_tree:
+        return advice
+    from epdle.solver.ranking.searched import with_searched_figures
+
+    searched = with_searched_figures(advice, history, hard)
+    if searched is None:
+        return None
+    rows = figured(searched.suggestions, None, ESTIMATE, len(history))
+    return Advice(searched.candidates_left, False, rows, searched.candidates)
 
 
 def fast_history_advice(

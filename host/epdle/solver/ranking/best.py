@@ -23,9 +23,11 @@ from epdle.solver.ranking.estimate import (
     rank_expected_guesses,
     two_ply_costs,
 )
+from epdle.solver.ranking.figure import ESTIMATE, OPENER, SEARCH, TREE, tree_figure
 from epdle.solver.ranking.pure.kernel import KernelMissing
 from epdle.solver.ranking.pure.matrix import Matrix
 from epdle.solver.ranking.pure.weighted import WeightedSearch, searched_guess
+from epdle.solver.ranking.searched import searched_values
 from epdle.solver.ranking.stats import (
     BoundedMemo,
     GuessStats,
@@ -171,10 +173,9 @@ class BestPolicy:
         self._progress = progress
         self._tree_any_size = tree_any_size  # trees.load_or_build_tree's any_size
         self.ranked_memo: BoundedMemo[list[int]] = BoundedMemo()
-        # Per state: the leaders the look re-ranked, by their cost one guess further on,
-        # and the guess the search or the blind opener placed first (figures).
+        # Per state: the leaders the look re-ranked, by their cost one guess further on
+        # (figures).
         self.looked: BoundedMemo[dict[int, float]] = BoundedMemo()
-        self.placed: BoundedMemo[int] = BoundedMemo()
         self._tree: dict[str, str] | None = None
         self._searches: dict[bool, TreeSearch] = {}  # by wide
         self._weighted: WeightedSearch | None = None  # blind normal mode (_weighted_search)
@@ -184,7 +185,6 @@ class BestPolicy:
         """Drop the per-state memos."""
         self.ranked_memo.clear()
         self.looked.clear()
-        self.placed.clear()
         self._searches.clear()
         self._weighted = None
         self.guard.forget()
@@ -234,31 +234,63 @@ class BestPolicy:
                 ranked = estimated
                 if searched is not None:
                     ranked = [searched, *(g for g in estimated if g != searched)]
-            if ranked[0] != estimated[0]:
-                self.placed[key] = ranked[0]
             self.ranked_memo[key] = ranked
         return ranked
 
-    def figures(self, state: GameState, guesses: list[int]) -> list[float | None]:
-        """The estimated guesses to finish (this one included) that each of `guesses` is
-        ranked by: its cost one guess further on where the look re-ranked it, else the
-        estimate's (expected_guess_costs); None for the guess the tree, the search or the
-        blind opener placed first (they rank by their own search, not by a figure)."""
-        key = state.key()
-        placed = self.placed.get(key)
-        tree_guess = self.tree_guess(state)
-        if tree_guess is not None:
-            placed = self.universe.guess_index[tree_guess]
-        looked = self.looked.get(key, {})
+    def figures(
+        self, state: GameState, guesses: list[int]
+    ) -> list[tuple[float | None, str | None]]:
+        """Each of `guesses` with the expected guesses to finish (this one included) that
+        `best` chose by, and what gave it (epdle.solver.ranking.figure): the tree's own
+        play for the tree's guess; where the search ran, each guess's searched value;
+        else its cost one guess further on where the look re-ranked it, else the
+        estimate's (expected_guess_costs), the blind opener's included."""
+        looked = self.looked.get(state.key(), {})
         candidates = state.candidates
         if len(candidates) > 2:
             candidates = self.plausible(candidates)
         stats = guess_stats(self.universe, candidates, np.array(guesses, dtype=np.int64))
         estimates = expected_guess_costs(stats, candidate_bits(self.universe, candidates))
-        return [
-            None if guess == placed else looked.get(guess, float(estimate))
+        rows: list[tuple[float | None, str | None]] = [
+            (looked.get(guess, float(estimate)), ESTIMATE)
             for guess, estimate in zip(guesses, estimates, strict=True)
         ]
+        if self.tree_guess(state) is not None and self._tree is not None:
+            words = [self.universe.answers[i] for i in state.candidates]
+            rows[0] = (tree_figure(self._tree, path_key(state.history), words), TREE)
+        elif not state.history and guesses[:1] == self._preferred_first([]):
+            rows[0] = (rows[0][0], OPENER)  # blind hard mode's opener, ahead of the ranking
+        elif self._searches_here(state):
+            searched = self.searched_figures(state, guesses)
+            rows = [
+                (f, SEARCH) if f is not None else row for f, row in zip(searched, rows, strict=True)
+            ]
+        return rows
+
+    def _searches_here(self, state: GameState) -> bool:
+        """Whether `best` searches this state (_searched_guess's sizes)."""
+        return (
+            len(state.candidates) > 2
+            and len(self.plausible(state.candidates)) <= self._search_max()
+        )
+
+    def searched_figures(self, state: GameState, guesses: list[int]) -> list[float | None]:
+        """Each guess's searched value: the guesses a fresh search (as _searched_guess
+        sets it up) takes to find each plausible candidate with that guess first, averaged
+        (None: it cannot within the guesses left, relaxed as the search relaxes them)."""
+        candidates = self.plausible(state.candidates)
+        # Not blind, from a fresh search, as the fast path values them (pure/); blind, the
+        # kept one (its memo spares re-searching up to a hundred words).
+        wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
+        search = self._search(wide, fresh=not self.blind)
+        left = max(1, GAME_GUESSES - len(state.history))
+        mass = float(search.weights[candidates].sum())
+
+        def cost(guess: int, limit: int) -> float:
+            return search.cost_of(candidates, state.allowed, guess, limit)
+
+        totals = searched_values(guesses, left, cost)
+        return [None if total >= INFINITE else total / mass for total in totals]
 
     def _preferred_first(self, ranked: list[int]) -> list[int]:
         """Blind, the mode's known opener (when it is an accepted guess) ahead of the ranking."""
@@ -443,6 +475,22 @@ class BestPolicy:
             self._weighted.memo.clear()
         return self._weighted
 
+    def _search(self, wide: bool, fresh: bool = False) -> TreeSearch:
+        """The search over sets of its size (`wide`: past SEARCH_MAX_CANDIDATES), kept
+        for the turns to come; `fresh`: a new one, with no memo of earlier turns."""
+        search = None if fresh else self._searches.get(wide)
+        if search is None:
+            weights = self.universe.weights if self.blind else None
+            fallback = BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
+            widths = WIDE_WIDTHS if wide else fallback
+            rescue = BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
+            search = TreeSearch(self.universe, self.hard, widths, weights, rescue)
+            if not fresh:
+                self._searches[wide] = search
+        elif len(search.memo) > SEARCH_MEMO_LIMIT:
+            search.memo.clear()
+        return search
+
     def _searched_guess(self, state: GameState) -> int | None:
         """The tree search's guess for the plausible candidates, within the guesses left."""
         if len(state.candidates) <= 2:
@@ -456,17 +504,7 @@ class BestPolicy:
                 every, turns = state.candidates.tolist(), len(state.history)
                 with suppress(KernelMissing):
                     return searched_guess(weighted, every, candidates.tolist(), turns)
-        wide = len(candidates) > SEARCH_MAX_CANDIDATES[self.blind]
-        search = self._searches.get(wide)
-        if search is None:
-            weights = self.universe.weights if self.blind else None
-            fallback = BLIND_WIDTHS if self.blind else FALLBACK_WIDTHS
-            widths = WIDE_WIDTHS if wide else fallback
-            rescue = BLIND_HARD_RESCUE_WIDTH if self.blind and self.hard else None
-            search = TreeSearch(self.universe, self.hard, widths, weights, rescue)
-            self._searches[wide] = search
-        elif len(search.memo) > SEARCH_MEMO_LIMIT:
-            search.memo.clear()
+        search = self._search(len(candidates) > SEARCH_MAX_CANDIDATES[self.blind])
         guesses_left = max(1, GAME_GUESSES - len(state.history))
         if self.blind and guesses_left <= RARE_GUARD_LEFT[self.hard]:
             every = state.candidates

@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import lists_key, remembered_key
 from epdle.solver.names import mode_name
+from epdle.solver.ranking.figure import TREE, figured, tree_figure
 from epdle.solver.scoring import feedback
 from epdle.solver.settings import estimated_cost
 from epdle.words.named import DEFAULT_LISTS, answers_file
@@ -169,7 +170,8 @@ def suggestion_of(
     or the search)."""
     n = sum(sizes)
     expected_left = sum(c * c for c in sizes) / n - (1.0 / n if is_candidate else 0.0)
-    return Suggestion(word, _bits(sizes), expected_left, is_candidate, guesses)
+    chance = 1.0 / n if is_candidate else 0.0
+    return Suggestion(word, _bits(sizes), expected_left, is_candidate, guesses, chance=chance)
 
 
 def estimated_guesses(sizes: Sequence[int], is_candidate: bool) -> float:
@@ -212,12 +214,23 @@ def tree_advice(
         if not ranked or ranked[0] != guess:
             return None
     shown = ranked[: max(1, top)]
+    rows = [suggestion(word, candidates, rank > 0) for rank, word in enumerate(shown)]
+    lead = opening_figure(hard, lists) if not key else tree_figure(tree, key, candidates)
     return Advice(
         candidates_left=len(candidates),
         solved=False,
-        suggestions=worth_showing(
-            [suggestion(word, candidates, rank > 0) for rank, word in enumerate(shown)],
-            len(candidates),
-        ),
+        suggestions=figured(worth_showing(rows, len(candidates)), lead, TREE, len(history)),
         candidates=candidates[:_LISTED_CANDIDATES],
     )
+
+
+@cache
+def opening_figure(hard: bool, lists: str = DEFAULT_LISTS) -> float | None:
+    """The shipped tree's expected guesses over every answer (figure.tree_figure at its
+    root, as its file records it: walked, a one-shot process would take a tenth of a
+    second)."""
+    try:
+        document = json.loads(_read(_data_file(tree_file_name(shipped_key(lists), hard))))
+        return float(document["total_guesses"]) / float(document["games"])
+    except (OSError, ValueError, KeyError, ZeroDivisionError):
+        return None

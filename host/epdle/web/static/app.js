@@ -261,15 +261,16 @@ function drawAdvice(useWord) {
     const left = state.candidates_left;
     $("#left").textContent = `${left} candidate${left === 1 ? "" : "s"} left`;
   }
-  // `best` ranks by its estimated guesses to finish: the table shows that figure too.
+  // `best` ranks by its expected guesses to finish: the table shows that figure too. On
+  // the last guesses a word that could win says its chance ("1 in 4").
   const figured = state.settings.strategy === "best"
     || state.suggestions.some((s) => s.guesses !== null);
   setColumns(["#", "Word", "Bits", "Left after", ...(figured ? ["Guesses (est.)"] : []),
     "Could win"]);
   fillSuggestions(state.lost ? [] : state.suggestions, (s) => [
     s.bits.toFixed(2), s.expected_left.toFixed(1),
-    ...(figured ? [s.guesses === null ? "searched" : s.guesses.toFixed(2)] : []),
-    s.could_win ? "yes" : ""], useWord);
+    ...(figured ? [s.guesses === null ? "" : s.guesses.toFixed(2)] : []),
+    s.could_win ? (s.chance ?? "yes") : ""], useWord);
   const list = $("#candidates ul");
   list.replaceChildren(...state.candidates.map((c) => {
     const li = document.createElement("li");

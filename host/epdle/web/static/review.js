@@ -53,6 +53,14 @@ function cell(text, column) {
   return element;
 }
 
+// The candidates before a turn's guess, likeliest first (the review lists a few), and how
+// many more there were.
+function candidatesText(turn) {
+  const words = turn.candidates.map(displayWord).join(" ");
+  const more = turn.left_before - turn.candidates.length;
+  return more > 0 ? `${words} (+${more})` : words;
+}
+
 function show(review, title) {
   const body = table.querySelector("tbody");
   body.replaceChildren();
@@ -71,7 +79,9 @@ function show(review, title) {
       cell(turn.expected_after.toFixed(2), 6),
       cell(String(turn.skill), 7),
       cell(String(turn.luck), 8),
+      cell(candidatesText(turn), 9),
     );
+    row.lastChild.className = "review-candidates";
     body.append(row);
   });
   const ending = review.solved ? `solved in ${review.turns.length}` : "not solved";
