@@ -14,6 +14,7 @@ import pytest
 from epdle.cli import main
 from epdle.cli.errors import Parser
 from epdle.cli.options import add_boards_option, add_solver_options, game_spec
+from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
 
 # The shipped history's newest answer, and a day that lacks the ten answers after it.
@@ -47,7 +48,8 @@ def _spec(*argv: str, todays_prior: bool = True) -> GameSpec:
 def test_the_default_prior_follows_the_game_kind(argv, prior, blind) -> None:
     spec = _spec(*argv)
     assert (spec.prior, spec.blind) == (prior, blind)
-    assert spec.todays == (argv[:1] not in (("--boards",), ("--length",), ("--language",)))
+    kinds = (("--boards",), ("--length",), ("--language",))
+    assert GameSetup(spec).todays == (argv[:1] not in kinds)
 
 
 def test_bench_plays_the_answer_lists_game_by_default() -> None:

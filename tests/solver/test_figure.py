@@ -100,14 +100,17 @@ def test_where_the_search_ran_each_row_has_its_searched_value(solver):
 
 
 def test_one_candidate_left_shows_one_guess(capsys):
-    assert main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB,gumbo:BGGGG"]) == 0
+    assert (
+        main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB,gumbo:BGGGG", "--prior", "uniform"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.startswith("1 candidate left")
     assert out.splitlines()[3].split()[-1] == "1.00"
 
 
 def test_the_table_shows_a_figure_on_every_row_and_says_why_the_first_leads(capsys):
-    assert main(["suggest"]) == 0
+    assert main(["suggest", "--prior", "uniform"]) == 0
     out = capsys.readouterr().out
     assert "searched" not in out
     first = out.splitlines()[3].split()
@@ -116,7 +119,10 @@ def test_the_table_shows_a_figure_on_every_row_and_says_why_the_first_leads(caps
 
 
 def test_json_carries_the_figure_its_source_and_the_chance(capsys):
-    assert main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB", "--json"]) == 0
+    assert (
+        main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB", "--json", "--prior", "uniform"])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     rows = report["suggestions"]
     assert report["lead"] is None  # GUMBO shows the fewest
@@ -126,10 +132,11 @@ def test_json_carries_the_figure_its_source_and_the_chance(capsys):
 
 
 def test_the_chance_to_win_shows_on_the_last_guesses(capsys):
-    assert main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB"]) == 0
+    assert main(["suggest", "--history", "tarse:BBBBB,colin:BYBBB", "--prior", "uniform"]) == 0
     out = capsys.readouterr().out
     assert "GUMBO    1 in 6" in out
-    assert main(["suggest", "--history", "salet:bbybb"]) == 0  # 116 left: not yet
+    # 116 left: not yet
+    assert main(["suggest", "--history", "salet:bbybb", "--prior", "uniform"]) == 0
     assert " in " not in capsys.readouterr().out.split("\n", 3)[3]
 
 
@@ -151,3 +158,18 @@ def test_blind_hard_modes_opener_shows_its_figure_and_why_it_leads(capsys):
     first = report["suggestions"][0]
     assert first["word"] == "salet" and first["guesses"] is not None
     assert report["lead"] == "hard mode's opener, whose hints bind the later guesses less"
+
+
+def test_under_the_history_prior_every_row_has_its_searched_figure_and_chance(capsys):
+    """The default prior's numpy-free path gives each row the figure the Solver would (the
+    searched value where the search ran) and each word that could win its chance."""
+    history = "tarse:BBBBB,colin:BYBBB,gumbo:BGGGG"
+    assert main(["suggest", "--history", history, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["prior"] == "history"
+    rows = report["suggestions"]
+    assert all(row["guesses"] is not None and row["guesses_from"] == SEARCH for row in rows)
+    assert all((row["chance"] > 0) == row["is_candidate"] for row in rows)
+    assert sum(row["chance"] for row in rows) <= 1 + 1e-9
+    assert main(["suggest", "--history", history]) == 0
+    assert " %" in capsys.readouterr().out  # the chance, under a prior of unequal chances

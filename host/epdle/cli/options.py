@@ -236,11 +236,11 @@ def game_spec(args: argparse.Namespace) -> GameSpec:
 
 def _default_prior(spec: GameSpec, lists: str | None) -> str:
     """The prior of a game whose command gave no --prior: the history prior for today's
-    game (GameSpec.todays) unless --lists names the answer list to start from or --blind
+    game (GameSetup.todays) unless --lists names the answer list to start from or --blind
     asks for every word by frequency, else the uniform prior."""
     from epdle.solver.names import HISTORY_PRIOR, UNIFORM_PRIOR
 
-    return HISTORY_PRIOR if spec.todays and not (lists or spec.blind) else UNIFORM_PRIOR
+    return HISTORY_PRIOR if GameSetup(spec).todays and not (lists or spec.blind) else UNIFORM_PRIOR
 
 
 def _check_history_prior(spec: GameSpec) -> None:
@@ -255,7 +255,7 @@ def _check_history_prior(spec: GameSpec) -> None:
                 "the shipped English lists, with --prior history or no --prior"
             )
         return
-    if not spec.todays or spec.blind:
+    if not GameSetup(spec).todays or spec.blind:
         raise UsageError(
             "--prior history is the Times' game: one board on the shipped English lists "
             "(leave out --boards, --blind, --answers, --guesses, --language and --length)"

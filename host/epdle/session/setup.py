@@ -80,6 +80,12 @@ class GameSetup:
         demo, the options' checks)."""
         return self.spec.by_boards(one, several)
 
+    @property
+    def todays(self) -> bool:
+        """Today's game as the Times plays it, the game the history prior is for: one board
+        on the shipped English lists."""
+        return self.spec.shipped and self.by_kind(lambda: True, lambda: False)
+
     def solver(self, hard: bool, blind: bool, strategy: str | None = None) -> AnySolver:
         """The solver of this game in a mode (and strategy), made on first use with its
         opening worked out, then kept: the blind one when the feedback leaves the answer

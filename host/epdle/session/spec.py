@@ -73,12 +73,6 @@ class GameSpec(NamedTuple):
         return not (self.answers or self.guesses or self.dictionary)
 
     @property
-    def todays(self) -> bool:
-        """Today's game as the Times plays it, the game the history prior is for: one board
-        on the shipped English lists."""
-        return self.shipped and self.boards == 1
-
-    @property
     def widens(self) -> bool:
         """Whether a game on these lists goes on with every accepted word when the feedback
         leaves the answer list: the shipped lists' alone (today's answer may be outside

@@ -36,7 +36,7 @@ ONE_PLY_STRATEGIES = tuple(name for name, s in REGISTRY.items() if s.kind is Kin
 DEFAULT_STRATEGY = "best"
 # The prior a game weighs its candidates by (`--prior`), chosen once in its GameSpec:
 # name -> what it is (for --help). A blind game is weighted by frequency whatever is asked.
-# Without --prior, today's game (GameSpec.todays) is played under the history prior, any
+# Without --prior, today's game (GameSetup.todays) is played under the history prior, any
 # other under the uniform one (epdle.cli.options.game_spec).
 PRIORS = {
     "uniform": "the answer list's words, equally likely, every accepted word only once "

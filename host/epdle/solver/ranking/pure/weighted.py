@@ -29,6 +29,7 @@ from epdle.solver.advice import Advice, Suggestion, worth_showing
 from epdle.solver.cache import cache_dir_name, remembered_key
 from epdle.solver.history_prior import KINDS, days_behind, known_before, prior_path
 from epdle.solver.ranking.book import common_key, guesses_text, shipped_lists
+from epdle.solver.ranking.figure import ESTIMATE, SEARCH, in_figure_order
 from epdle.solver.ranking.pure.kernel import (
     KernelMissing,
     Node,
@@ -38,6 +39,7 @@ from epdle.solver.ranking.pure.kernel import (
     weighted_buckets,
 )
 from epdle.solver.ranking.pure.matrix import Matrix, Undecided, guess_index, write_cache
+from epdle.solver.ranking.searched import searched_values
 from epdle.solver.scoring import GAME_GUESSES, feedback, pattern_code
 from epdle.solver.settings import (
     BLIND_WIDTHS,
@@ -318,6 +320,11 @@ class WeightedSearch:
             settled = settled or cost < math.inf
         return best_cost, best_guess
 
+    def cost_of(self, members: tuple[int, ...], guess: int, guesses_left: int) -> float:
+        """The weighted guesses to find every one of `members` with `guess` first, as the
+        search values it at its first level (inf: not within the guesses left)."""
+        return self._cost_of(members, guess, guesses_left, 1, math.inf)
+
     def _cost_of(
         self, members: tuple[int, ...], guess: int, guesses_left: int, level: int, bound: float
     ) -> float:
@@ -553,7 +560,7 @@ def _history_advice(
         return Advice(1, True, [], listed[:1]), prior
     n = len(left)
     turns = len(history)
-    placed: int | None = None
+    search: WeightedSearch | None = None
     looked: dict[int, float] = {}
     if n <= 2:  # likelier_first: the likelier, then the more common word
         ranked = sorted(left, key=lambda a: (-weights[a], common()[a]))
@@ -574,10 +581,14 @@ def _history_advice(
         ranked = estimated
         if searched is not None and searched != estimated[0]:
             ranked = [searched, *(g for g in estimated if g != searched)]
-            placed = searched
     shown = ranked[: max(1, top)]
     figures = estimate_costs(WeightedRows(matrix, kept, [weights[a] for a in kept]), shown)
+    sources = [ESTIMATE] * len(shown)
     figures = [looked.get(g, figure) for g, figure in zip(shown, figures, strict=True)]
+    if search is not None:  # where the search ran, each row's searched value
+        for i, value in enumerate(searched_figures(search, kept, shown, turns)):
+            if value is not None:
+                figures[i], sources[i] = value, SEARCH
     every = WeightedRows(matrix, left, [weights[a] for a in left])
     counted = every.buckets(shown)
     suggestions = []
@@ -589,10 +600,30 @@ def _history_advice(
                 -counted.mass_log_mass[i],
                 counted.expected[i] - probability,
                 probability > 0,
-                None if guess == placed else figures[i],
+                figures[i],
+                sources[i],
+                probability,
             )
         )
-    return Advice(n, False, worth_showing(suggestions, n), listed), prior
+    ordered = in_figure_order(suggestions, turns)
+    return Advice(n, False, worth_showing(ordered, n), listed), prior
+
+
+def searched_figures(
+    search: WeightedSearch, kept: list[int], shown: list[int], turns: int
+) -> list[float | None]:
+    """BestPolicy.searched_figures under unequal chances: each of `shown` with the
+    guesses the search takes to find each of the plausible candidates `kept` with that
+    guess first, averaged by their chances (None: not within the guesses left, relaxed as
+    the search relaxes them)."""
+    members = tuple(kept)
+    mass = pairwise_sum([search.weights[m] for m in kept])
+
+    def cost(guess: int, limit: int) -> float:
+        return search.cost_of(members, guess, limit)
+
+    totals = searched_values(shown, max(1, GAME_GUESSES - turns), cost)
+    return [None if total >= math.inf else total / mass for total in totals]
 
 
 def searched_guess(
