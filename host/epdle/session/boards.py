@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from epdle.render.planes import Planes
+    from epdle.session.review import BoardsTurnReview, Review
     from epdle.session.spec import GameSpec
-    from epdle.solver.multi import BoardAdvice, MultiAdvice, MultiSolver
+    from epdle.solver.multi import BoardAdvice, MultiAdvice, MultiHistory, MultiSolver
     from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and boards (the caller keeps them).
@@ -155,6 +156,34 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
 
     def summary(self) -> str:
         return game_summary(self)
+
+    @staticmethod
+    def read_history(text: str, spec: GameSpec) -> MultiHistory:
+        """A game of `spec`'s boards as `suggest --boards N` takes it,
+        'salet:GBYBB/BBBBB/-/...,...' (ValueError: a one-line message)."""
+        from epdle.solver.multi import parse_multi_history
+
+        return parse_multi_history(text, spec.boards)
+
+    def review(
+        self, history: Sequence[MultiTurn], normal: bool = False
+    ) -> Review[BoardsTurnReview]:
+        """The review of this game (`history` its own) in its mode, or of another game in
+        the mode its moves show; ReviewError if it cannot be."""
+        from epdle.session.review import boards_review_as_played
+
+        own = [(guess, list(feedbacks)) for guess, feedbacks in history] == [
+            (guess, list(feedbacks)) for guess, feedbacks in self.history
+        ]
+        turns = [(guess, list(feedbacks)) for guess, feedbacks in history]
+        return boards_review_as_played(turns, self.solver, self.solvers, normal or own)
+
+    @staticmethod
+    def review_planes(review: Review[Any]) -> Planes:
+        """The device's frame of a review (ValueError: more rows than the panel shows)."""
+        from epdle.session.review import boards_review_planes
+
+        return boards_review_planes(review)
 
     @property
     def strategy_name(self) -> str:
