@@ -4,6 +4,7 @@ width with their own tiles to click."""
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
 )
 from web_support import MALFORMED_CASES, ranked_figures, settle
 
+from epdle.cli import main
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
@@ -122,11 +124,32 @@ def test_a_malformed_group_among_several_names_its_board(dordle_client: TestClie
     assert settle(dordle_client)["history"] == []
 
 
-def test_a_review_is_refused_on_a_page_of_several_boards(dordle_client: TestClient) -> None:
-    # The review scores one board's game with the page's own solver: a Dordle page has none.
-    review = dordle_client.post("/api/review", json={"history": "crane:bbbbb,pilot:ggggg"})
-    assert review.status_code == 422
-    assert review.json()["error"].startswith("a review covers a one-board game")
+def test_a_game_of_several_boards_is_reviewed_as_the_command_reviews_it(
+    dordle_client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The Dordle JAUNT/CIGAR as the page's state gives it (None: a board solved before),
+    # as lines, and as `epdle review --boards 2` takes it: one review.
+    game: list[tuple[str, list[str | None]]] = [
+        ("crane", [score("crane", "jaunt"), score("crane", "cigar")]),
+        ("cigar", [score("cigar", "jaunt"), "GGGGG"]),
+        ("jaunt", ["GGGGG", None]),
+    ]
+    text = ",".join(f"{w}:" + "/".join(c or "-" for c in marks) for w, marks in game)
+    assert main(["review", "--boards", "2", "--history", text, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    as_state = [{"word": w, "colours": marks} for w, marks in game]
+    for body in ({"history": as_state}, {"history": text.replace(",", "\n").replace(":", " ")}):
+        review = dordle_client.post("/api/review", json=body)
+        assert review.status_code == 200, review.json()
+        assert review.json() == expected
+    assert expected["boards"] == 2 and [t["guess"] for t in expected["turns"]] == [
+        "crane", "cigar", "jaunt"
+    ]  # fmt: skip
+    # One board's grid, or a board's colours missing: a one-line error.
+    grid = dordle_client.post("/api/review", json={"grid": "🟩🟩🟩🟩🟩", "words": "cigar"})
+    assert grid.status_code == 422 and grid.json()["error"].startswith("a shared grid is one")
+    short = dordle_client.post("/api/review", json={"history": "crane:bbbbb"})
+    assert short.status_code == 400 and "1 feedbacks, expected 2" in short.json()["error"]
 
 
 # -- the page in Chromium ------------------------------------------------------------------

@@ -304,7 +304,7 @@ def _review(args: argparse.Namespace) -> int:
     print_review = setup.by_kind(lambda: _print_review, lambda: _print_boards_review)
     try:
         if args.history is not None:
-            history = setup.game_kind().game.read_history(args.history, spec)
+            history = setup.game_kind().game.read_history(args.history, spec.boards)
         else:
             grid = _grid_text(args.grid)
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])

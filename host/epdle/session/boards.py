@@ -158,23 +158,28 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
         return game_summary(self)
 
     @staticmethod
-    def read_history(text: str, spec: GameSpec) -> MultiHistory:
-        """A game of `spec`'s boards as `suggest --boards N` takes it,
+    def read_history(text: str, boards: int) -> MultiHistory:
+        """A game of `boards` boards as `suggest --boards N` takes it,
         'salet:GBYBB/BBBBB/-/...,...' (ValueError: a one-line message)."""
         from epdle.solver.multi import parse_multi_history
 
-        return parse_multi_history(text, spec.boards)
+        return parse_multi_history(text, boards)
 
     def review(
         self, history: Sequence[MultiTurn], normal: bool = False
     ) -> Review[BoardsTurnReview]:
         """The review of this game (`history` its own) in its mode, or of another game in
         the mode its moves show; ReviewError if it cannot be."""
-        from epdle.session.review import boards_review_as_played
+        from epdle.session.review import ReviewError, boards_review_as_played
 
         own = [(guess, list(feedbacks)) for guess, feedbacks in history] == [
             (guess, list(feedbacks)) for guess, feedbacks in self.history
         ]
+        if any(isinstance(feedbacks, str) for _, feedbacks in history):
+            raise ReviewError(
+                f"a shared grid is one board's game: give each guess's colours on the "
+                f"{self.boards} boards"
+            )
         turns = [(guess, list(feedbacks)) for guess, feedbacks in history]
         return boards_review_as_played(turns, self.solver, self.solvers, normal or own)
 

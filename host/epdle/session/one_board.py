@@ -35,6 +35,10 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
         return spec.solver(universe, progress)
 
     @property
+    def boards(self) -> int:
+        return 1
+
+    @property
     def solved(self) -> bool:
         return bool(self.history) and is_solved(self.history[-1][1])
 
@@ -76,7 +80,7 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
         return game_summary(self)
 
     @staticmethod
-    def read_history(text: str, spec: GameSpec) -> list[tuple[str, str]]:
+    def read_history(text: str, boards: int = 1) -> list[tuple[str, str]]:
         """A game as `suggest` takes it, 'salet:GBYBB,crony:BBGBB' (ValueError: a
         one-line message)."""
         from epdle.solver.scoring import parse_history
