@@ -222,13 +222,76 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
     expect(page.locator("#left")).to_contain_text("All 4 boards solved in")
     assert len(solved) == 4
     expect(page.locator("#boards .one-board.solved")).to_have_count(4)
-    expect(page.locator("#review")).to_be_hidden()  # a review is a one-board game's
+    # The game's review follows: a row per guess, each open board's tiles in it.
+    played = max(board.locator("li").count() for board in boards.all())  # the last board's
+    expect(page.locator("#review-table tbody tr")).to_have_count(played)
     if SCREENSHOT_DIR:
         page.screenshot(path=str(Path(SCREENSHOT_DIR) / "quordle.png"), full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+@pytest.fixture
+def dordle_server() -> Iterator:
+    with serving(multi_session(2)) as server:
+        yield server
+
+
 @needs_chromium
+def test_a_finished_dordle_is_reviewed_on_the_page(
+    context: BrowserContext,  # noqa: F811 - the shared fixture
+    dordle_server,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = open_page(context, dordle_server.url)
+    expect(page.locator("#review-status")).to_contain_text("When a game ends")
+    table = page.get_by_role("table", name="Review, turn by turn")
+    expect(table).to_be_hidden()
+    # DORDLE: JAUNT, CIGAR; CIGAR solves board 2, JAUNT board 1 (board 2 solved: "-").
+    game = [(w, colours_of(w, DORDLE)) for w in ("crane", "cigar")]
+    game.append(("jaunt", score("jaunt", "jaunt") + "/-"))
+    guess = page.get_by_role("textbox", name="Guess")
+    rows = 0
+    for word, colours in game:
+        guess.fill(f"{word} {colours.replace('/-', '')}")  # the open boards' colours alone
+        guess.press("Enter")
+        rows += colours.count("/") + 1 - colours.count("-")  # a row on every open board
+        expect(page.locator("#boards li")).to_have_count(rows)
+        expect(guess).to_have_value("")
+    expect(table).to_be_visible()
+    expect(table.locator("tbody tr")).to_have_count(3)
+    history = ",".join(f"{word}:{colours}" for word, colours in game)
+    # The page's own game in its mode (normal), however its moves read.
+    assert main(["review", "--boards", "2", "--history", history, "--normal", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    shown = [
+        [cell.text_content() or "" for cell in row.locator("th, td").all()]
+        for row in table.locator("tbody tr").all()
+    ]
+    for number, (row, turn) in enumerate(zip(shown, review["turns"], strict=True), start=1):
+        boards = turn["boards"]
+        assert row[0] == str(number) and row[1] == turn["guess"].upper() * len(boards)
+        for board in boards:
+            assert f"{board['board']}: {board['left_before']} → {board['left_after']}" in row[2]
+        assert row[3:] == [
+            turn["best"].upper(),
+            f"{turn['expected_best']:.2f}",
+            f"{turn['expected_played']:.2f}",
+            "–",
+            str(turn["skill"]),
+            str(turn["luck"]),
+        ]
+    said = ", ".join(
+        f"{letter.upper()} {NAMES[colour]}"
+        for letter, colour in zip("crane", score("crane", "cigar"), strict=True)
+    )
+    expect(table.get_by_label(f"Board 2: {said}")).to_be_visible()
+    expect(page.locator("#review-total")).to_contain_text(
+        f"Skill {review['skill']}/99 ({review['skill_after_opener']} without the opener), "
+        f"luck {review['luck']}/99; solved in 3."
+    )
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 @needs_chromium
 @pytest.mark.parametrize(
     ("colours", "message"),
