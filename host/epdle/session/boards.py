@@ -143,10 +143,20 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
         return boards_candidates_text(self)
 
     def frames(self) -> list[Planes]:
+        """The turn's frames; a finished game's end card is followed by its review card."""
         from epdle.render.multi import render_multi
         from epdle.session.screens import panel_mode
 
-        return render_multi(self.advice, self.top, panel_mode(self))
+        frames = render_multi(self.advice, self.top, panel_mode(self))
+        if not self.over:
+            return frames
+        from epdle.session.review import ReviewError
+
+        try:  # a finished game's end card is followed by its review, as one board's
+            card = self.review_planes(self.review(self.history))
+        except (ReviewError, ValueError):  # no review, or more rows than the card shows
+            return frames
+        return [*frames, card]
 
     def help_text(self) -> str:
         return multi_help()
