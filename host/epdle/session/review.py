@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -160,17 +160,7 @@ class Reviewer:
         return summed(turns, solved, self.solver, widened_at)
 
     def _check(self, history: list[tuple[str, str]]) -> None:
-        """ReviewError (the solver's message) unless the game fits the answer list, or
-        every accepted word where the review may widen."""
-        try:
-            self.solver.state_after(history)  # every guess accepted, every colour possible
-        except HistoryError as error:
-            if self.wider is None:
-                raise ReviewError(str(error)) from None
-            try:
-                self.wider().state_after(history)
-            except HistoryError as wider_error:
-                raise ReviewError(str(wider_error)) from None
+        fits(history, self.solver, self.wider, HistoryError)
 
     def best_move(self, state: GameState) -> str:
         """The helper's move at `state`: the first suggestion `suggest` gives there."""
@@ -290,6 +280,26 @@ def expected_to_come(universe: Universe, candidates: np.ndarray) -> float:
     return min(cap, share + (1.0 - share) * (1.0 + rest))
 
 
+def fits(
+    history: Any,
+    solver: Solver | MultiSolver,
+    wider: Callable[[], Solver | MultiSolver] | None,
+    error: type[ValueError],
+) -> None:
+    """ReviewError (the solver's message) unless the game fits `solver`'s answer list
+    (every guess accepted, every colour possible), or every accepted word (`wider`) where
+    the review may widen; `error`: what the solver raises for a history it cannot take."""
+    try:
+        solver.state_after(history)
+    except error as problem:
+        if wider is None:
+            raise ReviewError(str(problem)) from None
+        try:
+            wider().state_after(history)
+        except error as wider_problem:
+            raise ReviewError(str(wider_problem)) from None
+
+
 def luck_of(played: dict[str, tuple[float, float]], to_come: float) -> float:
     """Where guesses still to come `to_come` fall among those `played`'s colours could
     have left, 0 to 1 (1: none would have left fewer)."""
@@ -312,15 +322,7 @@ class BoardsReviewer:
     def review(self, history: MultiHistory) -> Review[BoardsTurnReview]:
         from epdle.solver.multi import MultiHistoryError
 
-        try:
-            self.solver.state_after(history)
-        except MultiHistoryError as error:
-            if self.wider is None:
-                raise ReviewError(str(error)) from None
-            try:
-                self.wider().state_after(history)
-            except MultiHistoryError as wider_error:
-                raise ReviewError(str(wider_error)) from None
+        fits(history, self.solver, self.wider, MultiHistoryError)
         solver, state = self.solver, self.solver.initial_state()
         turns, widened_at = [], None
         for number, (raw_guess, feedbacks) in enumerate(history, start=1):
