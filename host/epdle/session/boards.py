@@ -182,15 +182,13 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
         the mode its moves show; ReviewError if it cannot be."""
         from epdle.session.review import ReviewError, boards_review_as_played
 
-        own = [(guess, list(feedbacks)) for guess, feedbacks in history] == [
-            (guess, list(feedbacks)) for guess, feedbacks in self.history
-        ]
         if any(isinstance(feedbacks, str) for _, feedbacks in history):
             raise ReviewError(
                 f"a shared grid is one board's game: give each guess's colours on the "
                 f"{self.boards} boards"
             )
         turns = [(guess, list(feedbacks)) for guess, feedbacks in history]
+        own = turns == [(guess, list(feedbacks)) for guess, feedbacks in self.history]
         return boards_review_as_played(turns, self.solver, self.solvers, normal or own)
 
     @staticmethod
