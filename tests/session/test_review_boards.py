@@ -17,13 +17,16 @@ def history_text(history: list[tuple[str, list[str | None]]]) -> str:
     return ",".join(f"{word}:" + "/".join(f or "-" for f in marks) for word, marks in history)
 
 
-def played_as_suggested(answers: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """The game `suggest --boards N` plays to the end on `answers`, as its history."""
+def played_as_suggested(
+    answers: list[str], capsys: pytest.CaptureFixture[str], *options: str
+) -> str:
+    """The game `suggest --boards N` (with `options`) plays to the end on `answers`, as
+    its history."""
     boards = str(len(answers))
     history: list[tuple[str, list[str | None]]] = []
     open_boards = [True] * len(answers)
     while any(open_boards):
-        argv = ["suggest", "--boards", boards, "--top", "1", "--json"]
+        argv = ["suggest", "--boards", boards, "--top", "1", "--json", *options]
         assert main([*argv, "--history", history_text(history)] if history else argv) == 0
         word = json.loads(capsys.readouterr().out)["suggestions"][0]["word"]
         history.append(
@@ -59,6 +62,27 @@ def test_a_quordle_played_as_suggest_advises_scores_95_or_more(answers, capsys) 
         for board in turn["boards"]:
             assert board["candidates_after"][: board["left_after"]] == board["candidates_after"]
             assert 0 <= turn["luck"] <= 99
+
+
+def test_a_hard_mode_game_is_read_from_its_moves(capsys) -> None:
+    history = played_as_suggested(["cider", "blunt"], capsys, "--hard")
+    assert main(["review", "--boards", "2", "--history", history, "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["mode"] == "hard" and review["hard_from_moves"]
+    assert all(t["best"] == t["guess"] and t["skill"] >= 95 for t in review["turns"])
+    assert main(["review", "--boards", "2", "--history", history, "--normal", "--json"]) == 0
+    normal = json.loads(capsys.readouterr().out)
+    assert normal["mode"] == "normal" and not normal["hard_from_moves"]
+
+
+def test_an_answer_off_the_list_is_reviewed_over_every_word_from_there(capsys) -> None:
+    # WENCH: an original answer the 2023 list dropped; suggest goes on over every word.
+    history = played_as_suggested(["wench", "cigar"], capsys)
+    assert "wench:GGGGG" in history
+    assert main(["review", "--boards", "2", "--history", history, "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    assert review["solved"] and review["widened_at"] is not None
+    assert all(t["best"] == t["guess"] and t["skill"] >= 95 for t in review["turns"])
 
 
 def test_the_text_says_what_the_json_does(capsys) -> None:
