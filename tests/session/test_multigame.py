@@ -95,15 +95,19 @@ def test_a_bad_guess_leaves_the_game_as_it_was(dordle: MultiSolver) -> None:
     assert [word for word, _ in game.history] == ["salet"]
 
 
-def test_frames_cycle_the_suggestions_then_end_with_the_words_left(dordle: MultiSolver) -> None:
+def test_frames_cycle_the_suggestions_then_end_with_the_words_left_and_the_review(
+    dordle: MultiSolver,
+) -> None:
     game = MultiGame(dordle, top=3)
     controller = Controller(game, DevicePresenter("sim://"))
     assert len(controller.frames()) == 3
     for word in LOSING:
         game.play_colours(word, colours(word))
     frames = controller.frames()
-    assert frames == render_multi(game.advice, 3)
-    assert len(frames) == 1  # the status frame: NOT SOLVED, and what board 1 had left
+    # The status frame (NOT SOLVED, and what board 1 had left), then the game's review card.
+    review = game.review(game.history)
+    assert len(review.turns) == len(LOSING)
+    assert frames == [*render_multi(game.advice, 3), game.review_planes(review)]
     other = game.advice.boards[0].__class__(None, 1, ["daunt"])
     changed = game.advice.__class__(
         [], [other, game.advice.boards[1]], 7, 0, solved=False, lost=True

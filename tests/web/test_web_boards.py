@@ -4,6 +4,7 @@ width with their own tiles to click."""
 
 from __future__ import annotations
 
+import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ from test_web_browser import (  # noqa: F401 - the browser fixtures, shared
 )
 from web_support import MALFORMED_CASES, ranked_figures, settle
 
+from epdle.cli import main
 from epdle.session.presenter import DevicePresenter
 from epdle.session.setup import GameSetup
 from epdle.session.spec import GameSpec
@@ -122,11 +124,32 @@ def test_a_malformed_group_among_several_names_its_board(dordle_client: TestClie
     assert settle(dordle_client)["history"] == []
 
 
-def test_a_review_is_refused_on_a_page_of_several_boards(dordle_client: TestClient) -> None:
-    # The review scores one board's game with the page's own solver: a Dordle page has none.
-    review = dordle_client.post("/api/review", json={"history": "crane:bbbbb,pilot:ggggg"})
-    assert review.status_code == 422
-    assert review.json()["error"].startswith("a review covers a one-board game")
+def test_a_game_of_several_boards_is_reviewed_as_the_command_reviews_it(
+    dordle_client: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The Dordle JAUNT/CIGAR as the page's state gives it (None: a board solved before),
+    # as lines, and as `epdle review --boards 2` takes it: one review.
+    game: list[tuple[str, list[str | None]]] = [
+        ("crane", [score("crane", "jaunt"), score("crane", "cigar")]),
+        ("cigar", [score("cigar", "jaunt"), "GGGGG"]),
+        ("jaunt", ["GGGGG", None]),
+    ]
+    text = ",".join(f"{w}:" + "/".join(c or "-" for c in marks) for w, marks in game)
+    assert main(["review", "--boards", "2", "--history", text, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    as_state = [{"word": w, "colours": marks} for w, marks in game]
+    for body in ({"history": as_state}, {"history": text.replace(",", "\n").replace(":", " ")}):
+        review = dordle_client.post("/api/review", json=body)
+        assert review.status_code == 200, review.json()
+        assert review.json() == expected
+    assert expected["boards"] == 2 and [t["guess"] for t in expected["turns"]] == [
+        "crane", "cigar", "jaunt"
+    ]  # fmt: skip
+    # One board's grid, or a board's colours missing: a one-line error.
+    grid = dordle_client.post("/api/review", json={"grid": "🟩🟩🟩🟩🟩", "words": "cigar"})
+    assert grid.status_code == 422 and grid.json()["error"].startswith("a shared grid is one")
+    short = dordle_client.post("/api/review", json={"history": "crane:bbbbb"})
+    assert short.status_code == 400 and "1 feedbacks, expected 2" in short.json()["error"]
 
 
 # -- the page in Chromium ------------------------------------------------------------------
@@ -199,13 +222,76 @@ def test_a_quordle_game_by_clicking_each_boards_tiles(
     expect(page.locator("#left")).to_contain_text("All 4 boards solved in")
     assert len(solved) == 4
     expect(page.locator("#boards .one-board.solved")).to_have_count(4)
-    expect(page.locator("#review")).to_be_hidden()  # a review is a one-board game's
+    # The game's review follows: a row per guess, each open board's tiles in it.
+    played = max(board.locator("li").count() for board in boards.all())  # the last board's
+    expect(page.locator("#review-table tbody tr")).to_have_count(played)
     if SCREENSHOT_DIR:
         page.screenshot(path=str(Path(SCREENSHOT_DIR) / "quordle.png"), full_page=True)
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+@pytest.fixture
+def dordle_server() -> Iterator:
+    with serving(multi_session(2)) as server:
+        yield server
+
+
 @needs_chromium
+def test_a_finished_dordle_is_reviewed_on_the_page(
+    context: BrowserContext,  # noqa: F811 - the shared fixture
+    dordle_server,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    page = open_page(context, dordle_server.url)
+    expect(page.locator("#review-status")).to_contain_text("When a game ends")
+    table = page.get_by_role("table", name="Review, turn by turn")
+    expect(table).to_be_hidden()
+    # DORDLE: JAUNT, CIGAR; CIGAR solves board 2, JAUNT board 1 (board 2 solved: "-").
+    game = [(w, colours_of(w, DORDLE)) for w in ("crane", "cigar")]
+    game.append(("jaunt", score("jaunt", "jaunt") + "/-"))
+    guess = page.get_by_role("textbox", name="Guess")
+    rows = 0
+    for word, colours in game:
+        guess.fill(f"{word} {colours.replace('/-', '')}")  # the open boards' colours alone
+        guess.press("Enter")
+        rows += colours.count("/") + 1 - colours.count("-")  # a row on every open board
+        expect(page.locator("#boards li")).to_have_count(rows)
+        expect(guess).to_have_value("")
+    expect(table).to_be_visible()
+    expect(table.locator("tbody tr")).to_have_count(3)
+    history = ",".join(f"{word}:{colours}" for word, colours in game)
+    # The page's own game in its mode (normal), however its moves read.
+    assert main(["review", "--boards", "2", "--history", history, "--normal", "--json"]) == 0
+    review = json.loads(capsys.readouterr().out)
+    shown = [
+        [cell.text_content() or "" for cell in row.locator("th, td").all()]
+        for row in table.locator("tbody tr").all()
+    ]
+    for number, (row, turn) in enumerate(zip(shown, review["turns"], strict=True), start=1):
+        boards = turn["boards"]
+        assert row[0] == str(number) and row[1] == turn["guess"].upper() * len(boards)
+        for board in boards:
+            assert f"{board['board']}: {board['left_before']} → {board['left_after']}" in row[2]
+        assert row[3:] == [
+            turn["best"].upper(),
+            f"{turn['expected_best']:.2f}",
+            f"{turn['expected_played']:.2f}",
+            "–",
+            str(turn["skill"]),
+            str(turn["luck"]),
+        ]
+    said = ", ".join(
+        f"{letter.upper()} {NAMES[colour]}"
+        for letter, colour in zip("crane", score("crane", "cigar"), strict=True)
+    )
+    expect(table.get_by_label(f"Board 2: {said}")).to_be_visible()
+    expect(page.locator("#review-total")).to_contain_text(
+        f"Skill {review['skill']}/99 ({review['skill_after_opener']} without the opener), "
+        f"luck {review['luck']}/99; solved in 3."
+    )
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 @needs_chromium
 @pytest.mark.parametrize(
     ("colours", "message"),

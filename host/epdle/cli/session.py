@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlencode
 
 from epdle.cli.errors import CommandError, examples, shorten
 from epdle.cli.options import (
     PORT_HELP,
+    add_boards_option,
     add_game_options,
     add_port_option,
     add_solver_options,
@@ -25,10 +27,12 @@ from epdle.cli.prior import say_history_note
 from epdle.session.setup import GameSetup
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from epdle.session.boards import MultiGame
     from epdle.session.demo import DemoResult
     from epdle.session.one_board import Game
-    from epdle.session.review import Review
+    from epdle.session.review import BoardsTurnReview, Review, TurnReview
 
 DEFAULT_PLAY_PANEL_DIR = Path("out/play")
 
@@ -120,10 +124,14 @@ def _register_review(commands: argparse._SubParsersAction) -> None:
         "Played on a shipped answer list (--lists), the list is used while it fits, as in the "
         "game: each move is judged by what the game knew then. A game whose every guess "
         "keeps hard mode's rule (or a grid starred 4/6*) is reviewed in hard mode; --normal "
-        "reviews it in normal mode.",
+        "reviews it in normal mode. With --boards N (Dordle, Quordle, Octordle) the history "
+        "is as `suggest --boards N` takes it, and each turn lists the candidates left on "
+        "every open board.",
         epilog=examples(
             "epdle review --history salet:GBYBB,crony:BBGBB,slosh:GGGGG --frame review.frame",
             "epdle push --port sim:// review.frame",
+            "epdle review --boards 2 --history "
+            "tarse:BBYBB/BBBGB,hoing:BYBGB/YYBBB,slosh:BBGBB/GGGGG,crony:GGGGG/-",
         ),
     )
     review.add_argument("--history", help="the game, word:colours,... (as suggest takes it)")
@@ -140,6 +148,7 @@ def _register_review(commands: argparse._SubParsersAction) -> None:
     )
     review.add_argument("--words", help="with --grid: the words played, in order, comma-separated")
     review.add_argument("--json", action="store_true", help="print JSON")
+    add_boards_option(review)
     review.add_argument(
         "--frame",
         type=Path,
@@ -283,14 +292,7 @@ def _review(args: argparse.Namespace) -> int:
     from epdle.cli.errors import UsageError
     from epdle.render.export import write_frames
     from epdle.render.options import FORMATS
-    from epdle.session.review import (
-        ReviewError,
-        grid_hard,
-        grid_history,
-        review_as_played,
-        review_planes,
-    )
-    from epdle.solver.scoring import parse_history
+    from epdle.session.review import ReviewError, grid_hard, grid_history
 
     if (args.history is None) == (args.grid is None) or (args.grid is None) != (args.words is None):
         raise UsageError("give the game as --history, or as --grid with --words")
@@ -301,32 +303,42 @@ def _review(args: argparse.Namespace) -> int:
             raise UsageError(f"--frame {args.frame}: unknown output type; use {', '.join(FORMATS)}")
         output_file(args.frame)
     spec = game_spec(args)
+    setup = GameSetup(spec, progress_bar)
+    if args.grid is not None:
+        setup.by_kind(lambda: None, _grid_for_one_board)
+    print_review = setup.by_kind(lambda: _print_review, lambda: _print_boards_review)
     try:
         if args.history is not None:
-            history = parse_history(args.history)
+            history = setup.game_kind().game.read_history(args.history, spec.boards)
         else:
             grid = _grid_text(args.grid)
             history = grid_history(grid, [w.strip() for w in args.words.split(",") if w.strip()])
             if grid_hard(grid):  # the star of "4/6*": played in hard mode
-                spec = spec.in_mode(True, spec.blind)
+                setup = GameSetup(spec.in_mode(True, spec.blind), progress_bar)
     except ValueError as error:
         raise CommandError(str(error)) from None
-    game = cast("Game", GameSetup(spec, progress_bar).new_game())  # review plays one board
+    game = setup.new_game()
     say_history_note("epdle review", game.solver.universe)
     try:
-        review = review_as_played(history, game.solver, game.solvers, args.normal)
+        review = game.review(history, args.normal)  # type: ignore[arg-type]
     except ReviewError as error:
         raise CommandError(str(error)) from None
     if args.frame is not None:
         try:
-            write_frames([review_planes(review)], args.frame)
+            write_frames([game.review_planes(review)], args.frame)
         except ValueError as error:
             raise CommandError(str(error)) from None
     if args.json:
         print(json.dumps(review.as_json()))
         return 0
-    _print_review(review)
+    cast("Callable[[Any], None]", print_review)(review)
     return 0
+
+
+def _grid_for_one_board() -> None:
+    from epdle.cli.errors import UsageError
+
+    raise UsageError("--grid reviews one board's game: give several boards' as --history")
 
 
 def _grid_text(grid: str) -> str:
@@ -342,7 +354,7 @@ def _grid_text(grid: str) -> str:
         raise CommandError(f"cannot read grid file {grid}: {error}") from None
 
 
-def _print_review(review: Review) -> None:
+def _print_review(review: Review[TurnReview]) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -369,6 +381,59 @@ def _print_review(review: Review) -> None:
     console = Console(emoji=False)
     console.soft_wrap = not console.is_terminal  # piped: each line whole, not cut at 80
     console.print(table)
+    _print_review_end(console, review)
+    console.print("Candidates before each guess, likeliest first:", highlight=False)
+    for number, turn in enumerate(review.turns, start=1):
+        shown = turn.candidates[:8]  # a line of 60 columns at most
+        more = turn.left_before - len(shown)
+        words = " ".join(word.upper() for word in shown)
+        console.print(f"{number:>2}  {words}{f' (+{more})' if more else ''}", highlight=False)
+
+
+def _print_boards_review(review: Review[BoardsTurnReview]) -> None:
+    """Several boards' review: a row per guess, under it each open board's colours and
+    the candidates it had before the guess and after (their words where few are left)."""
+    from rich.console import Console
+
+    from epdle.cli.multi import LISTED_IN_TEXT
+    from epdle.session.terminal import columns_text
+
+    rows = [("#", "guess", "best", "with best", "with guess", "skill", "luck")]
+    for number, turn in enumerate(review.turns, start=1):
+        rows.append(
+            (
+                str(number),
+                turn.guess.upper(),
+                turn.best.upper(),
+                f"{turn.expected_best:.2f}",
+                f"{turn.expected_played:.2f}",
+                str(turn.skill),
+                str(turn.luck),
+            )
+        )
+    table = columns_text(rows, (str.rjust, str.ljust, str.ljust, *[str.rjust] * 4))
+    lines = table.splitlines()
+    console = Console(emoji=False, highlight=False)
+    console.soft_wrap = not console.is_terminal  # piped: each line whole, not cut at 80
+    console.print(lines[0], markup=False)
+    for line, turn in zip(lines[1:], review.turns, strict=True):
+        console.print(line, markup=False)
+        for board in turn.boards:
+            words = ""
+            if board.left_after <= LISTED_IN_TEXT:
+                words = ": " + " ".join(word.upper() for word in board.candidates_after)
+            console.print(
+                f"    board {board.board} {board.colours}: "
+                f"{board.left_before} -> {board.left_after} left{words}",
+                markup=False,
+            )
+    _print_review_end(console, review)
+
+
+def _print_review_end(
+    console: Console, review: Review[TurnReview] | Review[BoardsTurnReview]
+) -> None:
+    """The review's last lines: the game's figures, the mode and prior, any widening."""
     ending = f"solved in {len(review.turns)}" if review.solved else "not solved"
     skill = f"Skill {review.skill}/99"
     if review.skill_after_opener is not None:
@@ -384,9 +449,3 @@ def _print_review(review: Review) -> None:
             "it are judged over every accepted word, as the game went on.",
             highlight=False,
         )
-    console.print("Candidates before each guess, likeliest first:", highlight=False)
-    for number, turn in enumerate(review.turns, start=1):
-        shown = turn.candidates[:8]  # a line of 60 columns at most
-        more = turn.left_before - len(shown)
-        words = " ".join(word.upper() for word in shown)
-        console.print(f"{number:>2}  {words}{f' (+{more})' if more else ''}", highlight=False)

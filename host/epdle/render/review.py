@@ -54,7 +54,7 @@ def review_image(turns: Sequence[TurnFigures], skill: int, luck: int) -> Image.I
     rows = checked_history([(t.word, t.colours) for t in turns])
     layout = review_layout(len(rows[0][0]), len(rows))
     canvas = Canvas()
-    _draw_header(canvas, skill, luck, layout)
+    draw_header(canvas, skill, luck, layout.rights)
     figure_font = font(Face.BOLD, figure_size(layout.tile))
     for index, ((word, colours), turn) in enumerate(zip(rows, turns, strict=True)):
         draw_tiles(canvas, word, colours, MARGIN, layout.row_top(index), layout.tile)
@@ -109,14 +109,16 @@ def _label_width(label: str) -> int:
     return ink_text(label, font(Face.BOLD, LABEL_SIZE)).width + 4
 
 
-def _draw_header(canvas: Canvas, skill: int, luck: int, layout: ReviewLayout) -> None:
+def draw_header(canvas: Canvas, skill: int, luck: int, rights: tuple[int, int]) -> None:
+    """The REVIEW badge, then "skill" and "luck" with the game's figures over the columns
+    whose right edges are `rights` (this frame's, and several boards' review)."""
     top, bottom = HEADER
     label_font = font(Face.BOLD, LABEL_SIZE)
     badge = ink_text("REVIEW", label_font)
     badge_box: Box = (MARGIN, top, MARGIN + badge.width + 10, bottom)
     canvas.rounded(badge_box, RED, radius=3)
     canvas.stamp_centred(badge, badge_box, WHITE)
-    for label, figure, right in zip(("skill", "luck"), (skill, luck), layout.rights, strict=True):
+    for label, figure, right in zip(("skill", "luck"), (skill, luck), rights, strict=True):
         box: Box = (right - FIGURE_WIDTH, top, right, bottom)
         canvas.stamp_centred(ink_text(str(figure), font(Face.BOLD, 14)), box, BLACK)
         label_ink = ink_text(label, label_font)

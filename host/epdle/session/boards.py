@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from epdle.render.planes import Planes
+    from epdle.session.review import BoardsTurnReview, Review
     from epdle.session.spec import GameSpec
-    from epdle.solver.multi import BoardAdvice, MultiAdvice, MultiSolver
+    from epdle.solver.multi import BoardAdvice, MultiAdvice, MultiHistory, MultiSolver
     from epdle.solver.universe import Universe
 
 # (hard, blind) -> a solver of the same words and boards (the caller keeps them).
@@ -143,10 +144,20 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
         return boards_candidates_text(self)
 
     def frames(self) -> list[Planes]:
+        """The turn's frames; a finished game's end card is followed by its review card."""
         from epdle.render.multi import render_multi
         from epdle.session.screens import panel_mode
 
-        return render_multi(self.advice, self.top, panel_mode(self))
+        frames = render_multi(self.advice, self.top, panel_mode(self))
+        if not self.over:
+            return frames
+        from epdle.session.review import ReviewError
+
+        try:  # a finished game's end card is followed by its review, as one board's
+            card = self.review_planes(self.review(self.history))
+        except (ReviewError, ValueError):  # no review, or more rows than the card shows
+            return frames
+        return [*frames, card]
 
     def help_text(self) -> str:
         return multi_help()
@@ -156,6 +167,37 @@ class MultiGame(GameBase["MultiSolver", "MultiAdvice", "MultiTurn"]):
 
     def summary(self) -> str:
         return game_summary(self)
+
+    @staticmethod
+    def read_history(text: str, boards: int) -> MultiHistory:
+        """A game of `boards` boards as `suggest --boards N` takes it,
+        'salet:GBYBB/BBBBB/-/...,...' (ValueError: a one-line message)."""
+        from epdle.solver.multi import parse_multi_history
+
+        return parse_multi_history(text, boards)
+
+    def review(
+        self, history: Sequence[MultiTurn], normal: bool = False
+    ) -> Review[BoardsTurnReview]:
+        """The review of this game (`history` its own) in its mode, or of another game in
+        the mode its moves show; ReviewError if it cannot be."""
+        from epdle.session.review import ReviewError, boards_review_as_played
+
+        if any(isinstance(feedbacks, str) for _, feedbacks in history):
+            raise ReviewError(
+                f"a shared grid is one board's game: give each guess's colours on the "
+                f"{self.boards} boards"
+            )
+        turns = [(guess, list(feedbacks)) for guess, feedbacks in history]
+        own = turns == [(guess, list(feedbacks)) for guess, feedbacks in self.history]
+        return boards_review_as_played(turns, self.solver, self.solvers, normal or own)
+
+    @staticmethod
+    def review_planes(review: Review[Any]) -> Planes:
+        """The device's frame of a review (ValueError: more rows than the panel shows)."""
+        from epdle.session.review import boards_review_planes
+
+        return boards_review_planes(review)
 
     @property
     def strategy_name(self) -> str:

@@ -4,7 +4,7 @@ Several boards' game is epdle.session.boards, with the same names."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from epdle.session.commands import HELP_TEXT, parse_played
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from epdle.render.planes import Planes
+    from epdle.session.review import Review, TurnReview
     from epdle.session.spec import GameSpec
     from epdle.solver.universe import Universe
 
@@ -40,6 +41,10 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
         """The solver this game plays with under `spec`, over `universe` (GameSetup makes
         and keeps both)."""
         return spec.solver(universe, progress)
+
+    @property
+    def boards(self) -> int:
+        return 1
 
     @property
     def solved(self) -> bool:
@@ -81,6 +86,32 @@ class Game(GameBase[Solver, Advice, tuple[str, str]]):
 
     def summary(self) -> str:
         return game_summary(self)
+
+    @staticmethod
+    def read_history(text: str, boards: int = 1) -> list[tuple[str, str]]:
+        """A game as `suggest` takes it, 'salet:GBYBB,crony:BBGBB' (ValueError: a
+        one-line message)."""
+        from epdle.solver.scoring import parse_history
+
+        return parse_history(text)
+
+    def review(
+        self, history: Sequence[tuple[str, str]], normal: bool = False
+    ) -> Review[TurnReview]:
+        """The review of this game (`history` its own) in its mode, or of another game in
+        the mode its moves show (review_as_played); ReviewError if it cannot be."""
+        from epdle.session.review import game_review, review_as_played
+
+        if list(history) == list(self.history):
+            return game_review(tuple(history), self.solver, self.solvers)
+        return review_as_played(list(history), self.solver, self.solvers, normal)
+
+    @staticmethod
+    def review_planes(review: Review[Any]) -> Planes:
+        """The device's frame of a review (ValueError: more rows than the panel shows)."""
+        from epdle.session.review import review_planes
+
+        return review_planes(review)
 
     @property
     def strategy_name(self) -> str:

@@ -31,9 +31,9 @@ move, so a review takes a few of its moves however far the game strayed from its
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from weakref import WeakKeyDictionary
 
 import numpy as np
@@ -49,14 +49,17 @@ from epdle.solver.scoring import hard_mode_violation, is_solved, pattern_string,
 if TYPE_CHECKING:
     from epdle.session.game import SolverFor
     from epdle.session.one_board import Game
+    from epdle.solver.multi import MultiHistory, MultiSolver
+    from epdle.solver.multi.engine import MultiState
     from epdle.solver.state import GameState
+    from epdle.solver.universe import Universe
 
 SPLIT_MAX = 64  # the largest set checked for a candidate that tells all the others apart
 REVIEWS_KEPT = 8  # finished games' reviews kept per solver (for as long as it lives)
 CANDIDATES_LISTED = 10  # a turn's likeliest candidates, listed with the review
 
 
-_REVIEWS: WeakKeyDictionary[Solver, dict[tuple[tuple[str, str], ...], Review]]
+_REVIEWS: WeakKeyDictionary[Solver, dict[tuple[tuple[str, str], ...], Review[TurnReview]]]
 _REVIEWS = WeakKeyDictionary()
 
 
@@ -80,8 +83,37 @@ class TurnReview:
 
 
 @dataclass(frozen=True)
-class Review:
-    turns: list[TurnReview]
+class BoardTurn:
+    """One open board at a turn of several boards' game."""
+
+    board: int  # from 1
+    colours: str  # the guess's on this board
+    left_before: int
+    left_after: int
+    candidates: list[str]  # the likeliest before the guess (CANDIDATES_LISTED at most)
+    candidates_after: list[str]  # the likeliest left after it (as many)
+
+
+@dataclass(frozen=True)
+class BoardsTurnReview:
+    """A turn of several boards' game: its figures are the whole game's (expected total
+    guesses to finish every board), its luck the open boards' averaged."""
+
+    guess: str
+    best: str  # the several-board helper's move at this point
+    boards: list[BoardTurn]  # the boards open before the guess, in order
+    expected_best: float  # guesses the game was expected to take, the best move next
+    expected_played: float  # the same, this guess next
+    skill: int
+    luck: int
+
+
+TurnT = TypeVar("TurnT", TurnReview, BoardsTurnReview)
+
+
+@dataclass(frozen=True)
+class Review(Generic[TurnT]):
+    turns: list[TurnT]
     solved: bool
     skill: int  # the turns' skill, averaged
     skill_after_opener: int | None  # the same without the first turn (None: one turn)
@@ -93,9 +125,14 @@ class Review:
     # on the moves are judged over every accepted word, as the game went on. None: never.
     widened_at: int | None = None
     hard_from_moves: bool = False  # hard mode read from the moves (every guess kept it)
+    boards: int | None = None  # several boards' game: how many (its turns BoardsTurnReview)
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self)
+        """The review as JSON (`boards` only in several boards' review)."""
+        found = asdict(self)
+        if self.boards is None:
+            del found["boards"]
+        return found
 
 
 class Reviewer:
@@ -107,7 +144,7 @@ class Reviewer:
         self.solver = solver
         self.wider = wider
 
-    def review(self, history: list[tuple[str, str]]) -> Review:
+    def review(self, history: list[tuple[str, str]]) -> Review[TurnReview]:
         self._check(history)
         judge, state = self, self.solver.initial_state()
         turns, widened_at = [], None
@@ -122,30 +159,10 @@ class Reviewer:
             turns.append(judge._turn(state, guess, colours, after, next_judge))
             judge, state = next_judge, after
         solved = bool(history) and is_solved(history[-1][1])
-        return Review(
-            turns,
-            solved,
-            skill=_average([t.skill for t in turns]),
-            skill_after_opener=_average([t.skill for t in turns[1:]]) if len(turns) > 1 else None,
-            luck=_average([t.luck for t in turns]),
-            mode=mode_name(self.solver.hard, self.solver.blind),
-            prior=self.solver.universe.prior_text,
-            prior_name=self.solver.universe.prior_name,
-            widened_at=widened_at,
-        )
+        return summed(turns, solved, self.solver, widened_at)
 
     def _check(self, history: list[tuple[str, str]]) -> None:
-        """ReviewError (the solver's message) unless the game fits the answer list, or
-        every accepted word where the review may widen."""
-        try:
-            self.solver.state_after(history)  # every guess accepted, every colour possible
-        except HistoryError as error:
-            if self.wider is None:
-                raise ReviewError(str(error)) from None
-            try:
-                self.wider().state_after(history)
-            except HistoryError as wider_error:
-                raise ReviewError(str(wider_error)) from None
+        fits(history, self.solver, self.wider, HistoryError)
 
     def best_move(self, state: GameState) -> tuple[str, float | None]:
         """The helper's move at `state`, the first suggestion `suggest` gives there, and
@@ -170,8 +187,6 @@ class Reviewer:
             to_come = played[colours][1]
         else:  # colours no answer of the list gets: the answer is elsewhere
             to_come = 0.0 if after.solved else judge.expected(after.candidates)
-        worse = sum(share for share, other in played.values() if other > to_come + 1e-9)
-        same = sum(share for share, other in played.values() if abs(other - to_come) <= 1e-9)
         lost = max(0.0, expected_played + lost_played - expected_best - lost_best)
         # The best move's figure is the one `suggest` showed for it; the guess played is
         # given as many guesses more or fewer as the review's estimate finds (skill reads
@@ -188,14 +203,12 @@ class Reviewer:
             expected_played=round(expected_played + shift, 2),
             expected_after=round(to_come, 2),
             skill=round(99 * max(0.0, 1.0 - lost)),
-            luck=round(99 * (worse + same / 2)),
+            luck=round(99 * luck_of(played, to_come)),
         )
 
     def likeliest(self, candidates: np.ndarray) -> list[str]:
         """The CANDIDATES_LISTED likeliest of `candidates`, likeliest first."""
-        universe = self.solver.universe
-        order = np.argsort(-universe.weights[candidates], kind="stable")[:CANDIDATES_LISTED]
-        return [universe.answers[i] for i in candidates[order]]
+        return likeliest(self.solver.universe, candidates)
 
     def _expected_from(
         self, state: GameState, guess: str, outcomes: dict[str, tuple[float, float]]
@@ -212,49 +225,205 @@ class Reviewer:
 
     def _outcomes(self, state: GameState, guess: str) -> dict[str, tuple[float, float]]:
         """Per colours the guess can get: (their probability, guesses still to come)."""
-        universe = self.solver.universe
-        candidates = state.candidates
-        codes = np.asarray(universe.patterns[candidates, universe.guess_index[guess]])
-        order = np.argsort(codes, kind="stable")
-        edges = np.flatnonzero(np.diff(codes[order])) + 1
-        weights = universe.weights[candidates]
-        total = float(weights.sum())
-        solved = solved_code(universe.length)
-        outcomes = {}
-        for part in np.split(order, edges):
-            code = int(codes[part[0]])
-            share = float(weights[part].sum()) / total
-            after = 0.0 if code == solved else self.expected(candidates[part])
-            outcomes[pattern_string(code, universe.length)] = (share, after)
-        return outcomes
+        return outcomes(self.solver.universe, state.candidates, guess)
 
     def expected(self, candidates: np.ndarray) -> float:
         """Guesses still to come to find the answer among ``candidates`` (the estimate the
         module's docstring gives)."""
-        universe = self.solver.universe
-        weights = universe.weights[candidates]
-        shares = weights / weights.sum()
-        if len(candidates) <= 2:
-            return 1.0 + float(shares.min()) if len(candidates) == 2 else 1.0
-        nonzero = shares[shares > 0]
-        size = math.exp(-float((nonzero * np.log(nonzero)).sum()))  # the effective size
-        rough = 2.0 - 1.0 / size if size <= 4 else 1.75 + 0.2 * math.log2(size / 4.0)
-        if len(candidates) > SPLIT_MAX:
-            return rough
-        as_guesses = universe.guess_index_of_answers[candidates]
-        codes = np.sort(np.asarray(universe.patterns[np.ix_(candidates, as_guesses)]), axis=0)
-        told_apart = (np.diff(codes, axis=0) != 0).sum(axis=0) == len(candidates) - 1
-        if told_apart.any():
-            return 2.0 - float(shares[told_apart].max())
-        # No candidate tells the others apart: at least two guesses for most of them, or
-        # the likeliest one first and then the others, where it is likely enough.
-        cap = max(2.0, rough)
-        likeliest = int(np.argmax(shares))
-        share = float(shares[likeliest])
-        if 2.0 - share >= cap:
-            return cap
-        rest = self.expected(np.delete(candidates, likeliest))
-        return min(cap, share + (1.0 - share) * (1.0 + rest))
+        return expected_to_come(self.solver.universe, candidates)
+
+
+def likeliest(universe: Universe, candidates: np.ndarray) -> list[str]:
+    """The CANDIDATES_LISTED likeliest of `candidates` (rows of `universe`'s answers),
+    likeliest first."""
+    order = np.argsort(-universe.weights[candidates], kind="stable")[:CANDIDATES_LISTED]
+    return [universe.answers[i] for i in candidates[order]]
+
+
+def outcomes(
+    universe: Universe, candidates: np.ndarray, guess: str
+) -> dict[str, tuple[float, float]]:
+    """Per colours `guess` can get against `candidates`: (their probability, guesses
+    still to come)."""
+    codes = np.asarray(universe.patterns[candidates, universe.guess_index[guess]])
+    order = np.argsort(codes, kind="stable")
+    edges = np.flatnonzero(np.diff(codes[order])) + 1
+    weights = universe.weights[candidates]
+    total = float(weights.sum())
+    solved = solved_code(universe.length)
+    found = {}
+    for part in np.split(order, edges):
+        code = int(codes[part[0]])
+        share = float(weights[part].sum()) / total
+        after = 0.0 if code == solved else expected_to_come(universe, candidates[part])
+        found[pattern_string(code, universe.length)] = (share, after)
+    return found
+
+
+def expected_to_come(universe: Universe, candidates: np.ndarray) -> float:
+    """Guesses still to come to find the answer among ``candidates`` (the estimate the
+    module's docstring gives)."""
+    weights = universe.weights[candidates]
+    shares = weights / weights.sum()
+    if len(candidates) <= 2:
+        return 1.0 + float(shares.min()) if len(candidates) == 2 else 1.0
+    nonzero = shares[shares > 0]
+    size = math.exp(-float((nonzero * np.log(nonzero)).sum()))  # the effective size
+    rough = 2.0 - 1.0 / size if size <= 4 else 1.75 + 0.2 * math.log2(size / 4.0)
+    if len(candidates) > SPLIT_MAX:
+        return rough
+    as_guesses = universe.guess_index_of_answers[candidates]
+    codes = np.sort(np.asarray(universe.patterns[np.ix_(candidates, as_guesses)]), axis=0)
+    told_apart = (np.diff(codes, axis=0) != 0).sum(axis=0) == len(candidates) - 1
+    if told_apart.any():
+        return 2.0 - float(shares[told_apart].max())
+    # No candidate tells the others apart: at least two guesses for most of them, or
+    # the likeliest one first and then the others, where it is likely enough.
+    cap = max(2.0, rough)
+    first = int(np.argmax(shares))
+    share = float(shares[first])
+    if 2.0 - share >= cap:
+        return cap
+    rest = expected_to_come(universe, np.delete(candidates, first))
+    return min(cap, share + (1.0 - share) * (1.0 + rest))
+
+
+def fits(
+    history: Any,
+    solver: Solver | MultiSolver,
+    wider: Callable[[], Solver | MultiSolver] | None,
+    error: type[ValueError],
+) -> None:
+    """ReviewError (the solver's message) unless the game fits `solver`'s answer list
+    (every guess accepted, every colour possible), or every accepted word (`wider`) where
+    the review may widen; `error`: what the solver raises for a history it cannot take."""
+    try:
+        solver.state_after(history)
+    except error as problem:
+        if wider is None:
+            raise ReviewError(str(problem)) from None
+        try:
+            wider().state_after(history)
+        except error as wider_problem:
+            raise ReviewError(str(wider_problem)) from None
+
+
+def luck_of(played: dict[str, tuple[float, float]], to_come: float) -> float:
+    """Where guesses still to come `to_come` fall among those `played`'s colours could
+    have left, 0 to 1 (1: none would have left fewer)."""
+    worse = sum(share for share, other in played.values() if other > to_come + 1e-9)
+    same = sum(share for share, other in played.values() if abs(other - to_come) <= 1e-9)
+    return worse + same / 2
+
+
+class BoardsReviewer:
+    """Scores several boards' game (Dordle, Quordle, ...) against the several-board
+    solver's moves as Reviewer does one board's: each move by what the game knew then
+    (widening with `wider` where the colours left the answer list), skill by the expected
+    total guesses it gave away (the estimate the solver ranks by, or its exact endgame
+    search where that ranks the best move), luck per open board as one board's, averaged."""
+
+    def __init__(self, solver: MultiSolver, wider: Callable[[], MultiSolver] | None) -> None:
+        self.solver = solver
+        self.wider = wider
+
+    def review(self, history: MultiHistory) -> Review[BoardsTurnReview]:
+        from epdle.solver.multi import MultiHistoryError
+
+        fits(history, self.solver, self.wider, MultiHistoryError)
+        solver, state = self.solver, self.solver.initial_state()
+        turns, widened_at = [], None
+        for number, (raw_guess, feedbacks) in enumerate(history, start=1):
+            guess = solver.universe.lang.fold(raw_guess)
+            after = solver.apply(state, guess, feedbacks)
+            next_solver = solver
+            if self.wider is not None and any(len(b.candidates) == 0 for b in after.boards):
+                next_solver = self.wider()
+                after = next_solver.state_after(history[:number])
+                widened_at = number
+            turn = self._turn(solver, state, guess, feedbacks, after, next_solver.universe)
+            turns.append(turn)
+            solver, state = next_solver, after
+        solved = not after.open_boards() if history else False
+        return summed(turns, solved, self.solver, widened_at, self.solver.boards)
+
+    @staticmethod
+    def _turn(
+        solver: MultiSolver,
+        state: MultiState,
+        guess: str,
+        feedbacks: Sequence[str | None],
+        after: MultiState,
+        after_universe: Universe,
+    ) -> BoardsTurnReview:
+        """The turn judged at `state`; `after`: the state its colours led to, over
+        `after_universe` (the solver's, or every accepted word's if they left its list)."""
+        universe = solver.universe
+        ranked = solver.ranked(state)
+        best = universe.guesses[ranked[0][0]]
+        index = universe.guess_index[guess]
+        expected_best = ranked[0][1]
+        expected_played = next(
+            (expected for each, expected, _ in ranked if each == index),
+            None,
+        )
+        if expected_played is None:
+            expected_played = solver.estimate(state, guess)
+        boards, lucks = [], []
+        for number in state.open_boards():
+            before, now = state.boards[number], after.boards[number]
+            colours = feedbacks[number]
+            assert colours is not None  # an open board has its colours (state_after)
+            played = outcomes(universe, before.candidates, guess)
+            if colours in played:
+                to_come = played[colours][1]
+            else:  # colours no answer of the list gets: the answer is elsewhere
+                solved = now.solved_in is not None
+                to_come = 0.0 if solved else expected_to_come(after_universe, now.candidates)
+            lucks.append(luck_of(played, to_come))
+            boards.append(
+                BoardTurn(
+                    board=number + 1,
+                    colours=colours,
+                    left_before=len(before.candidates),
+                    left_after=len(now.candidates),
+                    candidates=likeliest(universe, before.candidates),
+                    candidates_after=likeliest(after_universe, now.candidates),
+                )
+            )
+        lost = 0.0 if best == guess else max(0.0, expected_played - expected_best)
+        return BoardsTurnReview(
+            guess=guess,
+            best=best,
+            boards=boards,
+            expected_best=round(expected_best, 2),
+            expected_played=round(expected_played, 2),
+            skill=round(99 * max(0.0, 1.0 - lost)),
+            luck=round(99 * sum(lucks) / len(lucks)),
+        )
+
+
+def summed(
+    turns: list[TurnT],
+    solved: bool,
+    solver: Solver | MultiSolver,
+    widened_at: int | None,
+    boards: int | None = None,
+) -> Review[TurnT]:
+    """The game's review from its turns: their skill and luck averaged, the mode and the
+    prior `solver` weighed."""
+    return Review(
+        turns,
+        solved,
+        skill=_average([t.skill for t in turns]),
+        skill_after_opener=_average([t.skill for t in turns[1:]]) if len(turns) > 1 else None,
+        luck=_average([t.luck for t in turns]),
+        mode=mode_name(solver.hard, solver.blind),
+        prior=solver.universe.prior_text,
+        prior_name=solver.universe.prior_name,
+        widened_at=widened_at,
+        boards=boards,
+    )
 
 
 def _average(figures: list[int]) -> int:
@@ -263,7 +432,7 @@ def _average(figures: list[int]) -> int:
 
 def review_game(
     history: list[tuple[str, str]], solver: Solver, every_word: Callable[[], Solver]
-) -> Review:
+) -> Review[TurnReview]:
     """The game's review by `solver`; the turns after its colours left the answer list
     are reviewed over every accepted word (`every_word()`), as the game itself went on."""
     if not history:
@@ -282,7 +451,7 @@ def keeps_hard_mode(history: list[tuple[str, str]]) -> bool:
 
 def game_review(
     history: tuple[tuple[str, str], ...], solver: Solver, solvers: SolverFor | None
-) -> Review:
+) -> Review[TurnReview]:
     """review_game() for a game's solvers (`solvers`: the other modes', as the game has
     them), once per game: the device's frame, `play`'s line and the page's panel share it."""
 
@@ -302,7 +471,7 @@ def review_as_played(
     solver: Solver,
     solvers: SolverFor | None,
     normal: bool = False,
-) -> Review:
+) -> Review[TurnReview]:
     """The review of a game given from outside (a history, a shared grid), in `solver`'s
     mode, or in hard mode if every guess kept its rule (keeps_hard_mode) and `normal` does
     not say otherwise (`solvers`: the other modes')."""
@@ -311,6 +480,49 @@ def review_as_played(
         solver = solvers(True, solver.blind)
     review = game_review(tuple(history), solver, solvers)
     return replace(review, hard_from_moves=True) if from_moves else review
+
+
+def boards_review_as_played(
+    history: MultiHistory,
+    solver: MultiSolver,
+    solvers: Callable[[bool, bool], MultiSolver] | None,
+    normal: bool = False,
+) -> Review[BoardsTurnReview]:
+    """review_as_played() for several boards' game: in `solver`'s mode, or in hard mode
+    if every guess kept one open board's hints and `normal` does not say otherwise, over
+    every accepted word from the guess whose colours left the answer list."""
+    if not history:
+        raise ReviewError("the game has no guesses")
+    from_moves = False
+    if solvers is not None and not (solver.hard or normal) and len(history) > 1:
+        from_moves = _boards_keep_hard_mode(history, solver.blind, solvers)
+        if from_moves:
+            solver = solvers(True, solver.blind)
+    wider = None if solver.blind or solvers is None else _wider(solvers, solver.hard)
+    review = BoardsReviewer(solver, wider).review(history)
+    return replace(review, hard_from_moves=True) if from_moves else review
+
+
+def _wider(solvers: Callable[[bool, bool], MultiSolver], hard: bool) -> Callable[[], MultiSolver]:
+    return lambda: solvers(hard, True)
+
+
+def _boards_keep_hard_mode(
+    history: MultiHistory, blind: bool, solvers: Callable[[bool, bool], MultiSolver]
+) -> bool:
+    """Whether every guess keeps hard mode's rule of several boards (the hints of one
+    open board at least), over the answer list or, where it left it, every word."""
+    from epdle.solver.multi import MultiHistoryError
+
+    for over_every_word in sorted({blind, True}):
+        try:
+            solvers(True, over_every_word).state_after(history)
+        except MultiHistoryError as error:
+            if "hard mode" in str(error):
+                return False
+            continue
+        return True
+    return False
 
 
 def review_frame(game: Game) -> Planes | None:
@@ -324,7 +536,7 @@ def review_frame(game: Game) -> Planes | None:
     return review_planes(review)
 
 
-def review_planes(review: Review) -> Planes:
+def review_planes(review: Review[TurnReview]) -> Planes:
     """The device's frame of a review (ValueError: more rows than the panel shows)."""
     turns = [TurnFigures(t.guess, t.colours, t.skill, t.luck) for t in review.turns]
     return render_review(turns, review.skill, review.luck)
@@ -355,3 +567,15 @@ def grid_history(grid: str, words: list[str]) -> list[tuple[str, str]]:
         if len(word) != len(row):
             raise ReviewError(f"{word.upper()} has {len(word)} letters, its row {len(row)}")
     return [(word.lower(), row) for word, row in zip(words, rows, strict=True)]
+
+
+def boards_review_planes(review: Review[BoardsTurnReview]) -> Planes:
+    """The device's frame of several boards' review (ValueError: more rows than the panel
+    shows)."""
+    from epdle.render.boards_review import BoardsTurnFigures, render_boards_review
+
+    turns = [
+        BoardsTurnFigures(t.guess, sum(is_solved(b.colours) for b in t.boards), t.skill, t.luck)
+        for t in review.turns
+    ]
+    return render_boards_review(turns, review.skill, review.luck)

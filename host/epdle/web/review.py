@@ -6,12 +6,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from epdle.session.one_board import Game
-from epdle.session.review import ReviewError, game_review, grid_history, review_as_played
-from epdle.solver.scoring import parse_history
+from epdle.session.review import ReviewError, grid_history
 
-MAX_TURNS = 12  # more rows than any game has
-ONE_BOARD_ONLY = "a review covers a one-board game: run epdle web without --boards"
+MAX_TURNS = 37  # more rows than any game has (32 boards and 5)
 
 
 @dataclass(frozen=True)
@@ -21,8 +18,9 @@ class ReviewReply:
     status: int = 200
 
 
-def history_of(body: dict[str, Any]) -> list[tuple[str, str]]:
-    """The game a request names (ValueError: a one-line message for a 400)."""
+def history_of(body: dict[str, Any], game: Any) -> list[Any]:
+    """The game a request names, read as `game`'s kind reads a history (ValueError: a
+    one-line message for a 400)."""
     unknown = set(body) - {"history", "grid", "words"}
     if unknown:
         raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
@@ -32,11 +30,14 @@ def history_of(body: dict[str, Any]) -> list[tuple[str, str]]:
     if isinstance(history, list):
         if not all(isinstance(t, dict) and set(t) == {"word", "colours"} for t in history):
             raise ValueError('each turn of the history is {"word": ..., "colours": ...}')
-        if not all(isinstance(t["word"], str) and isinstance(t["colours"], str) for t in history):
-            raise ValueError("a turn's word and colours are strings")
-        history = ",".join(f"{turn['word']}:{turn['colours']}" for turn in history)
+        if not all(isinstance(t["word"], str) and _colours(t["colours"]) for t in history):
+            raise ValueError(
+                "a turn's word and colours are strings (several boards: a list, null for a "
+                "board solved before)"
+            )
+        history = ",".join(f"{turn['word']}:{_colours(turn['colours'])}" for turn in history)
     if isinstance(history, str):
-        turns = parse_history(_with_colons(history))
+        turns: list[Any] = game.read_history(_with_colons(history), game.boards)
     elif isinstance(grid, str) and isinstance(words, str):
         turns = grid_history(grid, [w for w in words.replace(",", " ").split() if w])
     else:
@@ -48,26 +49,32 @@ def history_of(body: dict[str, Any]) -> list[tuple[str, str]]:
     return turns
 
 
+def _colours(colours: object) -> str:
+    """A turn's colours as a history gives them: one board's, or each board's as the
+    page's state has them (a list, None for a board solved before) joined by '/' ('' if
+    neither)."""
+    if isinstance(colours, str):
+        return colours
+    if isinstance(colours, list) and all(c is None or isinstance(c, str) for c in colours):
+        return "/".join("-" if c is None else c for c in colours)
+    return ""
+
+
 def _with_colons(text: str) -> str:
     """'crane gybbb' lines (as `play` takes them) as 'crane:gybbb' entries."""
     entries = text.replace(";", "\n").replace(",", "\n").splitlines()
     return ",".join(":".join(e.split(None, 1)) if ":" not in e else e for e in entries)
 
 
-def review_request(body: dict[str, Any], game: object) -> Callable[[], ReviewReply]:
-    """The review of the body's game, to run where the game's solvers are used: the page's
-    own game in its mode, another in the mode its moves show (review_as_played). A page of
-    several boards has no one-board solver to review with: its answer is a 422."""
-    history = tuple(history_of(body))
+def review_request(body: dict[str, Any], game: Any) -> Callable[[], ReviewReply]:
+    """The review of the body's game, to run where the game's solvers are used, by the
+    page's game (one board's or several boards'): its own game in its mode, another in the
+    mode its moves show."""
+    history = history_of(body, game)
 
     def run() -> ReviewReply:
-        if not isinstance(game, Game):
-            return ReviewReply(error=ONE_BOARD_ONLY, status=422)
         try:
-            if list(history) == list(game.history):
-                review = game_review(history, game.solver, game.solvers)
-            else:
-                review = review_as_played(list(history), game.solver, game.solvers)
+            review = game.review(history)
         except ReviewError as problem:
             return ReviewReply(error=str(problem), status=422)
         return ReviewReply(value=review.as_json())

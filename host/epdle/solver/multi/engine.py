@@ -189,6 +189,14 @@ class MultiSolver:
     def next_guess(self, state: MultiState) -> str:
         return self.universe.guesses[self.ranked(state)[0][0]]
 
+    def estimate(self, state: MultiState, guess: str) -> float:
+        """The expected total guesses of the game with `guess` played next, by the
+        estimate that ranks (_combine), whether or not it is among the guesses ranked."""
+        pool = np.array([self.universe.guess_index[guess]])
+        open_boards = [state.boards[index] for index in state.open_boards()]
+        per_board = [self._board_costs(board.candidates, pool) for board in open_boards]
+        return self._combine(state, pool, per_board)[0][1]
+
     def _board_advice(self, board: BoardState) -> BoardAdvice:
         weights = self.universe.weights[board.candidates]
         order = np.argsort(-weights, kind="stable")[:LISTED]

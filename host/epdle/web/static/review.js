@@ -25,21 +25,49 @@ async function fetchReview(body) {
   return response.ok ? { review: data } : { error: data.error };
 }
 
+// A guess's tiles in `colours` into `element`, which says them (its aria-label).
+function tiles(element, word, colours, prefix = "") {
+  const said = Array.from(word)
+    .map((letter, i) => `${displayLetter(letter)} ${COLOUR_NAMES[colours[i]]}`)
+    .join(", ");
+  element.setAttribute("aria-label", prefix + said);
+  Array.from(word).forEach((letter, i) => {
+    const tile = document.createElement("span");
+    tile.className = `tile c-${colours[i]}`;
+    tile.textContent = displayLetter(letter);
+    tile.setAttribute("aria-hidden", "true");
+    element.append(tile);
+  });
+  return element;
+}
+
 function guessCell(turn) {
   const cell = document.createElement("td");
   cell.className = "review-guess";
-  const said = Array.from(turn.guess)
-    .map((letter, i) => `${displayLetter(letter)} ${COLOUR_NAMES[turn.colours[i]]}`)
-    .join(", ");
-  cell.setAttribute("aria-label", said);
-  Array.from(turn.guess).forEach((letter, i) => {
-    const tile = document.createElement("span");
-    tile.className = `tile c-${turn.colours[i]}`;
-    tile.textContent = displayLetter(letter);
-    tile.setAttribute("aria-hidden", "true");
-    cell.append(tile);
-  });
-  return cell;
+  return tiles(cell, turn.guess, turn.colours);
+}
+
+// Several boards: the guess's tiles on each board open before it, a line each, and each
+// board's candidates before and after (their words where few are left).
+const FEW = 6;
+
+function boardsCells(turn) {
+  const guess = document.createElement("td");
+  guess.className = "review-boards";
+  const left = cell("", 2);
+  left.className = "review-boards";
+  for (const board of turn.boards) {
+    const line = document.createElement("div");
+    line.className = "review-guess";
+    guess.append(tiles(line, turn.guess, board.colours, `Board ${board.board}: `));
+    const count = document.createElement("div");
+    const words = board.candidates_after.map(displayWord).join(" ");
+    count.textContent =
+      `${board.board}: ${board.left_before} → ${board.left_after}` +
+      (board.left_after <= FEW ? ` ${words}` : "");
+    left.append(count);
+  }
+  return [guess, left];
 }
 
 // Each figure's cell carries its column's name: a narrow screen shows it before the figure
@@ -69,14 +97,16 @@ function show(review, title) {
     const number = document.createElement("th");
     number.scope = "row";
     number.textContent = String(index + 1);
+    const several = review.boards !== undefined;
     row.append(
       number,
-      guessCell(turn),
-      cell(`${turn.left_before} → ${turn.left_after}`, 2),
+      ...(several
+        ? boardsCells(turn)
+        : [guessCell(turn), cell(`${turn.left_before} → ${turn.left_after}`, 2)]),
       cell(displayWord(turn.best), 3),
       cell(turn.expected_best.toFixed(2), 4),
       cell(turn.expected_played.toFixed(2), 5),
-      cell(turn.expected_after.toFixed(2), 6),
+      cell(several ? "–" : turn.expected_after.toFixed(2), 6),
       cell(String(turn.skill), 7),
       cell(String(turn.luck), 8),
       cell(candidatesText(turn), 9),
@@ -104,9 +134,6 @@ function clear(message) {
 const WAITING = "When a game ends, its review shows here: each guess against the best move.";
 
 async function onState(state) {
-  // A review scores a one-board game: a page of several boards has no Review panel.
-  $("#review").hidden = state.boards > 1;
-  if (state.boards > 1) return;
   const over = state.solved || state.lost;
   if (!over) {
     if (automatic || reviewed === null) clear(WAITING);
