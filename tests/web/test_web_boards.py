@@ -279,6 +279,7 @@ def test_a_finished_dordle_is_reviewed_on_the_page(
             "–",
             str(turn["skill"]),
             str(turn["luck"]),
+            "–",  # the candidates column: several boards list theirs per board, beside
         ]
     said = ", ".join(
         f"{letter.upper()} {NAMES[colour]}"

@@ -83,7 +83,9 @@ function cell(text, column) {
 
 // The candidates before a turn's guess, likeliest first (the review lists a few), and how
 // many more there were.
+// One board: its candidates before the guess (several boards list theirs per board).
 function candidatesText(turn) {
+  if (turn.candidates === undefined) return "–";
   const words = turn.candidates.map(displayWord).join(" ");
   const more = turn.left_before - turn.candidates.length;
   return more > 0 ? `${words} (+${more})` : words;

@@ -582,13 +582,8 @@ def _history_advice(
         if searched is not None and searched != estimated[0]:
             ranked = [searched, *(g for g in estimated if g != searched)]
     shown = ranked[: max(1, top)]
-    figures = estimate_costs(WeightedRows(matrix, kept, [weights[a] for a in kept]), shown)
-    sources = [ESTIMATE] * len(shown)
-    figures = [looked.get(g, figure) for g, figure in zip(shown, figures, strict=True)]
-    if search is not None:  # where the search ran, each row's searched value
-        for i, value in enumerate(searched_figures(search, kept, shown, turns)):
-            if value is not None:
-                figures[i], sources[i] = value, SEARCH
+    estimates = estimate_costs(WeightedRows(matrix, kept, [weights[a] for a in kept]), shown)
+    figures, sources = row_figures(search, kept, shown, turns, estimates, looked)
     every = WeightedRows(matrix, left, [weights[a] for a in left])
     counted = every.buckets(shown)
     suggestions = []
@@ -607,6 +602,26 @@ def _history_advice(
         )
     ordered = in_figure_order(suggestions, turns)
     return Advice(n, False, worth_showing(ordered, n), listed), prior
+
+
+def row_figures(
+    search: WeightedSearch | None,
+    kept: list[int],
+    shown: list[int],
+    turns: int,
+    estimates: Sequence[float],
+    looked: dict[int, float],
+) -> tuple[list[float], list[str]]:
+    """Each shown guess's figure and what gave it (BestPolicy.figures off the tree): its
+    searched value where the search ran, else its cost one guess further on where the
+    look re-ranked it, else the estimate's."""
+    figures = [looked.get(g, estimate) for g, estimate in zip(shown, estimates, strict=True)]
+    sources = [ESTIMATE] * len(shown)
+    if search is not None:
+        for i, value in enumerate(searched_figures(search, kept, shown, turns)):
+            if value is not None:
+                figures[i], sources[i] = value, SEARCH
+    return figures, sources
 
 
 def searched_figures(
