@@ -94,6 +94,27 @@ struct masses {
     uint16_t distinct[BLOCK];
 };
 
+/* Adds rows from..to of the weighted candidates into one block's counts: for each of the
+ * block's guesses, each code's mass and size, and the codes in the order first seen. The
+ * caller reads them and sets them back to zero. */
+static void count_block(struct masses *counts, const uint8_t *matrix, uint32_t width,
+                        const uint16_t *answers, const double *weights, uint32_t from, uint32_t to,
+                        const uint16_t *columns, uint32_t block) {
+    for (uint32_t r = from; r < to; r++) {
+        if (r + AHEAD < to) {
+            __builtin_prefetch(matrix + (size_t)answers[r + AHEAD] * width + columns[0]);
+        }
+        const uint8_t *row = matrix + (size_t)answers[r] * width;
+        const double weight = weights[r];
+        for (uint32_t k = 0; k < block; k++) {
+            const uint8_t code = row[columns[k]];
+            counts->seen[k][counts->distinct[k]] = code;
+            counts->distinct[k] += counts->sizes[k][code]++ == 0;
+            counts->mass[k][code] += weight;
+        }
+    }
+}
+
 int buckets_weighted(const uint8_t *matrix, uint32_t width, const uint16_t *answers,
                      const double *weights, uint32_t n, const uint16_t *guesses, uint32_t count,
                      double *mass_log_mass, double *expected) {
@@ -107,19 +128,7 @@ int buckets_weighted(const uint8_t *matrix, uint32_t width, const uint16_t *answ
     for (uint32_t first = 0; first < count; first += BLOCK) {
         const uint32_t block = count - first < BLOCK ? count - first : BLOCK;
         const uint16_t *columns = guesses + first;
-        for (uint32_t r = 0; r < n; r++) {
-            if (r + AHEAD < n) {
-                __builtin_prefetch(matrix + (size_t)answers[r + AHEAD] * width + columns[0]);
-            }
-            const uint8_t *row = matrix + (size_t)answers[r] * width;
-            const double weight = weights[r];
-            for (uint32_t k = 0; k < block; k++) {
-                const uint8_t code = row[columns[k]];
-                counts->seen[k][counts->distinct[k]] = code;
-                counts->distinct[k] += counts->sizes[k][code]++ == 0;
-                counts->mass[k][code] += weight;
-            }
-        }
+        count_block(counts, matrix, width, answers, weights, 0, n, columns, block);
         for (uint32_t k = 0; k < block; k++) {
             double entropy = 0.0, left = 0.0;
             for (uint32_t i = 0; i < counts->distinct[k]; i++) {
@@ -224,16 +233,7 @@ int buckets_search_node(const uint8_t *matrix, uint32_t width, const uint16_t *a
     for (uint32_t first = 0; first < count; first += BLOCK) {
         const uint32_t block = count - first < BLOCK ? count - first : BLOCK;
         const uint16_t *columns = guesses + first;
-        for (uint32_t r = 0; r < n; r++) {
-            const uint8_t *row = matrix + (size_t)answers[r] * width;
-            const double weight = weights[r];
-            for (uint32_t k = 0; k < block; k++) {
-                const uint8_t code = row[columns[k]];
-                counts->seen[k][counts->distinct[k]] = code;
-                counts->distinct[k] += counts->sizes[k][code]++ == 0;
-                counts->mass[k][code] += weight;
-            }
-        }
+        count_block(counts, matrix, width, answers, weights, 0, n, columns, block);
         for (uint32_t k = 0; k < block; k++) {
             const uint32_t g = first + k;
             const uint16_t distinct = counts->distinct[k];
@@ -347,15 +347,7 @@ int buckets_finish(const uint8_t *matrix, uint32_t width, const uint16_t *answer
         for (uint32_t first = 0; first < count; first += BLOCK) {
             const uint32_t block = count - first < BLOCK ? count - first : BLOCK;
             const uint16_t *columns = guesses + first;
-            for (uint32_t r = start; r < ends[g]; r++) {
-                const uint8_t *row = matrix + (size_t)answers[r] * width;
-                for (uint32_t k = 0; k < block; k++) {
-                    const uint8_t code = row[columns[k]];
-                    counts->seen[k][counts->distinct[k]] = code;
-                    counts->distinct[k] += counts->sizes[k][code]++ == 0;
-                    counts->mass[k][code] += weights[r];
-                }
-            }
+            count_block(counts, matrix, width, answers, weights, start, ends[g], columns, block);
             for (uint32_t k = 0; k < block; k++) {
                 double bits = 0.0;
                 for (uint32_t i = 0; i < counts->distinct[k]; i++) {
