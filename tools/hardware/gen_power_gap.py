@@ -17,15 +17,13 @@ Usage: python tools/hardware/gen_power_gap.py [--write | --check]
 
 from __future__ import annotations
 
-import contextlib
-import io
-import json
 import sys
 from pathlib import Path
 
 from doc_table import DocTable  # beside this script
+from sim_power_run import Result, cuts_with_pumps_on
+from sim_power_run import power as sim_power
 
-from epdle.cli import main
 from epdle.sim import Board
 
 REPO = Path(__file__).resolve().parents[2]
@@ -48,22 +46,13 @@ CHOSEN = "2xAAA lithium"
 USED = tuple(i / 100 for i in range(0, 95, 5)) + tuple(0.95 + i / 1000 for i in range(51))
 
 
-def power(volts: float, ohms: float, temp_c: int, trigger: str, trip: str) -> dict[str, object]:
-    """One `epdle sim power --json` run."""
-    args = ["sim", "power", "--json", "--cell-volts", f"{volts:.4f}", "--cell-ohms"]
-    args += [f"{ohms:.4f}", "--temp-c", str(temp_c), "--trigger", trigger, "--bor", trip]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        if main(args) != 0:
-            raise SystemExit(f"epdle {' '.join(args)} failed")
-    result: dict[str, object] = json.loads(out.getvalue())
-    return result
+def power(volts: float, ohms: float, temp_c: int, trigger: str, trip: str) -> Result:
+    """One `epdle sim power --json` run at `temp_c`, on `trigger`, at trip point `trip`."""
+    return sim_power(volts, ohms, "--temp-c", str(temp_c), "--trigger", trigger, "--bor", trip)
 
 
-def cut_with_pumps_on(result: dict[str, object]) -> bool:
-    violations = result["violations"]
-    assert isinstance(violations, list)
-    return any("charge pumps on" in str(violation) for violation in violations)
+def cut_with_pumps_on(result: Result) -> bool:
+    return cuts_with_pumps_on(result) > 0
 
 
 def edge(volts: float, temp_c: int, trigger: str, trip: str, inside: float, out: float) -> float:

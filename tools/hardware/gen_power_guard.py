@@ -16,15 +16,11 @@ Usage: python tools/hardware/gen_power_guard.py [--write | --check]
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
-import json
 import sys
 from pathlib import Path
 
 from doc_table import DocTable  # beside this script
-
-from epdle.cli import main
+from sim_power_run import Result, cuts_with_pumps_on, power
 
 REPO = Path(__file__).resolve().parents[2]
 POWER_MD = REPO / "hardware" / "power.md"
@@ -56,20 +52,6 @@ GUARD_CELLS = (
 TRIGGERS = ("press", "show")
 TRIPS = ("min", "typ", "max")
 
-Result = dict[str, object]
-
-
-def power(volts: float, ohms: float, *options: str) -> Result:
-    """One `epdle sim power --json` run."""
-    args = ["sim", "power", "--json", "--cell-volts", f"{volts:.4f}", "--cell-ohms"]
-    args += [f"{ohms:.4f}", *options]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        if main(args) != 0:
-            raise SystemExit(f"epdle {' '.join(args)} failed")
-    result: Result = json.loads(out.getvalue())
-    return result
-
 
 def volts(result: Result, key: str) -> str:
     value = result[key]
@@ -85,12 +67,6 @@ def with_margin(result: Result, key: str, margin: str) -> str:
 
 def yes_no(value: object) -> str:
     return "yes" if value else "no"
-
-
-def cut_live(result: Result) -> int:
-    violations = result["violations"]
-    assert isinstance(violations, list)
-    return sum("charge pumps on" in str(violation) for violation in violations)
 
 
 def out_of_spec_ms(result: Result) -> str:
@@ -140,7 +116,7 @@ def guard_table() -> str:
                 ),
                 f"{yes_no(top['refreshed'])}, {yes_no(top['battery_low'])}",
                 " / ".join(str(r["brownouts"]) for r in runs),
-                " / ".join(str(cut_live(r)) for r in runs),
+                " / ".join(str(cuts_with_pumps_on(r)) for r in runs),
                 " / ".join(out_of_spec_ms(r) for r in runs),
             ]
             lines.append("| " + " | ".join(row) + " |")
